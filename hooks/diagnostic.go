@@ -1,0 +1,129 @@
+package hooks
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Severity ranks a configuration problem. Errors mean a hook (or a whole
+// file) cannot run as written; warnings mean it runs but probably not as meant.
+type Severity int
+
+// Severities, numbered as LSP numbers them so the lsp package can pass them on.
+const (
+	SeverityError   Severity = 1
+	SeverityWarning Severity = 2
+	SeverityInfo    Severity = 3
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	default:
+		return "info"
+	}
+}
+
+// MarshalText writes the severity as its name, for `wavehooks lint --format json`.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Position is a zero-based line and a zero-based column counted in UTF-16
+// code units, the way LSP counts, so diagnostics land on the right character
+// in every editor.
+type Position struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Range is a half-open span of a settings file.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// Diagnostic codes: stable identifiers that code actions key their quick fixes on.
+const (
+	CodeSyntax          = "syntax"
+	CodeNotObject       = "not-object"
+	CodeUnknownEvent    = "unknown-event"
+	CodeMatcherIgnored  = "matcher-ignored"
+	CodeBadMatcher      = "bad-matcher"
+	CodeUnknownHookType = "unknown-hook-type"
+	CodeMissingType     = "missing-type"
+	CodeEmptyCommand    = "empty-command"
+	CodeBadTimeout      = "bad-timeout"
+	CodeScriptMissing   = "script-missing"
+	CodeNotExecutable   = "script-not-executable"
+	CodeWrongType       = "wrong-type"
+	CodeUnreadable      = "unreadable"
+)
+
+// Diagnostic is one problem in one settings file, with the place it is at.
+// Data carries what a quick fix needs (for example the suggested event name or
+// the script path to make executable).
+type Diagnostic struct {
+	File     string   `json:"file"`
+	Range    Range    `json:"range"`
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"`
+	Message  string   `json:"message"`
+	Data     string   `json:"data,omitempty"`
+}
+
+// String formats the diagnostic the way compilers do (1-based line:column),
+// which terminals and editors turn into links.
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", d.File, d.Range.Start.Line+1, d.Range.Start.Column+1, d.Severity, d.Message, d.Code)
+}
+
+// lineIndex turns byte offsets of one file into LSP positions.
+type lineIndex struct {
+	text   []byte
+	starts []int // byte offset of each line's first byte
+}
+
+func newLineIndex(text []byte) *lineIndex {
+	idx := &lineIndex{text: text, starts: []int{0}}
+	for i, c := range text {
+		if c == '\n' {
+			idx.starts = append(idx.starts, i+1)
+		}
+	}
+	return idx
+}
+
+func (x *lineIndex) position(offset int) Position {
+	if offset > len(x.text) {
+		offset = len(x.text)
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	lo, hi := 0, len(x.starts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if x.starts[mid] <= offset {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	col := 0
+	for b := x.text[x.starts[lo]:offset]; len(b) > 0; {
+		r, n := utf8.DecodeRune(b)
+		if r >= 0x10000 {
+			col += 2
+		} else {
+			col++
+		}
+		b = b[n:]
+	}
+	return Position{Line: lo, Column: col}
+}
+
+func (x *lineIndex) span(start, end int) Range {
+	return Range{Start: x.position(start), End: x.position(end)}
+}

@@ -1,0 +1,109 @@
+package hooks
+
+import "sort"
+
+// Event names a point in an agent's lifecycle where hooks run. The names are
+// Claude Code's, so hook files written for Claude Code work unchanged.
+type Event string
+
+// The lifecycle events with a typed wire method of their own.
+const (
+	PreToolUse       Event = "PreToolUse"
+	PostToolUse      Event = "PostToolUse"
+	UserPromptSubmit Event = "UserPromptSubmit"
+	Stop             Event = "Stop"
+	SessionStart     Event = "SessionStart"
+	SessionEnd       Event = "SessionEnd"
+)
+
+// Claude Code's further events, fired through the generic wave/runHooks.
+const (
+	PostToolUseFailure Event = "PostToolUseFailure"
+	SubagentStart      Event = "SubagentStart"
+	SubagentStop       Event = "SubagentStop"
+	PreCompact         Event = "PreCompact"
+	PostCompact        Event = "PostCompact"
+	Notification       Event = "Notification"
+	PermissionRequest  Event = "PermissionRequest"
+)
+
+// EventSpec is what the engine, the diagnostics and the editor's hover need to
+// know about one event: which stdin field its matcher is compared with, which
+// fields its stdin carries, and what a blocking exit 2 means for it.
+type EventSpec struct {
+	Event Event
+	// MatchField is the stdin field the matcher is compared with; "" means the
+	// event ignores matchers.
+	MatchField string
+	// Fields are the event-specific stdin fields, beyond the common four.
+	Fields []string
+	// Summary says when the event fires.
+	Summary string
+	// Exit2 says what exit code 2 does for this event.
+	Exit2 string
+}
+
+// CommonFields are the stdin fields every event carries.
+var CommonFields = []string{"session_id", "transcript_path", "cwd", "hook_event_name"}
+
+var eventSpecs = map[Event]EventSpec{
+	PreToolUse: {PreToolUse, "tool_name", []string{"tool_name", "tool_input", "tool_use_id"},
+		"Before a tool runs. Can allow, deny or ask the user, and can rewrite the tool's input.",
+		"Denies the tool call; stderr is the reason the model sees."},
+	PostToolUse: {PostToolUse, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "tool_response"},
+		"After a tool ran successfully. Can give the model feedback or context.",
+		"stderr is sent to the model as feedback."},
+	UserPromptSubmit: {UserPromptSubmit, "", []string{"prompt"},
+		"When the user submits a prompt, before the model sees it. Can add context or block the prompt.",
+		"Blocks the prompt and erases it; stderr is shown to the user only."},
+	Stop: {Stop, "", []string{"stop_hook_active"},
+		"When the agent wants to end its turn. Can make it continue.",
+		"Blocks stopping; stderr is sent to the model and the agent continues."},
+	SessionStart: {SessionStart, "source", []string{"source"},
+		"When a session starts or resumes (source: startup, resume, clear, compact). Can add context.",
+		"Shows stderr to the user only."},
+	SessionEnd: {SessionEnd, "reason", []string{"reason"},
+		"When a session ends. For cleanup; cannot block.",
+		"Shows stderr to the user only."},
+	PostToolUseFailure: {PostToolUseFailure, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "error", "is_interrupt"},
+		"After a tool call failed.",
+		"stderr is sent to the model as feedback."},
+	SubagentStart: {SubagentStart, "agent_type", []string{"agent_id", "agent_type"},
+		"When a subagent starts.",
+		"Shows stderr to the user only."},
+	SubagentStop: {SubagentStop, "agent_type", []string{"agent_id", "agent_type", "stop_hook_active"},
+		"When a subagent wants to stop. Can make it continue.",
+		"Blocks stopping; stderr is sent to the subagent."},
+	PreCompact: {PreCompact, "trigger", []string{"trigger", "custom_instructions"},
+		"Before the conversation is compacted (trigger: manual, auto).",
+		"Shows stderr to the user only."},
+	PostCompact: {PostCompact, "trigger", []string{"trigger"},
+		"After the conversation was compacted.",
+		"Shows stderr to the user only."},
+	Notification: {Notification, "notification_type", []string{"message", "title", "notification_type"},
+		"When the agent sends the user a notification.",
+		"Shows stderr to the user only."},
+	PermissionRequest: {PermissionRequest, "tool_name", []string{"tool_name", "tool_input", "permission_suggestions"},
+		"When the agent would show a permission dialog. Can allow or deny on the user's behalf.",
+		"Denies the permission; stderr is shown to the model."},
+}
+
+// Spec returns what is known about an event and whether it is a known event.
+func Spec(e Event) (EventSpec, bool) {
+	s, ok := eventSpecs[e]
+	return s, ok
+}
+
+// Events lists every known event, sorted by name, for completion and for
+// "did you mean" suggestions.
+func Events() []Event {
+	out := make([]Event, 0, len(eventSpecs))
+	for e := range eventSpecs {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// UsesMatcher reports whether the event compares its matcher with a stdin field.
+func (e Event) UsesMatcher() bool { return eventSpecs[e].MatchField != "" }

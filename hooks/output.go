@@ -1,0 +1,310 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxInjectedText caps text a hook injects into the conversation.
+const MaxInjectedText = 10000
+
+// verdict is what one hook said, read from its exit code or its JSON.
+type verdict struct {
+	stop          bool
+	stopReason    string
+	systemMessage string
+	permission    Permission
+	reason        string // deny/ask reason or block reason
+	block         bool
+	updatedInput  json.RawMessage
+	context       string // exit-0 stdout that becomes context
+	addContext    string
+	err           string // a non-blocking error for the user
+	problems      []string
+	json          bool
+	summary       string
+}
+
+// hookJSON is the JSON answer a hook may print (seed 002, plus the fields
+// Claude Code accepts at top level). Pointers tell absent from zero values.
+type hookJSON struct {
+	Continue           *bool           `json:"continue"`
+	StopReason         *string         `json:"stopReason"`
+	SuppressOutput     *bool           `json:"suppressOutput"`
+	SystemMessage      *string         `json:"systemMessage"`
+	Decision           *string         `json:"decision"`
+	Reason             *string         `json:"reason"`
+	HookSpecificOutput json.RawMessage `json:"hookSpecificOutput"`
+}
+
+type hookSpecificJSON struct {
+	HookEventName            *string         `json:"hookEventName"`
+	PermissionDecision       *string         `json:"permissionDecision"`
+	PermissionDecisionReason *string         `json:"permissionDecisionReason"`
+	UpdatedInput             json.RawMessage `json:"updatedInput"`
+	Decision                 *string         `json:"decision"`
+	Reason                   *string         `json:"reason"`
+	AdditionalContext        *string         `json:"additionalContext"`
+}
+
+// interpret reads one hook's result: its JSON when stdout is a JSON object
+// that validates, otherwise its exit code.
+func interpret(ev Event, h *Hook, x Exec) verdict {
+	if x.StartErr != "" {
+		return verdict{err: fmt.Sprintf("hook `%s` could not start: %s", h.Command, x.StartErr), summary: "could not start"}
+	}
+	if x.TimedOut {
+		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", seconds(h.Timeout), h.Command), summary: "timed out"}
+	}
+	if x.Cancelled {
+		return verdict{err: fmt.Sprintf("hook `%s` was cancelled", h.Command), summary: "cancelled"}
+	}
+	out := strings.TrimSpace(x.Stdout)
+	var problems []string
+	if strings.HasPrefix(out, "{") {
+		v, probs := interpretJSON(ev, []byte(out))
+		if probs == nil {
+			v.json = true
+			return v
+		}
+		problems = probs
+	}
+	v := interpretExit(ev, h, x, out)
+	v.problems = problems
+	return v
+}
+
+func interpretExit(ev Event, h *Hook, x Exec, stdout string) verdict {
+	stderr := strings.TrimSpace(x.Stderr)
+	switch x.ExitCode {
+	case 0:
+		if stdout != "" && (ev == UserPromptSubmit || ev == SessionStart) {
+			return verdict{context: stdout, summary: "exit 0: stdout becomes context"}
+		}
+		return verdict{summary: "exit 0: no objection"}
+	case 2:
+		return exit2(ev, h, stderr)
+	case 126, 127:
+		what := "command not found"
+		if x.ExitCode == 126 {
+			what = "not executable"
+		}
+		msg := fmt.Sprintf("hook `%s` could not start (exit %d: %s)", h.Command, x.ExitCode, what)
+		if stderr != "" {
+			msg += ": " + stderr
+		}
+		return verdict{err: msg, summary: fmt.Sprintf("exit %d: %s", x.ExitCode, what)}
+	default:
+		msg := stderr
+		if msg == "" {
+			msg = fmt.Sprintf("hook `%s` failed with exit code %d", h.Command, x.ExitCode)
+		}
+		return verdict{err: msg, summary: fmt.Sprintf("exit %d: non-blocking error", x.ExitCode)}
+	}
+}
+
+func exit2(ev Event, h *Hook, stderr string) verdict {
+	reason := stderr
+	if reason == "" {
+		reason = fmt.Sprintf("blocked by %s hook `%s`", ev, h.Command)
+	}
+	switch ev {
+	case PreToolUse, PermissionRequest:
+		return verdict{permission: PermissionDeny, reason: reason, summary: "exit 2: deny"}
+	case UserPromptSubmit, PostToolUse, Stop, SubagentStop, PostToolUseFailure:
+		return verdict{block: true, reason: reason, summary: "exit 2: block"}
+	default:
+		return verdict{err: reason, summary: "exit 2: error shown to the user"}
+	}
+}
+
+// interpretJSON validates a JSON answer. A nil problem list means the JSON
+// decides; otherwise the problems say why it was rejected.
+func interpretJSON(ev Event, out []byte) (verdict, []string) {
+	var j hookJSON
+	dec := json.NewDecoder(bytes.NewReader(out))
+	if err := dec.Decode(&j); err != nil {
+		return verdict{}, []string{"stdout looks like JSON but is not a valid JSON object: " + jsonError(err)}
+	}
+	if dec.More() {
+		return verdict{}, []string{"stdout has more after its JSON object"}
+	}
+	var v verdict
+	var probs []string
+	if j.Continue != nil && !*j.Continue {
+		v.stop = true
+		v.stopReason = "stopped by a " + string(ev) + " hook"
+		if j.StopReason != nil && *j.StopReason != "" {
+			v.stopReason = *j.StopReason
+		}
+	}
+	if j.SystemMessage != nil {
+		v.systemMessage = *j.SystemMessage
+	}
+	decision, reason := j.Decision, j.Reason
+	if len(j.HookSpecificOutput) > 0 && string(j.HookSpecificOutput) != "null" {
+		var hs hookSpecificJSON
+		if err := json.Unmarshal(j.HookSpecificOutput, &hs); err != nil {
+			return verdict{}, []string{"hookSpecificOutput: " + jsonError(err)}
+		}
+		switch {
+		case hs.HookEventName == nil:
+			probs = append(probs, "hookSpecificOutput.hookEventName is missing")
+		case Event(*hs.HookEventName) != ev:
+			probs = append(probs, fmt.Sprintf("hookSpecificOutput.hookEventName is %q but this is a %s hook", *hs.HookEventName, ev))
+		}
+		if hs.PermissionDecision != nil {
+			if ev != PreToolUse {
+				probs = append(probs, fmt.Sprintf("permissionDecision only applies to PreToolUse, not %s", ev))
+			}
+			switch p := Permission(*hs.PermissionDecision); p {
+			case PermissionAllow, PermissionDeny, PermissionAsk:
+				v.permission = p
+			default:
+				probs = append(probs, fmt.Sprintf("permissionDecision must be \"allow\", \"deny\" or \"ask\", not %q", *hs.PermissionDecision))
+			}
+			if hs.PermissionDecisionReason != nil {
+				v.reason = *hs.PermissionDecisionReason
+			}
+		}
+		if len(hs.UpdatedInput) > 0 && string(hs.UpdatedInput) != "null" {
+			if hs.UpdatedInput[0] != '{' {
+				probs = append(probs, "updatedInput must be an object")
+			} else {
+				v.updatedInput = compactJSON(hs.UpdatedInput)
+			}
+		}
+		if hs.AdditionalContext != nil {
+			v.addContext = *hs.AdditionalContext
+		}
+		if hs.Decision != nil {
+			decision, reason = hs.Decision, hs.Reason
+		}
+	}
+	if decision != nil {
+		d := *decision
+		switch {
+		case ev == PreToolUse && (d == "approve" || d == "allow"):
+			if v.permission == PermissionNone {
+				v.permission = PermissionAllow
+				v.reason = deref(reason)
+			}
+		case ev == PreToolUse && (d == "block" || d == "deny"):
+			if v.permission == PermissionNone {
+				v.permission = PermissionDeny
+				v.reason = deref(reason)
+			}
+		case d == "block":
+			if deref(reason) == "" {
+				probs = append(probs, `decision "block" needs a non-empty "reason"`)
+			}
+			v.block, v.reason = true, deref(reason)
+		case d == "" || d == "undefined":
+		default:
+			probs = append(probs, fmt.Sprintf("decision must be \"block\", not %q", d))
+		}
+	}
+	if v.permission == PermissionDeny && v.reason == "" {
+		v.reason = "denied by a PreToolUse hook"
+	}
+	if probs != nil {
+		return verdict{}, probs
+	}
+	v.summary = jsonSummary(&v)
+	return v, nil
+}
+
+func jsonSummary(v *verdict) string {
+	var parts []string
+	if v.stop {
+		parts = append(parts, "continue:false")
+	}
+	if v.permission != PermissionNone {
+		parts = append(parts, string(v.permission))
+	}
+	if v.block {
+		parts = append(parts, "block")
+	}
+	if v.updatedInput != nil {
+		parts = append(parts, "updatedInput")
+	}
+	if v.addContext != "" {
+		parts = append(parts, "additionalContext")
+	}
+	if v.systemMessage != "" {
+		parts = append(parts, "systemMessage")
+	}
+	if len(parts) == 0 {
+		return "json: no decision"
+	}
+	return "json: " + strings.Join(parts, ", ")
+}
+
+// jsonError turns encoding/json's type errors into words a hook author knows.
+func jsonError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "the answer"
+		}
+		return fmt.Sprintf("%s must be %s, not %s", field, jsonKind(te.Type.Kind().String()), te.Value)
+	}
+	return err.Error()
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "bool":
+		return "a boolean"
+	case "string":
+		return "a string"
+	case "struct", "map":
+		return "an object"
+	case "ptr":
+		return "a string or boolean"
+	}
+	return goKind
+}
+
+func compactJSON(raw json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	}
+	return d.String()
+}
+
+// capText keeps injected text under MaxInjectedText characters and says so when it cuts.
+func capText(s string) string {
+	if utf8.RuneCountInString(s) <= MaxInjectedText {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == MaxInjectedText {
+			return s[:i] + fmt.Sprintf("\n[truncated: hook output exceeded %d characters]", MaxInjectedText)
+		}
+		n++
+	}
+	return s
+}

@@ -1,0 +1,102 @@
+package hooks
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Permission is a PreToolUse decision.
+type Permission string
+
+// PreToolUse decisions; the empty Permission means no hook had an opinion,
+// which lets the tool run.
+const (
+	PermissionNone  Permission = ""
+	PermissionAllow Permission = "allow"
+	PermissionAsk   Permission = "ask"
+	PermissionDeny  Permission = "deny"
+)
+
+func (p Permission) rank() int {
+	switch p {
+	case PermissionDeny:
+		return 3
+	case PermissionAsk:
+		return 2
+	case PermissionAllow:
+		return 1
+	}
+	return 0
+}
+
+// Result is the combined answer of all hooks of one event: what the agent
+// must do next and what the conversation gains. Lists keep configuration
+// order, so the same hooks give the same Result whatever finishes first.
+type Result struct {
+	Event Event
+	// Continue is false when a hook asked the agent to stop (continue:false);
+	// it beats every other field.
+	Continue   bool
+	StopReason string
+	// Blocked: the prompt is blocked (UserPromptSubmit), feedback is due
+	// (PostToolUse), or the agent must go on (Stop).
+	Blocked bool
+	// Reason is why the tool was denied or asked about, or why the event was
+	// blocked; every hook's reason, in configuration order, one per line.
+	Reason string
+	// Permission is the PreToolUse decision: deny > ask > allow > none.
+	Permission Permission
+	// UpdatedInput is the tool input a PreToolUse hook rewrote, or nil.
+	UpdatedInput json.RawMessage
+	// Context is plain stdout of exit-0 hooks, for events where it becomes
+	// context (UserPromptSubmit, SessionStart).
+	Context []string
+	// AdditionalContext is hookSpecificOutput.additionalContext of every hook.
+	AdditionalContext []string
+	// Warnings become warn blocks: systemMessage and problems with a hook's JSON.
+	Warnings []string
+	// Errors become error blocks the user sees and the model never does.
+	Errors []string
+	// Runs describe every configured hook of the event: matched or not, run or
+	// skipped, and what each one did.
+	Runs []Run
+}
+
+// Ran reports whether any hook process ran for the event.
+func (r *Result) Ran() bool {
+	for i := range r.Runs {
+		if r.Runs[i].Ran {
+			return true
+		}
+	}
+	return false
+}
+
+// Run is the story of one configured hook during one event, for the
+// "why did (or didn't) my hook run?" history.
+type Run struct {
+	Command string `json:"command"`
+	Source  Source `json:"source"`
+	File    string `json:"file"`
+	Matcher string `json:"matcher"`
+	// Matched says whether the matcher accepted the event; Why explains it.
+	Matched bool   `json:"matched"`
+	Why     string `json:"why"`
+	// Skipped says why a matching hook did not run (untrusted, disabled, duplicate).
+	Skipped string `json:"skipped,omitempty"`
+	Ran     bool   `json:"ran"`
+
+	ExitCode        int           `json:"exitCode"`
+	Duration        time.Duration `json:"durationNs"`
+	TimedOut        bool          `json:"timedOut"`
+	Stdout          string        `json:"stdout"`
+	Stderr          string        `json:"stderr"`
+	StdoutTruncated bool          `json:"stdoutTruncated"`
+	StderrTruncated bool          `json:"stderrTruncated"`
+	// JSON says whether stdout was read as a JSON answer; Problems lists what
+	// was wrong with it.
+	JSON     bool     `json:"json"`
+	Problems []string `json:"problems"`
+	// Decision is a one-line summary of what the hook decided.
+	Decision string `json:"decision"`
+}
