@@ -429,6 +429,9 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 		p.report(v, SeverityWarning, CodeMissingType, `hook has no "type"; it runs as a "command" hook`, "command")
 		h.Type = "command"
 	}
+	if !valid {
+		return h, false
+	}
 	if strings.TrimSpace(h.Command) == "" {
 		target := v
 		if cmdVal != nil {
@@ -437,10 +440,8 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 		p.report(target, SeverityError, CodeEmptyCommand, "hook command is empty; this hook will not run", "")
 		return h, false
 	}
-	if valid {
-		p.checkScript(cmdVal, h.Command)
-	}
-	return h, valid
+	p.checkScript(cmdVal, h.Command)
+	return h, true
 }
 
 // checkScript flags a command whose first word is a script path that does not
