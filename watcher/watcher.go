@@ -44,11 +44,12 @@ type Watcher struct {
 	onChange func(paths []string)
 	fs       *fsnotify.Watcher
 
-	done      chan struct{}  // closed by Close: stops the event loop
+	done      chan struct{}  // closed by Close: stops every goroutine below
+	overflow  chan struct{}  // the kernel dropped events; buffered, holds one
 	out       chan []string  // event loop → delivery goroutine
-	wg        sync.WaitGroup // the event loop and the delivery goroutine
-	closeOnce sync.Once      //
-	closeErr  error          // result of the first Close
+	wg        sync.WaitGroup // event loop, delivery and error-draining goroutines
+	closeOnce sync.Once
+	closeErr  error // result of the first Close
 
 	// mu guards the registrations and the directory watches below; both the
 	// event loop and WatchFile/WatchDir change them.
@@ -104,6 +105,7 @@ func New(debounce time.Duration, onChange func(paths []string)) (*Watcher, error
 		onChange: onChange,
 		fs:       fsw,
 		done:     make(chan struct{}),
+		overflow: make(chan struct{}, 1),
 		out:      make(chan []string),
 		files:    make(map[string]*target),
 		dirs:     make(map[string]*target),
@@ -112,9 +114,10 @@ func New(debounce time.Duration, onChange func(paths []string)) (*Watcher, error
 		pending:  make(map[string]burst),
 		due:      make(map[string]struct{}),
 	}
-	w.wg.Add(2)
+	w.wg.Add(3)
 	go w.loop()
 	go w.deliver()
+	go w.drainErrors()
 	return w, nil
 }
 
@@ -239,16 +242,8 @@ func (w *Watcher) loop() {
 				return
 			}
 			w.handle(ev)
-		case err, ok := <-w.fs.Errors:
-			if !ok {
-				return
-			}
-			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				w.resync()
-			}
-			// Other errors come from a single failed read or watch; the
-			// watches that matter are re-placed on the next event, so there is
-			// nothing better to do with them than to go on.
+		case <-w.overflow:
+			w.resync()
 		case <-timer.C:
 		case out <- batch:
 			clear(w.due)
@@ -261,6 +256,32 @@ func (w *Watcher) loop() {
 			timer.Reset(time.Until(next))
 		} else {
 			timer.Stop()
+		}
+	}
+}
+
+// drainErrors reads fsnotify's errors on a goroutine of its own because
+// fsnotify can send one while holding the lock that Add and Remove need: if
+// the event loop, busy in Add, were also the reader, neither would move.
+// Only an overflow matters (events were lost: start over); other errors come
+// from one failed read or watch removal, and the watches that matter are
+// placed again on the next event, so there is nothing better to do than go on.
+func (w *Watcher) drainErrors() {
+	defer w.wg.Done()
+	for {
+		select {
+		case <-w.done:
+			return
+		case err, ok := <-w.fs.Errors:
+			if !ok {
+				return
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				select {
+				case w.overflow <- struct{}{}:
+				default: // one resync is already due; it covers this one too
+				}
+			}
 		}
 	}
 }
@@ -465,17 +486,29 @@ func (w *Watcher) deadline(b burst) time.Time {
 }
 
 // collect moves the paths whose window has closed by now to w.due and reports
-// whether it moved any.
+// whether it moved any. When some path is due, paths due within a tenth of
+// the debounce period go with it: files saved together (settings.json and
+// settings.local.json) then cost the server one reload, not two a few
+// microseconds apart.
 func (w *Watcher) collect(now time.Time) bool {
-	moved := false
-	for p, b := range w.pending {
+	ripe := false
+	for _, b := range w.pending {
 		if !w.deadline(b).After(now) {
-			w.due[p] = struct{}{}
-			delete(w.pending, p)
-			moved = true
+			ripe = true
+			break
 		}
 	}
-	return moved
+	if !ripe {
+		return false
+	}
+	horizon := now.Add(w.debounce / 10)
+	for p, b := range w.pending {
+		if !w.deadline(b).After(horizon) {
+			w.due[p] = struct{}{}
+			delete(w.pending, p)
+		}
+	}
+	return true
 }
 
 func (w *Watcher) nextDeadline() (time.Time, bool) {
