@@ -105,6 +105,7 @@ func (e *Engine) Fire(ctx context.Context, in Input) Result {
 		res.Errors = append(res.Errors, "cannot build the hook input: "+err.Error())
 		return res
 	}
+	res.Stdin = stdin
 	execs := make([]Exec, len(jobs))
 	var wg sync.WaitGroup
 	for i, j := range jobs {

@@ -1,7 +1,9 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // Input is everything a hook receives on stdin for one event. The common
@@ -133,3 +135,60 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 	}
 	return raw
 }
+
+// ParseInput reads a hook input as a hook would receive it (the stdin JSON
+// of DESIGN.md section 4), for `wavehooks run` and wave/runHooks. Fields the
+// event does not type are kept in Extra, so they still reach the hooks.
+func ParseInput(ev Event, data []byte) (Input, error) {
+	in := Input{Event: ev}
+	var m map[string]json.RawMessage
+	if len(bytesTrim(data)) > 0 {
+		if err := json.Unmarshal(data, &m); err != nil {
+			return in, fmt.Errorf("hook input must be a JSON object: %w", err)
+		}
+	}
+	str := func(key string, dst *string) error {
+		raw, ok := m[key]
+		delete(m, key)
+		if !ok || string(raw) == "null" {
+			return nil
+		}
+		if err := json.Unmarshal(raw, dst); err != nil {
+			return fmt.Errorf("%s must be a string", key)
+		}
+		return nil
+	}
+	raw := func(key string) json.RawMessage {
+		v := m[key]
+		delete(m, key)
+		return v
+	}
+	for key, dst := range map[string]*string{"session_id": &in.SessionID, "transcript_path": &in.TranscriptPath, "cwd": &in.Cwd,
+		"tool_name": &in.ToolName, "tool_use_id": &in.ToolUseID, "prompt": &in.Prompt, "source": &in.Source, "reason": &in.Reason} {
+		if err := str(key, dst); err != nil {
+			return in, err
+		}
+	}
+	if name, ok := m["hook_event_name"]; ok {
+		var s string
+		if json.Unmarshal(name, &s) != nil || (s != "" && Event(s) != ev) {
+			return in, fmt.Errorf("hook_event_name %s does not match the event %s", name, ev)
+		}
+		delete(m, "hook_event_name")
+	}
+	in.ToolInput, in.ToolResponse = raw("tool_input"), raw("tool_response")
+	if v := raw("stop_hook_active"); v != nil {
+		if err := json.Unmarshal(v, &in.StopHookActive); err != nil {
+			return in, fmt.Errorf("stop_hook_active must be a boolean")
+		}
+	}
+	if len(in.ToolInput) > 0 && bytesTrim(in.ToolInput)[0] != '{' && string(in.ToolInput) != "null" {
+		return in, fmt.Errorf("tool_input must be an object")
+	}
+	if len(m) > 0 {
+		in.Extra = m
+	}
+	return in, nil
+}
+
+func bytesTrim(b []byte) []byte { return bytes.TrimSpace(b) }

@@ -60,6 +60,8 @@ type Result struct {
 	// Runs describe every configured hook of the event: matched or not, run or
 	// skipped, and what each one did.
 	Runs []Run
+	// Stdin is the JSON the hooks received, nil when no hook ran.
+	Stdin []byte
 }
 
 // Ran reports whether any hook process ran for the event.

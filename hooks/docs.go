@@ -1,0 +1,42 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+)
+
+// KeyDocs explains the keys of a settings file, for hover and completion.
+var KeyDocs = map[string]string{
+	"hooks":             "Hook commands by event name. Hooks from the user, project and local settings all run; none overrides another.",
+	"matcher":           "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
+	"type":              "The kind of hook. wavehooks runs `command` hooks.",
+	"command":           "The shell command to run (`sh -c`), in the project root, with the event's JSON on stdin and WAVE_PROJECT_DIR / CLAUDE_PROJECT_DIR set.",
+	"timeout":           "Seconds the hook may run before its whole process group is killed (default 60). A timed-out hook is an error, never a success.",
+	"disableAllHooks":   "Turns every hook off.",
+	"transcriptFormat":  "`json` (default) keeps the session as `{id, state: {messages}}`; `jsonl` writes one Anthropic-API message per line.",
+	"importClaudeHooks": "Also run the hooks of Claude Code's settings files (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json).",
+}
+
+// EventDoc is the hover text of an event: when it fires, its stdin, and what
+// exit code 2 means for it.
+func EventDoc(e Event) (string, bool) {
+	s, ok := Spec(e)
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** — %s\n\n", e, s.Summary)
+	fields := append(append([]string{}, CommonFields...), s.Fields...)
+	fmt.Fprintf(&b, "stdin: `%s`\n\n", strings.Join(fields, "`, `"))
+	if s.MatchField != "" {
+		fmt.Fprintf(&b, "matcher: compared with `%s`\n\n", s.MatchField)
+	} else {
+		b.WriteString("matcher: ignored — the hooks run on every event\n\n")
+	}
+	fmt.Fprintf(&b, "exit 0: success · exit 2: %s · other: a non-blocking error shown to the user", s.Exit2)
+	return b.String(), true
+}
+
+// KnownTools are the tool names offered when completing a matcher.
+var KnownTools = []string{"Bash", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "WebFetch", "WebSearch",
+	"Task", "TodoWrite", "NotebookEdit", "NotebookRead", "ExitPlanMode", "BashOutput", "KillShell", "mcp__.*"}

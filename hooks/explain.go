@@ -1,0 +1,68 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Explain tells a person, in plain text, what happened to every configured
+// hook of one event: whether its matcher matched and why, why it was
+// skipped, or what it received, printed and decided.
+func Explain(r EventRun) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", r.Event)
+	if r.MatchValue != "" {
+		fmt.Fprintf(&b, " (matched on %q)", r.MatchValue)
+	}
+	fmt.Fprintf(&b, ": %s\n", r.Outcome)
+	if len(r.Hooks) == 0 {
+		fmt.Fprintf(&b, "  no hook is configured for %s in any settings file\n", r.Event)
+	}
+	for i, h := range r.Hooks {
+		fmt.Fprintf(&b, "\n  hook %d: %s\n    from %s settings %s\n", i+1, h.Command, h.Source, h.File)
+		if h.Matcher != "" {
+			fmt.Fprintf(&b, "    matcher %q: %s\n", h.Matcher, h.Why)
+		}
+		switch {
+		case !h.Matched:
+			b.WriteString("    did not run: the matcher does not match\n")
+			continue
+		case h.Skipped != "":
+			fmt.Fprintf(&b, "    did not run: %s\n", h.Skipped)
+			continue
+		}
+		status := fmt.Sprintf("exit %d", h.ExitCode)
+		if h.TimedOut {
+			status = "timed out"
+		}
+		fmt.Fprintf(&b, "    ran in %s: %s\n", h.Duration.Round(100_000), status)
+		if h.JSON {
+			b.WriteString("    stdout was read as JSON\n")
+		}
+		for _, p := range h.Problems {
+			fmt.Fprintf(&b, "    problem: %s\n", p)
+		}
+		fmt.Fprintf(&b, "    decision: %s\n", h.Decision)
+		writeIndented(&b, "stdout", h.Stdout, h.StdoutTruncated)
+		writeIndented(&b, "stderr", h.Stderr, h.StderrTruncated)
+	}
+	if r.Stdin != "" {
+		fmt.Fprintf(&b, "\n  stdin every hook received:\n    %s\n", strings.TrimSpace(r.Stdin))
+	}
+	return b.String()
+}
+
+func writeIndented(b *strings.Builder, name, text string, truncated bool) {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return
+	}
+	const max = 2000
+	if len(text) > max {
+		text, truncated = text[:max], true
+	}
+	fmt.Fprintf(b, "    %s:\n      %s\n", name, strings.ReplaceAll(text, "\n", "\n      "))
+	if truncated {
+		fmt.Fprintf(b, "      [%s truncated]\n", name)
+	}
+}

@@ -1,0 +1,157 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultHistorySize is how many event runs the history keeps.
+const DefaultHistorySize = 500
+
+// maxHistoryText bounds each stdin, stdout and stderr kept in the history, so
+// 500 runs of hooks that flood their output cannot hold gigabytes.
+const maxHistoryText = 64 << 10
+
+// EventRun is one event as the history keeps it: what every configured hook
+// did with it, and the combined outcome. It answers "why did (or didn't) my
+// hook run?" without a debug log.
+type EventRun struct {
+	ID         uint64    `json:"id"`
+	Time       time.Time `json:"time"`
+	SessionID  string    `json:"sessionId"`
+	Event      Event     `json:"event"`
+	MatchValue string    `json:"matchValue,omitempty"`
+	Stdin      string    `json:"stdin"`
+	Hooks      []Run     `json:"hooks"`
+	Outcome    string    `json:"outcome"`
+}
+
+// NewEventRun records a fired event, with its texts cut to a size the history can keep.
+// matchValue is what the matchers were compared with (tool name, source, ...).
+func NewEventRun(sessionID, matchValue string, res *Result) EventRun {
+	r := EventRun{Time: time.Now(), SessionID: sessionID, Event: res.Event, MatchValue: matchValue,
+		Stdin: clip(string(res.Stdin)), Hooks: make([]Run, len(res.Runs)), Outcome: Summary(res)}
+	for i, h := range res.Runs {
+		h.Stdout, h.Stderr = clip(h.Stdout), clip(h.Stderr)
+		if h.Problems == nil {
+			h.Problems = []string{}
+		}
+		r.Hooks[i] = h
+	}
+	return r
+}
+
+func clip(s string) string {
+	if len(s) <= maxHistoryText {
+		return s
+	}
+	return s[:maxHistoryText] + fmt.Sprintf("\n[truncated: %d more bytes]", len(s)-maxHistoryText)
+}
+
+// Summary says in one line what the event's hooks decided.
+func Summary(res *Result) string {
+	var parts []string
+	if !res.Continue {
+		parts = append(parts, "stop: "+res.StopReason)
+	}
+	switch {
+	case res.Permission != PermissionNone:
+		parts = append(parts, string(res.Permission))
+	case res.Blocked:
+		parts = append(parts, "blocked")
+	}
+	if res.Reason != "" {
+		parts = append(parts, "reason: "+firstLine(res.Reason))
+	}
+	if n := len(res.Context) + len(res.AdditionalContext); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d context", n))
+	}
+	if n := len(res.Warnings); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d warning(s)", n))
+	}
+	if n := len(res.Errors); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d error(s)", n))
+	}
+	ran := 0
+	for _, r := range res.Runs {
+		if r.Ran {
+			ran++
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%d of %d hook(s) ran", ran, len(res.Runs)))
+	return strings.Join(parts, "; ")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// History is a bounded ring of the latest event runs; it never grows past
+// its capacity however many events fire.
+type History struct {
+	mu   sync.Mutex
+	ring []EventRun
+	next int // where the next run goes
+	full bool
+	seq  uint64
+}
+
+// NewHistory keeps the last capacity runs (DefaultHistorySize if capacity <= 0).
+func NewHistory(capacity int) *History {
+	if capacity <= 0 {
+		capacity = DefaultHistorySize
+	}
+	return &History{ring: make([]EventRun, capacity)}
+}
+
+// Add stores a run, evicting the oldest when full, and returns it with its id.
+func (h *History) Add(r EventRun) EventRun {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.seq++
+	r.ID = h.seq
+	h.ring[h.next] = r
+	h.next = (h.next + 1) % len(h.ring)
+	if h.next == 0 {
+		h.full = true
+	}
+	return r
+}
+
+// Len is the number of runs kept.
+func (h *History) Len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.full {
+		return len(h.ring)
+	}
+	return h.next
+}
+
+// List returns runs newest first, filtered by session and event when those
+// are not empty, at most limit of them (all when limit <= 0).
+func (h *History) List(sessionID string, event Event, limit int) []EventRun {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := h.next
+	if h.full {
+		n = len(h.ring)
+	}
+	out := []EventRun{}
+	for i := 0; i < n; i++ {
+		r := h.ring[(h.next-1-i+len(h.ring))%len(h.ring)]
+		if (sessionID != "" && r.SessionID != sessionID) || (event != "" && r.Event != event) {
+			continue
+		}
+		out = append(out, r)
+		if limit > 0 && len(out) == limit {
+			break
+		}
+	}
+	return out
+}

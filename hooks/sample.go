@@ -1,0 +1,53 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// SampleInput is a plausible input for an event, for trying a hook out from
+// the editor ("Run hook") without an agent: a Bash tool call, a prompt, a
+// startup source, and so on.
+func SampleInput(ev Event, sessionID, transcriptPath, cwd string) Input {
+	in := Input{SessionID: sessionID, TranscriptPath: transcriptPath, Cwd: cwd, Event: ev}
+	switch ev {
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
+		in.ToolName, in.ToolUseID = "Bash", "toolu_sample"
+		in.ToolInput = json.RawMessage(`{"command":"echo hello","description":"Print hello"}`)
+		if ev == PostToolUse {
+			in.ToolResponse = json.RawMessage(`{"success":true,"content":"hello"}`)
+		}
+		if ev == PostToolUseFailure {
+			in.Extra = map[string]json.RawMessage{"error": json.RawMessage(`"exit status 1"`), "is_interrupt": json.RawMessage("false")}
+		}
+	case UserPromptSubmit:
+		in.Prompt = "Please add a test for the parser"
+	case SessionStart:
+		in.Source = "startup"
+	case SessionEnd:
+		in.Reason = "other"
+	case SubagentStart, SubagentStop:
+		in.Extra = map[string]json.RawMessage{"agent_id": json.RawMessage(`"agent_sample"`), "agent_type": json.RawMessage(`"general-purpose"`)}
+	case PreCompact, PostCompact:
+		in.Extra = map[string]json.RawMessage{"trigger": json.RawMessage(`"manual"`), "custom_instructions": json.RawMessage(`""`)}
+	case Notification:
+		in.Extra = map[string]json.RawMessage{"message": json.RawMessage(`"The agent needs your attention"`),
+			"title": json.RawMessage(`"Wave"`), "notification_type": json.RawMessage(`"idle_prompt"`)}
+	}
+	return in
+}
+
+// FireHook runs one configured hook, alone, with the given input, through
+// the same executor and interpreter as a real event; trust is the caller's
+// business.
+func (e *Engine) FireHook(ctx context.Context, h Hook, in Input) Result {
+	cfg := *e.cfg.Load()
+	h.Matcher, _ = CompileMatcher("")
+	cfg.Hooks = []Hook{h}
+	cfg.DisableAllHooks = false
+	one := &Engine{runner: e.runner}
+	one.cfg.Store(&cfg)
+	one.trust.Store(&TrustState{Trusted: true})
+	in.Event = h.Event
+	return one.Fire(ctx, in)
+}
