@@ -1,0 +1,118 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+// fixedFirer answers every event with a fixed result: the benchmark measures
+// the server's side of an event, and hook processes are left out by definition.
+type fixedFirer map[hooks.Event]hooks.Result
+
+func (f fixedFirer) Fire(_ context.Context, in hooks.Input) hooks.Result {
+	r := f[in.Event]
+	r.Event, r.Continue = in.Event, true
+	return r
+}
+
+// BenchmarkEventCost measures one event on a session of 10 and of 10,000
+// messages (about 20 MB): the cost must not grow with the session. Each
+// iteration is timed alone; the session is cut back to its size between
+// iterations, untimed.
+func BenchmarkEventCost(b *testing.B) {
+	firer := fixedFirer{
+		hooks.UserPromptSubmit: {Context: []string{"ctx from a hook"}, AdditionalContext: []string{"more context"}},
+		hooks.PreToolUse:       {Permission: hooks.PermissionAllow, UpdatedInput: json.RawMessage(`{"command":"ls -la"}`)},
+		hooks.PostToolUse:      {AdditionalContext: []string{"formatted"}},
+	}
+	events := []struct {
+		name string
+		run  func(s *Session, i int) error
+	}{{
+		name: "prompt", // UserPromptSubmit with injected context: 2 writes
+		run: func(s *Session, i int) error {
+			_, err := s.UserPromptSubmit(context.Background(), "please list the files")
+			return err
+		},
+	}, {
+		name: "tool", // the model's tool call recorded, then PreToolUse and PostToolUse: 5 writes
+		run: func(s *Session, i int) error {
+			id := fmt.Sprintf("toolu_%d", i)
+			in := json.RawMessage(`{"command":"ls"}`)
+			if err := s.AddAssistantMessage([]Block{{Type: BlockText, Content: "listing"},
+				{Type: BlockTool, ID: id, Name: "Bash", Input: in}}); err != nil {
+				return err
+			}
+			if _, err := s.PreToolUse(context.Background(), id, "Bash", in, nil); err != nil {
+				return err
+			}
+			_, err := s.PostToolUse(context.Background(), id, "Bash", in, json.RawMessage(`{"output":"a.go\nb.go"}`))
+			return err
+		},
+	}}
+	for _, format := range []Format{FormatJSON, FormatJSONL} {
+		for _, size := range []int{10, 10000} {
+			for _, ev := range events {
+				b.Run(fmt.Sprintf("%s/%d/%s", format, size, ev.name), func(b *testing.B) {
+					st, err := NewStore(Options{WaveHome: b.TempDir(), Format: format, Firer: firer})
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer st.Close()
+					s, err := st.Create("bench-session")
+					if err != nil {
+						b.Fatal(err)
+					}
+					s.mu.Lock()
+					s.conv.reset(benchMessages(size))
+					err = s.rewriteAll()
+					s.mu.Unlock()
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if err := ev.run(s, i); err != nil {
+							b.Fatal(err)
+						}
+						b.StopTimer()
+						s.mu.Lock()
+						s.conv.truncate(size)
+						err := s.save()
+						s.mu.Unlock()
+						if err != nil {
+							b.Fatal(err)
+						}
+						b.StartTimer()
+					}
+				})
+			}
+		}
+	}
+}
+
+// benchMessages is a conversation of n messages of about 2 KB each, user
+// and assistant in turn, the assistant calling a tool now and then.
+func benchMessages(n int) []Message {
+	text := strings.Repeat("All work and no play makes Jack a dull boy. ", 45)
+	msgs := make([]Message, n)
+	for i := range msgs {
+		if i%2 == 0 {
+			msgs[i] = Message{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: text}}}
+			continue
+		}
+		blocks := []Block{{Type: BlockText, Content: text}}
+		if i%6 == 1 {
+			blocks = append(blocks, Block{Type: BlockTool, ID: fmt.Sprintf("old_%d", i), Name: "Read",
+				Input: json.RawMessage(`{"file_path":"main.go"}`), Result: "package main", Success: boolPtr(true)})
+		}
+		msgs[i] = Message{Role: RoleAssistant, Blocks: blocks}
+	}
+	return msgs
+}

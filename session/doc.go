@@ -1,0 +1,15 @@
+// Package session is the conversation a hook sees and changes. It holds the
+// messages of one agent session, applies the combined answer of an event's
+// hooks to them (DESIGN.md section 5), and keeps them durably in the session
+// file whose path hooks receive as transcript_path.
+//
+// The package exists so that the server answers every editor request with a
+// conversation that is already on disk: before a hook process starts, the file
+// holds everything the session knows, and after a crash the file loads again
+// with at least every message the server acknowledged. Writes cost the same
+// whatever the session's length: the file is laid out one message per line and
+// only the lines that changed are rewritten (see layout.go).
+//
+// It depends on the hooks package for types only, and never on the editor wire:
+// the lsp package turns an Outcome into a JSON-RPC result.
+package session

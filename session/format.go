@@ -1,0 +1,193 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Format is how a session file is written. It is chosen per session when the
+// session is created (settings' transcriptFormat) and read back from the file
+// name afterwards, so changing the setting never orphans existing sessions.
+type Format string
+
+const (
+	// FormatJSON is session_<shortId>.json: {id, version, metadata, state:
+	// {messages}} with every block, errors included, as seed 001's jq reads it.
+	FormatJSON Format = "json"
+	// FormatJSONL is session_<shortId>.jsonl: one API message per line, as
+	// Claude Code's transcripts and seed 004's jq recipes expect, with id and
+	// metadata in session_<shortId>.meta.json. Error blocks are not in it (the
+	// model never sees them), so a resumed jsonl session has none.
+	FormatJSONL Format = "jsonl"
+)
+
+// fileVersion is the layout version this package writes; files of a newer
+// version are refused rather than misread.
+const fileVersion = 1
+
+// fileHeader is everything in a session file besides its messages: the head
+// of a json file, or the whole meta file of a jsonl session.
+type fileHeader struct {
+	ID       string         `json:"id"`
+	Version  int            `json:"version"`
+	Format   Format         `json:"format,omitempty"` // meta file only
+	Metadata map[string]any `json:"metadata"`
+}
+
+func (h *fileHeader) check(name string) error {
+	if h.Version > fileVersion {
+		return fmt.Errorf("%s was written by a newer wavehooks (version %d)", name, h.Version)
+	}
+	if err := ValidateID(h.ID); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// Layout constants of the json format: the messages array is the last thing
+// in the file, so appending a message rewrites only the closing brackets.
+var (
+	jsonSep  = []byte(",\n")
+	jsonFoot = []byte("\n]}}\n")
+	// jsonHeadEnd ends the head line; "state" is last so seed 001's
+	// `jq '.state.messages'` finds the messages after id and metadata.
+	jsonHeadEnd = []byte(`,"state":{"messages":[`)
+	jsonlTerm   = []byte("\n")
+)
+
+// jsonHead is the first line of a json session file.
+func jsonHead(h fileHeader) ([]byte, error) {
+	h.Format = ""
+	if h.Metadata == nil {
+		h.Metadata = map[string]any{}
+	}
+	b, err := encodeJSON(h)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b[:len(b)-1], jsonHeadEnd...)
+	return append(b, '\n'), nil
+}
+
+// parsedFile is what reading a session file found.
+type parsedFile struct {
+	hdr  fileHeader
+	msgs []Message
+	// units are the file's unit lines and headLen the head's length, when the
+	// file is in this package's layout (layout true); the session then
+	// rewrites only what changes.
+	units   [][]byte
+	headLen int64
+	layout  bool
+	// torn: the file ended in the middle of a write; msgs holds every
+	// complete message before the tear.
+	torn bool
+}
+
+// parseJSONFile reads a json session file, in this package's layout or any
+// other valid JSON of the same shape.
+func parseJSONFile(data []byte) (parsedFile, error) {
+	var p parsedFile
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 || !bytes.HasSuffix(data[:nl], jsonHeadEnd) {
+		return parseForeignJSON(data)
+	}
+	head := append(bytes.Clone(data[:nl]), "]}}"...)
+	if err := json.Unmarshal(head, &p.hdr); err != nil {
+		return parseForeignJSON(data)
+	}
+	p.headLen = int64(nl + 1)
+	p.layout = true
+	rest := data[nl+1:]
+	footer := false
+	lastComma := true
+	for !footer {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			break
+		}
+		line := rest[:i]
+		rest = rest[i+1:]
+		switch {
+		case string(line) == "]}}":
+			footer = true
+			continue
+		case len(line) == 0:
+			p.layout = p.layout && len(p.units) == 0
+			continue
+		}
+		// A line is a message and its separator. An append overwrites the
+		// newline after the last message with ",\n…": cut after one byte, it
+		// leaves that message's line as `{…},]}}`. The message is whole, so
+		// it is kept and the tail after it dropped.
+		dec := json.NewDecoder(bytes.NewReader(line))
+		var m Message
+		if err := dec.Decode(&m); err != nil || m.Role == "" {
+			break
+		}
+		unit, after := line[:dec.InputOffset()], line[dec.InputOffset():]
+		p.layout = p.layout && lastComma
+		lastComma = string(after) == ","
+		p.units = append(p.units, unit)
+		p.msgs = append(p.msgs, m)
+		if len(after) > 0 && !lastComma {
+			break
+		}
+	}
+	if !footer || len(bytes.TrimSpace(rest)) > 0 {
+		if json.Valid(data) {
+			return parseForeignJSON(data)
+		}
+		p.torn, p.layout = true, false
+		return p, nil
+	}
+	if lastComma && len(p.units) > 0 {
+		p.layout = false
+	}
+	return p, nil
+}
+
+// parseForeignJSON reads a valid session file that is not laid out one
+// message per line (written or reformatted by another program).
+func parseForeignJSON(data []byte) (parsedFile, error) {
+	var whole struct {
+		fileHeader
+		State struct {
+			Messages []Message `json:"messages"`
+		} `json:"state"`
+	}
+	if err := json.Unmarshal(data, &whole); err != nil {
+		return parsedFile{}, fmt.Errorf("not a session file: %w", err)
+	}
+	return parsedFile{hdr: whole.fileHeader, msgs: whole.State.Messages}, nil
+}
+
+// parseJSONLFile reads a jsonl transcript: every complete line up to the
+// first one that does not parse. Units are the lines as they are on disk.
+func parseJSONLFile(data []byte) (api []APIMessage, units [][]byte, layout, torn bool) {
+	layout = true
+	rest := data
+	for {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			break
+		}
+		line := rest[:i]
+		rest = rest[i+1:]
+		if len(bytes.TrimSpace(line)) == 0 {
+			layout = false
+			continue
+		}
+		var m APIMessage
+		if err := json.Unmarshal(line, &m); err != nil || m.Role == "" {
+			return api, units, false, true
+		}
+		api = append(api, m)
+		units = append(units, line)
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return api, units, false, true
+	}
+	return api, units, layout, false
+}

@@ -1,0 +1,210 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+// begin saves pending changes (a file to recreate, say) so that the file is
+// complete before the event's hooks read it.
+func (s *Session) begin(change func()) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	if change != nil {
+		change()
+	}
+	return s.save()
+}
+
+// fire runs an event's hooks with the session's common stdin fields. It is
+// called without s.mu: hooks may take long and may run in parallel.
+func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
+	in.SessionID, in.TranscriptPath, in.Cwd = s.id, s.TranscriptPath(), s.store.root
+	if s.store.firer == nil {
+		return hooks.Result{Event: in.Event, Continue: true}
+	}
+	return s.store.firer.Fire(ctx, in)
+}
+
+// notices applies what every event shares: warnings become warn blocks,
+// errors error blocks, and continue:false stops the agent with an error
+// block the user sees.
+func (s *Session) notices(out *Outcome, res *hooks.Result) {
+	for _, w := range res.Warnings {
+		out.add(s.conv.addWarn(w))
+	}
+	for _, e := range res.Errors {
+		out.add(s.conv.addError(e))
+	}
+	if !res.Continue {
+		out.Continue, out.StopReason = false, res.StopReason
+		out.add(s.conv.addError("stopped by hook: " + res.StopReason))
+	}
+}
+
+// addContext gives the model each text of Result.Context as a user message
+// (seed 003's addUserMessage) and each additionalContext as a hook block.
+func (s *Session) addContext(out *Outcome, ev hooks.Event, res *hooks.Result) {
+	for _, c := range res.Context {
+		b := Block{Type: BlockText, Content: c}
+		s.conv.addUser(b)
+		out.add(b)
+	}
+	out.add(s.conv.addHookBlocks(string(ev), res.AdditionalContext)...)
+	out.AdditionalContext = append(append(out.AdditionalContext, res.Context...), res.AdditionalContext...)
+}
+
+// finish saves the event's changes; the caller holds s.mu.
+func (s *Session) finish(out Outcome) (Outcome, error) {
+	return out, s.save()
+}
+
+// SessionStart runs the SessionStart hooks (source: startup, resume, clear or
+// compact). What they print becomes context for the model, as hook blocks in
+// one user message.
+func (s *Session) SessionStart(ctx context.Context, source string) (Outcome, error) {
+	if err := s.begin(nil); err != nil {
+		return Outcome{}, err
+	}
+	res := s.fire(ctx, hooks.Input{Event: hooks.SessionStart, Source: source})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := newOutcome(res)
+	s.notices(&out, &res)
+	if out.Continue {
+		contexts := append(append([]string(nil), res.Context...), res.AdditionalContext...)
+		out.add(s.conv.addHookBlocks(string(hooks.SessionStart), contexts)...)
+		out.AdditionalContext = append(out.AdditionalContext, contexts...)
+	}
+	return s.finish(out)
+}
+
+// UserPromptSubmit adds the user's prompt, saves it (the hooks read it in
+// the transcript) and runs the hooks. A blocked prompt is erased and the
+// reason shown to the user only; otherwise the hooks' context follows the
+// prompt. A new prompt ends a run of blocked Stop events.
+func (s *Session) UserPromptSubmit(ctx context.Context, prompt string) (Outcome, error) {
+	var seq uint64
+	err := s.begin(func() {
+		seq = s.conv.addUser(Block{Type: BlockText, Content: prompt})
+		s.stopBlocks = 0
+	})
+	if err != nil {
+		return Outcome{}, err
+	}
+	res := s.fire(ctx, hooks.Input{Event: hooks.UserPromptSubmit, Prompt: prompt})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := newOutcome(res)
+	if res.Blocked {
+		s.conv.remove(seq)
+		out.Blocked, out.Reason = true, res.Reason
+		out.add(s.conv.addError(res.Reason))
+	}
+	s.notices(&out, &res)
+	if out.Continue && !res.Blocked {
+		s.addContext(&out, hooks.UserPromptSubmit, &res)
+	}
+	return s.finish(out)
+}
+
+// Stop runs the Stop hooks when the agent wants to end its turn. A block
+// sends the reason to the model and the agent goes on, at most maxStopBlocks
+// times in a row; the next block is not honoured and a warn block says so.
+func (s *Session) Stop(ctx context.Context) (Outcome, error) {
+	var active bool
+	if err := s.begin(func() { active = s.stopBlocks > 0 }); err != nil {
+		return Outcome{}, err
+	}
+	res := s.fire(ctx, hooks.Input{Event: hooks.Stop, StopHookActive: active})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := newOutcome(res)
+	s.notices(&out, &res)
+	switch {
+	case !res.Blocked || !out.Continue:
+		s.stopBlocks = 0
+	case s.stopBlocks >= maxStopBlocks:
+		s.stopBlocks = 0
+		out.add(s.conv.addWarn(fmt.Sprintf(
+			"Stop hooks blocked stopping %d times in a row; this block was not honoured and the agent stops: %s",
+			maxStopBlocks, res.Reason)))
+	default:
+		s.stopBlocks++
+		out.Blocked, out.Reason = true, res.Reason
+		b := Block{Type: BlockText, Content: res.Reason}
+		s.conv.addUser(b)
+		out.add(b)
+	}
+	return s.finish(out)
+}
+
+// SessionEnd runs the SessionEnd hooks; they cannot change the conversation,
+// only report errors and warnings to the user.
+func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error) {
+	if err := s.begin(nil); err != nil {
+		return Outcome{}, err
+	}
+	res := s.fire(ctx, hooks.Input{Event: hooks.SessionEnd, Reason: reason})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := newOutcome(res)
+	for _, w := range res.Warnings {
+		out.add(s.conv.addWarn(w))
+	}
+	for _, e := range res.Errors {
+		out.add(s.conv.addError(e))
+	}
+	return s.finish(out)
+}
+
+// RunHooks fires any event for wave/runHooks. The typed events go through
+// their own methods (fields of in that they do not use are ignored); the
+// others get the effects every event shares, their additionalContext as hook
+// blocks, a block's reason as feedback for the model, and a PermissionRequest
+// decision in Permission.
+func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
+	switch in.Event {
+	case hooks.SessionStart:
+		return s.SessionStart(ctx, in.Source)
+	case hooks.UserPromptSubmit:
+		return s.UserPromptSubmit(ctx, in.Prompt)
+	case hooks.PreToolUse:
+		return s.PreToolUse(ctx, in.ToolUseID, in.ToolName, in.ToolInput, ask)
+	case hooks.PostToolUse:
+		return s.PostToolUse(ctx, in.ToolUseID, in.ToolName, in.ToolInput, in.ToolResponse)
+	case hooks.Stop:
+		return s.Stop(ctx)
+	case hooks.SessionEnd:
+		return s.SessionEnd(ctx, in.Reason)
+	}
+	if _, ok := hooks.Spec(in.Event); !ok {
+		return Outcome{}, fmt.Errorf("unknown hook event %q", in.Event)
+	}
+	if err := s.begin(nil); err != nil {
+		return Outcome{}, err
+	}
+	res := s.fire(ctx, in)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := newOutcome(res)
+	if in.Event == hooks.PermissionRequest && res.Permission != hooks.PermissionNone {
+		out.Permission, out.Reason = string(res.Permission), res.Reason
+	}
+	s.notices(&out, &res)
+	if out.Continue {
+		if res.Blocked {
+			out.Blocked, out.Reason = true, res.Reason
+			b := Block{Type: BlockText, Content: res.Reason}
+			s.conv.addUser(b)
+			out.add(b)
+		}
+		s.addContext(&out, in.Event, &res)
+	}
+	return s.finish(out)
+}

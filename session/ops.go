@@ -1,0 +1,202 @@
+package session
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// The message operations of seed 003 (addUserMessage, updateToolBlock,
+// addErrorBlock, removeLastUserMessage) plus warn and hook blocks, on a plain
+// message list that remembers which messages changed since it was last
+// saved, so that saving rewrites only those.
+//
+// Placement rule. Error and warn blocks are notices about what just happened:
+// they go to the last message when it is an assistant message, else into a
+// new assistant message. Hook blocks and text injected as context are for the
+// model: each event's context goes into new user messages. The user's prompt
+// is therefore never mixed with anything, which is what lets a blocked prompt
+// be erased whole: "UserPromptSubmit exit 2 with stderr bad" leaves exactly
+// one error block "bad" and no user message.
+type conversation struct {
+	msgs []Message
+	// dirty is the index of the first message that may differ from the file;
+	// clean when nothing changed since the last save.
+	dirty   int
+	nextSeq uint64
+	// tools maps a tool id to the seq of the message holding its block, so
+	// that finding a tool (or learning it is new) does not scan the session.
+	tools map[string]uint64
+}
+
+const clean = math.MaxInt
+
+func newConversation(msgs []Message) *conversation {
+	c := &conversation{dirty: clean}
+	c.reset(msgs)
+	return c
+}
+
+// reset replaces every message (a load or a reload from disk); the caller
+// decides whether the file must be rewritten.
+func (c *conversation) reset(msgs []Message) {
+	c.msgs = msgs
+	for i := range c.msgs {
+		if c.msgs[i].Blocks == nil {
+			c.msgs[i].Blocks = []Block{}
+		}
+	}
+	c.renumber(c.nextSeq)
+}
+
+// renumber gives every message a seq above after, in order, and indexes
+// the tool blocks again.
+func (c *conversation) renumber(after uint64) {
+	c.tools = map[string]uint64{}
+	for i := range c.msgs {
+		c.msgs[i].seq = after + uint64(i) + 1
+		c.noteTools(c.msgs[i].seq, c.msgs[i].Blocks)
+	}
+	c.nextSeq = after + uint64(len(c.msgs))
+}
+
+func (c *conversation) noteTools(seq uint64, blocks []Block) {
+	for i := range blocks {
+		if blocks[i].Type == BlockTool {
+			c.tools[blocks[i].ID] = seq
+		}
+	}
+}
+
+func (c *conversation) touch(i int) { c.dirty = min(c.dirty, i) }
+
+// add appends a new message and returns its seq.
+func (c *conversation) add(role string, blocks ...Block) uint64 {
+	c.nextSeq++
+	if blocks == nil {
+		blocks = []Block{}
+	}
+	c.msgs = append(c.msgs, Message{Role: role, Blocks: blocks, seq: c.nextSeq})
+	c.noteTools(c.nextSeq, blocks)
+	c.touch(len(c.msgs) - 1)
+	return c.nextSeq
+}
+
+// addUser is seed 003's addUserMessage: the prompt, injected context, or
+// feedback the model must read.
+func (c *conversation) addUser(blocks ...Block) uint64 { return c.add(RoleUser, blocks...) }
+
+// appendAssistant adds blocks to the last message when it is an assistant
+// message, else to a new assistant message (the placement rule).
+func (c *conversation) appendAssistant(blocks ...Block) {
+	if n := len(c.msgs); n > 0 && c.msgs[n-1].Role == RoleAssistant {
+		c.msgs[n-1].Blocks = append(c.msgs[n-1].Blocks, blocks...)
+		c.noteTools(c.msgs[n-1].seq, blocks)
+		c.touch(n - 1)
+		return
+	}
+	c.add(RoleAssistant, blocks...)
+}
+
+// addError is seed 003's addErrorBlock: text for the user that the model never sees.
+func (c *conversation) addError(text string) Block {
+	b := Block{Type: BlockError, Content: text}
+	c.appendAssistant(b)
+	return b
+}
+
+// addWarn adds a warning the user sees and the model reads as "[Warning] …".
+func (c *conversation) addWarn(text string) Block {
+	b := Block{Type: BlockWarn, Content: text}
+	c.appendAssistant(b)
+	return b
+}
+
+// addHookBlocks puts an event's additional context for the model into one new
+// user message.
+func (c *conversation) addHookBlocks(ev string, contents []string) []Block {
+	if len(contents) == 0 {
+		return nil
+	}
+	blocks := make([]Block, len(contents))
+	for i, s := range contents {
+		blocks[i] = Block{Type: BlockHook, HookEvent: ev, Content: s}
+	}
+	c.addUser(blocks...)
+	return blocks
+}
+
+// findTool returns where the tool block with the given id is.
+func (c *conversation) findTool(id string) (mi, bi int, ok bool) {
+	seq, known := c.tools[id]
+	if !known {
+		return -1, -1, false
+	}
+	if mi = c.indexOf(seq); mi >= 0 {
+		if bi = toolIndex(c.msgs[mi].Blocks, id); bi >= 0 {
+			return mi, bi, true
+		}
+	}
+	// The message was removed; an older block may still have the id.
+	delete(c.tools, id)
+	for mi = len(c.msgs) - 1; mi >= 0; mi-- {
+		if bi = toolIndex(c.msgs[mi].Blocks, id); bi >= 0 {
+			c.tools[id] = c.msgs[mi].seq
+			return mi, bi, true
+		}
+	}
+	return -1, -1, false
+}
+
+func toolIndex(blocks []Block, id string) int {
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if blocks[i].Type == BlockTool && blocks[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// updateTool is seed 003's updateToolBlock: it changes the tool block with
+// the given id and returns the block as it now is.
+func (c *conversation) updateTool(id string, change func(*Block)) (Block, bool) {
+	mi, bi, ok := c.findTool(id)
+	if !ok {
+		return Block{}, false
+	}
+	b := &c.msgs[mi].Blocks[bi]
+	change(b)
+	c.touch(mi)
+	return *b, true
+}
+
+// indexOf returns the index of the message with the given seq, or -1.
+// Messages are only ever appended or removed, so seqs increase along the list.
+func (c *conversation) indexOf(seq uint64) int {
+	i, found := slices.BinarySearchFunc(c.msgs, seq, func(m Message, seq uint64) int { return cmp.Compare(m.seq, seq) })
+	if !found {
+		return -1
+	}
+	return i
+}
+
+// remove is seed 003's removeLastUserMessage, made exact: it erases the
+// message the event itself added, even if other messages followed it.
+func (c *conversation) remove(seq uint64) bool {
+	i := c.indexOf(seq)
+	if i < 0 {
+		return false
+	}
+	c.msgs = slices.Delete(c.msgs, i, i+1)
+	c.touch(i)
+	return true
+}
+
+// truncate drops every message from index n on.
+func (c *conversation) truncate(n int) {
+	if n < len(c.msgs) {
+		clear(c.msgs[n:])
+		c.msgs = c.msgs[:n]
+		c.touch(n)
+	}
+}
