@@ -1,0 +1,174 @@
+// The API the extension exports (the value `activate` returns), so that an
+// agent extension can drive wavehooks without speaking JSON-RPC itself:
+//
+//   const wave = await vscode.extensions.getExtension('wavehooks.wavehooks')!.activate() as WaveApi;
+//   const { sessionId } = await wave.sessionStart({ source: 'startup' });
+//   const pre = await wave.preToolUse({ sessionId, toolUseId, toolName: 'Write', toolInput });
+//   if (pre.permission === 'deny') { ... }
+//
+// It must not import 'vscode': the Node tests drive this same class over
+// vscode-jsonrpc against the real server.
+
+import {
+  AddAssistantMessageParams,
+  ApiMessagesResult,
+  BlocksResult,
+  EventRun,
+  FlowResult,
+  GetSessionResult,
+  HookRunsParams,
+  HookRunsResult,
+  HooksChangedParams,
+  ListPermissionsResult,
+  Methods,
+  Notifications,
+  PostToolUseParams,
+  PreToolUseParams,
+  PreToolUseResult,
+  ResolvePermissionParams,
+  ResolvePermissionResult,
+  RunHooksParams,
+  SessionChangedParams,
+  SessionEndParams,
+  SessionParams,
+  SessionStartParams,
+  SessionStartResult,
+  UserPromptSubmitParams,
+} from './wire';
+
+export * from './wire';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** Structurally both vscode.CancellationToken and vscode-jsonrpc's. */
+export interface CancellationToken {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => unknown): Disposable;
+}
+
+/** Sends a request to the server (the language client, or a bare connection in tests). */
+export interface WaveTransport {
+  sendRequest<R>(method: string, params: unknown, token?: CancellationToken): Promise<R>;
+}
+
+/**
+ * Fans server notifications out to listeners. It outlives the language
+ * client, so listeners stay registered across server restarts.
+ */
+export class NotificationHub {
+  private readonly listeners = new Map<string, Set<(params: unknown) => void>>();
+
+  on<P>(method: string, listener: (params: P) => void): Disposable {
+    let set = this.listeners.get(method);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(method, set);
+    }
+    const fn = listener as (params: unknown) => void;
+    set.add(fn);
+    return { dispose: () => set!.delete(fn) };
+  }
+
+  emit(method: string, params: unknown): void {
+    for (const fn of [...(this.listeners.get(method) ?? [])]) {
+      try {
+        fn(params);
+      } catch (err) {
+        console.error(`wavehooks: a ${method} listener failed:`, err);
+      }
+    }
+  }
+}
+
+/** Typed wrappers around every wave/* method of the server. */
+export class WaveApi {
+  constructor(
+    private readonly transport: WaveTransport,
+    private readonly hub: NotificationHub = new NotificationHub(),
+  ) {}
+
+  /** Any request, for methods newer than this API. */
+  request<R = unknown>(method: string, params?: unknown, token?: CancellationToken): Promise<R> {
+    return this.transport.sendRequest<R>(method, params ?? {}, token);
+  }
+
+  /** Starts a session (or resumes one by id) and runs the SessionStart hooks. */
+  sessionStart(params: SessionStartParams = {}, token?: CancellationToken): Promise<SessionStartResult> {
+    return this.request(Methods.sessionStart, params, token);
+  }
+
+  /** Runs UserPromptSubmit hooks; `blocked` means the prompt must not reach the model. */
+  userPromptSubmit(params: UserPromptSubmitParams, token?: CancellationToken): Promise<FlowResult> {
+    return this.request(Methods.userPromptSubmit, params, token);
+  }
+
+  /**
+   * Runs PreToolUse hooks. When a hook asks, this resolves only once the user
+   * answered (or the ask timed out as a deny): cancel the token to give up.
+   */
+  preToolUse(params: PreToolUseParams, token?: CancellationToken): Promise<PreToolUseResult> {
+    return this.request(Methods.preToolUse, params, token);
+  }
+
+  postToolUse(params: PostToolUseParams, token?: CancellationToken): Promise<FlowResult> {
+    return this.request(Methods.postToolUse, params, token);
+  }
+
+  /** Runs Stop hooks; `blocked` means the agent must go on with `reason`. */
+  stop(params: SessionParams, token?: CancellationToken): Promise<FlowResult> {
+    return this.request(Methods.stop, params, token);
+  }
+
+  sessionEnd(params: SessionEndParams, token?: CancellationToken): Promise<BlocksResult> {
+    return this.request(Methods.sessionEnd, params, token);
+  }
+
+  /** Records what the model said (text and tool blocks) in the session. */
+  addAssistantMessage(params: AddAssistantMessageParams, token?: CancellationToken): Promise<Record<string, never>> {
+    return this.request(Methods.addAssistantMessage, params, token);
+  }
+
+  getSession(params: SessionParams, token?: CancellationToken): Promise<GetSessionResult> {
+    return this.request(Methods.getSession, params, token);
+  }
+
+  /** The conversation as the model should see it. */
+  apiMessages(params: SessionParams, token?: CancellationToken): Promise<ApiMessagesResult> {
+    return this.request(Methods.apiMessages, params, token);
+  }
+
+  listPermissions(token?: CancellationToken): Promise<ListPermissionsResult> {
+    return this.request(Methods.listPermissions, {}, token);
+  }
+
+  resolvePermission(params: ResolvePermissionParams, token?: CancellationToken): Promise<ResolvePermissionResult> {
+    return this.request(Methods.resolvePermission, params, token);
+  }
+
+  /** Fires any event, including Claude Code's events without a typed method. */
+  runHooks<R = FlowResult>(params: RunHooksParams, token?: CancellationToken): Promise<R> {
+    return this.request(Methods.runHooks, params, token);
+  }
+
+  /** The run history, newest first: why did (or didn't) each hook run. */
+  hookRuns(params: HookRunsParams = {}, token?: CancellationToken): Promise<HookRunsResult> {
+    return this.request(Methods.hookRuns, params, token);
+  }
+
+  /** A session's messages changed (an event, or another process edited its file). */
+  onSessionChanged(listener: (params: SessionChangedParams) => void): Disposable {
+    return this.hub.on(Notifications.sessionChanged, listener);
+  }
+
+  /** The hook configuration was reloaded or trusted. */
+  onHooksChanged(listener: (params: HooksChangedParams) => void): Disposable {
+    return this.hub.on(Notifications.hooksChanged, listener);
+  }
+
+  /** An event ran its hooks (one notification per event, as recorded in the history). */
+  onHookRun(listener: (run: EventRun) => void): Disposable {
+    return this.hub.on(Notifications.hookRun, listener);
+  }
+}

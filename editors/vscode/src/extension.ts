@@ -1,0 +1,507 @@
+// The VS Code side of wavehooks: starts `wavehooks serve` as a language
+// server, answers its prompts, shows pending permissions and hook status in
+// the status bar, lists the hook run history, and exports WaveApi for agent
+// extensions. Everything that does not need 'vscode' lives in api.ts,
+// prompts.ts and format.ts, which the Node tests drive against the real server.
+
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import {
+  CodeLensRequest,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  ShowMessageRequest,
+  ShowMessageRequestParams,
+  TransportKind,
+} from 'vscode-languageclient/node';
+
+import { CancellationToken, NotificationHub, WaveApi } from './api';
+import { describePending, formatEventRun, formatRunHookResult } from './format';
+import { ASK_ALLOW, ASK_DENY, answerShowMessageRequest, PromptUI } from './prompts';
+import { EventRun, HooksChangedParams, Notifications, RunHookResult, ServerCommands } from './wire';
+
+const SETTINGS_PATTERN = '**/{.wave,.claude}/settings{,.local}.json';
+
+let controller: Controller | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<WaveApi> {
+  controller = new Controller();
+  context.subscriptions.push(controller);
+  await controller.start();
+  return controller.api;
+}
+
+export async function deactivate(): Promise<void> {
+  await controller?.stop();
+}
+
+class Controller implements vscode.Disposable {
+  readonly hub = new NotificationHub();
+  readonly api: WaveApi;
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient | undefined> | undefined;
+  private startError: string | undefined;
+  private readonly serverLog = vscode.window.createOutputChannel('Wave Hooks Server', { log: true });
+  private readonly runsChannel = vscode.window.createOutputChannel('Wave Hooks');
+  private readonly hooksItem = vscode.window.createStatusBarItem('wavehooks.status', vscode.StatusBarAlignment.Left, 10);
+  private readonly pendingItem = vscode.window.createStatusBarItem('wavehooks.pending', vscode.StatusBarAlignment.Left, 9);
+  private readonly disposables: vscode.Disposable[] = [];
+  private pendingTimer: NodeJS.Timeout | undefined;
+  private refreshing = false;
+  private lastHooks: HooksChangedParams | undefined;
+
+  constructor() {
+    this.api = new WaveApi(
+      {
+        sendRequest: async <R>(method: string, params: unknown, token?: CancellationToken): Promise<R> => {
+          const client = await this.ready();
+          return client.sendRequest<R>(method, params, token as vscode.CancellationToken | undefined);
+        },
+      },
+      this.hub,
+    );
+    this.hooksItem.name = 'Wave Hooks';
+    this.hooksItem.command = 'wavehooks.showHookRuns';
+    this.pendingItem.name = 'Wave Hooks: pending permissions';
+    this.pendingItem.command = 'wavehooks.listPermissions';
+    this.pendingItem.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this.setStatus('$(sync~spin) Wave', 'wavehooks is starting');
+    this.hooksItem.show();
+
+    this.disposables.push(
+      this.serverLog,
+      this.runsChannel,
+      this.hooksItem,
+      this.pendingItem,
+      this.hub.on<EventRun>(Notifications.hookRun, (run) => {
+        this.runsChannel.appendLine(formatEventRun(run));
+        this.refreshPending();
+      }),
+      this.hub.on(Notifications.sessionChanged, () => this.refreshPending()),
+      this.hub.on<HooksChangedParams>(Notifications.hooksChanged, (p) => {
+        this.lastHooks = p;
+        this.showHooks(p);
+      }),
+      vscode.commands.registerCommand('wavehooks.trustWorkspace', () => this.trustWorkspace()),
+      vscode.commands.registerCommand('wavehooks.listPermissions', () => this.listPermissions()),
+      vscode.commands.registerCommand('wavehooks.runHook', (file?: string, index?: number) => this.runHook(file, index)),
+      vscode.commands.registerCommand('wavehooks.showHookRuns', () => this.showHookRuns()),
+      vscode.commands.registerCommand('wavehooks.restartServer', () => this.restart()),
+      vscode.commands.registerCommand('wavehooks.showServerLog', () => this.serverLog.show(true)),
+      vscode.commands.registerCommand('wavehooks.resolvePermission', (id: string, decision: 'allow' | 'deny') =>
+        this.resolve(id, decision),
+      ),
+      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new AskCodeActions(), {
+        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        const keys = ['serverPath', 'waveHome', 'trustWorkspaceHooks', 'askTimeoutSeconds', 'trace.server'];
+        if (keys.some((k) => e.affectsConfiguration(`wavehooks.${k}`))) {
+          void this.restart();
+        }
+      }),
+    );
+  }
+
+  dispose(): void {
+    void this.stop();
+    for (const d of this.disposables) {
+      d.dispose();
+    }
+  }
+
+  /** The running client; starts it if needed. Rejects if the server cannot start. */
+  private async ready(): Promise<LanguageClient> {
+    const client = this.client ?? (await (this.starting ?? this.start()));
+    if (!client) {
+      throw new Error(`wavehooks server is not running: ${this.startError ?? 'unknown error'}`);
+    }
+    return client;
+  }
+
+  start(): Promise<LanguageClient | undefined> {
+    if (!this.starting) {
+      this.starting = this.doStart().finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  private async doStart(): Promise<LanguageClient | undefined> {
+    const config = vscode.workspace.getConfiguration('wavehooks');
+    const command = findServer(config.get<string>('serverPath', ''));
+    if (!command) {
+      this.startError = 'the wavehooks binary was not found (set wavehooks.serverPath or put wavehooks on PATH)';
+      this.setStatus('$(error) Wave', this.startError);
+      const choice = await vscode.window.showErrorMessage(`Wave Hooks: ${this.startError}.`, 'Open Settings');
+      if (choice === 'Open Settings') {
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'wavehooks.serverPath');
+      }
+      return undefined;
+    }
+    const waveHome = expandHome(config.get<string>('waveHome', ''));
+    const serverOptions: ServerOptions = {
+      command,
+      args: ['serve'],
+      transport: TransportKind.stdio, // adds --stdio
+      options: { env: process.env },
+    };
+    const documentSelector: LanguageClientOptions['documentSelector'] = [
+      { scheme: 'file', pattern: SETTINGS_PATTERN },
+    ];
+    if (waveHome) {
+      documentSelector.push({ scheme: 'file', pattern: path.join(waveHome, 'settings.json') });
+    }
+    const clientOptions: LanguageClientOptions = {
+      documentSelector,
+      outputChannel: this.serverLog,
+      diagnosticCollectionName: 'wavehooks',
+      initializationOptions: {
+        ...(waveHome ? { waveHome } : {}),
+        trustWorkspaceHooks: config.get<boolean>('trustWorkspaceHooks', false),
+        askTimeoutSeconds: config.get<number>('askTimeoutSeconds', 300),
+      },
+      middleware: {
+        executeCommand: async (cmd, args, next) => {
+          const result = await next(cmd, args);
+          if (cmd === ServerCommands.runHook && result) {
+            this.showRunHookResult(result as RunHookResult);
+          }
+          return result;
+        },
+      },
+    };
+    const client = new LanguageClient('wavehooks', 'Wave Hooks', serverOptions, clientOptions);
+    // Before start(): the server may ask (trust prompt) right after initialized.
+    client.onRequest(ShowMessageRequest.method, (params: ShowMessageRequestParams, token: vscode.CancellationToken) =>
+      answerShowMessageRequest(params, this.promptUI(), token, { onAskChanged: () => this.refreshPending() }),
+    );
+    for (const method of Object.values(Notifications)) {
+      client.onNotification(method, (params: unknown) => this.hub.emit(method, params));
+    }
+    const trace = config.get<string>('trace.server', 'off');
+    try {
+      await client.start();
+      if (trace !== 'off') {
+        await client.setTrace(trace === 'verbose' ? 2 : 1);
+      }
+    } catch (err) {
+      this.startError = `${command} did not start: ${err instanceof Error ? err.message : String(err)}`;
+      this.setStatus('$(error) Wave', this.startError);
+      this.serverLog.error(this.startError);
+      return undefined;
+    }
+    this.client = client;
+    this.startError = undefined;
+    const version = client.initializeResult?.serverInfo?.version ?? '';
+    if (this.lastHooks) {
+      this.showHooks(this.lastHooks);
+    } else {
+      this.setStatus('$(zap) Wave', `wavehooks ${version} is running (${command}). Click for the hook runs.`);
+    }
+    this.refreshPending();
+    return client;
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop(2000);
+      } catch (err) {
+        this.serverLog.warn(`stopping the server: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  private async restart(): Promise<void> {
+    await this.starting;
+    await this.stop();
+    this.setStatus('$(sync~spin) Wave', 'wavehooks is restarting');
+    const client = await this.start();
+    if (client) {
+      void vscode.window.setStatusBarMessage('Wave Hooks: server restarted', 3000);
+    }
+  }
+
+  private promptUI(): PromptUI {
+    return {
+      ask: (message, token) => {
+        const style = vscode.workspace.getConfiguration('wavehooks').get<string>('askStyle', 'modal');
+        if (style === 'modal') {
+          return vscode.window.showWarningMessage(message, { modal: true }, ASK_ALLOW, ASK_DENY);
+        }
+        // A dismissed notification does not answer: the ask stays pending (status
+        // bar, List Pending Permissions) until it is answered or times out.
+        return new Promise<string | undefined>((resolve) => {
+          void vscode.window.showWarningMessage(message, ASK_ALLOW, ASK_DENY).then((choice) => {
+            if (choice !== undefined) {
+              resolve(choice);
+            }
+          });
+          token.onCancellationRequested(() => resolve(undefined));
+        });
+      },
+      choose: (type, message, titles) => {
+        const show =
+          type === 1
+            ? vscode.window.showErrorMessage
+            : type === 2
+              ? vscode.window.showWarningMessage
+              : vscode.window.showInformationMessage;
+        return show(message, ...titles);
+      },
+    };
+  }
+
+  private setStatus(text: string, tooltip: string): void {
+    this.hooksItem.text = text;
+    this.hooksItem.tooltip = tooltip;
+    this.hooksItem.backgroundColor = undefined;
+  }
+
+  private showHooks(p: HooksChangedParams): void {
+    let text = `$(zap) Wave: ${p.hooks} hook${p.hooks === 1 ? '' : 's'}`;
+    const tips = [`${p.hooks} hook(s) from ${p.files.length} settings file(s)`, ...p.files.map((f) => `  ${f}`)];
+    if (p.diagnostics > 0) {
+      text += ` $(warning) ${p.diagnostics}`;
+      tips.push(`${p.diagnostics} problem(s) in the settings: see the Problems view`);
+    }
+    if (!p.trusted) {
+      text += ' $(lock)';
+      tips.push("This workspace's hooks do not run until you trust them (Wave Hooks: Trust Workspace Hooks)");
+    }
+    tips.push('Click for the hook runs.');
+    this.hooksItem.text = text;
+    this.hooksItem.tooltip = tips.join('\n');
+    this.hooksItem.backgroundColor = p.diagnostics > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+  }
+
+  /** Updates the pending-permissions item; polls while asks are pending. */
+  private refreshPending(): void {
+    if (this.refreshing || !this.client) {
+      return;
+    }
+    this.refreshing = true;
+    void this.api
+      .listPermissions()
+      .then(
+        ({ pending }) => {
+          if (pending.length === 0) {
+            this.pendingItem.hide();
+          } else {
+            this.pendingItem.text = `$(shield) ${pending.length} pending`;
+            this.pendingItem.tooltip = pending.map((p) => describePending(p).label).join('\n');
+            this.pendingItem.show();
+          }
+          if (this.pendingTimer) {
+            clearTimeout(this.pendingTimer);
+            this.pendingTimer = undefined;
+          }
+          if (pending.length > 0) {
+            this.pendingTimer = setTimeout(() => this.refreshPending(), 2000);
+          }
+        },
+        () => this.pendingItem.hide(),
+      )
+      .finally(() => {
+        this.refreshing = false;
+      });
+  }
+
+  private async executeServerCommand<R>(command: string, args: unknown[] = []): Promise<R> {
+    const client = await this.ready();
+    return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args })) as R;
+  }
+
+  private async trustWorkspace(): Promise<void> {
+    try {
+      await this.executeServerCommand(ServerCommands.trustWorkspace);
+      void vscode.window.showInformationMessage("Wave Hooks: this workspace's hooks are trusted and will run.");
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Wave Hooks: ${errorText(err)}`);
+    }
+  }
+
+  private async resolve(id: string, decision: 'allow' | 'deny'): Promise<void> {
+    try {
+      const { resolved } = await this.api.resolvePermission({ id, decision });
+      if (!resolved) {
+        void vscode.window.showInformationMessage('Wave Hooks: that permission was already decided.');
+      }
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Wave Hooks: ${errorText(err)}`);
+    }
+    this.refreshPending();
+  }
+
+  private async listPermissions(): Promise<void> {
+    const { pending } = await this.api.listPermissions();
+    if (pending.length === 0) {
+      void vscode.window.showInformationMessage('Wave Hooks: no permission is pending.');
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(
+      pending.map((p) => ({ ...describePending(p), id: p.id })),
+      { title: 'Pending hook permissions', placeHolder: 'Pick one to allow or deny' },
+    );
+    if (!pick) {
+      return;
+    }
+    const decision = await vscode.window.showQuickPick([ASK_ALLOW, ASK_DENY], { title: pick.label });
+    if (decision) {
+      await this.resolve(pick.id, decision === ASK_ALLOW ? 'allow' : 'deny');
+    }
+  }
+
+  /** Runs one configured hook with sample input: the code lens passes (file, index); the palette picks. */
+  private async runHook(file?: string, index?: number): Promise<void> {
+    try {
+      if (file === undefined || index === undefined) {
+        const picked = await this.pickHook();
+        if (!picked) {
+          return;
+        }
+        [file, index] = picked;
+      }
+      const result = await this.executeServerCommand<RunHookResult>(ServerCommands.runHook, [file, index]);
+      this.showRunHookResult(result);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Wave Hooks: ${errorText(err)}`);
+    }
+  }
+
+  /** Lists the configured hooks through the server's "Run hook" code lenses. */
+  private async pickHook(): Promise<[string, number] | undefined> {
+    const client = await this.ready();
+    const items: Array<vscode.QuickPickItem & { args: [string, number] }> = [];
+    for (const file of this.settingsFiles()) {
+      const lenses =
+        (await client.sendRequest(CodeLensRequest.type, { textDocument: { uri: vscode.Uri.file(file).toString() } })) ?? [];
+      let lines: string[] = [];
+      try {
+        lines = fs.readFileSync(file, 'utf8').split('\n');
+      } catch {
+        // the lens titles are enough
+      }
+      for (const lens of lenses) {
+        const args = lens.command?.arguments as [string, number] | undefined;
+        if (!lens.command || !args) {
+          continue;
+        }
+        const r = lens.range;
+        const text = r.start.line === r.end.line ? (lines[r.start.line] ?? '').slice(r.start.character, r.end.character) : '';
+        items.push({ label: text || lens.command.title, description: lens.command.title.replace(/^▶ /, ''), detail: file, args });
+      }
+    }
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('Wave Hooks: no hook is configured.');
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(items, { title: 'Run a hook with sample input', matchOnDetail: true });
+    return pick?.args;
+  }
+
+  /** The settings files the server reads, as far as the extension can tell. */
+  private settingsFiles(): string[] {
+    const files = new Set<string>(this.lastHooks?.files ?? []);
+    const config = vscode.workspace.getConfiguration('wavehooks');
+    const home = expandHome(config.get<string>('waveHome', '')) || process.env.WAVE_HOME || path.join(os.homedir(), '.wave');
+    files.add(path.join(home, 'settings.json'));
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      for (const rel of ['.wave/settings.json', '.wave/settings.local.json']) {
+        files.add(path.join(folder.uri.fsPath, rel));
+      }
+    }
+    return [...files].filter((f) => fs.existsSync(f));
+  }
+
+  private showRunHookResult(result: RunHookResult): void {
+    this.runsChannel.appendLine(formatRunHookResult(result));
+    this.runsChannel.show(true);
+  }
+
+  private async showHookRuns(): Promise<void> {
+    try {
+      const { runs } = await this.api.hookRuns({ limit: 100 });
+      this.runsChannel.clear();
+      this.runsChannel.appendLine(
+        runs.length === 0
+          ? 'No hook has run yet. Each event the agent fires appears here with every hook: matched or why not, its stdin, output and decision.\n'
+          : `The last ${runs.length} hook run(s), oldest first; new runs are added below as they happen.\n`,
+      );
+      for (const run of [...runs].reverse()) {
+        this.runsChannel.appendLine(formatEventRun(run));
+      }
+      this.runsChannel.show(true);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Wave Hooks: ${errorText(err)}`);
+    }
+  }
+}
+
+/** Allow / Deny quick fixes for the "wave.ask" diagnostics the server puts on the file a tool would change. */
+class AskCodeActions implements vscode.CodeActionProvider {
+  provideCodeActions(
+    _doc: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
+    const actions: vscode.CodeAction[] = [];
+    for (const d of context.diagnostics) {
+      const code = typeof d.code === 'object' ? d.code.value : d.code;
+      const id = (d as vscode.Diagnostic & { data?: unknown }).data;
+      if (code !== 'wave.ask' || typeof id !== 'string') {
+        continue;
+      }
+      for (const [title, decision] of [
+        [ASK_ALLOW, 'allow'],
+        [ASK_DENY, 'deny'],
+      ] as const) {
+        const a = new vscode.CodeAction(`${title} (hook permission)`, vscode.CodeActionKind.QuickFix);
+        a.diagnostics = [d];
+        a.command = { title, command: 'wavehooks.resolvePermission', arguments: [id, decision] };
+        actions.push(a);
+      }
+    }
+    return actions;
+  }
+}
+
+function expandHome(p: string): string {
+  if (p === '~' || p.startsWith('~/')) {
+    return path.join(os.homedir(), p.slice(1));
+  }
+  return p;
+}
+
+/** The server binary: the setting if set, else `wavehooks` on PATH. */
+export function findServer(setting: string): string | undefined {
+  if (setting) {
+    const p = expandHome(setting);
+    return fs.existsSync(p) ? p : undefined;
+  }
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) {
+      continue;
+    }
+    const candidate = path.join(dir, process.platform === 'win32' ? 'wavehooks.exe' : 'wavehooks');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // keep looking
+    }
+  }
+  return undefined;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,148 @@
+// Text for the "Wave Hooks" output channel: each recorded event with every
+// configured hook's story (matched or why not, skipped or ran, the stdin it
+// received, its exit code, output and decision). No 'vscode' import: tested
+// in Node.
+
+import { EventRun, HookRun, PendingPermission, RunHookResult } from './wire';
+
+const INDENT = '      ';
+
+function indent(text: string, prefix: string): string {
+  return text
+    .replace(/\s+$/, '')
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+
+/**
+ * A hook's duration in nanoseconds. The field is nanoseconds, but some server
+ * builds send Go's duration text ("4.62ms", "1m2.5s"): accept both.
+ */
+export function durationNs(d: number | string | undefined): number | undefined {
+  if (typeof d === 'number') {
+    return d;
+  }
+  if (typeof d !== 'string' || d === '') {
+    return undefined;
+  }
+  let total = 0;
+  let rest = d.trim();
+  while (rest !== '') {
+    const m = /^(\d+(?:\.\d*)?)(ns|us|µs|μs|ms|s|m|h)/.exec(rest);
+    if (!m) {
+      return undefined;
+    }
+    total += parseFloat(m[1]) * UNIT_NS[m[2]];
+    rest = rest.slice(m[0].length);
+  }
+  return total;
+}
+
+function ms(d: number | string | undefined): string {
+  const ns = durationNs(d);
+  if (ns === undefined) {
+    return String(d ?? '?');
+  }
+  const v = ns / 1e6;
+  if (v >= 1000) {
+    return `${(v / 1000).toFixed(v >= 10_000 ? 0 : 1)} s`;
+  }
+  return v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`;
+}
+
+function time(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) {
+    return iso;
+  }
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** Pretty-prints JSON text; other text is returned as it is. */
+export function prettyJSON(text: string): string {
+  const t = text.trim();
+  if (!t.startsWith('{') && !t.startsWith('[')) {
+    return text;
+  }
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** One configured hook's part of an event. */
+export function formatHookRun(h: HookRun, n: number): string {
+  const lines: string[] = [];
+  const matcher = h.matcher === '' ? '(no matcher)' : `matcher "${h.matcher}"`;
+  lines.push(`  hook ${n}: ${h.command}`);
+  lines.push(`    from ${h.source} settings ${h.file}`);
+  lines.push(`    ${matcher}: ${h.matched ? 'matched' : 'did not match'}${h.why ? ` (${h.why})` : ''}`);
+  if (h.skipped) {
+    lines.push(`    skipped: ${h.skipped}`);
+  }
+  if (h.ran) {
+    const exit = h.timedOut ? `timed out after ${ms(h.durationNs)}` : `exit ${h.exitCode} in ${ms(h.durationNs)}`;
+    lines.push(`    ran: ${exit}${h.json ? ', stdout read as JSON' : ''}`);
+    if (h.stdout.trim() !== '') {
+      lines.push(`    stdout${h.stdoutTruncated ? ' (truncated)' : ''}:`, indent(h.stdout, INDENT));
+    }
+    if (h.stderr.trim() !== '') {
+      lines.push(`    stderr${h.stderrTruncated ? ' (truncated)' : ''}:`, indent(h.stderr, INDENT));
+    }
+  } else if (h.matched && !h.skipped) {
+    lines.push('    did not run');
+  }
+  for (const p of h.problems ?? []) {
+    lines.push(`    problem: ${p}`);
+  }
+  if (h.decision) {
+    lines.push(`    decision: ${h.decision}`);
+  }
+  return lines.join('\n');
+}
+
+/** One recorded event, as the output channel shows it. */
+export function formatEventRun(run: EventRun): string {
+  const on = run.matchValue ? ` (${run.matchValue})` : '';
+  const session = run.sessionId ? ` session ${run.sessionId}` : ' (run by hand)';
+  const lines = [`[${time(run.time)}] #${run.id} ${run.event}${on}${session} → ${run.outcome || 'no opinion'}`];
+  if (run.hooks.length === 0) {
+    lines.push('  no hook is configured for this event');
+  }
+  run.hooks.forEach((h, i) => lines.push(formatHookRun(h, i + 1)));
+  if (run.stdin.trim() !== '') {
+    lines.push('  stdin:', indent(prettyJSON(run.stdin), '    '));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** What "Run hook" did with sample input. */
+export function formatRunHookResult(r: RunHookResult): string {
+  const lines = [`Ran ${r.event} hook \`${r.command}\` with sample input → ${r.outcome}`];
+  if (r.run) {
+    lines.push(formatHookRun(r.run, 1));
+  }
+  if (r.stdin.trim() !== '') {
+    lines.push('  stdin:', indent(prettyJSON(r.stdin), '    '));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** A pending ask in a quick pick. */
+export function describePending(p: PendingPermission): { label: string; detail: string } {
+  let input = '';
+  try {
+    input = JSON.stringify(p.toolInput);
+  } catch {
+    input = String(p.toolInput);
+  }
+  if (input.length > 200) {
+    input = input.slice(0, 197) + '...';
+  }
+  return { label: `${p.toolName}${p.reason ? `: ${p.reason}` : ''}`, detail: `${input}  (session ${p.sessionId}, ${p.id})` };
+}

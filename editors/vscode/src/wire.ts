@@ -1,0 +1,262 @@
+// The wave/* wire contract (DESIGN.md section 7, lsp/wire.go in the Go server).
+// Field names are fixed by the server: extend, never rename. Every array the
+// server sends is [] rather than null. This file must not import 'vscode', so
+// that agent extensions and the Node tests can use it as it is.
+
+/** Method names of the wave/* requests. */
+export const Methods = {
+  sessionStart: 'wave/sessionStart',
+  userPromptSubmit: 'wave/userPromptSubmit',
+  preToolUse: 'wave/preToolUse',
+  postToolUse: 'wave/postToolUse',
+  stop: 'wave/stop',
+  sessionEnd: 'wave/sessionEnd',
+  addAssistantMessage: 'wave/addAssistantMessage',
+  getSession: 'wave/getSession',
+  apiMessages: 'wave/apiMessages',
+  listPermissions: 'wave/listPermissions',
+  resolvePermission: 'wave/resolvePermission',
+  runHooks: 'wave/runHooks',
+  hookRuns: 'wave/hookRuns',
+} as const;
+
+/** Method names of the server's wave/* notifications. */
+export const Notifications = {
+  hookRun: 'wave/hookRun',
+  sessionChanged: 'wave/sessionChanged',
+  hooksChanged: 'wave/hooksChanged',
+} as const;
+
+/** Commands the server runs through workspace/executeCommand. */
+export const ServerCommands = {
+  allow: 'wave.permission.allow',
+  deny: 'wave.permission.deny',
+  trustWorkspace: 'wave.trustWorkspace',
+  makeExecutable: 'wave.makeExecutable',
+  runHook: 'wave.runHook',
+} as const;
+
+/** Hook events the server knows; other Claude Code events go through wave/runHooks. */
+export type HookEvent =
+  | 'PreToolUse'
+  | 'PostToolUse'
+  | 'UserPromptSubmit'
+  | 'Stop'
+  | 'SessionStart'
+  | 'SessionEnd'
+  | 'PostToolUseFailure'
+  | 'SubagentStart'
+  | 'SubagentStop'
+  | 'PreCompact'
+  | 'PostCompact'
+  | 'Notification'
+  | 'PermissionRequest';
+
+/** A message block: the same shape as in the session file. */
+export interface Block {
+  type: 'text' | 'tool' | 'error' | 'warn' | 'hook';
+  /** text, error, warn, hook */
+  content?: string;
+  /** tool */
+  id?: string;
+  name?: string;
+  input?: unknown;
+  result?: string;
+  /** absent while the tool has not run */
+  success?: boolean;
+  error?: string;
+  /** hook */
+  hookEvent?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface Message {
+  role: 'user' | 'assistant';
+  blocks: Block[];
+}
+
+/** A message as the model should see it (Anthropic API shape). */
+export interface ApiMessage {
+  role: 'user' | 'assistant';
+  content: string | Array<Record<string, unknown>>;
+}
+
+/** Fields every event result carries. */
+export interface EventOutcome {
+  /** false: the agent must stop; stopReason is for the user. */
+  continue: boolean;
+  stopReason?: string;
+  /** The blocks this event added or changed. */
+  blocks: Block[];
+}
+
+export interface SessionStartParams {
+  sessionId?: string;
+  source?: 'startup' | 'resume' | 'clear' | 'compact' | string;
+}
+export interface SessionStartResult extends EventOutcome {
+  sessionId: string;
+  transcriptPath: string;
+  additionalContext: string[];
+}
+
+export interface UserPromptSubmitParams {
+  sessionId: string;
+  prompt: string;
+}
+
+/** The result of UserPromptSubmit, PostToolUse, Stop and most wave/runHooks events. */
+export interface FlowResult extends EventOutcome {
+  /** Only for wave/runHooks of PermissionRequest. */
+  permission?: 'allow' | 'deny';
+  blocked: boolean;
+  reason?: string;
+  additionalContext: string[];
+}
+
+export interface PreToolUseParams {
+  sessionId: string;
+  toolUseId: string;
+  toolName: string;
+  toolInput: unknown;
+}
+export interface PreToolUseResult extends EventOutcome {
+  permission: 'allow' | 'deny';
+  reason?: string;
+  /** The effective tool input (a hook may have changed it). */
+  toolInput: unknown;
+  /** true if the user was asked. */
+  asked: boolean;
+}
+
+export interface PostToolUseParams extends PreToolUseParams {
+  toolResponse: unknown;
+}
+
+export interface SessionParams {
+  sessionId: string;
+}
+export interface SessionEndParams {
+  sessionId: string;
+  reason?: string;
+}
+export interface BlocksResult {
+  blocks: Block[];
+}
+
+export interface AddAssistantMessageParams {
+  sessionId: string;
+  blocks: Block[];
+}
+
+export interface GetSessionResult {
+  sessionId: string;
+  transcriptPath: string;
+  messages: Message[];
+}
+export interface ApiMessagesResult {
+  messages: ApiMessage[];
+}
+
+export interface PendingPermission {
+  id: string;
+  sessionId: string;
+  toolName: string;
+  toolInput: unknown;
+  reason: string;
+}
+export interface ListPermissionsResult {
+  pending: PendingPermission[];
+}
+export interface ResolvePermissionParams {
+  id: string;
+  decision: 'allow' | 'deny';
+}
+export interface ResolvePermissionResult {
+  /** false if the ask was unknown or already decided. */
+  resolved: boolean;
+}
+
+export interface RunHooksParams {
+  sessionId: string;
+  event: HookEvent | string;
+  /** Event-specific stdin fields, e.g. {tool_name, tool_input} or {prompt}. */
+  input: Record<string, unknown>;
+}
+
+export interface HookRunsParams {
+  sessionId?: string;
+  event?: HookEvent | string;
+  limit?: number;
+}
+
+/** What one configured hook did with one event. */
+export interface HookRun {
+  command: string;
+  /** user, project, local, claude-user, claude-project, claude-local */
+  source: string;
+  file: string;
+  matcher: string;
+  matched: boolean;
+  /** Why the matcher matched or not. */
+  why: string;
+  /** Why a matching hook did not run (untrusted, disabled, duplicate). */
+  skipped?: string;
+  ran: boolean;
+  exitCode: number;
+  /** Nanoseconds; some server builds send Go's duration text ("4.6ms"): see format.durationNs. */
+  durationNs: number | string;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  /** stdout was read as a JSON answer */
+  json: boolean;
+  problems: string[];
+  decision: string;
+}
+
+/** One event as the run history keeps it. */
+export interface EventRun {
+  id: number;
+  time: string;
+  sessionId: string;
+  event: string;
+  /** What the matchers were compared with (tool name, source, reason). */
+  matchValue?: string;
+  stdin: string;
+  hooks: HookRun[];
+  outcome: string;
+}
+export interface HookRunsResult {
+  /** Newest first. */
+  runs: EventRun[];
+}
+
+export interface SessionChangedParams {
+  sessionId: string;
+  messages: Message[];
+}
+export interface HooksChangedParams {
+  files: string[];
+  hooks: number;
+  diagnostics: number;
+  trusted: boolean;
+}
+
+/** The result of the wave.runHook command (the "Run hook" code lens). */
+export interface RunHookResult {
+  event: string;
+  command: string;
+  stdin: string;
+  outcome: string;
+  run: HookRun;
+}
+
+/** initializationOptions the server reads. */
+export interface InitializationOptions {
+  waveHome?: string;
+  trustWorkspaceHooks?: boolean;
+  askTimeoutSeconds?: number;
+}

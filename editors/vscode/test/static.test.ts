@@ -1,0 +1,159 @@
+// Checks that need no server: the settings schema (valid, accepts real
+// settings, rejects broken ones, knows every event the server knows), the
+// manifest's contributions, and the pure helpers of the extension.
+
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+
+import Ajv from 'ajv';
+import { parse, ParseError } from 'jsonc-parser';
+
+import { describePending, durationNs, formatEventRun } from '../src/format';
+import { answerShowMessageRequest, classifyPrompt, PromptUI } from '../src/prompts';
+import { EventRun } from '../src/wire';
+
+const ext = path.join(__dirname, '..', '..');
+const repo = path.join(ext, '..', '..');
+const schema = JSON.parse(fs.readFileSync(path.join(ext, 'schemas', 'settings.schema.json'), 'utf8'));
+const manifest = JSON.parse(fs.readFileSync(path.join(ext, 'package.json'), 'utf8'));
+
+function jsonc(text: string): unknown {
+  const errors: ParseError[] = [];
+  const v = parse(text, errors, { allowTrailingComma: true });
+  assert.deepEqual(errors, [], 'parses as JSON with comments');
+  return v;
+}
+
+describe('settings schema', () => {
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+  test('accepts the demo settings (comments, trailing commas, every field)', () => {
+    const demo = path.join(repo, 'testdata', 'demo', 'settings.json');
+    const settings = fs.existsSync(demo)
+      ? jsonc(fs.readFileSync(demo, 'utf8'))
+      : { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x' }] }] } };
+    assert.ok(validate(settings), JSON.stringify(validate.errors));
+    assert.ok(
+      validate({ disableAllHooks: false, transcriptFormat: 'jsonl', importClaudeHooks: true, hooks: {}, permissions: {} }),
+      JSON.stringify(validate.errors),
+    );
+  });
+
+  test('rejects unknown events, hook types, empty commands and bad timeouts', () => {
+    const bad = [
+      { hooks: { PreToolUs: [{ hooks: [{ type: 'command', command: 'x' }] }] } },
+      { hooks: { Stop: [{ hooks: [{ type: 'shell', command: 'x' }] }] } },
+      { hooks: { Stop: [{ hooks: [{ type: 'command', command: '' }] }] } },
+      { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x', timeout: 0 }] }] } },
+      { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x', timeout: '30' }] }] } },
+      { hooks: { Stop: [{ hook: [] }] } },
+      { transcriptFormat: 'yaml' },
+    ];
+    for (const b of bad) {
+      assert.equal(validate(b), false, `rejects ${JSON.stringify(b)}`);
+    }
+  });
+
+  test('names exactly the events the server knows (hooks/event.go)', (t) => {
+    const src = path.join(repo, 'hooks', 'event.go');
+    if (!fs.existsSync(src)) {
+      t.skip('hooks/event.go not found');
+      return;
+    }
+    const known = [...fs.readFileSync(src, 'utf8').matchAll(/^\s*\w+\s+Event = "(\w+)"/gm)].map((m) => m[1]).sort();
+    assert.ok(known.length >= 6);
+    assert.deepEqual(Object.keys(schema.properties.hooks.properties).sort(), known);
+  });
+});
+
+describe('extension manifest', () => {
+  const source = fs.readFileSync(path.join(ext, 'src', 'extension.ts'), 'utf8');
+
+  test('every contributed command is registered by the extension', () => {
+    for (const c of manifest.contributes.commands) {
+      assert.ok(source.includes(`registerCommand('${c.command}'`), `${c.command} is registered`);
+    }
+  });
+
+  test('validates and associates jsonc with the wave settings files', () => {
+    const patterns = ['**/.wave/settings.json', '**/.wave/settings.local.json'];
+    const v = manifest.contributes.jsonValidation[0];
+    assert.deepEqual(v.fileMatch, patterns);
+    assert.ok(fs.existsSync(path.join(ext, v.url)));
+    const jsoncLang = manifest.contributes.languages.find((l: any) => l.id === 'jsonc');
+    assert.deepEqual(jsoncLang.filenamePatterns, patterns);
+  });
+
+  test('declares the settings the extension reads', () => {
+    const props = Object.keys(manifest.contributes.configuration.properties);
+    for (const m of source.matchAll(/get<\w+>\('([\w.]+)'/g)) {
+      assert.ok(props.includes(`wavehooks.${m[1]}`), `wavehooks.${m[1]} is declared`);
+    }
+  });
+});
+
+describe('helpers', () => {
+  test('durationNs reads nanoseconds and Go duration text', () => {
+    assert.equal(durationNs(1_500_000), 1_500_000);
+    assert.equal(durationNs('4.5ms'), 4_500_000);
+    assert.equal(durationNs('1m2.5s'), 62_500_000_000);
+    assert.equal(durationNs('850µs'), 850_000);
+    assert.equal(durationNs('nonsense'), undefined);
+  });
+
+  test('formatEventRun shows skipped, timed-out and invalid-JSON hooks', () => {
+    const base = {
+      source: 'project',
+      file: '/p/.wave/settings.json',
+      matcher: '',
+      matched: true,
+      why: 'the event has no matcher',
+      ran: false,
+      exitCode: 0,
+      durationNs: 0,
+      timedOut: false,
+      stdout: '',
+      stderr: '',
+      stdoutTruncated: false,
+      stderrTruncated: false,
+      json: false,
+      problems: [],
+      decision: '',
+    };
+    const run: EventRun = {
+      id: 7,
+      time: '2025-01-02T03:04:05Z',
+      sessionId: 's1',
+      event: 'Stop',
+      stdin: '{"hook_event_name":"Stop"}',
+      outcome: 'blocked',
+      hooks: [
+        { ...base, command: 'untrusted.sh', skipped: 'the workspace is not trusted' },
+        { ...base, command: 'slow.sh', source: 'user', ran: true, timedOut: true, durationNs: '1s', decision: 'error: hook timed out after 1s' },
+        { ...base, command: 'bad.sh', source: 'user', ran: true, stdout: '{"decision": 3}', problems: ['decision must be a string'] },
+      ],
+    };
+    const text = formatEventRun(run);
+    assert.match(text, /#7 Stop session s1 → blocked/);
+    assert.match(text, /skipped: the workspace is not trusted/);
+    assert.match(text, /timed out after 1\.0 s/);
+    assert.match(text, /problem: decision must be a string/);
+    assert.match(text, /"hook_event_name": "Stop"/);
+    assert.deepEqual(describePending({ id: 'ask-1', sessionId: 's', toolName: 'Write', toolInput: { a: 1 }, reason: 'why' }).label, 'Write: why');
+  });
+
+  test('prompts: asks and trust prompts are told apart; a dismissed ask is null', async () => {
+    assert.equal(classifyPrompt({ type: 2, message: 'm', actions: [{ title: 'Allow' }, { title: 'Deny' }] }), 'ask');
+    assert.equal(classifyPrompt({ type: 2, message: 'm', actions: [{ title: 'Trust' }, { title: 'Not now' }] }), 'trust');
+    assert.equal(classifyPrompt({ type: 3, message: 'm' }), 'other');
+    const never = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+    const ui: PromptUI = { ask: async () => undefined, choose: async (_t, _m, titles) => titles[1] };
+    assert.equal(await answerShowMessageRequest({ type: 2, message: 'm', actions: [{ title: 'Allow' }, { title: 'Deny' }] }, ui, never), null);
+    assert.deepEqual(
+      await answerShowMessageRequest({ type: 2, message: 'm', actions: [{ title: 'Trust' }, { title: 'Not now' }] }, ui, never),
+      { title: 'Not now' },
+    );
+  });
+});
