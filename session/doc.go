@@ -10,6 +10,13 @@
 // whatever the session's length: the file is laid out one message per line and
 // only the lines that changed are rewritten (see layout.go).
 //
+// Where blocks go: error and warn blocks are notices about what just
+// happened, so they join the last message when it is an assistant message and
+// start a new assistant message otherwise; hook blocks and text a hook
+// injects are context for the model, so each event's context goes into new
+// user messages after the notices. The user's prompt is thus never mixed with
+// anything, and a blocked prompt can be erased whole.
+//
 // It depends on the hooks package for types only, and never on the editor wire:
 // the lsp package turns an Outcome into a JSON-RPC result.
 package session

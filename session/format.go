@@ -18,7 +18,10 @@ const (
 	// FormatJSONL is session_<shortId>.jsonl: one API message per line, as
 	// Claude Code's transcripts and seed 004's jq recipes expect, with id and
 	// metadata in session_<shortId>.meta.json. Error blocks are not in it (the
-	// model never sees them), so a resumed jsonl session has none.
+	// model never sees them), so a resumed jsonl session has none; see FromAPI
+	// for what else a resume cannot restore. A user line whose content is a
+	// list (tool results, or context merged with a prompt) defeats seed 004's
+	// readable-text recipe, which adds "[USER] " to .content.
 	FormatJSONL Format = "jsonl"
 )
 

@@ -33,9 +33,13 @@ import (
 // process is killed mid-write, loading replays the journal, so a torn write
 // never destroys acknowledged messages. A pure append overwrites only the
 // foot: if it is torn, loading keeps every complete line and drops the tail.
-// Writes reach the kernel before an event returns; they are not fsynced, so
-// a power failure (as opposed to a crash of the server) may lose the last
-// events.
+// Writes reach the kernel before an event returns, and an event starts its
+// hooks only after its own writes, so a hook never reads a half-written file
+// of its own event. They are not fsynced: a power failure (as opposed to a
+// crash of the server) may lose the last events. A hook of one event that
+// reads the file at the very moment another event of the same session writes
+// it (parallel tool calls) can see that write in progress: making every
+// write atomic would mean rewriting the whole file each time.
 type segFile struct {
 	f    *os.File
 	path string

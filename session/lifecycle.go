@@ -15,6 +15,7 @@ func (s *Session) begin(change func()) error {
 	if s.closed {
 		return ErrClosed
 	}
+	s.catchUp()
 	if change != nil {
 		change()
 	}

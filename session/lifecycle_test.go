@@ -127,16 +127,23 @@ func TestUserPromptSubmit(t *testing.T) {
 // what triggered it: the prompt, or the tool block.
 func TestHooksSeeTheirTriggerInTheTranscript(t *testing.T) {
 	dir := t.TempDir()
-	promptOut, preOut := filepath.Join(dir, "prompt.json"), filepath.Join(dir, "pre.json")
+	startOut, promptOut, preOut := filepath.Join(dir, "start.json"), filepath.Join(dir, "prompt.json"), filepath.Join(dir, "pre.json")
 	e := newEnv(t, session.FormatJSON,
+		hook{event: hooks.SessionStart, command: sh("transcript.sh", startOut)},
 		hook{event: hooks.UserPromptSubmit, command: sh("transcript.sh", promptOut)},
 		hook{event: hooks.PreToolUse, command: sh("transcript.sh", preOut)})
 	s := e.create(t)
 	ctx := context.Background()
 
-	_, err := s.UserPromptSubmit(ctx, "list the files")
+	_, err := s.SessionStart(ctx, "startup")
 	require.NoError(t, err)
-	seen, err := os.ReadFile(promptOut)
+	seen, err := os.ReadFile(startOut)
+	require.NoError(t, err)
+	require.JSONEq(t, `[]`, string(seen), "a new session's file exists before its first hook runs")
+
+	_, err = s.UserPromptSubmit(ctx, "list the files")
+	require.NoError(t, err)
+	seen, err = os.ReadFile(promptOut)
 	require.NoError(t, err)
 	require.JSONEq(t, `[{"role":"user","blocks":[{"type":"text","content":"list the files"}]}]`, string(seen))
 
@@ -502,4 +509,10 @@ func TestAddAssistantMessage(t *testing.T) {
 		require.Error(t, s.AddAssistantMessage(bad), "%+v", bad)
 	}
 	require.Len(t, s.Messages(), 2)
+	_, err = s.PreToolUse(ctx, "", "Read", nil, nil)
+	require.Error(t, err)
+	_, err = s.PostToolUse(ctx, "", "Read", nil, nil)
+	require.Error(t, err)
+	_, err = s.PostToolUse(ctx, "toolu_9", "Read", nil, json.RawMessage(`{broken`))
+	require.Error(t, err)
 }

@@ -33,6 +33,9 @@ type Session struct {
 	metaStamp fileStamp
 	// stopBlocks counts Stop events blocked in a row (DESIGN.md section 5 caps them).
 	stopBlocks int
+	// unreported: catchUp reloaded a change of another process that the
+	// file watcher has not reported yet.
+	unreported bool
 	closed     bool
 }
 
@@ -189,6 +192,28 @@ func (s *Session) loadJSONL() error {
 	return s.file.open(0, units, int64(len(data)))
 }
 
+// diskChanged reports whether the file is no longer as this session last
+// wrote it: another process changed, replaced or removed it.
+func (s *Session) diskChanged() bool {
+	fi, err := os.Stat(s.file.path)
+	return err != nil || !s.file.stamp.same(fi)
+}
+
+// catchUp reloads the file when another process changed it since the last
+// save, before an event changes the conversation: the file watcher reports
+// changes late (it debounces), and writing at offsets of a file that is no
+// longer there would corrupt it. The caller holds s.mu.
+func (s *Session) catchUp() {
+	if s.needFull || !s.diskChanged() {
+		return
+	}
+	if err := s.reload(); err != nil {
+		s.needFull = true // unreadable or gone: write ours again
+		return
+	}
+	s.unreported = true
+}
+
 // save writes what changed since the last save. It is called with s.mu held,
 // and returns once the write syscalls returned.
 func (s *Session) save() error {
@@ -201,6 +226,10 @@ func (s *Session) save() error {
 		err = s.rewriteAll()
 	case s.conv.dirty == clean:
 		return nil
+	case s.diskChanged():
+		// Changed by another process while hooks ran: the offsets are no
+		// longer the file's. The session's state wins, written whole.
+		err = s.rewriteAll()
 	case s.format == FormatJSONL:
 		err = s.saveJSONL()
 	default:

@@ -240,6 +240,24 @@ echo "$RESPONSE"`,
 	}
 }
 
+// A Stop hook written for Claude Code transcripts finds the reply that
+// triggered it in a jsonl session.
+func TestStopHookReadsTheLastReply(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "reply.txt")
+	e := newEnv(t, session.FormatJSONL, hook{event: hooks.Stop, command: sh("last_reply.sh", out)})
+	s := e.create(t)
+	ctx := context.Background()
+	_, err := s.UserPromptSubmit(ctx, "What is 2 + 2")
+	require.NoError(t, err)
+	require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: "text", Content: "It is 4."}}))
+	res, err := s.Stop(ctx)
+	require.NoError(t, err)
+	require.Empty(t, res.Result.Errors)
+	reply, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, "It is 4.\n", string(reply))
+}
+
 // A transcript written by another program (seed 004's sample) resumes, and
 // the next event rewrites it in this package's layout.
 func TestResumeForeignJSONL(t *testing.T) {
@@ -413,4 +431,57 @@ func TestClosedSession(t *testing.T) {
 	r, err := e.store.Open(s.ID())
 	require.NoError(t, err)
 	require.NotSame(t, s, r)
+}
+
+// An edit by another process is picked up by the next event even before the
+// file watcher reports it, and the watcher's report still says "changed".
+func TestExternalEditBeforeTheWatcherReports(t *testing.T) {
+	for _, format := range []session.Format{session.FormatJSON, session.FormatJSONL} {
+		t.Run(string(format), func(t *testing.T) {
+			e := newEnv(t, format)
+			s := e.create(t)
+			ctx := context.Background()
+			_, err := s.UserPromptSubmit(ctx, "hello")
+			require.NoError(t, err)
+			path := s.TranscriptPath()
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			if format == session.FormatJSONL {
+				data = append(data, `{"role":"assistant","content":"edited"}`+"\n"...)
+			} else {
+				data = bytes.Replace(data, []byte("\n]}}"), []byte(",\n"+`{"role":"assistant","blocks":[{"type":"text","content":"edited"}]}`+"\n]}}"), 1)
+			}
+			require.NoError(t, os.WriteFile(path, data, 0o600)) // in place, same inode
+
+			_, err = s.UserPromptSubmit(ctx, "next")
+			require.NoError(t, err)
+			require.Equal(t, []string{"user:text", "assistant:text", "user:text"}, roles(s.Messages()))
+			r, err := e.newStore(t, "").Open(s.ID())
+			require.NoError(t, err)
+			require.Equal(t, s.Messages(), r.Messages())
+
+			id, changed, err := e.store.ExternalChange(path)
+			require.NoError(t, err)
+			require.True(t, changed)
+			require.Equal(t, s.ID(), id)
+			_, changed, err = e.store.ExternalChange(path)
+			require.NoError(t, err)
+			require.False(t, changed)
+		})
+	}
+}
+
+// A hook that rewrites the transcript while it runs cannot make the server
+// corrupt it: the session's own state is written whole.
+func TestHookRewritingTheTranscript(t *testing.T) {
+	rewrite := `f=$(jq -r .transcript_path); jq '.state.messages += [{"role":"assistant","blocks":[]}]' "$f" > "$f.tmp" && mv "$f.tmp" "$f"; echo ctx`
+	e := newEnv(t, session.FormatJSON, hook{event: hooks.UserPromptSubmit, command: rewrite})
+	s := e.create(t)
+	_, err := s.UserPromptSubmit(context.Background(), "hello")
+	require.NoError(t, err)
+	require.Equal(t, []string{"user:text", "user:text"}, roles(s.Messages()))
+	require.Equal(t, s.Messages(), fileMessages(t, s))
+	_, err = s.UserPromptSubmit(context.Background(), "again")
+	require.NoError(t, err)
+	require.Equal(t, s.Messages(), fileMessages(t, s))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/wavehooks/wavehooks/hooks"
@@ -15,6 +16,9 @@ import (
 // ask without holding the session's lock, and a user's deny also ends the
 // turn (seed 002's shouldContinueRecursion=false).
 func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, toolInput json.RawMessage, ask AskFunc) (Outcome, error) {
+	if toolUseID == "" {
+		return Outcome{}, errNoToolUseID
+	}
 	toolInput, err := normInput(toolInput)
 	if err != nil {
 		return Outcome{}, err
@@ -83,6 +87,9 @@ func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, to
 	return s.finish(out)
 }
 
+// errNoToolUseID: the tool block of a call is found by its id, so a call needs one.
+var errNoToolUseID = errors.New("a tool call needs a tool use id")
+
 // ensureTool adds the tool block of a call the client has not recorded yet,
 // or brings its input up to date; it reports whether the block changed.
 func (s *Session) ensureTool(id, name string, input json.RawMessage) bool {
@@ -100,6 +107,9 @@ func (s *Session) ensureTool(id, name string, input json.RawMessage) bool {
 // PostToolUse records a tool's result in its block, saves it and runs the
 // hooks; a block sends the reason to the model as a user message.
 func (s *Session) PostToolUse(ctx context.Context, toolUseID, toolName string, toolInput, toolResponse json.RawMessage) (Outcome, error) {
+	if toolUseID == "" {
+		return Outcome{}, errNoToolUseID
+	}
 	toolInput, err := normInput(toolInput)
 	if err != nil {
 		return Outcome{}, err

@@ -35,6 +35,10 @@ func (st *Store) ExternalChange(path string) (id string, changed bool, err error
 	if s.closed {
 		return s.id, false, nil
 	}
+	if s.unreported {
+		s.unreported = false
+		return s.id, true, nil
+	}
 	want := s.file.stamp
 	switch {
 	case s.format == FormatJSON && part != "json", s.format == FormatJSONL && part == "json":
@@ -44,7 +48,7 @@ func (st *Store) ExternalChange(path string) (id string, changed bool, err error
 	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		s.needFull = true
+		s.needFull = true // written again at the next event
 		return s.id, true, nil
 	}
 	if err != nil {
@@ -59,7 +63,6 @@ func (st *Store) ExternalChange(path string) (id string, changed bool, err error
 // reload replaces the session's messages with the file's; the caller holds s.mu.
 func (s *Session) reload() error {
 	old, oldSeq := s.file, s.conv.nextSeq
-	stopBlocks := s.stopBlocks
 	fresh := &Session{store: s.store, id: s.id, name: s.name, format: s.format}
 	if err := fresh.load(); err != nil {
 		return err
@@ -68,7 +71,7 @@ func (s *Session) reload() error {
 		old.close()
 	}
 	s.hdr, s.conv, s.file, s.lines = fresh.hdr, fresh.conv, fresh.file, fresh.lines
-	s.needFull, s.metaStamp, s.stopBlocks = fresh.needFull, fresh.metaStamp, stopBlocks
+	s.needFull, s.metaStamp = fresh.needFull, fresh.metaStamp
 	// An event in flight may still look up a message of the old conversation
 	// by seq (a prompt to erase): new seqs must not collide with old ones.
 	s.conv.renumber(oldSeq)
