@@ -316,6 +316,9 @@ func (s *Session) rewriteAll() error {
 	var head []byte
 	var units [][]byte
 	if s.format == FormatJSONL {
+		if err := s.ensureMeta(); err != nil {
+			return err
+		}
 		s.lines = convert(s.conv.msgs, 0)
 		units = make([][]byte, len(s.lines))
 		for i := range s.lines {
@@ -342,5 +345,29 @@ func (s *Session) rewriteAll() error {
 	}
 	s.needFull = false
 	s.conv.dirty = clean
+	return nil
+}
+
+// ensureMeta writes a jsonl session's meta file again if it was removed:
+// without it the session could not be opened again.
+func (s *Session) ensureMeta() error {
+	path := s.store.metaPath(s.name)
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	hdr := s.hdr
+	hdr.Format = FormatJSONL
+	meta, err := encodeJSON(hdr)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(path, append(meta, '\n'), false); err != nil {
+		return err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	s.metaStamp = stampOf(fi)
 	return nil
 }

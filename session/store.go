@@ -276,14 +276,14 @@ func (st *Store) claim(name string, hdr fileHeader, format Format) (*Session, er
 		if err := writeAtomic(st.metaPath(name), append(meta, '\n'), true); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(st.jsonlPath(name), nil, 0o600); err != nil {
-			return nil, err
-		}
 		fi, err := os.Stat(st.metaPath(name))
 		if err != nil {
 			return nil, err
 		}
 		s.metaStamp = stampOf(fi)
+		if err := os.WriteFile(st.jsonlPath(name), nil, 0o600); err != nil {
+			return nil, err
+		}
 		s.file = &segFile{path: st.jsonlPath(name), term: jsonlTerm}
 		return s, s.file.open(0, nil, 0)
 	}

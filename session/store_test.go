@@ -485,3 +485,31 @@ func TestHookRewritingTheTranscript(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, s.Messages(), fileMessages(t, s))
 }
+
+// Files removed by another process are written again at the next event.
+func TestRemovedFilesComeBack(t *testing.T) {
+	for _, format := range []session.Format{session.FormatJSON, session.FormatJSONL} {
+		t.Run(string(format), func(t *testing.T) {
+			e := newEnv(t, format)
+			s := e.create(t)
+			ctx := context.Background()
+			_, err := s.UserPromptSubmit(ctx, "hello")
+			require.NoError(t, err)
+			matches, err := filepath.Glob(filepath.Join(e.home, "sessions", "session_*"))
+			require.NoError(t, err)
+			require.NotEmpty(t, matches)
+			for _, m := range matches {
+				require.NoError(t, os.Remove(m))
+			}
+			_, changed, err := e.store.ExternalChange(s.TranscriptPath())
+			require.NoError(t, err)
+			require.True(t, changed)
+
+			_, err = s.Stop(ctx)
+			require.NoError(t, err)
+			r, err := e.newStore(t, "").Open(s.ID())
+			require.NoError(t, err)
+			require.Equal(t, s.Messages(), r.Messages())
+		})
+	}
+}
