@@ -554,3 +554,11 @@ func TestDisableAllHooks(t *testing.T) {
 	require.False(t, res.Blocked)
 	require.Equal(t, "disableAllHooks is set", res.Runs[0].Skipped)
 }
+
+func writeAndLoad(tb testing.TB, home, root, settings string) *hooks.Config {
+	tb.Helper()
+	require.NoError(tb, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
+	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	require.Empty(tb, cfg.Diagnostics())
+	return cfg
+}

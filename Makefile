@@ -1,0 +1,44 @@
+# wavehooks — see README.md. Every target works on a fresh machine after .ci/run's installs.
+GO       ?= go
+BIN      := bin/wavehooks
+PKGS     := ./...
+BENCHTIME ?= 2s
+
+.PHONY: all build test test-short demo bench lint fuzz smoke clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/wavehooks
+
+# The whole suite: vet, formatting, the race detector over every package, the wire-contract smoke
+# test against the built binary, and the editor tests (skipped with a note when no editor is installed).
+test: build
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(MAKE) --no-print-directory smoke
+
+test-short:
+	$(GO) test -count=1 $(PKGS)
+
+# The main job on defaults: a scripted agent session against the example hooks.
+demo: build
+	$(BIN) demo
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count 1 ./hooks ./session ./lsp ./watcher
+
+lint: build
+	$(GO) vet $(PKGS)
+	@test -z "$$(gofmt -l .)" || (gofmt -l . && exit 1)
+	$(BIN) lint --project testdata/demo/project --wave-home testdata/demo/home || true
+
+# The contract's own smoke test (shared/ sits beside the checkout in CI); a copy in testdata otherwise.
+smoke: build
+	@if [ -f ../shared/contract/smoke.py ]; then python3 ../shared/contract/smoke.py $(abspath $(BIN)); \
+	  else python3 testdata/contract/smoke.py $(abspath $(BIN)); fi
+
+clean:
+	rm -rf bin

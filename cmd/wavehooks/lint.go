@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+// lint prints every configuration diagnostic and exits 1 if any is an error,
+// so it can guard a pre-commit hook or a CI job.
+func lint(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c commonFlags
+	c.register(fs)
+	format := fs.String("format", "text", "text or json")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "wavehooks lint: --format must be text or json, not %q\n", *format)
+		return 2
+	}
+	paths, err := c.paths()
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks lint:", err)
+		return 2
+	}
+	cfg := hooks.Load(paths, nil)
+	diags := cfg.Diagnostics()
+	errors := 0
+	for _, d := range diags {
+		if d.Severity == hooks.SeverityError {
+			errors++
+		}
+	}
+	if *format == "json" {
+		if diags == nil {
+			diags = []hooks.Diagnostic{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(diags)
+	} else {
+		for _, d := range diags {
+			fmt.Fprintln(stdout, d)
+		}
+		files := 0
+		for _, f := range cfg.Files {
+			if f.Exists {
+				files++
+			}
+		}
+		fmt.Fprintf(stderr, "%d settings file(s), %d hook(s), %d error(s), %d warning(s)\n",
+			files, len(cfg.Hooks), errors, len(diags)-errors)
+	}
+	if errors > 0 {
+		return 1
+	}
+	return 0
+}

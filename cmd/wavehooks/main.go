@@ -1,0 +1,131 @@
+// Command wavehooks is the hook engine for AI coding agents that run inside
+// an editor. `serve` is the language server editors start; `run` fires one
+// event from the command line; `lint` checks the hook configuration; `demo`
+// plays a scripted agent session against example hooks.
+//
+// This file only wires flags and stdio to the packages that do the work.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/lsp"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+const usage = `wavehooks — hooks for AI coding agents, in your editor
+
+usage:
+  wavehooks serve [--stdio] [--wave-home DIR] [--trust-workspace]   language server on stdin/stdout
+  wavehooks run EVENT [--project DIR] [--wave-home DIR] [--trust-workspace] [--explain] < input.json
+  wavehooks lint [--project DIR] [--wave-home DIR] [--format text|json]
+  wavehooks demo                                                     play a scripted agent session
+  wavehooks version
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:], stdin, stdout, stderr)
+	case "run":
+		return runEvent(args[1:], stdin, stdout, stderr)
+	case "lint":
+		return lint(args[1:], stdout, stderr)
+	case "demo":
+		return demo(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "wavehooks", version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "wavehooks: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+// commonFlags are the flags every subcommand that reads settings takes.
+type commonFlags struct {
+	waveHome string
+	project  string
+	trust    bool
+}
+
+func (c *commonFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.waveHome, "wave-home", "", "wave home directory (default $WAVE_HOME or ~/.wave)")
+	fs.StringVar(&c.project, "project", "", "project root (default the current directory)")
+	fs.BoolVar(&c.trust, "trust-workspace", false, "run the project's own hooks without asking")
+}
+
+func (c *commonFlags) paths() (hooks.Paths, error) {
+	home := c.waveHome
+	if home == "" {
+		home = hooks.DefaultWaveHome()
+	}
+	root := c.project
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return hooks.Paths{}, err
+		}
+		root = wd
+	}
+	return hooks.Paths{WaveHome: home, ProjectRoot: root, ClaudeHome: hooks.DefaultClaudeHome()}, nil
+}
+
+func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c commonFlags
+	c.register(fs)
+	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the default; VS Code adds this flag)")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error (logs go to stderr)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintln(stderr, "wavehooks serve: bad --log-level:", err)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer cancel()
+	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), TrustWorkspace: c.trust,
+		Logger: logger, Version: version})
+	return srv.Serve(ctx, stdioConn{stdin, stdout})
+}
+
+// stdioConn joins stdin and stdout into the connection the server speaks on.
+type stdioConn struct {
+	io.Reader
+	io.Writer
+}
+
+func (c stdioConn) Close() error {
+	if cl, ok := c.Reader.(io.Closer); ok {
+		_ = cl.Close()
+	}
+	if cl, ok := c.Writer.(io.Closer); ok {
+		return cl.Close()
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package hooks_test
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+// BenchmarkOneTrueHook compares one matching `true` hook through the whole
+// engine (match, stdin JSON, process group, pipes, parse, combine) with a
+// bare exec.Command("sh", "-c", "true") in the same run; the ratio of the
+// two is the engine's overhead.
+func BenchmarkOneTrueHook(b *testing.B) {
+	b.Run("baseline-exec-sh-c-true", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := exec.Command("sh", "-c", "true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("engine", func(b *testing.B) {
+		e, root := benchEngine(b, one(hooks.PreToolUse, "true"))
+		in := input(hooks.PreToolUse, root)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if res := e.Fire(context.Background(), in); !res.Runs[0].Ran || res.Runs[0].ExitCode != 0 {
+				b.Fatalf("hook did not run: %+v", res.Runs[0])
+			}
+		}
+	})
+}
+
+// BenchmarkNoMatchingHook is an event whose hooks all have matchers that do
+// not match: the cost every tool call pays when no hook applies to it.
+func BenchmarkNoMatchingHook(b *testing.B) {
+	e, root := benchEngine(b, `{"hooks":{"PreToolUse":[
+		{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]},
+		{"matcher":"Write|Edit","hooks":[{"type":"command","command":"true"}]},
+		{"matcher":"mcp__.*","hooks":[{"type":"command","command":"true"}]}]}}`)
+	in := input(hooks.PreToolUse, root)
+	in.ToolName = "Read"
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res := e.Fire(context.Background(), in); res.Ran() {
+			b.Fatal("a hook ran")
+		}
+	}
+}
+
+// BenchmarkTenParallelSleeps runs 10 matching hooks that each sleep 200 ms:
+// they run in parallel, so an event costs about one sleep, not ten.
+func BenchmarkTenParallelSleeps(b *testing.B) {
+	var cmds []string
+	for i := 0; i < 10; i++ {
+		cmds = append(cmds, fmt.Sprintf(`{"type":"command","command":"sleep 0.2; : %d"}`, i))
+	}
+	e, root := benchEngine(b, `{"hooks":{"Stop":[{"hooks":[`+strings.Join(cmds, ",")+`]}]}}`)
+	in := input(hooks.Stop, root)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res := e.Fire(context.Background(), in); len(res.Errors) > 0 {
+			b.Fatal(res.Errors)
+		}
+	}
+}
+
+func benchEngine(b *testing.B, settings string) (*hooks.Engine, string) {
+	home, root := b.TempDir(), b.TempDir()
+	cfg := writeAndLoad(b, home, root, settings)
+	return hooks.NewEngine(cfg), root
+}

@@ -1,0 +1,124 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+func init() {
+	register("textDocument/codeAction", request((*Server).codeAction))
+	register("workspace/executeCommand", request((*Server).executeCommand))
+}
+
+func protocolURI(path string) protocol.DocumentURI { return uri.File(path) }
+
+// codeAction offers the Allow/Deny answers of asks pending on the file, the
+// quick fixes of its configuration diagnostics, and trusting the workspace.
+func (s *Server) codeAction(_ context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	path := p.TextDocument.URI.Filename()
+	actions := s.askActions(path)
+	if s.isSettingsFile(path) {
+		for _, d := range s.diagnostics.forFile(path) {
+			if a, ok := quickFix(p.TextDocument.URI, d); ok && overlaps(toRange(d.Range), p.Range) {
+				actions = append(actions, a)
+			}
+		}
+		if !s.engine.WorkspaceTrusted() && len(hooks.WorkspaceCommands(s.engine.Config())) > 0 {
+			actions = append(actions, protocol.CodeAction{Title: "Trust this workspace's hooks", Kind: protocol.QuickFix,
+				Command: &protocol.Command{Title: "Trust workspace hooks", Command: commandTrustWorkspace}})
+		}
+	}
+	return nonNil(actions), nil
+}
+
+// quickFix returns the fix for a diagnostic that has one.
+func quickFix(u protocol.DocumentURI, d hooks.Diagnostic) (protocol.CodeAction, bool) {
+	diag := []protocol.Diagnostic{toProtocol(d)}
+	edit := func(title, newText string, r hooks.Range) protocol.CodeAction {
+		return protocol.CodeAction{Title: title, Kind: protocol.QuickFix, Diagnostics: diag, IsPreferred: true,
+			Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+				u: {{Range: toRange(r), NewText: newText}}}}}
+	}
+	switch d.Code {
+	case hooks.CodeUnknownEvent:
+		if d.Data != "" {
+			return edit(fmt.Sprintf("Change to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
+		}
+	case hooks.CodeUnknownHookType:
+		return edit(`Change type to "command"`, `"command"`, d.Range), true
+	case hooks.CodeMissingType:
+		// The diagnostic spans the hook object; insert right after its "{".
+		at := hooks.Range{Start: hooks.Position{Line: d.Range.Start.Line, Column: d.Range.Start.Column + 1}}
+		at.End = at.Start
+		return edit(`Add "type": "command"`, ` "type": "command",`, at), true
+	case hooks.CodeNotExecutable:
+		return protocol.CodeAction{Title: "Make " + filepath.Base(d.Data) + " executable", Kind: protocol.QuickFix, Diagnostics: diag,
+			IsPreferred: true, Command: &protocol.Command{Title: "Make executable", Command: commandMakeExecutable, Arguments: []any{d.Data}}}, true
+	}
+	return protocol.CodeAction{}, false
+}
+
+func overlaps(a, b protocol.Range) bool {
+	before := func(x, y protocol.Position) bool {
+		return x.Line < y.Line || (x.Line == y.Line && x.Character < y.Character)
+	}
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}
+
+// executeCommand runs the server's commands: answering asks, trusting the
+// workspace, making a hook script executable.
+func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+	arg := func() (string, error) {
+		if len(p.Arguments) != 1 {
+			return "", badParam("arguments", "%s takes exactly one argument", p.Command)
+		}
+		str, ok := p.Arguments[0].(string)
+		if !ok || str == "" {
+			return "", badParam("arguments[0]", "must be a non-empty string")
+		}
+		return str, nil
+	}
+	switch p.Command {
+	case commandAllow, commandDeny:
+		id, err := arg()
+		if err != nil {
+			return nil, err
+		}
+		return &ResolvePermissionResult{Resolved: s.asks.resolve(id, p.Command == commandAllow, "code action")}, nil
+	case commandTrustWorkspace:
+		return nil, s.trustWorkspace(s.engine.Config())
+	case commandMakeExecutable:
+		path, err := arg()
+		if err != nil {
+			return nil, err
+		}
+		return nil, s.makeExecutable(path)
+	case commandRunHook:
+		return s.runHookCommand(ctx, p.Arguments)
+	}
+	return nil, badParam("command", "unknown command %q", p.Command)
+}
+
+// makeExecutable adds the execute bits to a hook script, but only to a script
+// a configuration diagnostic named: a client cannot chmod arbitrary files.
+func (s *Server) makeExecutable(path string) error {
+	if !s.diagnostics.has(hooks.CodeNotExecutable, path) {
+		return badParam("arguments[0]", "%q is not a hook script flagged as not executable", path)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if err := os.Chmod(path, st.Mode().Perm()|(st.Mode().Perm()&0o444)>>2); err != nil { // x wherever r
+		return err
+	}
+	s.reloadConfig()
+	return nil
+}

@@ -1,0 +1,200 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/session"
+)
+
+func init() {
+	register(methodSessionStart, request((*Server).sessionStart))
+	register(methodUserPromptSubmit, request((*Server).userPromptSubmit))
+	register(methodPreToolUse, request((*Server).preToolUse))
+	register(methodPostToolUse, request((*Server).postToolUse))
+	register(methodStop, request((*Server).stop))
+	register(methodSessionEnd, request((*Server).sessionEnd))
+}
+
+var sessionSources = map[string]bool{"startup": true, "resume": true, "clear": true, "compact": true}
+
+func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*SessionStartResult, error) {
+	if p.Source == "" {
+		p.Source = "startup"
+	}
+	if !sessionSources[p.Source] {
+		return nil, badParam("source", `must be "startup", "resume", "clear" or "compact", not %q`, p.Source)
+	}
+	sess, err := s.openOrCreate(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.event(ctx, sess, p.Source, "SessionStart hooks", func(ctx context.Context) (session.Outcome, error) {
+		return sess.SessionStart(ctx, p.Source)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &SessionStartResult{SessionID: sess.ID(), TranscriptPath: sess.TranscriptPath(),
+		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}, nil
+}
+
+func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams) (*FlowResult, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.event(ctx, sess, "", "UserPromptSubmit hooks", func(ctx context.Context) (session.Outcome, error) {
+		return sess.UserPromptSubmit(ctx, p.Prompt)
+	})
+	return flowResult(out), err
+}
+
+func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolUseResult, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireTool(p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
+		return nil, err
+	}
+	out, err := s.event(ctx, sess, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
+		return sess.PreToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, s.ask)
+	})
+	if err != nil {
+		return nil, err
+	}
+	input := out.ToolInput
+	if len(input) == 0 {
+		input = p.ToolInput
+	}
+	return &PreToolUseResult{Permission: out.Permission, Reason: out.Reason, ToolInput: input, Asked: out.Asked,
+		Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}, nil
+}
+
+func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowResult, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireTool(p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
+		return nil, err
+	}
+	if len(p.ToolResponse) == 0 {
+		p.ToolResponse = json.RawMessage("null")
+	}
+	out, err := s.event(ctx, sess, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
+		return sess.PostToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, p.ToolResponse)
+	})
+	return flowResult(out), err
+}
+
+func (s *Server) stop(ctx context.Context, p *SessionParams) (*FlowResult, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.event(ctx, sess, "", "Stop hooks", sess.Stop)
+	return flowResult(out), err
+}
+
+func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksResult, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if p.Reason == "" {
+		p.Reason = "other"
+	}
+	out, err := s.event(ctx, sess, p.Reason, "SessionEnd hooks", func(ctx context.Context) (session.Outcome, error) {
+		return sess.SessionEnd(ctx, p.Reason)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &BlocksResult{Blocks: nonNil(out.Blocks)}, nil
+}
+
+func requireTool(id, name string, input *json.RawMessage) error {
+	switch {
+	case id == "":
+		return badParam("toolUseId", "is required")
+	case name == "":
+		return badParam("toolName", "is required")
+	}
+	if len(*input) == 0 || string(*input) == "null" {
+		*input = json.RawMessage("{}")
+	}
+	if (*input)[0] != '{' {
+		return badParam("toolInput", "must be an object")
+	}
+	return nil
+}
+
+func flowResult(out session.Outcome) *FlowResult {
+	return &FlowResult{Permission: out.Permission, Blocked: out.Blocked, Reason: out.Reason, AdditionalContext: nonNil(out.AdditionalContext),
+		Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
+}
+
+// event runs one lifecycle event of a session with everything the editor
+// sees around it: progress when the hooks take long, the run history and its
+// notification, warn and error blocks as messages, and the changed session.
+func (s *Server) event(ctx context.Context, sess *session.Session, matchValue, title string,
+	fire func(context.Context) (session.Outcome, error)) (session.Outcome, error) {
+	ctx, done := s.startProgress(ctx, title)
+	out, err := fire(ctx)
+	done()
+	if err != nil {
+		return out, err
+	}
+	s.recordRun(sess.ID(), matchValue, &out.Result)
+	s.surface(sess, out.Blocks)
+	return out, nil
+}
+
+// recordRun adds an event to the history and announces it, when any hook was configured for it.
+func (s *Server) recordRun(sessionID, matchValue string, res *hooks.Result) {
+	if len(res.Runs) == 0 {
+		return
+	}
+	run := s.history.Add(hooks.NewEventRun(sessionID, matchValue, res))
+	s.notify(notifyHookRun, run)
+}
+
+// session finds a session by id, open or on disk: nothing the client sends
+// becomes a path before session.ValidateID accepted it.
+func (s *Server) session(id string) (*session.Session, error) {
+	if id == "" {
+		return nil, badParam("sessionId", "is required")
+	}
+	if err := session.ValidateID(id); err != nil {
+		return nil, badParam("sessionId", "%v", err)
+	}
+	sess, err := s.store.Open(id)
+	if err != nil {
+		return nil, badParam("sessionId", "no session %q: %v", id, err)
+	}
+	return sess, nil
+}
+
+// openOrCreate resumes the session with that id if there is one, and
+// otherwise starts it (with a new id when id is empty).
+func (s *Server) openOrCreate(id string) (*session.Session, error) {
+	if id == "" {
+		sess, err := s.store.Create("")
+		if err != nil {
+			return nil, fmt.Errorf("cannot create session: %w", err)
+		}
+		return sess, nil
+	}
+	if err := session.ValidateID(id); err != nil {
+		return nil, badParam("sessionId", "%v", err)
+	}
+	sess, _, err := s.store.OpenOrCreate(id)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open session %q: %w", id, err)
+	}
+	return sess, nil
+}

@@ -1,0 +1,64 @@
+package lsp
+
+import (
+	"context"
+	"os"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+func init() {
+	register("textDocument/hover", request((*Server).hover))
+}
+
+// hover explains event names (when the event fires, its stdin fields, what
+// exit 2 means) and settings keys. It returns nil where there is nothing to say.
+func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	text, off, ok := s.settingsText(p.TextDocument.URI, p.Position)
+	if !ok {
+		return nil, nil
+	}
+	loc := hooks.Locate(text, off)
+	if !loc.InString {
+		return nil, nil
+	}
+	var doc string
+	if loc.OnKey && len(loc.Path) == 2 && loc.Path[0] == "hooks" {
+		doc, _ = hooks.EventDoc(hooks.Event(loc.Text))
+	} else if loc.OnKey {
+		doc = hooks.KeyDocs[loc.Text]
+	} else if len(loc.Path) > 0 && loc.Path[len(loc.Path)-1] == "matcher" {
+		if m, err := hooks.CompileMatcher(loc.Text); err == nil {
+			doc = "Matcher: " + describeMatcher(m)
+		}
+	}
+	if doc == "" {
+		return nil, nil
+	}
+	idx := newOffsets(text)
+	r := protocol.Range{Start: idx.position(loc.Start), End: idx.position(loc.End)}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}, Range: &r}, nil
+}
+
+func describeMatcher(m *hooks.Matcher) string {
+	return m.Explain("Bash") + "; " + m.Explain("Write")
+}
+
+// settingsText returns the text of a settings file (the editor's buffer when
+// open) and the byte offset of an LSP position in it.
+func (s *Server) settingsText(u protocol.DocumentURI, pos protocol.Position) ([]byte, int, bool) {
+	path := u.Filename()
+	if !s.isSettingsFile(path) {
+		return nil, 0, false
+	}
+	text, ok := s.docs.get(path)
+	if !ok {
+		var err error
+		if text, err = os.ReadFile(path); err != nil {
+			return nil, 0, false
+		}
+	}
+	return text, newOffsets(text).offset(pos), true
+}

@@ -1,0 +1,189 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/session"
+)
+
+func init() {
+	h := request((*Server).initialize)
+	h.anyState = true
+	register("initialize", h)
+	register("initialized", notification((*Server).initialized))
+	register("shutdown", request((*Server).shutdown))
+}
+
+// initializeParams is the part of LSP's InitializeParams the server reads.
+// It is decoded on its own rather than as protocol.InitializeParams so that
+// a client whose capabilities protocol v0.12.0 types cannot decode still starts.
+type initializeParams struct {
+	RootURI          string `json:"rootUri"`
+	RootPath         string `json:"rootPath"`
+	WorkspaceFolders []struct {
+		URI string `json:"uri"`
+	} `json:"workspaceFolders"`
+	InitializationOptions struct {
+		WaveHome            string   `json:"waveHome"`
+		TrustWorkspaceHooks bool     `json:"trustWorkspaceHooks"`
+		AskTimeoutSeconds   *float64 `json:"askTimeoutSeconds"`
+	} `json:"initializationOptions"`
+	Capabilities struct {
+		Window struct {
+			WorkDoneProgress bool `json:"workDoneProgress"`
+		} `json:"window"`
+	} `json:"capabilities"`
+}
+
+// Commands the server executes through workspace/executeCommand.
+const (
+	commandAllow          = "wave.permission.allow"
+	commandDeny           = "wave.permission.deny"
+	commandTrustWorkspace = "wave.trustWorkspace"
+	commandMakeExecutable = "wave.makeExecutable"
+	commandRunHook        = "wave.runHook"
+)
+
+func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.InitializeResult, error) {
+	s.stateMu.Lock()
+	if s.state != stateStarting {
+		s.stateMu.Unlock()
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
+	}
+	s.stateMu.Unlock()
+
+	root, err := projectRoot(p)
+	if err != nil {
+		return nil, err
+	}
+	home := s.opts.WaveHome
+	if o := p.InitializationOptions.WaveHome; o != "" {
+		if !filepath.IsAbs(o) {
+			return nil, badParam("initializationOptions.waveHome", "must be an absolute path, not %q", o)
+		}
+		home = filepath.Clean(o)
+	}
+	if home == "" {
+		home = hooks.DefaultWaveHome()
+	}
+	if t := p.InitializationOptions.AskTimeoutSeconds; t != nil {
+		if *t <= 0 {
+			return nil, badParam("initializationOptions.askTimeoutSeconds", "must be a positive number of seconds")
+		}
+		s.opts.AskTimeout = time.Duration(*t * float64(time.Second))
+	}
+	s.root, s.waveHome = root, home
+	s.progress = p.Capabilities.Window.WorkDoneProgress
+	s.trust = hooks.NewTrustStore(home)
+	cfg := s.loadConfig(false)
+	s.engine = hooks.NewEngine(cfg)
+	s.engine.SetWorkspaceTrusted(s.opts.TrustWorkspace || p.InitializationOptions.TrustWorkspaceHooks ||
+		s.trust.Trusted(root, hooks.WorkspaceHash(cfg)))
+	store, err := session.NewStore(session.Options{WaveHome: home, ProjectRoot: root,
+		Format: session.Format(cfg.TranscriptFormat), Firer: s.engine})
+	if err != nil {
+		return nil, err
+	}
+	s.store = store
+	s.setState(stateInitializing)
+
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: true, Change: protocol.TextDocumentSyncKindFull,
+				Save: &protocol.SaveOptions{}},
+			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{
+				commandAllow, commandDeny, commandTrustWorkspace, commandMakeExecutable, commandRunHook}},
+			HoverProvider:      true,
+			CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{`"`}},
+			CodeLensProvider:   &protocol.CodeLensOptions{},
+		},
+		ServerInfo: &protocol.ServerInfo{Name: "wavehooks", Version: s.opts.Version},
+	}, nil
+}
+
+// projectRoot finds the workspace root the client names, and checks it is a
+// directory: nothing the client sends becomes a path unchecked.
+func projectRoot(p *initializeParams) (string, error) {
+	field, raw := "rootUri", p.RootURI
+	if raw == "" && len(p.WorkspaceFolders) > 0 {
+		field, raw = "workspaceFolders[0].uri", p.WorkspaceFolders[0].URI
+	}
+	var root string
+	switch {
+	case raw != "":
+		u, err := uri.Parse(raw)
+		if err != nil || u.Filename() == "" {
+			return "", badParam(field, "is not a file URI: %q", raw)
+		}
+		root = u.Filename()
+	case p.RootPath != "":
+		field, root = "rootPath", p.RootPath
+	default:
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		return wd, nil
+	}
+	if !filepath.IsAbs(root) {
+		return "", badParam(field, "must be an absolute path, not %q", root)
+	}
+	root = filepath.Clean(root)
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return "", badParam(field, "%q is not a directory", root)
+	}
+	return root, nil
+}
+
+func (s *Server) initialized(context.Context, *json.RawMessage) {
+	s.setState(stateRunning)
+	s.startWatching()
+	s.rediagnose()
+	s.handlers.Add(1)
+	go func() {
+		defer s.handlers.Done()
+		s.askTrustIfNeeded(s.connCtx)
+	}()
+}
+
+func (s *Server) shutdown(context.Context, *json.RawMessage) (any, error) {
+	s.setState(stateShuttingDown)
+	return nil, nil
+}
+
+// exit ends the connection; Serve then returns 0 if shutdown came first.
+func (s *Server) exit() {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	select {
+	case <-s.exited:
+		return
+	default:
+	}
+	if s.state == stateShuttingDown {
+		s.exitCode = 0
+	} else {
+		s.exitCode = 1
+	}
+	close(s.exited)
+}
+
+// loadConfig reads every settings file; withBuffers uses the editor's unsaved
+// text for open files, which is diagnosed but never run.
+func (s *Server) loadConfig(withBuffers bool) *hooks.Config {
+	var texts map[string][]byte
+	if withBuffers {
+		texts = s.docs.texts()
+	}
+	return hooks.Load(hooks.Paths{WaveHome: s.waveHome, ProjectRoot: s.root, ClaudeHome: s.opts.ClaudeHome}, texts)
+}

@@ -1,0 +1,66 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/session"
+)
+
+func init() {
+	register(methodRunHooks, request((*Server).runHooks))
+}
+
+// runHooks fires any event, Claude Code's further events included, with the
+// event's own stdin fields, and answers in the shape of the typed method of
+// that kind of event.
+func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	ev := hooks.Event(p.Event)
+	if _, ok := hooks.Spec(ev); !ok {
+		return nil, badParam("event", "unknown event %q", p.Event)
+	}
+	raw, err := json.Marshal(p.Input)
+	if err != nil {
+		return nil, badParam("input", "%v", err)
+	}
+	in, err := hooks.ParseInput(ev, raw)
+	if err != nil {
+		return nil, badParam("input", "%v", err)
+	}
+	switch ev {
+	case hooks.PreToolUse, hooks.PostToolUse:
+		if err := requireTool(in.ToolUseID, in.ToolName, &in.ToolInput); err != nil {
+			return nil, badParam("input", "%v", err)
+		}
+	case hooks.SessionStart:
+		if in.Source == "" {
+			in.Source = "startup"
+		}
+	}
+	out, err := s.event(ctx, sess, in.MatchValue(), string(ev)+" hooks", func(ctx context.Context) (session.Outcome, error) {
+		return sess.RunHooks(ctx, in, s.ask)
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch ev {
+	case hooks.PreToolUse:
+		input := out.ToolInput
+		if len(input) == 0 {
+			input = in.ToolInput
+		}
+		return &PreToolUseResult{Permission: out.Permission, Reason: out.Reason, ToolInput: input, Asked: out.Asked,
+			Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}, nil
+	case hooks.SessionStart:
+		return &SessionStartResult{SessionID: sess.ID(), TranscriptPath: sess.TranscriptPath(),
+			AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}, nil
+	case hooks.SessionEnd:
+		return &BlocksResult{Blocks: nonNil(out.Blocks)}, nil
+	}
+	return flowResult(out), nil
+}

@@ -1,0 +1,53 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wavehooks/wavehooks/session"
+)
+
+func init() {
+	register(methodAddAssistantMessage, request((*Server).addAssistantMessage))
+	register(methodGetSession, request((*Server).getSession))
+	register(methodAPIMessages, request((*Server).apiMessages))
+}
+
+func (s *Server) addAssistantMessage(_ context.Context, p *AddAssistantMessageParams) (*struct{}, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	for i, b := range p.Blocks {
+		switch b.Type {
+		case session.BlockText:
+		case session.BlockTool:
+			if b.ID == "" || b.Name == "" {
+				return nil, badParam(fmt.Sprintf("blocks[%d]", i), "a tool block needs an id and a name")
+			}
+		default:
+			return nil, badParam(fmt.Sprintf("blocks[%d].type", i), `must be "text" or "tool", not %q`, b.Type)
+		}
+	}
+	if err := sess.AddAssistantMessage(p.Blocks); err != nil {
+		return nil, err
+	}
+	s.announce(sess)
+	return &struct{}{}, nil
+}
+
+func (s *Server) getSession(_ context.Context, p *SessionParams) (*GetSessionResult, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return &GetSessionResult{SessionID: sess.ID(), TranscriptPath: sess.TranscriptPath(), Messages: nonNil(sess.Messages())}, nil
+}
+
+func (s *Server) apiMessages(_ context.Context, p *SessionParams) (*APIMessagesResult, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return &APIMessagesResult{Messages: nonNil(sess.APIMessages())}, nil
+}

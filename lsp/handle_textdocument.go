@@ -1,0 +1,59 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+)
+
+func init() {
+	register("textDocument/didOpen", notification((*Server).didOpen))
+	register("textDocument/didChange", notification((*Server).didChange))
+	register("textDocument/didSave", notification((*Server).didSave))
+	register("textDocument/didClose", notification((*Server).didClose))
+}
+
+// Settings files are diagnosed from the editor's text as the user types;
+// other files are only tracked for the ask diagnostics they may carry.
+
+func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) {
+	path := p.TextDocument.URI.Filename()
+	if !s.isSettingsFile(path) {
+		return
+	}
+	s.docs.set(path, []byte(p.TextDocument.Text))
+	s.rediagnose()
+}
+
+func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentParams) {
+	path := p.TextDocument.URI.Filename()
+	if !s.isSettingsFile(path) || len(p.ContentChanges) == 0 {
+		return
+	}
+	// Full sync: the last change holds the whole text.
+	s.docs.set(path, []byte(p.ContentChanges[len(p.ContentChanges)-1].Text))
+	s.rediagnose()
+}
+
+func (s *Server) didSave(context.Context, *protocol.DidSaveTextDocumentParams) {
+	// The watcher sees the saved file; nothing to do here.
+}
+
+func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) {
+	path := p.TextDocument.URI.Filename()
+	if _, open := s.docs.get(path); !open {
+		return
+	}
+	s.docs.remove(path)
+	s.rediagnose()
+}
+
+// rediagnose recomputes the configuration from disk plus open buffers and
+// publishes its diagnostics. The engine keeps running the saved hooks:
+// unsaved text is diagnosed, never run.
+func (s *Server) rediagnose() {
+	cfg := s.loadConfig(true)
+	for _, path := range s.diagnostics.replace(cfg) {
+		s.publishDiagnostics(protocolURI(path))
+	}
+}

@@ -1,0 +1,238 @@
+package lsp_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/uri"
+
+	"github.com/wavehooks/wavehooks/lsp"
+)
+
+// raw is a client that writes bytes, not messages, for the tests of what a
+// well-behaved client never sends.
+type raw struct {
+	t        *testing.T
+	conn     net.Conn
+	root     string
+	home     string
+	exitCode chan int
+
+	mu       sync.Mutex
+	messages []map[string]any
+	closed   bool
+}
+
+func startRaw(t *testing.T, settings string) *raw {
+	t.Helper()
+	home, root := t.TempDir(), t.TempDir()
+	if settings != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(strings.ReplaceAll(settings, "$SCRIPTS", scripts)), 0o644))
+	}
+	serverSide, clientSide := net.Pipe()
+	r := &raw{t: t, conn: clientSide, root: root, home: home, exitCode: make(chan int, 1)}
+	go func() { r.exitCode <- lsp.NewServer(lsp.Options{}).Serve(context.Background(), serverSide) }()
+	go r.readLoop()
+	t.Cleanup(func() {
+		_ = r.conn.Close()
+		select {
+		case <-r.exitCode:
+		case <-time.After(10 * time.Second):
+			t.Error("server did not stop")
+		}
+	})
+	r.send(map[string]any{"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": map[string]any{
+		"rootUri": string(uri.File(root)), "capabilities": map[string]any{}, "initializationOptions": map[string]any{"waveHome": home}}})
+	r.waitResponse("init")
+	r.send(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
+	return r
+}
+
+func (r *raw) readLoop() {
+	in := bufio.NewReader(r.conn)
+	defer func() {
+		r.mu.Lock()
+		r.closed = true
+		r.mu.Unlock()
+	}()
+	for {
+		length := -1
+		for {
+			line, err := in.ReadString('\n')
+			if err != nil {
+				return
+			}
+			line = strings.TrimSpace(line)
+			if line == "" {
+				break
+			}
+			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+				length, _ = strconv.Atoi(v)
+			}
+		}
+		body := make([]byte, length)
+		if _, err := io.ReadFull(in, body); err != nil {
+			return
+		}
+		var m map[string]any
+		if json.Unmarshal(body, &m) != nil {
+			r.t.Errorf("server sent invalid JSON: %q", body)
+			return
+		}
+		if _, isReq := m["method"]; isReq {
+			if id, ok := m["id"]; ok { // answer server requests as a plain editor would
+				r.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": nil})
+			}
+		}
+		r.mu.Lock()
+		r.messages = append(r.messages, m)
+		r.mu.Unlock()
+	}
+}
+
+func (r *raw) send(msg any) {
+	b, err := json.Marshal(msg)
+	require.NoError(r.t, err)
+	r.sendBytes([]byte(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(b), b)))
+}
+
+func (r *raw) sendBytes(b []byte) {
+	_ = r.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	_, _ = r.conn.Write(b)
+}
+
+// waitResponse waits for the response with this id (compared as JSON).
+func (r *raw) waitResponse(id any) map[string]any {
+	r.t.Helper()
+	want, _ := json.Marshal(id)
+	var found map[string]any
+	require.Eventually(r.t, func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for _, m := range r.messages {
+			if _, isReq := m["method"]; isReq {
+				continue
+			}
+			got, _ := json.Marshal(m["id"])
+			if string(got) == string(want) {
+				found = m
+				return true
+			}
+		}
+		return false
+	}, 20*time.Second, 5*time.Millisecond, "no response with id %s", want)
+	return found
+}
+
+func (r *raw) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
+}
+
+func (r *raw) startSession() string {
+	r.send(map[string]any{"jsonrpc": "2.0", "id": "start", "method": "wave/sessionStart", "params": map[string]any{}})
+	resp := r.waitResponse("start")
+	return resp["result"].(map[string]any)["sessionId"].(string)
+}
+
+func readPid(t *testing.T, path string) int {
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	return pid
+}
+
+// alive reports whether pid is a running (not zombie) process.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err == nil && !strings.Contains(string(b), ") Z ")
+}
+
+func TestMalformedInput(t *testing.T) {
+	cases := []struct {
+		name     string
+		send     string
+		wantCode int    // the error code answered, 0 if the connection must close instead
+		wantID   string // the id of the answer, as JSON
+	}{
+		{"body is not JSON", "Content-Length: 9\r\n\r\nnot json!", -32700, "null"},
+		{"JSON but not an object", "Content-Length: 5\r\n\r\n[1,2]", -32600, "null"},
+		{"id beyond int32", `{"jsonrpc":"2.0","id":99999999999,"method":"wave/listPermissions"}`, -32600, "99999999999"},
+		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"wave/listPermissions"}`, -32600, "1.5"},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"wave/listPermissions"}`, -32600, `{"a":1}`},
+		{"header without a colon", "Garbage\r\n\r\n", 0, ""},
+		{"missing Content-Length", "Content-Type: x\r\n\r\n{}", 0, ""},
+		{"negative Content-Length", "Content-Length: -4\r\n\r\n", 0, ""},
+		{"absurd Content-Length", "Content-Length: 99999999999\r\n\r\n", 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := startRaw(t, "")
+			msg := c.send
+			if strings.HasPrefix(msg, "{") {
+				msg = fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(msg), msg)
+			}
+			r.sendBytes([]byte(msg))
+			if c.wantCode == 0 {
+				// Framing is lost: the server ends the connection cleanly.
+				select {
+				case code := <-r.exitCode:
+					require.Equal(t, 1, code)
+					r.exitCode <- code
+				case <-time.After(10 * time.Second):
+					t.Fatal("server kept a connection whose framing is broken")
+				}
+				return
+			}
+			var id any
+			require.NoError(t, json.Unmarshal([]byte(c.wantID), &id))
+			resp := r.waitResponse(id)
+			require.Equal(t, c.wantCode, int(resp["error"].(map[string]any)["code"].(float64)))
+			// The connection survives: the next request is answered.
+			r.send(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "wave/listPermissions"})
+			require.Contains(t, r.waitResponse(7), "result")
+		})
+	}
+}
+
+func TestStringAndNumberIDsAreEchoed(t *testing.T) {
+	r := startRaw(t, "")
+	for _, id := range []any{0, 1, 2147483647, -5, "abc", "0", "🙂"} {
+		r.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "wave/listPermissions"})
+		resp := r.waitResponse(id)
+		require.Contains(t, resp, "result", "id %v", id)
+	}
+	// jsonrpc2.ID cannot hold an empty string id: it is refused, with its id, not answered as 0.
+	r.send(map[string]any{"jsonrpc": "2.0", "id": "", "method": "wave/listPermissions"})
+	require.Equal(t, -32600, int(r.waitResponse("")["error"].(map[string]any)["code"].(float64)))
+}
+
+func TestClientGoneEndsTheServer(t *testing.T) {
+	r := startRaw(t, "")
+	_ = r.conn.Close()
+	select {
+	case code := <-r.exitCode:
+		require.Equal(t, 1, code)
+		r.exitCode <- code
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not exit when the client went away")
+	}
+}

@@ -1,0 +1,335 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	fastjson "github.com/segmentio/encoding/json"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/session"
+	"github.com/wavehooks/wavehooks/watcher"
+)
+
+// Options configure a server. Zero values mean the documented defaults.
+type Options struct {
+	// WaveHome is the default $WAVE_HOME; initializationOptions.waveHome overrides it.
+	WaveHome string
+	// ClaudeHome is ~/.claude, read when importClaudeHooks is set.
+	ClaudeHome string
+	// TrustWorkspace trusts the workspace's own hooks without asking (--trust-workspace).
+	TrustWorkspace bool
+	// AskTimeout is how long a PreToolUse "ask" waits for the user before denying (300 s).
+	AskTimeout time.Duration
+	// ProgressDelay is how long hooks run before the editor shows progress (0.5 s).
+	ProgressDelay time.Duration
+	// Debounce is the settings-file watcher's debounce (50 ms).
+	Debounce time.Duration
+	// HistorySize bounds the hook-run history (500).
+	HistorySize int
+	// Logger receives the server's log; it must not write to stdout.
+	Logger *slog.Logger
+	// Version is reported in serverInfo.
+	Version string
+}
+
+func (o *Options) setDefaults() {
+	if o.AskTimeout <= 0 {
+		o.AskTimeout = 300 * time.Second
+	}
+	if o.ProgressDelay <= 0 {
+		o.ProgressDelay = 500 * time.Millisecond
+	}
+	if o.Debounce <= 0 {
+		o.Debounce = 50 * time.Millisecond
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+}
+
+// serverState is where the server is in the LSP lifecycle.
+type serverState int
+
+const (
+	stateStarting     serverState = iota // before initialize
+	stateInitializing                    // initialize answered, initialized not yet received
+	stateRunning                         // initialized
+	stateShuttingDown                    // shutdown received; only exit is accepted
+)
+
+func (s serverState) String() string {
+	switch s {
+	case stateStarting:
+		return "starting"
+	case stateInitializing:
+		return "initializing"
+	case stateRunning:
+		return "running"
+	case stateShuttingDown:
+		return "shutting down"
+	}
+	return fmt.Sprintf("state(%d)", int(s))
+}
+
+// Server is the wavehooks language server: it hosts agent sessions for an
+// editor, runs their hooks, and shows what the hooks said.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+
+	conn     jsonrpc2.Conn
+	client   protocol.Client
+	connCtx  context.Context // cancelled when the connection ends; every outbound call derives from it
+	stopCtx  context.CancelFunc
+	handlers sync.WaitGroup
+
+	stateMu  sync.Mutex
+	state    serverState
+	exitCode int
+	exited   chan struct{}
+
+	// Set by initialize, read-only afterwards.
+	root         string
+	waveHome     string
+	progress     bool // the client shows work-done progress
+	engine       *hooks.Engine
+	store        *session.Store
+	trust        *hooks.TrustStore
+	trustPrompt  sync.Mutex // one trust prompt at a time
+	history      *hooks.History
+	watch        *watcher.Watcher
+	asks         *askBook
+	inflight     *inflight
+	diagnostics  *diagnosticSet
+	docs         *documents
+	progressTask *progressTasks
+}
+
+// NewServer returns a server with the given options.
+func NewServer(opts Options) *Server {
+	opts.setDefaults()
+	return &Server{
+		opts:         opts,
+		log:          opts.Logger,
+		exited:       make(chan struct{}),
+		asks:         newAskBook(),
+		inflight:     newInflight(),
+		diagnostics:  newDiagnosticSet(),
+		docs:         newDocuments(),
+		progressTask: newProgressTasks(),
+		history:      hooks.NewHistory(opts.HistorySize),
+	}
+}
+
+// Serve speaks JSON-RPC over rwc until the client sends exit or goes away,
+// and returns the process exit code LSP prescribes: 0 after shutdown + exit,
+// 1 otherwise. Every pending ask is denied and every running hook killed
+// before it returns.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
+	s.conn = jsonrpc2.NewConn(newStream(rwc))
+	s.client = protocol.ClientDispatcher(s.conn, zap.NewNop())
+	s.connCtx, s.stopCtx = context.WithCancel(ctx)
+	s.conn.Go(s.connCtx, s.handle)
+	select {
+	case <-s.conn.Done():
+		if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+			s.log.Warn("connection ended", "err", err)
+		}
+	case <-s.exited:
+	case <-ctx.Done():
+	}
+	s.stopCtx()
+	s.asks.denyAll("the editor disconnected")
+	s.inflight.cancelAll()
+	_ = s.conn.Close()
+	select {
+	case <-s.conn.Done():
+	case <-time.After(time.Second):
+		// A read blocked on a terminal or inherited stdin cannot be
+		// interrupted by Close; the process is about to exit anyway.
+	}
+	s.handlers.Wait()
+	if s.watch != nil {
+		_ = s.watch.Close()
+	}
+	if s.store != nil {
+		if err := s.store.Close(); err != nil {
+			s.log.Warn("closing sessions", "err", err)
+		}
+	}
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	select {
+	case <-s.exited:
+		return s.exitCode
+	default:
+		return 1
+	}
+}
+
+// handler is one method's implementation. Requests get call; notifications
+// get notify, which runs on the read loop so notifications stay ordered and
+// must therefore never wait for the client.
+type handler struct {
+	call   func(s *Server, ctx context.Context, params json.RawMessage) (any, error)
+	notify func(s *Server, ctx context.Context, params json.RawMessage)
+	// anyState lets the method run before initialize (initialize itself).
+	anyState bool
+}
+
+// request adapts a typed request handler: it decodes the params, naming the
+// field that did not decode, and calls f.
+func request[P any, R any](f func(s *Server, ctx context.Context, p *P) (R, error)) handler {
+	return handler{call: func(s *Server, ctx context.Context, raw json.RawMessage) (any, error) {
+		var p P
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return f(s, ctx, &p)
+	}}
+}
+
+// notification adapts a typed notification handler; undecodable params are logged and dropped.
+func notification[P any](f func(s *Server, ctx context.Context, p *P)) handler {
+	return handler{notify: func(s *Server, ctx context.Context, raw json.RawMessage) {
+		var p P
+		if err := decodeParams(raw, &p); err != nil {
+			s.log.Warn("dropping notification with bad params", "err", err)
+			return
+		}
+		f(s, ctx, &p)
+	}}
+}
+
+// decodeParams decodes with segmentio's decoder (the one jsonrpc2 uses,
+// several times faster than encoding/json on the request path); on an
+// error it decodes again with encoding/json, whose errors name the field.
+func decodeParams(raw json.RawMessage, p any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if fastjson.Unmarshal(raw, p) == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return badParam(te.Field, "must be %s, not %s", jsonType(te.Type.String()), te.Value)
+		}
+		return badParam("", "%v", err)
+	}
+	return nil
+}
+
+func jsonType(goType string) string {
+	switch goType {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "int", "int32", "int64", "float64":
+		return "a number"
+	case "json.RawMessage":
+		return "a JSON value"
+	}
+	if len(goType) > 2 && goType[:2] == "[]" {
+		return "an array"
+	}
+	return "an object"
+}
+
+// handle dispatches one incoming message. It never returns an error: an
+// error from a jsonrpc2 handler closes the connection.
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	method := req.Method()
+	call, isCall := req.(*jsonrpc2.Call)
+	switch method {
+	case "$/cancelRequest":
+		s.cancelRequest(req.Params())
+		return nil
+	case "exit":
+		s.exit()
+		return nil
+	}
+	h, known := handlers[method]
+	if !isCall {
+		if known && h.notify != nil && s.getState() >= stateInitializing {
+			h.notify(s, ctx, req.Params())
+		}
+		return nil // unknown notifications are ignored, as LSP says
+	}
+	if !known || h.call == nil {
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not found: %q", method)))
+	}
+	switch st := s.getState(); {
+	case st == stateStarting && !h.anyState:
+		return reply(ctx, nil, jsonrpc2.NewError(codeServerNotInitialized, fmt.Sprintf("%s before initialize", method)))
+	case st == stateShuttingDown:
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s after shutdown", method)))
+	}
+	// Requests run concurrently: a pending ask must not hold up anything else.
+	reqCtx, cancel := context.WithCancel(s.connCtx)
+	s.inflight.add(call.ID(), cancel)
+	s.handlers.Add(1)
+	go func() {
+		defer s.handlers.Done()
+		defer cancel()
+		defer s.inflight.remove(call.ID())
+		result, err := s.run(reqCtx, h, method, req.Params())
+		if s.inflight.wasCancelled(call.ID()) {
+			result, err = nil, context.Canceled // LSP: a cancelled request answers RequestCancelled
+		}
+		if rerr := reply(reqCtx, result, toRPCError(err)); rerr != nil {
+			s.log.Debug("reply not sent", "method", method, "err", rerr)
+		}
+	}()
+	return nil
+}
+
+// run calls a handler and turns a panic into an internal error: one bad
+// request must never take the server down.
+func (s *Server) run(ctx context.Context, h handler, method string, params json.RawMessage) (result any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("handler panicked", "method", method, "panic", p)
+			result, err = nil, fmt.Errorf("internal error in %s: %v", method, p)
+		}
+	}()
+	return h.call(s, ctx, params)
+}
+
+func (s *Server) getState() serverState {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	return s.state
+}
+
+func (s *Server) setState(st serverState) {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	s.state = st
+}
+
+// handlers maps every method the server knows to its implementation; one
+// handle_*.go file per feature fills it.
+var handlers = map[string]handler{}
+
+func register(method string, h handler) {
+	if _, dup := handlers[method]; dup {
+		panic("lsp: method registered twice: " + method)
+	}
+	handlers[method] = h
+}

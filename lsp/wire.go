@@ -1,0 +1,203 @@
+package lsp
+
+import (
+	"encoding/json"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/session"
+)
+
+// The wave/* wire contract of DESIGN.md section 7. Field names are fixed:
+// extend, never rename. Every slice is sent as [] rather than null.
+
+// Block is a message block on the wire; it has the same shape as in the
+// session file, so the editor and a hook reading transcript_path see one model.
+type Block = session.Block
+
+// Message is a conversation message on the wire.
+type Message = session.Message
+
+// Method names of the wave/* requests and notifications.
+const (
+	methodSessionStart        = "wave/sessionStart"
+	methodUserPromptSubmit    = "wave/userPromptSubmit"
+	methodPreToolUse          = "wave/preToolUse"
+	methodPostToolUse         = "wave/postToolUse"
+	methodStop                = "wave/stop"
+	methodSessionEnd          = "wave/sessionEnd"
+	methodAddAssistantMessage = "wave/addAssistantMessage"
+	methodGetSession          = "wave/getSession"
+	methodAPIMessages         = "wave/apiMessages"
+	methodListPermissions     = "wave/listPermissions"
+	methodResolvePermission   = "wave/resolvePermission"
+	methodRunHooks            = "wave/runHooks"
+	methodHookRuns            = "wave/hookRuns"
+
+	notifyHookRun        = "wave/hookRun"
+	notifySessionChanged = "wave/sessionChanged"
+	notifyHooksChanged   = "wave/hooksChanged"
+)
+
+// SessionStartParams starts a new session, or resumes one by id.
+type SessionStartParams struct {
+	SessionID string `json:"sessionId,omitempty"`
+	Source    string `json:"source,omitempty"`
+}
+
+// SessionStartResult is the new session and what its SessionStart hooks said.
+type SessionStartResult struct {
+	SessionID         string   `json:"sessionId"`
+	TranscriptPath    string   `json:"transcriptPath"`
+	AdditionalContext []string `json:"additionalContext"`
+	Continue          bool     `json:"continue"`
+	StopReason        string   `json:"stopReason,omitempty"`
+	Blocks            []Block  `json:"blocks"`
+}
+
+// UserPromptSubmitParams submits the user's prompt.
+type UserPromptSubmitParams struct {
+	SessionID string `json:"sessionId"`
+	Prompt    string `json:"prompt"`
+}
+
+// FlowResult is the shape shared by the events that can block:
+// UserPromptSubmit, PostToolUse and Stop.
+type FlowResult struct {
+	// Permission is set only for wave/runHooks of PermissionRequest: "allow" or "deny".
+	Permission        string   `json:"permission,omitempty"`
+	Blocked           bool     `json:"blocked"`
+	Reason            string   `json:"reason,omitempty"`
+	AdditionalContext []string `json:"additionalContext"`
+	Continue          bool     `json:"continue"`
+	StopReason        string   `json:"stopReason,omitempty"`
+	Blocks            []Block  `json:"blocks"`
+}
+
+// PreToolUseParams asks whether a tool call may run.
+type PreToolUseParams struct {
+	SessionID string          `json:"sessionId"`
+	ToolUseID string          `json:"toolUseId"`
+	ToolName  string          `json:"toolName"`
+	ToolInput json.RawMessage `json:"toolInput"`
+}
+
+// PreToolUseResult is the decision: "allow" or "deny" (asks are resolved
+// with the user before the result is sent), and the effective tool input.
+type PreToolUseResult struct {
+	Permission string          `json:"permission"`
+	Reason     string          `json:"reason,omitempty"`
+	ToolInput  json.RawMessage `json:"toolInput"`
+	Asked      bool            `json:"asked"`
+	Continue   bool            `json:"continue"`
+	StopReason string          `json:"stopReason,omitempty"`
+	Blocks     []Block         `json:"blocks"`
+}
+
+// PostToolUseParams reports a tool's response.
+type PostToolUseParams struct {
+	SessionID    string          `json:"sessionId"`
+	ToolUseID    string          `json:"toolUseId"`
+	ToolName     string          `json:"toolName"`
+	ToolInput    json.RawMessage `json:"toolInput"`
+	ToolResponse json.RawMessage `json:"toolResponse"`
+}
+
+// SessionParams names a session.
+type SessionParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// SessionEndParams ends a session.
+type SessionEndParams struct {
+	SessionID string `json:"sessionId"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// BlocksResult carries only the blocks an event added.
+type BlocksResult struct {
+	Blocks []Block `json:"blocks"`
+}
+
+// AddAssistantMessageParams adds what the model said (text and tool calls).
+type AddAssistantMessageParams struct {
+	SessionID string  `json:"sessionId"`
+	Blocks    []Block `json:"blocks"`
+}
+
+// GetSessionResult is a session's conversation.
+type GetSessionResult struct {
+	SessionID      string    `json:"sessionId"`
+	TranscriptPath string    `json:"transcriptPath"`
+	Messages       []Message `json:"messages"`
+}
+
+// APIMessagesResult is the conversation as the model should see it.
+type APIMessagesResult struct {
+	Messages []session.APIMessage `json:"messages"`
+}
+
+// PendingPermission is an "ask" waiting for the user.
+type PendingPermission struct {
+	ID        string          `json:"id"`
+	SessionID string          `json:"sessionId"`
+	ToolName  string          `json:"toolName"`
+	ToolInput json.RawMessage `json:"toolInput"`
+	Reason    string          `json:"reason"`
+}
+
+// ListPermissionsResult lists the pending asks.
+type ListPermissionsResult struct {
+	Pending []PendingPermission `json:"pending"`
+}
+
+// ResolvePermissionParams answers an ask.
+type ResolvePermissionParams struct {
+	ID       string `json:"id"`
+	Decision string `json:"decision"`
+}
+
+// ResolvePermissionResult says whether the answer decided the ask (false if
+// it was unknown or already decided).
+type ResolvePermissionResult struct {
+	Resolved bool `json:"resolved"`
+}
+
+// RunHooksParams fires any event with event-specific stdin fields.
+type RunHooksParams struct {
+	SessionID string                     `json:"sessionId"`
+	Event     string                     `json:"event"`
+	Input     map[string]json.RawMessage `json:"input"`
+}
+
+// HookRunsParams filters the run history.
+type HookRunsParams struct {
+	SessionID string `json:"sessionId,omitempty"`
+	Event     string `json:"event,omitempty"`
+	Limit     int    `json:"limit,omitempty"`
+}
+
+// HookRunsResult is the run history, newest first.
+type HookRunsResult struct {
+	Runs []hooks.EventRun `json:"runs"`
+}
+
+// SessionChangedParams announces a session's new state.
+type SessionChangedParams struct {
+	SessionID string    `json:"sessionId"`
+	Messages  []Message `json:"messages"`
+}
+
+// HooksChangedParams announces a reloaded configuration.
+type HooksChangedParams struct {
+	Files       []string `json:"files"`
+	Hooks       int      `json:"hooks"`
+	Diagnostics int      `json:"diagnostics"`
+	Trusted     bool     `json:"trusted"`
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
