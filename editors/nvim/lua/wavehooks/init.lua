@@ -1,0 +1,777 @@
+-- wavehooks for Neovim: starts `wavehooks serve` as a language server,
+-- attaches it to hook settings files, answers its prompts, and gives agent
+-- plugins a Lua API for every wave/* method.
+--
+--   require('wavehooks').setup({ cmd = { 'wavehooks', 'serve' } })
+--   require('wavehooks').session_start({ source = 'startup' }, function(err, res) ... end)
+--
+-- Neovim 0.11+ uses vim.lsp.config/vim.lsp.enable; older versions (Debian's
+-- 0.7.2 included) use vim.lsp.start_client and vim.lsp.buf_attach_client.
+local format = require('wavehooks.format')
+
+local M = {}
+
+local NAME = 'wavehooks'
+
+local defaults = {
+  -- The server command; a string is taken as the binary's path.
+  cmd = { 'wavehooks', 'serve' },
+  -- Wave home (user settings, sessions, trust). nil: $WAVE_HOME, else ~/.wave.
+  wave_home = nil,
+  -- The project root. nil: the nearest directory above the cwd with .wave or .git, else the cwd.
+  root_dir = nil,
+  -- Run the project's own hooks without asking (they are code from whoever wrote the repository).
+  trust_workspace = false,
+  -- Seconds an unanswered hook "ask" waits before it counts as Deny (server default 300).
+  ask_timeout = nil,
+  -- Start the server at setup (so the Lua API answers at once) rather than on the first request.
+  autostart = true,
+  -- How long request_sync waits for an answer, in ms.
+  timeout_ms = 10000,
+  -- Show the "▶ Run hook" code lenses in settings files.
+  codelens = true,
+}
+
+M.config = vim.deepcopy(defaults)
+
+local state = {
+  client_id = nil,
+  initialized = false,
+  queue = {}, -- requests waiting for the server to initialize
+  listeners = {}, -- notification method -> list of functions
+  prompting = {}, -- ask ids whose vim.ui.select is up
+  pending = 0, -- pending permissions, for statusline()
+  hooks = nil, -- the last wave/hooksChanged
+  setup_done = false,
+}
+
+local has_011 = vim.fn.has('nvim-0.11') == 1
+
+-- Client methods became colon calls in 0.11; dot calls warn there.
+local function client_request(client, method, params, handler)
+  if has_011 then
+    return client:request(method, params, handler)
+  end
+  return client.request(method, params, handler)
+end
+
+local function client_notify(client, method, params)
+  if has_011 then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
+local function notify(msg, level)
+  vim.notify('wavehooks: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function path_join(...)
+  return table.concat({ ... }, '/')
+end
+
+function M.wave_home()
+  local h = M.config.wave_home or vim.env.WAVE_HOME
+  if not h or h == '' then
+    h = path_join((vim.uv or vim.loop).os_homedir(), '.wave')
+  end
+  return vim.fn.fnamemodify(h, ':p'):gsub('/$', '')
+end
+
+function M.root_dir()
+  if M.config.root_dir then
+    return vim.fn.fnamemodify(M.config.root_dir, ':p'):gsub('/$', '')
+  end
+  local cwd = vim.fn.getcwd()
+  for _, marker in ipairs({ '.wave', '.git' }) do
+    local found = vim.fn.finddir(marker, cwd .. ';')
+    if found ~= '' then
+      return vim.fn.fnamemodify(found, ':p:h:h')
+    end
+  end
+  return cwd
+end
+
+--- The server command as a list.
+function M.cmd()
+  local cmd = M.config.cmd
+  if type(cmd) == 'string' then
+    cmd = { cmd, 'serve' }
+  end
+  return vim.deepcopy(cmd)
+end
+
+--- Whether a path is a settings file the server reads.
+function M.is_settings_file(path)
+  if not path or path == '' then
+    return false
+  end
+  path = vim.fn.fnamemodify(path, ':p')
+  if path == path_join(M.wave_home(), 'settings.json') then
+    return true
+  end
+  return path:match('/%.wave/settings%.json$') ~= nil
+    or path:match('/%.wave/settings%.local%.json$') ~= nil
+    or path:match('/%.claude/settings%.json$') ~= nil
+    or path:match('/%.claude/settings%.local%.json$') ~= nil
+end
+
+-- Notification listeners --------------------------------------------------
+
+--- Subscribes to a server notification: 'wave/hookRun', 'wave/sessionChanged',
+--- 'wave/hooksChanged' (or the short names 'hookRun', 'sessionChanged', 'hooksChanged').
+--- Returns a function that unsubscribes.
+function M.on(method, fn)
+  if not method:find('/') then
+    method = 'wave/' .. method
+  end
+  state.listeners[method] = state.listeners[method] or {}
+  table.insert(state.listeners[method], fn)
+  return function()
+    for i, f in ipairs(state.listeners[method] or {}) do
+      if f == fn then
+        table.remove(state.listeners[method], i)
+        return
+      end
+    end
+  end
+end
+
+local function emit(method, params)
+  for _, fn in ipairs(vim.list_slice(state.listeners[method] or {}, 1)) do
+    local ok, err = pcall(fn, params)
+    if not ok then
+      notify(method .. ' listener failed: ' .. tostring(err), vim.log.levels.ERROR)
+    end
+  end
+end
+
+-- Requests ------------------------------------------------------------------
+
+local function client()
+  return state.client_id and vim.lsp.get_client_by_id(state.client_id) or nil
+end
+
+--- Sends any request to the server. callback(err, result) runs on the main loop.
+--- Starts the server if needed; requests wait until it is initialized.
+function M.request(method, params, callback)
+  callback = callback or function() end
+  local function send()
+    local c = client()
+    if not c then
+      callback({ code = -32803, message = 'wavehooks server is not running' }, nil)
+      return
+    end
+    client_request(c, method, params or vim.empty_dict(), function(err, result)
+      callback(err, result)
+    end)
+  end
+  if state.initialized and client() then
+    send()
+    return
+  end
+  if not client() then
+    local ok, err = pcall(M.start)
+    if not ok or not client() then
+      callback({ code = -32803, message = 'wavehooks server did not start: ' .. tostring(err) }, nil)
+      return
+    end
+  end
+  table.insert(state.queue, send)
+end
+
+--- Sends a request and waits for its answer (at most timeout_ms): returns result, err.
+function M.request_sync(method, params, timeout_ms)
+  local done, res, rerr = false, nil, nil
+  M.request(method, params, function(err, result)
+    done, res, rerr = true, result, err
+  end)
+  if not vim.wait(timeout_ms or M.config.timeout_ms, function()
+    return done
+  end, 10) then
+    return nil, { code = -32803, message = method .. ' timed out' }
+  end
+  return res, rerr
+end
+
+--- Runs a server command (workspace/executeCommand).
+function M.execute(command, arguments, callback)
+  M.request('workspace/executeCommand', { command = command, arguments = arguments or {} }, callback)
+end
+
+-- Typed helpers for agent plugins: each takes (params, callback(err, result)).
+local methods = {
+  session_start = 'wave/sessionStart', -- {sessionId?, source?} -> {sessionId, transcriptPath, additionalContext, continue, stopReason?, blocks}
+  user_prompt_submit = 'wave/userPromptSubmit', -- {sessionId, prompt} -> {blocked, reason?, additionalContext, continue, stopReason?, blocks}
+  pre_tool_use = 'wave/preToolUse', -- {sessionId, toolUseId, toolName, toolInput} -> {permission, reason?, toolInput, asked, continue, stopReason?, blocks}
+  post_tool_use = 'wave/postToolUse', -- {sessionId, toolUseId, toolName, toolInput, toolResponse} -> {blocked, reason?, additionalContext, continue, blocks}
+  stop = 'wave/stop', -- {sessionId} -> {blocked, reason?, continue, stopReason?, blocks}
+  session_end = 'wave/sessionEnd', -- {sessionId, reason?} -> {blocks}
+  add_assistant_message = 'wave/addAssistantMessage', -- {sessionId, blocks} -> {}
+  get_session = 'wave/getSession', -- {sessionId} -> {sessionId, transcriptPath, messages}
+  api_messages = 'wave/apiMessages', -- {sessionId} -> {messages}
+  list_permissions = 'wave/listPermissions', -- {} -> {pending}
+  resolve_permission = 'wave/resolvePermission', -- {id, decision} -> {resolved}
+  run_hooks = 'wave/runHooks', -- {sessionId, event, input} -> the result of that kind of event
+  hook_runs = 'wave/hookRuns', -- {sessionId?, event?, limit?} -> {runs} newest first
+}
+M.methods = methods
+for name, method in pairs(methods) do
+  M[name] = function(params, callback)
+    return M.request(method, params, callback)
+  end
+end
+
+-- Prompts -------------------------------------------------------------------
+
+local function refresh_pending()
+  if not state.initialized then
+    return
+  end
+  M.request('wave/listPermissions', vim.empty_dict(), function(err, res)
+    if not err and res then
+      state.pending = #(res.pending or {})
+    end
+  end)
+end
+
+local function resolve(id, decision)
+  M.request('wave/resolvePermission', { id = id, decision = decision }, function(err, res)
+    if err then
+      notify('resolvePermission: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif res and not res.resolved then
+      notify('that permission was already decided', vim.log.levels.INFO)
+    end
+    refresh_pending()
+  end)
+end
+
+local function ask_message(p)
+  local msg = 'Hook asks: allow ' .. p.toolName .. '?'
+  if p.reason and p.reason ~= '' then
+    msg = msg .. ' ' .. p.reason
+  end
+  return msg
+end
+
+-- Shows a hook's ask with vim.ui.select and answers it with wave/resolvePermission.
+local function prompt_ask(message)
+  M.request('wave/listPermissions', vim.empty_dict(), function(err, res)
+    if err or not res then
+      return
+    end
+    state.pending = #res.pending
+    local ask
+    for _, p in ipairs(res.pending) do
+      if not state.prompting[p.id] and ask_message(p) == message then
+        ask = p
+        break
+      end
+    end
+    if not ask then
+      for _, p in ipairs(res.pending) do
+        if not state.prompting[p.id] and message:find(p.toolName, 1, true) then
+          ask = p
+          break
+        end
+      end
+    end
+    if not ask then
+      return -- already decided
+    end
+    state.prompting[ask.id] = true
+    vim.ui.select({ 'Allow', 'Deny' }, { prompt = message, kind = 'wavehooks.ask' }, function(choice)
+      state.prompting[ask.id] = nil
+      -- A dismissed prompt is a Deny, as the server treats a dismissed message.
+      resolve(ask.id, choice == 'Allow' and 'allow' or 'deny')
+    end)
+  end)
+end
+
+local function prompt_trust(message)
+  vim.ui.select({ 'Trust', 'Not now' }, { prompt = message, kind = 'wavehooks.trust' }, function(choice)
+    if choice == 'Trust' then
+      M.trust()
+    end
+  end)
+end
+
+-- The window/showMessageRequest handler. Asks ("Allow"/"Deny") and the trust
+-- prompt ("Trust"/"Not now") are answered at once with an error, which tells
+-- the server the editor answers through another channel, then shown with
+-- vim.ui.select (which may be asynchronous) and answered with
+-- wave/resolvePermission or wave.trustWorkspace. Other prompts get Neovim's
+-- default handler.
+local function on_show_message_request(err, params, ctx, config)
+  local titles = {}
+  for _, a in ipairs(params.actions or {}) do
+    titles[#titles + 1] = a.title
+  end
+  local kind
+  if #titles == 2 and vim.tbl_contains(titles, 'Allow') and vim.tbl_contains(titles, 'Deny') then
+    kind = 'ask'
+  elseif vim.tbl_contains(titles, 'Trust') and vim.tbl_contains(titles, 'Not now') then
+    kind = 'trust'
+  end
+  if not kind then
+    return vim.lsp.handlers['window/showMessageRequest'](err, params, ctx, config)
+  end
+  vim.schedule(function()
+    if kind == 'ask' then
+      prompt_ask(params.message)
+    else
+      prompt_trust(params.message)
+    end
+  end)
+  return nil,
+    vim.lsp.rpc.rpc_response_error(
+      vim.lsp.protocol.ErrorCodes.RequestCancelled,
+      kind == 'ask' and 'answered through wave/resolvePermission' or 'answered through wave.trustWorkspace'
+    )
+end
+
+local levels = { [1] = vim.log.levels.ERROR, [2] = vim.log.levels.WARN, [3] = vim.log.levels.INFO, [4] = vim.log.levels.DEBUG }
+
+local function on_show_message(_, params)
+  vim.notify('wavehooks: ' .. params.message, levels[params.type] or vim.log.levels.INFO)
+  return vim.NIL
+end
+
+local handlers = {
+  ['window/showMessageRequest'] = on_show_message_request,
+  ['window/showMessage'] = on_show_message,
+  ['wave/hookRun'] = function(_, params)
+    emit('wave/hookRun', params)
+    refresh_pending()
+  end,
+  ['wave/sessionChanged'] = function(_, params)
+    emit('wave/sessionChanged', params)
+    refresh_pending()
+  end,
+  ['wave/hooksChanged'] = function(_, params)
+    state.hooks = params
+    emit('wave/hooksChanged', params)
+    vim.schedule(function()
+      M._refresh_codelens()
+    end)
+  end,
+}
+
+-- Client --------------------------------------------------------------------
+
+local function client_config()
+  local init_options = { trustWorkspaceHooks = M.config.trust_workspace and true or false }
+  if M.config.wave_home then
+    init_options.waveHome = M.wave_home()
+  end
+  if M.config.ask_timeout then
+    init_options.askTimeoutSeconds = M.config.ask_timeout
+  end
+  return {
+    name = NAME,
+    cmd = M.cmd(),
+    root_dir = M.root_dir(),
+    filetypes = { 'json', 'jsonc' },
+    init_options = init_options,
+    handlers = handlers,
+    on_init = function(c)
+      state.client_id = c.id
+      state.initialized = true
+      local queued = state.queue
+      state.queue = {}
+      for _, send in ipairs(queued) do
+        send()
+      end
+      vim.schedule(M._refresh_codelens)
+    end,
+    on_exit = function(code, _, id)
+      if id == state.client_id then
+        state.client_id, state.initialized = nil, false
+        local queued = state.queue
+        state.queue = {}
+        vim.schedule(function()
+          for _, send in ipairs(queued) do
+            send()
+          end
+          if code ~= 0 then
+            notify('the server exited with code ' .. tostring(code), vim.log.levels.WARN)
+          end
+        end)
+      end
+    end,
+  }
+end
+
+--- Starts the server (if it is not running) and returns its client id.
+function M.start()
+  if client() then
+    return state.client_id
+  end
+  local cfg = client_config()
+  if vim.fn.executable(cfg.cmd[1]) ~= 1 then
+    error(cfg.cmd[1] .. ' is not executable: set cmd in require("wavehooks").setup{} or put wavehooks on PATH')
+  end
+  state.initialized = false
+  if has_011 then
+    state.client_id = vim.lsp.start(cfg, { attach = false })
+  else
+    state.client_id = vim.lsp.start_client(cfg)
+  end
+  if not state.client_id then
+    error('vim.lsp could not start ' .. table.concat(cfg.cmd, ' '))
+  end
+  return state.client_id
+end
+
+--- Stops the server; returns once it is gone (at most timeout_ms).
+function M.stop(timeout_ms)
+  local c = client()
+  if not c then
+    return
+  end
+  local id = state.client_id
+  if has_011 then
+    c:stop()
+  else
+    c.stop()
+  end
+  vim.wait(timeout_ms or 3000, function()
+    return vim.lsp.get_client_by_id(id) == nil
+  end, 10)
+  state.client_id, state.initialized = nil, false
+end
+
+function M.restart()
+  M.stop()
+  M.start()
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    M.attach(buf)
+  end
+end
+
+--- Attaches the server to a buffer if it shows a settings file.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not vim.api.nvim_buf_is_loaded(bufnr) or not M.is_settings_file(vim.api.nvim_buf_get_name(bufnr)) then
+    return
+  end
+  if vim.bo[bufnr].filetype ~= 'jsonc' then
+    vim.bo[bufnr].filetype = 'jsonc' -- settings files may have comments and trailing commas
+  end
+  if M.config.codelens and not vim.b[bufnr].wavehooks_codelens then
+    -- Show the server's "▶ Run hook" lenses; run one with vim.lsp.codelens.run() or :WaveHooksRun.
+    vim.b[bufnr].wavehooks_codelens = true
+    vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+      group = vim.api.nvim_create_augroup('wavehooks_codelens_' .. bufnr, { clear = true }),
+      buffer = bufnr,
+      callback = function()
+        if state.initialized then
+          pcall(vim.lsp.codelens.refresh)
+        end
+      end,
+    })
+  end
+  if has_011 then
+    return -- vim.lsp.enable attaches on FileType
+  end
+  local ok = pcall(M.start)
+  if ok and state.client_id and not vim.lsp.buf_is_attached(bufnr, state.client_id) then
+    vim.lsp.buf_attach_client(bufnr, state.client_id)
+    if state.initialized then
+      vim.schedule(M._refresh_codelens)
+    end
+  end
+end
+
+-- Refreshes the code lenses of the settings buffers shown in windows.
+function M._refresh_codelens()
+  if not M.config.codelens then
+    return
+  end
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    local buf = vim.api.nvim_win_get_buf(win)
+    if vim.b[buf].wavehooks_codelens then
+      vim.api.nvim_win_call(win, function()
+        pcall(vim.lsp.codelens.refresh)
+      end)
+    end
+  end
+end
+
+-- Commands ------------------------------------------------------------------
+
+--- :WaveHooksTrust — trust this workspace's hooks.
+function M.trust(callback)
+  M.execute('wave.trustWorkspace', {}, function(err)
+    if err then
+      notify('trust: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    else
+      notify("this workspace's hooks are trusted and will run")
+    end
+    if callback then
+      callback(err)
+    end
+  end)
+end
+
+--- :WaveHooksPending — pick a pending permission, then Allow or Deny it.
+function M.pending()
+  M.request('wave/listPermissions', vim.empty_dict(), function(err, res)
+    if err then
+      notify('listPermissions: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    state.pending = #res.pending
+    if #res.pending == 0 then
+      notify('no permission is pending')
+      return
+    end
+    vim.ui.select(res.pending, {
+      prompt = 'Pending hook permissions',
+      kind = 'wavehooks.pending',
+      format_item = function(p)
+        local input = vim.fn.json_encode(p.toolInput)
+        if #input > 120 then
+          input = input:sub(1, 117) .. '...'
+        end
+        return string.format('%s %s%s', p.toolName, input, (p.reason ~= '' and (' — ' .. p.reason) or ''))
+      end,
+    }, function(p)
+      if not p then
+        return
+      end
+      vim.ui.select({ 'Allow', 'Deny' }, { prompt = ask_message(p), kind = 'wavehooks.ask' }, function(choice)
+        if choice then
+          resolve(p.id, choice == 'Allow' and 'allow' or 'deny')
+        end
+      end)
+    end)
+  end)
+end
+
+-- A scratch buffer, reused by name, shown in a split.
+local function scratch(name, lines)
+  local buf = vim.fn.bufnr(name)
+  if buf == -1 or not vim.api.nvim_buf_is_valid(buf) then
+    buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(buf, name)
+    vim.bo[buf].bufhidden = 'hide'
+    vim.bo[buf].swapfile = false
+    vim.bo[buf].filetype = 'wavehookslog'
+    vim.api.nvim_buf_set_keymap(buf, 'n', 'q', '<cmd>close<cr>', { noremap = true, silent = true })
+    vim.api.nvim_buf_set_keymap(buf, 'n', 'R', '<cmd>WaveHooksLog<cr>', { noremap = true, silent = true })
+  end
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  local win = vim.fn.bufwinid(buf)
+  if win == -1 then
+    vim.cmd('botright split')
+    vim.api.nvim_win_set_buf(0, buf)
+  else
+    vim.api.nvim_set_current_win(win)
+  end
+  return buf
+end
+
+--- :WaveHooksLog [N] — the last N hook runs (default 50), newest first, in a scratch buffer.
+function M.log(opts, callback)
+  opts = opts or {}
+  M.request('wave/hookRuns', { limit = opts.limit or 50, sessionId = opts.sessionId, event = opts.event }, function(err, res)
+    if err then
+      notify('hookRuns: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local lines = {
+      string.format('wavehooks: the last %d hook run(s), newest first.  R: refresh  q: close', #res.runs),
+      '',
+    }
+    if #res.runs == 0 then
+      lines[#lines + 1] = 'No hook has run yet.'
+    end
+    for _, run in ipairs(res.runs) do
+      vim.list_extend(lines, format.run_lines(run))
+    end
+    local buf = scratch('wavehooks://log', lines)
+    if callback then
+      callback(buf, res.runs)
+    end
+  end)
+end
+
+-- The "Run hook" code lenses of a settings file: {title, file, index, line}.
+local function lenses(file, callback)
+  M.request('textDocument/codeLens', { textDocument = { uri = vim.uri_from_fname(file) } }, function(err, res)
+    local out = {}
+    for _, l in ipairs((not err and res) or {}) do
+      if l.command and l.command.command == 'wave.runHook' then
+        out[#out + 1] = {
+          title = l.command.title,
+          file = l.command.arguments[1],
+          index = l.command.arguments[2],
+          line = l.range.start.line,
+        }
+      end
+    end
+    callback(out)
+  end)
+end
+
+local function run_hook(lens, callback)
+  M.execute('wave.runHook', { lens.file, lens.index }, function(err, res)
+    if err then
+      notify('run hook: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif res then
+      scratch('wavehooks://run', format.run_hook_lines(res))
+    end
+    if callback then
+      callback(err, res)
+    end
+  end)
+end
+
+--- :WaveHooksRun — runs the hook under the cursor (in a settings file) with
+--- sample input, or picks one of every configured hook.
+function M.run(callback)
+  local buf = vim.api.nvim_get_current_buf()
+  local file = vim.api.nvim_buf_get_name(buf)
+  if M.is_settings_file(file) then
+    local cursor = vim.api.nvim_win_get_cursor(0)[1] - 1
+    lenses(vim.fn.fnamemodify(file, ':p'), function(ls)
+      -- The hook under the cursor: the last command at or above the cursor line.
+      local best
+      for _, l in ipairs(ls) do
+        if l.line <= cursor and (not best or l.line > best.line) then
+          best = l
+        end
+      end
+      if best then
+        run_hook(best, callback)
+      elseif #ls > 0 then
+        vim.ui.select(ls, { prompt = 'Run hook', format_item = function(l)
+          return l.title .. ' line ' .. (l.line + 1)
+        end }, function(l)
+          if l then
+            run_hook(l, callback)
+          end
+        end)
+      else
+        notify('no hook in this file')
+      end
+    end)
+    return
+  end
+  local files = { path_join(M.wave_home(), 'settings.json') }
+  local root = M.root_dir()
+  for _, rel in ipairs({ '.wave/settings.json', '.wave/settings.local.json' }) do
+    files[#files + 1] = path_join(root, rel)
+  end
+  local all, left = {}, #files
+  for _, f in ipairs(files) do
+    lenses(f, function(ls)
+      vim.list_extend(all, ls)
+      left = left - 1
+      if left > 0 then
+        return
+      end
+      if #all == 0 then
+        notify('no hook is configured')
+        return
+      end
+      vim.ui.select(all, { prompt = 'Run a hook with sample input', format_item = function(l)
+        return string.format('%s  %s:%d', l.title, vim.fn.fnamemodify(l.file, ':~'), l.line + 1)
+      end }, function(l)
+        if l then
+          run_hook(l, callback)
+        end
+      end)
+    end)
+  end
+end
+
+--- A short status for the statusline: "wave: 7 hooks, 2 pending".
+function M.statusline()
+  if not client() then
+    return ''
+  end
+  local s = 'wave'
+  if state.hooks then
+    s = string.format('wave: %d hook%s', state.hooks.hooks, state.hooks.hooks == 1 and '' or 's')
+    if not state.hooks.trusted then
+      s = s .. ' (untrusted)'
+    end
+  end
+  if state.pending > 0 then
+    s = s .. string.format(', %d pending', state.pending)
+  end
+  return s
+end
+
+-- Setup -----------------------------------------------------------------------
+
+local function settings_patterns()
+  return {
+    '*/.wave/settings.json',
+    '*/.wave/settings.local.json',
+    '*/.claude/settings.json',
+    '*/.claude/settings.local.json',
+    path_join(M.wave_home(), 'settings.json'),
+  }
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  if state.setup_done then
+    M.stop()
+  end
+  state.setup_done = true
+
+  local group = vim.api.nvim_create_augroup('wavehooks', { clear = true })
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+    group = group,
+    pattern = settings_patterns(),
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+
+  if has_011 then
+    local cfg = client_config()
+    local root = cfg.root_dir
+    cfg.root_dir = function(bufnr, on_dir)
+      if M.is_settings_file(vim.api.nvim_buf_get_name(bufnr)) then
+        on_dir(root)
+      end
+    end
+    vim.lsp.config(NAME, cfg)
+    vim.lsp.enable(NAME)
+  end
+
+  vim.api.nvim_create_user_command('WaveHooksTrust', function()
+    M.trust()
+  end, { desc = "Trust this workspace's hooks" })
+  vim.api.nvim_create_user_command('WaveHooksPending', function()
+    M.pending()
+  end, { desc = 'Answer a pending hook permission' })
+  vim.api.nvim_create_user_command('WaveHooksRun', function()
+    M.run()
+  end, { desc = 'Run the hook under the cursor with sample input' })
+  vim.api.nvim_create_user_command('WaveHooksLog', function(a)
+    M.log({ limit = tonumber(a.args) })
+  end, { nargs = '?', desc = 'Show the hook run history' })
+  vim.api.nvim_create_user_command('WaveHooksRestart', function()
+    M.restart()
+  end, { desc = 'Restart the wavehooks server' })
+
+  if M.config.autostart then
+    local ok, err = pcall(M.start)
+    if not ok then
+      notify(tostring(err), vim.log.levels.WARN)
+    end
+  end
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    M.attach(buf)
+  end
+end
+
+return M

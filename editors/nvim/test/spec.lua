@@ -1,0 +1,407 @@
+-- Headless test of the wavehooks Neovim plugin against the real server, with
+-- real sh + jq hook scripts. Run through test/run.sh, which sets:
+--   WAVEHOOKS_BIN, WAVEHOOKS_PLUGIN (editors/nvim), WAVEHOOKS_TEST_TMP, WAVEHOOKS_TEST_OUT.
+-- Prints one line per test and "N passed, M failed" last; :cquit on failure.
+
+local out = assert(io.open(assert(os.getenv('WAVEHOOKS_TEST_OUT')), 'w'))
+local function say(line)
+  out:write(line .. '\n')
+  out:flush()
+end
+
+local ok_load, load_err = pcall(function()
+  vim.opt.runtimepath:prepend(assert(os.getenv('WAVEHOOKS_PLUGIN')))
+end)
+if not ok_load then
+  say('setup failed: ' .. tostring(load_err))
+  say('0 passed, 1 failed')
+  vim.cmd('cquit 1')
+end
+
+local BIN = os.getenv('WAVEHOOKS_BIN')
+local TMP = os.getenv('WAVEHOOKS_TEST_TMP')
+local home, root, hooks_dir = TMP .. '/home', TMP .. '/project', TMP .. '/hooks'
+
+local function write(path, text, mode)
+  local f = assert(io.open(path, 'w'))
+  f:write(text)
+  f:close()
+  if mode then
+    vim.loop.fs_chmod(path, mode)
+  end
+end
+
+local function script(name, body)
+  local p = hooks_dir .. '/' .. name
+  write(p, '#!/bin/sh\n' .. body .. '\n', 493) -- 0755
+  return p
+end
+
+-- Fixtures --------------------------------------------------------------------
+
+for _, d in ipairs({ home, root .. '/.wave', hooks_dir }) do
+  vim.fn.mkdir(d, 'p')
+end
+local deny_rm = script('deny-rm.sh', [[
+cmd=$(jq -r '.tool_input.command // ""')
+case "$cmd" in *"rm -rf"*) echo "rm -rf is not allowed" >&2; exit 2;; esac
+exit 0]])
+local ask_write = script('ask-write.sh', [[
+f=$(jq -r .tool_input.file_path)
+jq -n --arg f "$f" '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: ("writes " + $f)}}']])
+local start_hook = script('session-start.sh', [[src=$(jq -r .source); echo "notes app; started from $src"]])
+local prompt_hook = script('prompt.sh', [[p=$(jq -r .prompt); echo "prompt has ${#p} characters"]])
+local warn_hook = script('warn.sh', [[jq -n '{systemMessage: "remember to run the tests"}']])
+local user_settings = home .. '/settings.json'
+write(user_settings, ([[
+{
+  // the user's own hooks: they always run
+  "hooks": {
+    "SessionStart": [{ "hooks": [{ "type": "command", "command": "%s" }] }],
+    "UserPromptSubmit": [{ "hooks": [{ "type": "command", "command": "%s" }] }],
+    "PreToolUse": [
+      { "matcher": "Bash",
+        "hooks": [{ "type": "command", "command": "%s" }] },
+      { "matcher": "Write|Edit",
+        "hooks": [{ "type": "command", "command": "%s" }] },
+    ],
+    "PostToolUse": [{ "hooks": [{ "type": "command", "command": "%s" }] }],
+  },
+}
+]]):format(start_hook, prompt_hook, deny_rm, ask_write, warn_hook))
+-- The repository's own hook (waits for trust) and a broken local settings file.
+write(root .. '/.wave/settings.json', [[{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "cat >/dev/null; echo project-stop-hook"}]}]}}]])
+local broken = root .. '/.wave/settings.local.json'
+write(broken, '{\n  "hooks": {\n    "Stop": [\n')
+
+-- A scripted user -----------------------------------------------------------------
+
+local selects = {} -- every vim.ui.select: {items, prompt, kind}
+local answers = {} -- queue of answers: a string (matched against the formatted items), a number (index), or 'wait'
+local waiting = {} -- on_choice of prompts answered later
+vim.ui.select = function(items, opts, on_choice)
+  opts = opts or {}
+  local fmt = opts.format_item or tostring
+  local labels = {}
+  for i, it in ipairs(items) do
+    labels[i] = fmt(it)
+  end
+  table.insert(selects, { items = labels, prompt = opts.prompt, kind = opts.kind })
+  local a = table.remove(answers, 1)
+  if a == nil or a == 'wait' then
+    table.insert(waiting, on_choice)
+    return
+  end
+  for i, label in ipairs(labels) do
+    if a == i or label == a then
+      on_choice(items[i], i)
+      return
+    end
+  end
+  on_choice(nil, nil)
+end
+
+local notes = {} -- every vim.notify: {msg, level}
+vim.notify = function(msg, level)
+  table.insert(notes, { msg = msg, level = level })
+end
+
+-- Test helpers ----------------------------------------------------------------------
+
+local passed, failed = 0, 0
+
+local function wait(cond, what, ms)
+  if not vim.wait(ms or 10000, cond, 10) then
+    error('timed out waiting for ' .. what, 2)
+  end
+end
+
+local function check(v, msg)
+  if not v then
+    error(msg or 'check failed', 2)
+  end
+  return v
+end
+
+local function eq(a, b, msg)
+  if not vim.deep_equal(a, b) then
+    error(string.format('%s: expected %s, got %s', msg or 'eq', vim.inspect(b), vim.inspect(a)), 2)
+  end
+end
+
+local function test(name, fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  if ok then
+    passed = passed + 1
+    say('ok   ' .. name)
+  else
+    failed = failed + 1
+    say('FAIL ' .. name .. '\n' .. tostring(err))
+  end
+end
+
+local wh = require('wavehooks')
+
+-- Calls a typed helper and waits for its answer: returns result, err.
+local function call(name, params, ms)
+  local done, res, rerr = false, nil, nil
+  wh[name](params, function(err, result)
+    done, res, rerr = true, result, err
+  end)
+  wait(function()
+    return done
+  end, name, ms)
+  return res, rerr
+end
+
+local function find_note(pattern, level)
+  for _, n in ipairs(notes) do
+    if n.msg:find(pattern) and (level == nil or n.level == level) then
+      return n
+    end
+  end
+end
+
+local function buf_text(buf)
+  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+end
+
+local events = { hookRun = {}, sessionChanged = {}, hooksChanged = {} }
+for ev, list in pairs(events) do
+  wh.on(ev, function(p)
+    table.insert(list, p)
+  end)
+end
+
+-- Tests -------------------------------------------------------------------------------
+
+answers = { 'Not now' } -- the trust prompt
+
+test('setup starts the server', function()
+  wh.setup({ cmd = { BIN, 'serve' }, wave_home = home, root_dir = root, ask_timeout = 20 })
+  wait(function()
+    local id = wh.start()
+    local c = id and vim.lsp.get_client_by_id(id)
+    return c and c.initialized
+  end, 'the client to initialize')
+end)
+
+test('a broken settings file gets diagnostics', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(broken))
+  local buf = vim.api.nvim_get_current_buf()
+  eq(vim.bo[buf].filetype, 'jsonc', 'filetype')
+  wait(function()
+    return vim.lsp.buf_is_attached(buf, wh.start())
+  end, 'the client to attach')
+  wait(function()
+    return #vim.diagnostic.get(buf) > 0
+  end, 'diagnostics')
+  local d = vim.diagnostic.get(buf)[1]
+  eq(d.severity, vim.diagnostic.severity.ERROR, 'severity')
+  check(d.message:find('invalid JSON'), d.message)
+end)
+
+test('the trust prompt is answered with vim.ui.select', function()
+  wait(function()
+    for _, s in ipairs(selects) do
+      if s.kind == 'wavehooks.trust' then
+        return true
+      end
+    end
+  end, 'the trust prompt')
+  local s = selects[1]
+  eq(s.items, { 'Trust', 'Not now' }, 'trust items')
+  check(s.prompt:find('project%-stop%-hook'), s.prompt)
+end)
+
+local sid
+test('a session through the Lua API', function()
+  local res, err = call('session_start', { source = 'startup' })
+  check(not err, vim.inspect(err))
+  sid = res.sessionId
+  eq(res.additionalContext, { 'notes app; started from startup' }, 'additionalContext')
+  local sub = call('user_prompt_submit', { sessionId = sid, prompt = 'add a search box' })
+  eq(sub.blocked, false, 'blocked')
+  eq(sub.additionalContext, { 'prompt has 16 characters' }, 'prompt context')
+  local r, e = call('add_assistant_message', {
+    sessionId = sid,
+    blocks = { { type = 'text', content = 'cleaning up' }, { type = 'tool', id = 'tu-1', name = 'Bash', input = { command = 'rm -rf /' } } },
+  })
+  check(not e and r, vim.inspect(e))
+  wait(function()
+    return #events.sessionChanged > 0
+  end, 'wave/sessionChanged')
+end)
+
+test('a deny hook denies: the agent sees the denial', function()
+  local res = call('pre_tool_use', { sessionId = sid, toolUseId = 'tu-1', toolName = 'Bash', toolInput = { command = 'rm -rf /' } })
+  eq(res.permission, 'deny', 'permission')
+  check(res.reason:find('rm %-rf is not allowed'), res.reason)
+  eq(res.asked, false, 'asked')
+end)
+
+test('an ask answered Allow with vim.ui.select', function()
+  answers = { 'Allow' }
+  local before = #selects
+  local res = call('pre_tool_use', {
+    sessionId = sid,
+    toolUseId = 'tu-2',
+    toolName = 'Write',
+    toolInput = { file_path = root .. '/notes.txt', content = 'hi' },
+  })
+  eq(res.permission, 'allow', 'permission')
+  eq(res.asked, true, 'asked')
+  local s = selects[before + 1]
+  eq(s.kind, 'wavehooks.ask', 'kind')
+  eq(s.items, { 'Allow', 'Deny' }, 'items')
+  check(s.prompt:find('Hook asks: allow Write%?'), s.prompt)
+end)
+
+test('an ask answered Deny with :WaveHooksPending ends the turn', function()
+  answers = { 'wait' } -- the ask prompt stays up
+  local done, res = false, nil
+  wh.pre_tool_use({
+    sessionId = sid,
+    toolUseId = 'tu-3',
+    toolName = 'Edit',
+    toolInput = { file_path = root .. '/todo.txt', old_string = 'a', new_string = 'b' },
+  }, function(_, r)
+    done, res = true, r
+  end)
+  wait(function()
+    return #waiting > 0
+  end, 'the ask prompt')
+  local pending = call('list_permissions', vim.empty_dict())
+  eq(#pending.pending, 1, 'pending')
+  answers = { 1, 'Deny' } -- pick the first pending permission, then Deny
+  vim.cmd('WaveHooksPending')
+  wait(function()
+    return done
+  end, 'preToolUse to return')
+  eq(res.permission, 'deny', 'permission')
+  eq(res.continue, false, "a user's deny ends the turn")
+  -- The prompt that was left up answers too late: the first answer won.
+  table.remove(waiting, 1)('Allow', 1)
+  wait(function()
+    return find_note('already decided')
+  end, 'the "already decided" note')
+end)
+
+test('warn blocks become vim.notify warnings', function()
+  local res = call('post_tool_use', {
+    sessionId = sid,
+    toolUseId = 'tu-2',
+    toolName = 'Write',
+    toolInput = { file_path = root .. '/notes.txt' },
+    toolResponse = { success = true },
+  })
+  eq(res.blocked, false, 'blocked')
+  wait(function()
+    return find_note('remember to run the tests', vim.log.levels.WARN)
+  end, 'a warning notification')
+end)
+
+test(':WaveHooksLog lists the runs with stdin and stderr', function()
+  wait(function()
+    return #events.hookRun >= 5
+  end, 'wave/hookRun notifications')
+  local buf
+  wh.log({ limit = 20 }, function(b)
+    buf = b
+  end)
+  wait(function()
+    return buf
+  end, 'the log buffer')
+  local text = buf_text(buf)
+  check(text:find('PreToolUse %(Bash%)'), text)
+  check(text:find('rm %-rf is not allowed', 1), 'stderr in the log')
+  check(text:find('stdin:', 1, true), 'stdin in the log')
+  check(text:find('"tool_name": "Bash"', 1, true), 'pretty stdin')
+  check(text:find('did not match', 1, true), 'why a matcher did not match')
+  eq(vim.api.nvim_buf_get_name(buf), 'wavehooks://log', 'buffer name')
+  vim.cmd('close')
+end)
+
+test(':WaveHooksRun runs the hook under the cursor with sample input', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(user_settings))
+  local buf = vim.api.nvim_get_current_buf()
+  wait(function()
+    return vim.lsp.buf_is_attached(buf, wh.start())
+  end, 'the client to attach')
+  -- The server's "Run hook" code lenses show above each command.
+  wait(function()
+    return #vim.lsp.codelens.get(buf) >= 5
+  end, 'the code lenses')
+  local lens = vim.lsp.codelens.get(buf)[1]
+  check(lens.command.title:find('Run hook', 1, true), vim.inspect(lens))
+  -- the line of the deny-rm hook's command
+  local line
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    if l:find('deny-rm.sh', 1, true) then
+      line = i
+    end
+  end
+  vim.api.nvim_win_set_cursor(0, { line, 10 })
+  local result
+  wh.run(function(err, res)
+    result = res or err
+  end)
+  wait(function()
+    return result
+  end, 'the run')
+  eq(result.event, 'PreToolUse', 'event')
+  check(result.command:find('deny-rm.sh', 1, true), result.command)
+  check(result.stdin:find('hook_event_name', 1, true), result.stdin)
+  wait(function()
+    return find_note('PreToolUse hook')
+  end, 'the outcome notification')
+  vim.cmd('close')
+end)
+
+test(':WaveHooksTrust trusts the workspace hooks', function()
+  vim.cmd('WaveHooksTrust')
+  wait(function()
+    for _, h in ipairs(events.hooksChanged) do
+      if h.trusted then
+        return true
+      end
+    end
+  end, 'wave/hooksChanged trusted')
+  check(wh.statusline():find('wave'), wh.statusline())
+end)
+
+test('request_sync, get_session and api_messages', function()
+  local res, err = wh.request_sync('wave/getSession', { sessionId = sid })
+  check(not err, vim.inspect(err))
+  eq(res.sessionId, sid, 'sessionId')
+  check(#res.messages >= 2, 'messages')
+  local api = call('api_messages', { sessionId = sid })
+  check(#api.messages >= 2, 'api messages')
+  local runs = call('hook_runs', { sessionId = sid, event = 'PreToolUse', limit = 2 })
+  eq(#runs.runs, 2, 'limited runs')
+  local _, bad = wh.request_sync('wave/resolvePermission', { id = 'x', decision = 'maybe' })
+  check(bad and bad.message:find('decision'), vim.inspect(bad))
+end)
+
+test(':checkhealth wavehooks reports the binary, its version and the broken settings', function()
+  vim.cmd('checkhealth wavehooks')
+  local text = buf_text(vim.api.nvim_get_current_buf())
+  check(text:find('OK:? found', 1) or text:find('OK found', 1, true), text)
+  check(text:find('version: wavehooks', 1, true), text)
+  check(text:find('invalid JSON', 1, true), text)
+  check(text:find('ERROR', 1, true), text)
+end)
+
+test('session_end and stopping the server', function()
+  local res = call('session_end', { sessionId = sid, reason = 'logout' })
+  check(res and res.blocks, vim.inspect(res))
+  wh.stop()
+  eq(wh.statusline(), '', 'statusline after stop')
+end)
+
+say(string.format('%d passed, %d failed', passed, failed))
+out:close()
+if failed > 0 then
+  vim.cmd('cquit 1')
+end
+vim.cmd('qall!')
