@@ -59,7 +59,10 @@ class Controller implements vscode.Disposable {
       {
         sendRequest: async <R>(method: string, params: unknown, token?: CancellationToken): Promise<R> => {
           const client = await this.ready();
-          return client.sendRequest<R>(method, params, token as vscode.CancellationToken | undefined);
+          // Pass no token rather than an undefined one: the client would send [params, undefined] as an array.
+          return token
+            ? client.sendRequest<R>(method, params, token as vscode.CancellationToken)
+            : client.sendRequest<R>(method, params);
         },
       },
       this.hub,
@@ -306,6 +309,7 @@ class Controller implements vscode.Disposable {
           }
           if (pending.length > 0) {
             this.pendingTimer = setTimeout(() => this.refreshPending(), 2000);
+            this.pendingTimer.unref?.();
           }
         },
         () => this.pendingItem.hide(),

@@ -1,0 +1,207 @@
+// Runs the extension itself (the dist/extension.js bundle, with the real
+// vscode-languageclient inside, and the real server) in a stand-in for the 'vscode'
+// module: activation, prompts, status bar, commands, the ask quick fixes, the
+// hook-runs channel, restart and deactivation. VS Code cannot be downloaded
+// here; test/fakeVscode.ts models just what the extension and the client touch.
+
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import type { WaveApi } from '../src/api';
+import { FakeVscode, Uri } from './fakeVscode';
+import { BIN, script, tempDir, waitFor } from './harness';
+
+describe('the extension in a stand-in VS Code', () => {
+  const vscode = new FakeVscode();
+  let ext: typeof import('../src/extension');
+  let api: WaveApi;
+  let tmp: string;
+  let home: string;
+  let root: string;
+  let sessionId: string;
+  const context = { subscriptions: [] as Array<{ dispose(): void }> };
+  const broken = () => path.join(root, '.wave', 'settings.local.json');
+  const diagnostics = (file: string) => vscode.collections.find((c) => c.name === 'wavehooks')?.get(Uri.file(file));
+
+  before(async () => {
+    assert.ok(fs.existsSync(BIN), `no server binary at ${BIN}`);
+    tmp = tempDir();
+    home = path.join(tmp, 'home');
+    root = path.join(tmp, 'project');
+    const hooks = path.join(tmp, 'hooks');
+    for (const d of [home, path.join(root, '.wave'), hooks]) {
+      fs.mkdirSync(d, { recursive: true });
+    }
+    const denyRm = script(
+      hooks,
+      'deny-rm.sh',
+      'cmd=$(jq -r \'.tool_input.command // ""\')\ncase "$cmd" in *"rm -rf"*) echo "rm -rf is not allowed" >&2; exit 2;; esac',
+    );
+    const askWrite = script(
+      hooks,
+      'ask-write.sh',
+      'jq -n \'{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "check the file"}}\'',
+    );
+    fs.writeFileSync(
+      path.join(home, 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: denyRm }] },
+            { matcher: 'Write', hooks: [{ type: 'command', command: askWrite }] },
+          ],
+        },
+      }),
+    );
+    fs.writeFileSync(
+      path.join(root, '.wave', 'settings.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cat >/dev/null; echo project hook' }] }] } }),
+    );
+    fs.writeFileSync(broken(), '{ "hooks": ');
+
+    vscode.config = {
+      'wavehooks.serverPath': BIN,
+      'wavehooks.waveHome': home,
+      'wavehooks.askTimeoutSeconds': 20,
+      'wavehooks.askStyle': 'modal',
+    };
+    vscode.folders = [{ uri: Uri.file(root), name: 'project', index: 0 }];
+    vscode.messageAnswers.push('Not now'); // the trust prompt
+    vscode.install();
+    // The bundle that ships (npm run build), with vscode-languageclient inside it.
+    ext = require(path.join(__dirname, '..', '..', 'dist', 'extension.js'));
+    api = await ext.activate(context as any);
+  });
+
+  after(async () => {
+    await ext?.deactivate();
+    for (const d of context.subscriptions) {
+      d.dispose();
+    }
+  });
+
+  test('activates: server running, status bar item, commands registered', () => {
+    assert.match(vscode.item('wavehooks.status').text, /Wave/);
+    assert.ok(vscode.item('wavehooks.status').visible);
+    for (const c of ['trustWorkspace', 'listPermissions', 'runHook', 'showHookRuns', 'restartServer', 'showServerLog']) {
+      assert.ok(vscode.commands.has(`wavehooks.${c}`), c);
+    }
+    assert.ok(vscode.commands.has('wave.runHook'), "the server's commands are registered by the client");
+  });
+
+  test('diagnostics of a broken settings file reach the diagnostic collection', async () => {
+    const diags = await waitFor(
+      () => diagnostics(broken())?.length && diagnostics(broken()),
+      () => 'diagnostics for the broken file',
+    );
+    assert.match((diags as any)[0].message, /invalid JSON/);
+  });
+
+  test('the trust prompt is a notification with Trust / Not now', async () => {
+    const trust = await waitFor(
+      () => vscode.shown.find((s) => s.items.includes('Trust')),
+      () => 'the trust prompt',
+    );
+    assert.deepEqual(trust.items, ['Trust', 'Not now']);
+    assert.equal(trust.modal, false);
+  });
+
+  test('a deny through the exported API', async () => {
+    sessionId = (await api.sessionStart({ source: 'startup' })).sessionId;
+    const res = await api.preToolUse({ sessionId, toolUseId: 't1', toolName: 'Bash', toolInput: { command: 'rm -rf /' } });
+    assert.equal(res.permission, 'deny');
+    assert.match(res.reason ?? '', /rm -rf is not allowed/);
+  });
+
+  test('an ask shown as a modal and answered Allow', async () => {
+    vscode.messageAnswers.push('Allow');
+    const res = await api.preToolUse({
+      sessionId,
+      toolUseId: 't2',
+      toolName: 'Write',
+      toolInput: { file_path: path.join(root, 'a.txt'), content: 'x' },
+    });
+    assert.equal(res.permission, 'allow');
+    const ask = vscode.shown.find((s) => s.items.includes('Allow'))!;
+    assert.equal(ask.modal, true);
+    assert.deepEqual(ask.items, ['Allow', 'Deny']);
+    assert.match(ask.message, /Hook asks: allow Write\? check the file/);
+  });
+
+  test('a pending ask in the status bar, answered Deny with List Pending Permissions', async () => {
+    vscode.messageAnswers.push('wait'); // the modal stays up
+    const pre = api.preToolUse({ sessionId, toolUseId: 't3', toolName: 'Write', toolInput: { file_path: path.join(root, 'b.txt') } });
+    const pending = vscode.item('wavehooks.pending');
+    await waitFor(
+      () => pending.visible && /1 pending/.test(pending.text),
+      () => `the pending item; it says ${JSON.stringify(pending.text)}`,
+    );
+    vscode.pickAnswers.push(0, 'Deny');
+    await vscode.commands.get('wavehooks.listPermissions')!();
+    const res = await pre;
+    assert.equal(res.permission, 'deny');
+    assert.equal(res.continue, false);
+    assert.match(vscode.quickPicks.at(-2)![0], /^Write: check the file/);
+    await waitFor(
+      () => !pending.visible,
+      () => 'the pending item to hide',
+    );
+  });
+
+  test("an ask answered with the Allow quick fix of the file's wave.ask diagnostic", async () => {
+    vscode.messageAnswers.push('wait');
+    const file = path.join(root, 'c.txt');
+    const pre = api.preToolUse({ sessionId, toolUseId: 't4', toolName: 'Write', toolInput: { file_path: file } });
+    const diag = await waitFor(
+      () => diagnostics(file)?.find((d: any) => d.code === 'wave.ask' || d.code?.value === 'wave.ask'),
+      () => 'the wave.ask diagnostic',
+    );
+    const provider = vscode.codeActionProviders[0];
+    const actions = provider.provideCodeActions({}, {}, { diagnostics: [diag] });
+    assert.deepEqual(
+      actions.map((a: any) => a.title),
+      ['Allow (hook permission)', 'Deny (hook permission)'],
+    );
+    await vscode.commands.get(actions[0].command.command)!(...actions[0].command.arguments);
+    assert.equal((await pre).permission, 'allow');
+  });
+
+  test('Show Hook Runs lists the runs with stdin and stderr', async () => {
+    await vscode.commands.get('wavehooks.showHookRuns')!();
+    const text = vscode.channel('Wave Hooks').text;
+    assert.match(text, /PreToolUse \(Bash\)/);
+    assert.match(text, /rm -rf is not allowed/);
+    assert.match(text, /"tool_name": "Bash"/);
+    assert.match(text, /did not match/);
+  });
+
+  test('Run a Hook with Sample Input picks a hook and prints what it did', async () => {
+    vscode.pickAnswers.push(0);
+    await vscode.commands.get('wavehooks.runHook')!();
+    const picked = vscode.quickPicks.at(-1)!;
+    assert.ok(picked.some((l) => /deny-rm\.sh/.test(l)), JSON.stringify(picked));
+    await waitFor(
+      () => /Ran PreToolUse hook/.test(vscode.channel('Wave Hooks').text),
+      () => 'the run in the channel',
+    );
+  });
+
+  test('Trust Workspace Hooks updates the status bar', async () => {
+    await vscode.commands.get('wavehooks.trustWorkspace')!();
+    const status = vscode.item('wavehooks.status');
+    await waitFor(
+      () => /Wave: \d+ hooks?/.test(status.text) && !/\$\(lock\)/.test(status.text),
+      () => `the hook status; it says ${status.text}`,
+    );
+    assert.ok(vscode.shown.some((s) => /trusted/.test(s.message)));
+  });
+
+  test('Restart Server starts a new server that answers', async () => {
+    await vscode.commands.get('wavehooks.restartServer')!();
+    const s = await api.getSession({ sessionId });
+    assert.equal(s.sessionId, sessionId);
+    assert.match(vscode.channel('Wave Hooks Server').text, /./);
+  });
+});
