@@ -409,7 +409,7 @@ function M.start()
   end
   local cfg = client_config()
   if vim.fn.executable(cfg.cmd[1]) ~= 1 then
-    error(cfg.cmd[1] .. ' is not executable: set cmd in require("wavehooks").setup{} or put wavehooks on PATH')
+    error(cfg.cmd[1] .. ' is not executable: set cmd in require("wavehooks").setup{} or put wavehooks on PATH', 0)
   end
   state.initialized = false
   if has_011 then
@@ -418,7 +418,7 @@ function M.start()
     state.client_id = vim.lsp.start_client(cfg)
   end
   if not state.client_id then
-    error('vim.lsp could not start ' .. table.concat(cfg.cmd, ' '))
+    error('vim.lsp could not start ' .. table.concat(cfg.cmd, ' '), 0)
   end
   return state.client_id
 end
