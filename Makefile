@@ -4,7 +4,7 @@ BIN      := bin/wavehooks
 PKGS     := ./...
 BENCHTIME ?= 2s
 
-.PHONY: all build test test-short demo bench lint fuzz smoke clean
+.PHONY: all build test test-short test-editors demo bench lint fuzz smoke clean
 
 all: build
 
@@ -19,6 +19,16 @@ test: build
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 	$(MAKE) --no-print-directory smoke
+	$(MAKE) --no-print-directory test-editors
+
+# The editor integrations, each against the real server binary: Neovim headless, and the VS Code
+# extension's client library (vscode-jsonrpc) plus its bundle in a stand-in vscode module.
+test-editors: build
+	@if command -v nvim >/dev/null; then WAVEHOOKS_BIN=$(abspath $(BIN)) editors/nvim/test/run.sh; \
+	  else echo "SKIPPED: Neovim tests (nvim is not installed; .ci/run installs it)"; fi
+	@if command -v npm >/dev/null; then cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error && \
+	  WAVEHOOKS_BIN=$(abspath $(BIN)) npm test; \
+	  else echo "SKIPPED: VS Code extension tests (npm is not installed)"; fi
 
 test-short:
 	$(GO) test -count=1 $(PKGS)

@@ -12,6 +12,7 @@ require (
 	go.lsp.dev/uri v0.3.0
 	go.uber.org/goleak v1.3.0
 	go.uber.org/zap v1.28.0
+	golang.org/x/sys v0.13.0
 )
 
 require (
@@ -19,5 +20,4 @@ require (
 	go.lsp.dev/pkg v0.0.0-20210717090340-384b27a52fb2 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/sys v0.13.0 // indirect
 )

@@ -107,18 +107,22 @@ func (e *Engine) Fire(ctx context.Context, in Input) Result {
 	}
 	res.Stdin = stdin
 	execs := make([]Exec, len(jobs))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		if j.first != i {
-			continue
+	if len(jobs) == 1 {
+		execs[0] = e.runner.Run(ctx, jobs[0].hook.Command, stdin, jobs[0].hook.Timeout)
+	} else {
+		var wg sync.WaitGroup
+		for i, j := range jobs {
+			if j.first != i {
+				continue
+			}
+			wg.Add(1)
+			go func(i int, h *Hook) {
+				defer wg.Done()
+				execs[i] = e.runner.Run(ctx, h.Command, stdin, h.Timeout)
+			}(i, j.hook)
 		}
-		wg.Add(1)
-		go func(i int, h *Hook) {
-			defer wg.Done()
-			execs[i] = e.runner.Run(ctx, h.Command, stdin, h.Timeout)
-		}(i, j.hook)
+		wg.Wait()
 	}
-	wg.Wait()
 
 	verdicts := make([]verdict, 0, len(jobs))
 	for i, j := range jobs {
@@ -128,7 +132,7 @@ func (e *Engine) Fire(ctx context.Context, in Input) Result {
 		x := execs[i]
 		v := interpret(in.Event, j.hook, x)
 		r := &res.Runs[j.run]
-		r.Ran, r.ExitCode, r.Duration, r.TimedOut = true, x.ExitCode, x.Duration, x.TimedOut
+		r.Ran, r.ExitCode, r.Duration, r.DurationNs, r.TimedOut = true, x.ExitCode, x.Duration, x.Duration.Nanoseconds(), x.TimedOut
 		r.Stdout, r.Stderr, r.StdoutTruncated, r.StderrTruncated = x.Stdout, x.Stderr, x.StdoutTruncated, x.StderrTruncated
 		r.JSON, r.Problems, r.Decision = v.json, v.problems, v.summary
 		if x.StdoutTruncated || x.StderrTruncated {

@@ -88,8 +88,11 @@ type Run struct {
 	Skipped string `json:"skipped,omitempty"`
 	Ran     bool   `json:"ran"`
 
-	ExitCode        int           `json:"exitCode"`
-	Duration        time.Duration `json:"durationNs"`
+	ExitCode int `json:"exitCode"`
+	// Duration is how long the hook ran; DurationNs is the same on the
+	// wire, where a time.Duration would be written as text by some encoders.
+	Duration        time.Duration `json:"-"`
+	DurationNs      int64         `json:"durationNs"`
 	TimedOut        bool          `json:"timedOut"`
 	Stdout          string        `json:"stdout"`
 	Stderr          string        `json:"stderr"`
