@@ -48,6 +48,7 @@ type editor struct {
 	// the test calls respond (it blocks until then).
 	answer  func(p protocol.ShowMessageRequestParams) *protocol.MessageActionItem
 	pending chan pendingPrompt
+	done    chan struct{} // closed at cleanup: unanswered prompts give up
 }
 
 type received struct {
@@ -68,12 +69,16 @@ type editorOpts struct {
 	serverOpt lsp.Options
 	noInit    bool
 	progress  bool
+	reuse     *editor // start on the WAVE_HOME and workspace of an earlier editor
 }
 
 // startEditor starts a server over net.Pipe and initializes it as an editor would.
 func startEditor(t *testing.T, o editorOpts) *editor {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
+	if o.reuse != nil {
+		home, root = o.reuse.home, o.reuse.root
+	}
 	if o.settings != "" {
 		require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(strings.ReplaceAll(o.settings, "$SCRIPTS", scripts)), 0o644))
 	}
@@ -86,7 +91,7 @@ func startEditor(t *testing.T, o editorOpts) *editor {
 		o.serverOpt.Debounce = 20 * time.Millisecond
 	}
 	srv := lsp.NewServer(o.serverOpt)
-	e := &editor{t: t, home: home, root: root, exitCode: make(chan int, 1), pending: make(chan pendingPrompt, 16)}
+	e := &editor{t: t, home: home, root: root, exitCode: make(chan int, 1), pending: make(chan pendingPrompt, 16), done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { e.exitCode <- srv.Serve(ctx, serverSide) }()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(editorSide))
@@ -98,6 +103,7 @@ func startEditor(t *testing.T, o editorOpts) *editor {
 		return e.handle(ctx, reply, req)
 	})
 	t.Cleanup(func() {
+		close(e.done)
 		_ = e.conn.Close()
 		select {
 		case <-e.exitCode:
@@ -144,8 +150,17 @@ func (e *editor) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			return reply(ctx, answer(p), nil)
 		}
 		ch := make(chan *protocol.MessageActionItem, 1)
-		e.pending <- pendingPrompt{params: p, reply: ch, id: req.(*jsonrpc2.Call).ID()}
-		return reply(ctx, <-ch, nil)
+		select {
+		case e.pending <- pendingPrompt{params: p, reply: ch, id: req.(*jsonrpc2.Call).ID()}:
+		case <-e.done:
+			return nil
+		}
+		select {
+		case item := <-ch:
+			return reply(ctx, item, nil)
+		case <-e.done:
+			return nil
+		}
 	case protocol.MethodWorkDoneProgressCreate:
 		return reply(ctx, nil, nil)
 	}
@@ -252,6 +267,8 @@ func hookSettings(byEvent map[string][]string) string {
 	b, _ := json.Marshal(map[string]any{"hooks": h})
 	return string(b)
 }
+
+func ctx() context.Context { return context.Background() }
 
 func rpcCode(t *testing.T, err error) jsonrpc2.Code {
 	t.Helper()
