@@ -181,7 +181,7 @@ func TestQuickFixes(t *testing.T) {
 	actions := func() []protocol.CodeAction {
 		var out []protocol.CodeAction
 		require.NoError(t, e.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri.File(settings)},
-			"range": protocol.Range{End: protocol.Position{Line: 0, Character: uint32(len(text))}},
+			"range":   protocol.Range{End: protocol.Position{Line: 0, Character: uint32(len(text))}},
 			"context": map[string]any{"diagnostics": diags}}, &out))
 		return out
 	}
