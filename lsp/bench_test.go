@@ -25,6 +25,9 @@ import (
 // pipeClient is the thinnest possible LSP client over two OS pipes, so the
 // benchmarks measure the server's request path and not a client library.
 type pipeClient struct {
+	// onNotify, when set before the first notification, receives each notification body.
+	onNotify func(body []byte)
+
 	w    *os.File
 	r    *bufio.Reader
 	wmu  sync.Mutex
@@ -50,7 +53,14 @@ func (p pipeRWC) Close() error {
 // startPipeServer runs a server on OS pipes and initializes it.
 func startPipeServer(b *testing.B, settings string) *pipeClient {
 	b.Helper()
-	home, root := b.TempDir(), b.TempDir()
+	c, _ := startPipeServerIn(b, b.TempDir(), settings, nil)
+	return c
+}
+
+// startPipeServerIn starts a server with WAVE_HOME home; onNotify gets every notification.
+func startPipeServerIn(b *testing.B, home, settings string, onNotify func([]byte)) (*pipeClient, string) {
+	b.Helper()
+	root := b.TempDir()
 	if settings != "" {
 		if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644); err != nil {
 			b.Fatal(err)
@@ -64,7 +74,7 @@ func startPipeServer(b *testing.B, settings string) *pipeClient {
 		srv.Serve(context.Background(), pipeRWC{Reader: toServerR, Writer: fromServerW, closers: []io.Closer{toServerR, fromServerW}})
 		close(exited)
 	}()
-	c := &pipeClient{w: toServerW, r: bufio.NewReaderSize(fromServerR, 64<<10), wait: map[int64]chan []byte{}, done: make(chan struct{})}
+	c := &pipeClient{onNotify: onNotify, w: toServerW, r: bufio.NewReaderSize(fromServerR, 64<<10), wait: map[int64]chan []byte{}, done: make(chan struct{})}
 	go c.readLoop()
 	b.Cleanup(func() {
 		c.call("shutdown", nil)
@@ -77,7 +87,7 @@ func startPipeServer(b *testing.B, settings string) *pipeClient {
 	c.call("initialize", map[string]any{"rootUri": string(uri.File(root)), "capabilities": map[string]any{},
 		"initializationOptions": map[string]any{"waveHome": home}})
 	c.send([]byte(`{"jsonrpc":"2.0","method":"initialized","params":{}}`))
-	return c
+	return c, root
 }
 
 func (c *pipeClient) readLoop() {
@@ -104,6 +114,9 @@ func (c *pipeClient) readLoop() {
 		// anything else is a notification or a server request, not measured here.
 		id, ok := responseID(body)
 		if !ok {
+			if c.onNotify != nil {
+				c.onNotify(body)
+			}
 			continue
 		}
 		c.mu.Lock()
@@ -292,4 +305,42 @@ func BenchmarkPreToolUseOneTrueHook(b *testing.B) {
 	b.ReportMetric(float64(base.Nanoseconds())/float64(b.N), "baseline-ns/op")
 	b.ReportMetric(float64(rt.Nanoseconds())/float64(b.N), "roundtrip-ns/op")
 	b.ReportMetric(float64(rt)/float64(base), "roundtrip/baseline")
+}
+
+// BenchmarkSettingsWriteToDiagnostics is the time from a settings file being
+// saved (rename over, as editors do) to its new diagnostics reaching the
+// editor, debounce (50 ms, the server's default) included.
+func BenchmarkSettingsWriteToDiagnostics(b *testing.B) {
+	home := b.TempDir()
+	settings := filepath.Join(home, "settings.json")
+	published := make(chan string, 64)
+	_, _ = startPipeServerIn(b, home, `{}`, func(body []byte) {
+		if strings.Contains(string(body), "publishDiagnostics") && strings.Contains(string(body), "settings.json") {
+			published <- string(body)
+		}
+	})
+	texts := []string{`{"hooks": {"Stopp": []}}`, `{"hooks": {"PreToolUs": []}}`}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		text := texts[i%2]
+		want := map[int]string{0: "Stopp", 1: "PreToolUs"}[i%2]
+		start := time.Now()
+		tmp := settings + ".tmp"
+		if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Rename(tmp, settings); err != nil {
+			b.Fatal(err)
+		}
+		for body := range published {
+			if strings.Contains(body, want) {
+				break
+			}
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 }

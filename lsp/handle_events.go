@@ -143,14 +143,16 @@ func flowResult(out session.Outcome) *FlowResult {
 // notification, warn and error blocks as messages, and the changed session.
 func (s *Server) event(ctx context.Context, sess *session.Session, matchValue, title string,
 	fire func(context.Context) (session.Outcome, error)) (session.Outcome, error) {
-	ctx, done := s.startProgress(ctx, title)
-	out, err := fire(ctx)
+	fireCtx, done := s.startProgress(ctx, title)
+	out, err := fire(fireCtx)
 	done()
 	if err != nil {
 		return out, err
 	}
-	s.recordRun(sess.ID(), matchValue, &out.Result)
-	s.surface(sess, out.Blocks)
+	whenReplied(ctx, func() {
+		s.recordRun(sess.ID(), matchValue, &out.Result)
+		s.surface(sess, out.Blocks)
+	})
 	return out, nil
 }
 

@@ -282,6 +282,8 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 	// Requests run concurrently: a pending ask must not hold up anything else.
 	reqCtx, cancel := context.WithCancel(s.connCtx)
+	after := &afterReply{}
+	reqCtx = context.WithValue(reqCtx, afterReplyKey{}, after)
 	s.inflight.add(call.ID(), cancel)
 	s.handlers.Add(1)
 	go func() {
@@ -295,8 +297,34 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		if rerr := reply(reqCtx, result, toRPCError(err)); rerr != nil {
 			s.log.Debug("reply not sent", "method", method, "err", rerr)
 		}
+		after.run()
 	}()
 	return nil
+}
+
+// afterReply holds work a request leaves for after its response is sent:
+// the notifications that tell the editor what changed. The agent waiting
+// for the response should not wait for them too.
+type afterReply struct {
+	fns []func()
+}
+
+type afterReplyKey struct{}
+
+func (a *afterReply) run() {
+	for _, f := range a.fns {
+		f()
+	}
+}
+
+// whenReplied runs f after the current request's response is sent, or at
+// once outside a request.
+func whenReplied(ctx context.Context, f func()) {
+	if a, ok := ctx.Value(afterReplyKey{}).(*afterReply); ok {
+		a.fns = append(a.fns, f)
+		return
+	}
+	f()
 }
 
 // run calls a handler and turns a panic into an internal error: one bad
