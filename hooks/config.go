@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -422,7 +423,7 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 					fmt.Sprintf("timeout must be a positive number of seconds; the default %ds applies", int(DefaultTimeout.Seconds())), "")
 				continue
 			}
-			h.Timeout = time.Duration(secs * float64(time.Second))
+			h.Timeout = secondsToDuration(secs)
 		}
 	}
 	if h.Type == "" {
@@ -442,6 +443,18 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 	}
 	p.checkScript(cmdVal, h.Command)
 	return h, true
+}
+
+// secondsToDuration converts a configured timeout and keeps it positive:
+// seconds beyond what a Duration holds (about 292 years) would overflow to a
+// negative Duration, and a fraction of a nanosecond would round to zero;
+// either would time the hook out before it started.
+func secondsToDuration(secs float64) time.Duration {
+	ns := secs * float64(time.Second)
+	if ns >= float64(math.MaxInt64) {
+		return math.MaxInt64
+	}
+	return max(time.Duration(ns), 1)
 }
 
 // checkScript flags a command whose first word is a script path that does not
