@@ -82,16 +82,30 @@ func (d Diagnostic) String() string {
 // lineIndex turns byte offsets of one file into LSP positions.
 type lineIndex struct {
 	text   []byte
-	starts []int // byte offset of each line's first byte
+	starts []int  // byte offset of each line's first byte
+	ascii  []bool // whether each line is all ASCII, where a column is a byte count
+
+	// The last position computed on a line that is not all ASCII, where
+	// columns must be counted rune by rune: a later position on that line
+	// counts on from there, so that a long one-line file costs the distance
+	// between its diagnostics, not the line's length for each of them.
+	curLine, curOff, curCol int
 }
 
 func newLineIndex(text []byte) *lineIndex {
-	idx := &lineIndex{text: text, starts: []int{0}}
+	idx := &lineIndex{text: text, starts: []int{0}, curLine: -1}
+	ascii := true
 	for i, c := range text {
-		if c == '\n' {
+		switch {
+		case c == '\n':
 			idx.starts = append(idx.starts, i+1)
+			idx.ascii = append(idx.ascii, ascii)
+			ascii = true
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 	}
+	idx.ascii = append(idx.ascii, ascii)
 	return idx
 }
 
@@ -111,8 +125,14 @@ func (x *lineIndex) position(offset int) Position {
 			hi = mid - 1
 		}
 	}
-	col := 0
-	for b := x.text[x.starts[lo]:offset]; len(b) > 0; {
+	if x.ascii[lo] {
+		return Position{Line: lo, Column: offset - x.starts[lo]}
+	}
+	from, col := x.starts[lo], 0
+	if x.curLine == lo && x.curOff <= offset {
+		from, col = x.curOff, x.curCol
+	}
+	for b := x.text[from:offset]; len(b) > 0; {
 		r, n := utf8.DecodeRune(b)
 		if r >= 0x10000 {
 			col += 2
@@ -120,6 +140,11 @@ func (x *lineIndex) position(offset int) Position {
 			col++
 		}
 		b = b[n:]
+	}
+	// Only a rune's first byte is a place to count on from: decoding stops
+	// at every such byte whether or not the text is cut there.
+	if offset == len(x.text) || utf8.RuneStart(x.text[offset]) {
+		x.curLine, x.curOff, x.curCol = lo, offset, col
 	}
 	return Position{Line: lo, Column: col}
 }
