@@ -116,6 +116,7 @@ type Server struct {
 	diagnostics  *diagnosticSet
 	docs         *documents
 	progressTask *progressTasks
+	announced    *announcements
 }
 
 // NewServer returns a server with the given options.
@@ -130,6 +131,7 @@ func NewServer(opts Options) *Server {
 		diagnostics:  newDiagnosticSet(),
 		docs:         newDocuments(),
 		progressTask: newProgressTasks(),
+		announced:    newAnnouncements(),
 		history:      hooks.NewHistory(opts.HistorySize),
 	}
 }

@@ -356,13 +356,16 @@ func TestManyRequestsInFlight(t *testing.T) {
 	e := startEditor(t, editorOpts{})
 	sid, _ := e.startSession()
 	var wg sync.WaitGroup
-	errs := make(chan error, 1000)
-	for i := 0; i < 1000; i++ {
+	const n = 10000
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			var r lsp.PreToolUseResult
-			err := e.call("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": fmt.Sprint("t", i), "toolName": "Read",
+			// 100 tool calls asked about 100 times each: one assistant message
+			// holding 10,000 tool blocks is not a conversation anyone has.
+			err := e.call("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": fmt.Sprint("t", i%100), "toolName": "Read",
 				"toolInput": map[string]any{"file_path": "/x"}}, &r)
 			if err == nil && r.Permission != "allow" {
 				err = fmt.Errorf("permission %q", r.Permission)
@@ -378,5 +381,5 @@ func TestManyRequestsInFlight(t *testing.T) {
 		require.NoError(t, err)
 	}
 	got := e.mustCall("wave/getSession", map[string]any{"sessionId": sid})
-	require.Contains(t, mustJSON(got["messages"]), `"id":"t999"`)
+	require.Contains(t, mustJSON(got["messages"]), `"id":"t99"`)
 }
