@@ -274,13 +274,16 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil // unknown notifications are ignored, as LSP says
 	}
 	if !known || h.call == nil {
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not found: %q", method)))
+		s.refuse(ctx, reply, method, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not found: %q", method)))
+		return nil
 	}
 	switch st := s.getState(); {
 	case st == stateStarting && !h.anyState:
-		return reply(ctx, nil, jsonrpc2.NewError(codeServerNotInitialized, fmt.Sprintf("%s before initialize", method)))
+		s.refuse(ctx, reply, method, jsonrpc2.NewError(codeServerNotInitialized, fmt.Sprintf("%s before initialize", method)))
+		return nil
 	case st == stateShuttingDown:
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s after shutdown", method)))
+		s.refuse(ctx, reply, method, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s after shutdown", method)))
+		return nil
 	}
 	// Requests run concurrently: a pending ask must not hold up anything else.
 	reqCtx, cancel := context.WithCancel(s.connCtx)
@@ -327,6 +330,17 @@ func whenReplied(ctx context.Context, f func()) {
 		return
 	}
 	f()
+}
+
+// refuse answers a request with an error from the read loop. A reply that
+// cannot be written means the editor is gone, which Serve notices by itself;
+// it must not be returned to jsonrpc2: the connection would record it as a
+// failure, then record the read error that follows as a second one, and
+// jsonrpc2 v0.10.0 panics when the two errors have different types.
+func (s *Server) refuse(ctx context.Context, reply jsonrpc2.Replier, method string, err error) {
+	if rerr := reply(ctx, nil, err); rerr != nil {
+		s.log.Debug("reply not sent", "method", method, "err", rerr)
+	}
 }
 
 // run calls a handler and turns a panic into an internal error: one bad
