@@ -100,7 +100,8 @@ func startEditor(t *testing.T, o editorOpts) *editor {
 			go func() { _ = e.handle(ctx, reply, req) }() // a pending prompt must not stop notifications
 			return nil
 		}
-		return e.handle(ctx, reply, req)
+		_ = e.handle(ctx, reply, req) // an error here would close the connection
+		return nil
 	})
 	t.Cleanup(func() {
 		close(e.done)
