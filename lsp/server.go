@@ -343,15 +343,6 @@ func (s *Server) refuse(ctx context.Context, reply jsonrpc2.Replier, method stri
 	}
 }
 
-// replyError answers a request with an error. A failed write is only
-// logged: an error returned to jsonrpc2's read loop would close the
-// connection, and a second one of another type panics in conn.fail.
-func (s *Server) replyError(ctx context.Context, reply jsonrpc2.Replier, method string, err *jsonrpc2.Error) {
-	if rerr := reply(ctx, nil, err); rerr != nil {
-		s.log.Debug("reply not sent", "method", method, "err", rerr)
-	}
-}
-
 // run calls a handler and turns a panic into an internal error: one bad
 // request must never take the server down.
 func (s *Server) run(ctx context.Context, h handler, method string, params json.RawMessage) (result any, err error) {
