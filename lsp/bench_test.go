@@ -93,21 +93,8 @@ func startPipeServerIn(b *testing.B, home, settings string, onNotify func([]byte
 func (c *pipeClient) readLoop() {
 	defer close(c.done)
 	for {
-		n := -1
-		for {
-			line, err := c.r.ReadSlice('\n')
-			if err != nil {
-				return
-			}
-			if len(line) <= 2 {
-				break
-			}
-			if v, ok := cutPrefix(line, "Content-Length: "); ok {
-				n, _ = strconv.Atoi(string(v[:len(v)-2]))
-			}
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(c.r, body); err != nil {
+		body, err := readFrame(c.r)
+		if err != nil {
 			return
 		}
 		// Responses start {"jsonrpc":"2.0","id":N (as jsonrpc2 writes them);
@@ -143,6 +130,26 @@ func responseID(body []byte) (int64, bool) {
 }
 
 func bytesContains(b []byte, s string) bool { return strings.Contains(string(b), s) }
+
+// readFrame reads one Content-Length framed body.
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	n := -1
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			return nil, err
+		}
+		if len(line) <= 2 {
+			break
+		}
+		if v, ok := cutPrefix(line, "Content-Length: "); ok {
+			n, _ = strconv.Atoi(string(v[:len(v)-2]))
+		}
+	}
+	body := make([]byte, n)
+	_, err := io.ReadFull(r, body)
+	return body, err
+}
 
 func cutPrefix(b []byte, p string) ([]byte, bool) {
 	if len(b) >= len(p) && string(b[:len(p)]) == p {
@@ -210,24 +217,11 @@ func BenchmarkPipeBaseline(b *testing.B) {
 		defer fromW.Close()
 		r := bufio.NewReader(toR)
 		for {
-			n := -1
-			for {
-				line, err := r.ReadSlice('\n')
-				if err != nil {
-					return
-				}
-				if len(line) <= 2 {
-					break
-				}
-				if v, ok := cutPrefix(line, "Content-Length: "); ok {
-					n, _ = strconv.Atoi(string(v[:len(v)-2]))
-				}
-			}
-			body := make([]byte, n)
-			if _, err := io.ReadFull(r, body); err != nil {
+			body, err := readFrame(r)
+			if err != nil {
 				return
 			}
-			if _, err := fromW.Write(append([]byte("Content-Length: "+strconv.Itoa(n)+"\r\n\r\n"), body...)); err != nil {
+			if _, err := fromW.Write(append([]byte("Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"), body...)); err != nil {
 				return
 			}
 		}

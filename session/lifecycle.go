@@ -60,6 +60,15 @@ func (s *Session) addContext(out *Outcome, ev hooks.Event, res *hooks.Result) {
 	out.AdditionalContext = append(append(out.AdditionalContext, res.Context...), res.AdditionalContext...)
 }
 
+// feedback blocks the event and gives the model its reason as a user
+// message (seed 003's addUserMessage(stderr) for PostToolUse and Stop).
+func (s *Session) feedback(out *Outcome, reason string) {
+	out.Blocked, out.Reason = true, reason
+	b := Block{Type: BlockText, Content: reason}
+	s.conv.addUser(b)
+	out.add(b)
+}
+
 // finish saves the event's changes; the caller holds s.mu.
 func (s *Session) finish(out Outcome) (Outcome, error) {
 	return out, s.save()
@@ -137,10 +146,7 @@ func (s *Session) Stop(ctx context.Context) (Outcome, error) {
 			maxStopBlocks, res.Reason)))
 	default:
 		s.stopBlocks++
-		out.Blocked, out.Reason = true, res.Reason
-		b := Block{Type: BlockText, Content: res.Reason}
-		s.conv.addUser(b)
-		out.add(b)
+		s.feedback(&out, res.Reason)
 	}
 	return s.finish(out)
 }
@@ -200,10 +206,7 @@ func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Ou
 	s.notices(&out, &res)
 	if out.Continue {
 		if res.Blocked {
-			out.Blocked, out.Reason = true, res.Reason
-			b := Block{Type: BlockText, Content: res.Reason}
-			s.conv.addUser(b)
-			out.add(b)
+			s.feedback(&out, res.Reason)
 		}
 		s.addContext(&out, in.Event, &res)
 	}

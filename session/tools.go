@@ -138,10 +138,7 @@ func (s *Session) PostToolUse(ctx context.Context, toolUseID, toolName string, t
 	s.notices(&out, &res)
 	if out.Continue {
 		if res.Blocked {
-			out.Blocked, out.Reason = true, res.Reason
-			b := Block{Type: BlockText, Content: res.Reason}
-			s.conv.addUser(b)
-			out.add(b)
+			s.feedback(&out, res.Reason)
 		}
 		out.add(s.conv.addHookBlocks(string(hooks.PostToolUse), res.AdditionalContext)...)
 		out.AdditionalContext = append(out.AdditionalContext, res.AdditionalContext...)
