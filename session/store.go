@@ -136,6 +136,14 @@ func (st *Store) Create(id string) (*Session, error) {
 		st.register(s)
 		return s, nil
 	}
+	// Every name looked taken: a name whose owner cannot be read counts as
+	// taken, which is also what a sessions directory that is gone or not a
+	// directory looks like; say that rather than blame the names.
+	if fi, err := os.Stat(st.dir); err != nil {
+		return nil, fmt.Errorf("sessions directory: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("sessions directory %s: not a directory", st.dir)
+	}
 	return nil, fmt.Errorf("no free session file name for %s in %s", id, st.dir)
 }
 
