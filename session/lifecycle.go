@@ -8,7 +8,10 @@ import (
 )
 
 // begin saves pending changes (a file to recreate, say) so that the file is
-// complete before the event's hooks read it.
+// complete before the event's hooks read it. When the save fails (disk
+// full, directory gone), the change is taken back: the editor gets an error
+// for it, and a prompt whose UserPromptSubmit hooks never ran must not reach
+// the model with the next save that succeeds.
 func (s *Session) begin(change func()) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -16,10 +19,17 @@ func (s *Session) begin(change func()) error {
 		return ErrClosed
 	}
 	s.catchUp()
-	if change != nil {
-		change()
+	if change == nil {
+		return s.save()
 	}
-	return s.save()
+	s.conv.startUndo()
+	change()
+	err := s.save()
+	if err != nil {
+		s.conv.undo()
+	}
+	s.conv.stopUndo()
+	return err
 }
 
 // fire runs an event's hooks with the session's common stdin fields. It is

@@ -27,6 +27,56 @@ type conversation struct {
 	// tools maps a tool id to the seq of the message holding its block, so
 	// that finding a tool (or learning it is new) does not scan the session.
 	tools map[string]uint64
+	// undoLog, while set, records what it takes to undo the changes made
+	// since startUndo: they only append or change tool blocks in place.
+	undoLog *undoLog
+}
+
+type undoLog struct {
+	msgs   int // len(msgs) at startUndo
+	blocks int // len of the last message's blocks at startUndo
+	tools  []undoTool
+}
+
+// undoTool is a tool block as it was before updateTool changed it.
+type undoTool struct {
+	seq uint64
+	i   int
+	old Block
+}
+
+func (c *conversation) startUndo() {
+	u := &undoLog{msgs: len(c.msgs)}
+	if u.msgs > 0 {
+		u.blocks = len(c.msgs[u.msgs-1].Blocks)
+	}
+	c.undoLog = u
+}
+
+func (c *conversation) stopUndo() { c.undoLog = nil }
+
+// undo takes back every change since startUndo. The caller rewrites the
+// file whole afterwards (a failed save leaves it to do so).
+func (c *conversation) undo() {
+	u := c.undoLog
+	if u == nil {
+		return
+	}
+	for i := len(u.tools) - 1; i >= 0; i-- {
+		t := u.tools[i]
+		if mi := c.indexOf(t.seq); mi >= 0 && t.i < len(c.msgs[mi].Blocks) {
+			c.msgs[mi].Blocks[t.i] = t.old
+			c.touch(mi)
+		}
+	}
+	if len(c.msgs) > u.msgs {
+		c.truncate(u.msgs)
+	}
+	if n := u.msgs; n > 0 && len(c.msgs[n-1].Blocks) > u.blocks {
+		clear(c.msgs[n-1].Blocks[u.blocks:])
+		c.msgs[n-1].Blocks = c.msgs[n-1].Blocks[:u.blocks]
+		c.touch(n - 1)
+	}
 }
 
 const clean = math.MaxInt
@@ -165,6 +215,9 @@ func (c *conversation) updateTool(id string, change func(*Block)) (Block, bool) 
 		return Block{}, false
 	}
 	b := &c.msgs[mi].Blocks[bi]
+	if c.undoLog != nil {
+		c.undoLog.tools = append(c.undoLog.tools, undoTool{seq: c.msgs[mi].seq, i: bi, old: *b})
+	}
 	change(b)
 	c.touch(mi)
 	return *b, true
