@@ -1,0 +1,201 @@
+package hooks_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tailscale/hujson"
+
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+// FuzzParseFile feeds arbitrary text to the settings parser. ParseFile must
+// never panic; every diagnostic must point inside the text; every hook it
+// keeps must be runnable (a command, type "command", a positive timeout);
+// and a file without syntax errors must parse the same way twice, with
+// comments and trailing commas removed, and when its hooks are written back
+// as plain settings: the same hooks, in the same order.
+//
+// The seed corpus is testdata/fuzz/FuzzParseFile plus every settings file of
+// ../testdata/config; run it with
+//
+//	go test -run '^$' -fuzz '^FuzzParseFile$' -fuzztime 30s ./hooks
+func FuzzParseFile(f *testing.F) {
+	root, err := filepath.Abs("../testdata/config/project")
+	if err != nil {
+		f.Fatal(err)
+	}
+	files, _ := filepath.Glob("../testdata/config/*.json")
+	for _, p := range files {
+		if text, err := os.ReadFile(p); err == nil {
+			f.Add(text)
+		}
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		file := hooks.ParseFile("settings.json", hooks.SourceProject, text, root)
+		checkRanges(t, text, file.Diagnostics)
+		for i, h := range file.Hooks {
+			if strings.TrimSpace(h.Command) == "" || h.Type != "command" || h.Timeout <= 0 || h.Matcher == nil {
+				t.Fatalf("hook %d is kept but cannot run as configured: %+v", i, h)
+			}
+			if _, known := hooks.Spec(h.Event); !known {
+				t.Fatalf("hook %d has an unknown event %q", i, h.Event)
+			}
+			checkRange(t, text, fmt.Sprintf("hook %d's command", i), h.CommandRange)
+		}
+		if len(strings.TrimSpace(string(text))) == 0 {
+			if len(file.Hooks)+len(file.Diagnostics) != 0 {
+				t.Fatalf("an empty file is an empty configuration, not %+v", file)
+			}
+			return
+		}
+		if hasSyntaxError(file) {
+			if len(file.Hooks) != 0 {
+				t.Fatalf("a file with a syntax error kept %d hooks", len(file.Hooks))
+			}
+			return
+		}
+
+		// Deterministic: the same text parses to the same hooks and diagnostics.
+		again := hooks.ParseFile("settings.json", hooks.SourceProject, text, root)
+		if a, b := hookList(file.Hooks), hookList(again.Hooks); a != b {
+			t.Fatalf("two parses of one text differ:\n%s\n---\n%s", a, b)
+		}
+		if a, b := diagList(file.Diagnostics), diagList(again.Diagnostics); a != b {
+			t.Fatalf("two parses of one text give different diagnostics:\n%s\n---\n%s", a, b)
+		}
+
+		// Comments and trailing commas change nothing.
+		std, err := hujson.Standardize(append([]byte(nil), text...))
+		if err != nil {
+			t.Fatalf("ParseFile accepted text that hujson cannot standardize: %v", err)
+		}
+		plain := hooks.ParseFile("settings.json", hooks.SourceProject, std, root)
+		if hasSyntaxError(plain) {
+			t.Fatalf("the standardized text has a syntax error: %v", plain.Diagnostics)
+		}
+		if a, b := hookList(file.Hooks), hookList(plain.Hooks); a != b {
+			t.Fatalf("removing comments and trailing commas changed the hooks:\n%s\n---\n%s", a, b)
+		}
+
+		// Round trip: the hooks written back as settings parse to the same hooks.
+		back := hooks.ParseFile("settings.json", hooks.SourceProject, writeSettings(t, file.Hooks), root)
+		if hasSyntaxError(back) {
+			t.Fatalf("the written-back settings do not parse: %v", back.Diagnostics)
+		}
+		if a, b := hookList(file.Hooks), hookList(back.Hooks); a != b {
+			t.Fatalf("hooks written back and parsed again differ:\n%s\n---\n%s", a, b)
+		}
+	})
+}
+
+func hasSyntaxError(f hooks.File) bool {
+	for _, d := range f.Diagnostics {
+		if d.Code == hooks.CodeSyntax {
+			return true
+		}
+	}
+	return false
+}
+
+// hookList describes hooks by what makes them run, one per line. Timeouts
+// are compared to the millisecond: they go through a float of seconds.
+func hookList(hs []hooks.Hook) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d hooks\n", len(hs))
+	for _, h := range hs {
+		fmt.Fprintf(&b, "%s %q %q %q %dms\n", h.Event, h.Matcher.String(), h.Type, h.Command, h.Timeout.Round(time.Millisecond).Milliseconds())
+	}
+	return b.String()
+}
+
+func diagList(ds []hooks.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.String() + "\n")
+	}
+	return b.String()
+}
+
+// writeSettings writes hooks back as a plain settings file, one matcher
+// group per hook, events in the order they first appear.
+func writeSettings(t *testing.T, hs []hooks.Hook) []byte {
+	type entry struct {
+		Type    string  `json:"type"`
+		Command string  `json:"command"`
+		Timeout float64 `json:"timeout"`
+	}
+	type group struct {
+		Matcher string  `json:"matcher"`
+		Hooks   []entry `json:"hooks"`
+	}
+	var order []hooks.Event
+	byEvent := map[hooks.Event][]group{}
+	for _, h := range hs {
+		if _, seen := byEvent[h.Event]; !seen {
+			order = append(order, h.Event)
+		}
+		byEvent[h.Event] = append(byEvent[h.Event], group{h.Matcher.String(), []entry{{h.Type, h.Command, h.Timeout.Seconds()}}})
+	}
+	var b strings.Builder
+	b.WriteString(`{"hooks": {`)
+	for i, ev := range order {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		name, _ := json.Marshal(string(ev))
+		groups, err := json.Marshal(byEvent[ev])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "\n%s: %s", name, groups)
+	}
+	b.WriteString("}}\n")
+	return []byte(b.String())
+}
+
+func checkRanges(t *testing.T, text []byte, ds []hooks.Diagnostic) {
+	t.Helper()
+	for _, d := range ds {
+		if d.Message == "" || d.Code == "" {
+			t.Fatalf("diagnostic without a message or code: %+v", d)
+		}
+		checkRange(t, text, "diagnostic "+d.String(), d.Range)
+	}
+}
+
+// checkRange fails unless r is a well-ordered range whose ends are real
+// positions of text: an existing line, and a column (in UTF-16 code units,
+// as LSP counts) no further than that line's end.
+func checkRange(t *testing.T, text []byte, what string, r hooks.Range) {
+	t.Helper()
+	lines := strings.Split(string(text), "\n")
+	for _, p := range []hooks.Position{r.Start, r.End} {
+		if p.Line < 0 || p.Line >= len(lines) || p.Column < 0 || p.Column > utf16Len(lines[p.Line]) {
+			t.Fatalf("%s: position %+v is outside the text (%d lines)", what, p, len(lines))
+		}
+	}
+	if r.End.Line < r.Start.Line || r.End.Line == r.Start.Line && r.End.Column < r.Start.Column {
+		t.Fatalf("%s: range ends before it starts: %+v", what, r)
+	}
+}
+
+// utf16Len counts a line's UTF-16 code units; an invalid byte counts as
+// one, as it does when an editor shows it as U+FFFD.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 && r != utf8.RuneError {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
