@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -27,9 +29,15 @@ const (
 	SourceClaudeUser
 	SourceClaudeProject
 	SourceClaudeLocal
+	// SourceManaged is the managed (policy) settings file: its hooks always
+	// run, need no workspace trust, and no other file can turn them off.
+	SourceManaged
+	// SourceVSCode is one of VS Code's hook files, <root>/.github/hooks/*.json,
+	// read when importVSCodeHooks is set.
+	SourceVSCode
 )
 
-var sourceNames = [...]string{"user", "project", "local", "claude-user", "claude-project", "claude-local"}
+var sourceNames = [...]string{"user", "project", "local", "claude-user", "claude-project", "claude-local", "managed", "vscode"}
 
 func (s Source) String() string {
 	if int(s) < len(sourceNames) {
@@ -44,11 +52,27 @@ func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 // FromWorkspace reports whether the source comes with the repository: such
 // hooks are someone else's code and only run once the user trusts them.
 func (s Source) FromWorkspace() bool {
-	return s == SourceProject || s == SourceLocal || s == SourceClaudeProject || s == SourceClaudeLocal
+	return s == SourceProject || s == SourceLocal || s == SourceClaudeProject || s == SourceClaudeLocal || s == SourceVSCode
+}
+
+// IsClaude reports whether the source is one of Claude Code's settings files,
+// read only when importClaudeHooks is set.
+func (s Source) IsClaude() bool {
+	return s == SourceClaudeUser || s == SourceClaudeProject || s == SourceClaudeLocal
+}
+
+// isWave reports whether the source is one of wavehooks' own settings files,
+// whose settings (not only hooks) count.
+func (s Source) isWave() bool {
+	return s == SourceUser || s == SourceProject || s == SourceLocal || s == SourceManaged
 }
 
 // DefaultTimeout is how long a hook may run when its configuration sets no timeout.
 const DefaultTimeout = 60 * time.Second
+
+// DefaultVSCodeTimeout is the default timeout of hooks in VS Code's hook
+// files, as VS Code documents it.
+const DefaultVSCodeTimeout = 30 * time.Second
 
 // Hook is one configured command, with where it was written.
 type Hook struct {
@@ -61,6 +85,21 @@ type Hook struct {
 	File    string
 	// CommandRange is where the command string is in File, for code lenses and diagnostics.
 	CommandRange Range
+
+	// Args, when not nil, make the hook run Command directly as a program
+	// with these arguments (exec form): no shell interprets anything.
+	Args []string
+	// Cwd is the directory the hook runs in, relative to the project root
+	// and inside it; "" is the project root itself.
+	Cwd string
+	// Env are extra environment variables, "NAME=value", added to the
+	// server's environment (and overriding it).
+	Env []string
+	// Async hooks run in the background: the event never waits for them, and
+	// what they print is only reported in the run history.
+	Async bool
+	// StatusMessage is shown (as the progress title) while the hook runs.
+	StatusMessage string
 }
 
 // Settings are the non-hook keys of one settings file that change how hooks run.
@@ -68,6 +107,9 @@ type Settings struct {
 	DisableAllHooks   *bool
 	TranscriptFormat  string
 	ImportClaudeHooks *bool
+	ImportVSCodeHooks *bool
+	// AllowManagedHooksOnly only counts in the managed settings file.
+	AllowManagedHooksOnly *bool
 }
 
 // File is one parsed settings file: its hooks, settings and problems.
@@ -78,6 +120,9 @@ type File struct {
 	Hooks       []Hook
 	Settings    Settings
 	Diagnostics []Diagnostic
+	// hooksKey is where the file's "hooks" key is, for diagnostics about
+	// the file's hooks as a whole (a policy that ignores them).
+	hooksKey *Range
 }
 
 // Paths says where the settings files are.
@@ -88,6 +133,17 @@ type Paths struct {
 	ProjectRoot string
 	// ClaudeHome is ~/.claude, read only when importClaudeHooks is set.
 	ClaudeHome string
+	// ManagedFile is the managed (policy) settings file; "" reads none.
+	// DefaultManagedFile is where it normally is.
+	ManagedFile string
+}
+
+// DefaultManagedFile is $WAVE_MANAGED_SETTINGS, or /etc/wave/managed-settings.json.
+func DefaultManagedFile() string {
+	if f := os.Getenv("WAVE_MANAGED_SETTINGS"); f != "" {
+		return f
+	}
+	return "/etc/wave/managed-settings.json"
 }
 
 // DefaultWaveHome is $WAVE_HOME, or ~/.wave.
@@ -105,8 +161,9 @@ func DefaultClaudeHome() string {
 	return filepath.Join(home, ".claude")
 }
 
-// SettingsFiles lists every settings file the paths name, in merge order,
-// whether or not it exists.
+// SettingsFiles lists every settings file the paths name, whether or not it
+// exists: user, project, local, Claude Code's three, and the managed file.
+// VS Code's hook files are found by listing a directory (VSCodeHookFiles).
 func (p Paths) SettingsFiles() []SourceFile {
 	files := []SourceFile{{SourceUser, filepath.Join(p.WaveHome, "settings.json")}}
 	if p.ProjectRoot != "" {
@@ -122,6 +179,9 @@ func (p Paths) SettingsFiles() []SourceFile {
 			SourceFile{SourceClaudeProject, filepath.Join(p.ProjectRoot, ".claude", "settings.json")},
 			SourceFile{SourceClaudeLocal, filepath.Join(p.ProjectRoot, ".claude", "settings.local.json")})
 	}
+	if p.ManagedFile != "" {
+		files = append(files, SourceFile{SourceManaged, p.ManagedFile})
+	}
 	return files
 }
 
@@ -135,13 +195,24 @@ type SourceFile struct {
 type Config struct {
 	Paths Paths
 	Files []File
-	// Hooks holds every hook of every file in merge order, including hooks of
-	// Claude Code files when importing them is off (Imported tells them apart).
-	Hooks           []Hook
+	// Hooks holds the hooks of every file in merge order, those that a
+	// policy ignores included (Active tells them apart, and says why), but
+	// not those of Claude Code's files when importing them is off.
+	Hooks []Hook
+	// DisableAllHooks is set when a user, project or local settings file
+	// (DisabledBy) sets disableAllHooks: every hook but the managed ones is off.
 	DisableAllHooks bool
+	DisabledBy      *File
+	// ManagedOnly is set when the managed settings file sets
+	// allowManagedHooksOnly: the hooks of every other file are ignored.
+	ManagedOnly bool
+	// ManagedDisabled is set when the managed settings file itself sets
+	// disableAllHooks: no hook runs at all.
+	ManagedDisabled bool
 	// TranscriptFormat is "json" or "jsonl".
 	TranscriptFormat  string
 	ImportClaudeHooks bool
+	ImportVSCodeHooks bool
 }
 
 // Diagnostics returns the problems of every file, in merge order.
@@ -153,15 +224,30 @@ func (c *Config) Diagnostics() []Diagnostic {
 	return out
 }
 
-// Active reports whether a hook takes part in events at all: Claude Code
-// files only count when importing them is on, and nothing runs when hooks are
-// disabled.
+// Active reports whether a hook takes part in events at all, and if not,
+// why: the managed settings file's hooks always do (unless that file itself
+// disables all hooks); with allowManagedHooksOnly no other file's do;
+// disableAllHooks elsewhere turns off all but the managed ones; Claude Code's
+// and VS Code's files only count when importing them is on.
 func (c *Config) Active(h *Hook) (bool, string) {
-	if c.DisableAllHooks {
-		return false, "disableAllHooks is set"
-	}
-	if h.Source >= SourceClaudeUser && !c.ImportClaudeHooks {
+	switch {
+	case c.ManagedDisabled:
+		return false, fmt.Sprintf("disableAllHooks is set in the managed settings %s", c.Paths.ManagedFile)
+	case h.Source == SourceManaged:
+		return true, ""
+	case c.ManagedOnly:
+		return false, fmt.Sprintf("allowManagedHooksOnly is set in the managed settings %s: only managed hooks run, %s hooks are ignored",
+			c.Paths.ManagedFile, h.Source)
+	case c.DisableAllHooks:
+		why := "disableAllHooks is set"
+		if c.DisabledBy != nil {
+			why += fmt.Sprintf(" in the %s settings %s", c.DisabledBy.Source, c.DisabledBy.Path)
+		}
+		return false, why + ": only managed hooks run"
+	case h.Source.IsClaude() && !c.ImportClaudeHooks:
 		return false, "Claude Code settings are only read when importClaudeHooks is true"
+	case h.Source == SourceVSCode && !c.ImportVSCodeHooks:
+		return false, "VS Code hook files are only read when importVSCodeHooks is true"
 	}
 	return true, ""
 }
@@ -170,37 +256,125 @@ func (c *Config) Active(h *Hook) (bool, string) {
 // disk for the files it names (the editor's unsaved buffers). A missing file
 // is no problem; a broken one keeps its problems as diagnostics and never
 // stops the other files' hooks from loading.
+//
+// The merge order is user, project, local, Claude Code's three files (when
+// importClaudeHooks is set), VS Code's hook files (when importVSCodeHooks is
+// set), and the managed file last, so that its hooks have the last word
+// where the last hook wins (updatedInput).
 func Load(p Paths, texts map[string][]byte) *Config {
 	cfg := &Config{Paths: p, TranscriptFormat: "json"}
+	read := func(path string, src Source) File {
+		if text, ok := texts[path]; ok {
+			return ParseFile(path, src, text, p.ProjectRoot)
+		}
+		return ReadFile(path, src, p.ProjectRoot)
+	}
+	var managed *File
 	for _, sf := range p.SettingsFiles() {
-		text, ok := texts[sf.Path]
-		var f File
-		if ok {
-			f = ParseFile(sf.Path, sf.Source, text, p.ProjectRoot)
-		} else {
-			f = ReadFile(sf.Path, sf.Source, p.ProjectRoot)
+		f := read(sf.Path, sf.Source)
+		if sf.Source == SourceManaged {
+			managed = &f
+			continue
 		}
 		cfg.Files = append(cfg.Files, f)
 	}
-	for _, f := range cfg.Files {
-		s := f.Settings
-		if s.ImportClaudeHooks != nil && *s.ImportClaudeHooks && f.Source < SourceClaudeUser {
-			cfg.ImportClaudeHooks = true
-		}
+	if managed != nil {
+		cfg.Files = append(cfg.Files, *managed) // for the flags below; moved after VS Code's files
 	}
 	for _, f := range cfg.Files {
-		if f.Source >= SourceClaudeUser && !cfg.ImportClaudeHooks {
+		if !f.Source.isWave() {
 			continue
 		}
-		if f.Settings.DisableAllHooks != nil && *f.Settings.DisableAllHooks {
-			cfg.DisableAllHooks = true
+		if b := f.Settings.ImportClaudeHooks; b != nil && *b {
+			cfg.ImportClaudeHooks = true
 		}
-		if f.Settings.TranscriptFormat != "" && f.Source < SourceClaudeUser {
+		if b := f.Settings.ImportVSCodeHooks; b != nil && *b {
+			cfg.ImportVSCodeHooks = true
+		}
+	}
+	if cfg.ImportVSCodeHooks {
+		if managed != nil {
+			cfg.Files = cfg.Files[:len(cfg.Files)-1]
+		}
+		for _, path := range p.VSCodeHookFiles(texts) {
+			cfg.Files = append(cfg.Files, read(path, SourceVSCode))
+		}
+		if managed != nil {
+			cfg.Files = append(cfg.Files, *managed)
+		}
+	}
+	for i := range cfg.Files {
+		f := &cfg.Files[i]
+		if f.Source.IsClaude() && !cfg.ImportClaudeHooks {
+			continue
+		}
+		if b := f.Settings.DisableAllHooks; b != nil && *b && f.Source != SourceVSCode {
+			if f.Source == SourceManaged {
+				cfg.ManagedDisabled = true
+			} else if !cfg.DisableAllHooks {
+				cfg.DisableAllHooks, cfg.DisabledBy = true, f
+			}
+		}
+		if b := f.Settings.AllowManagedHooksOnly; b != nil && *b && f.Source == SourceManaged {
+			cfg.ManagedOnly = true
+		}
+		if f.Settings.TranscriptFormat != "" && f.Source.isWave() {
 			cfg.TranscriptFormat = f.Settings.TranscriptFormat
 		}
 		cfg.Hooks = append(cfg.Hooks, f.Hooks...)
 	}
+	cfg.explainIgnoredFiles()
 	return cfg
+}
+
+// explainIgnoredFiles adds a diagnostic to every file whose hooks a policy
+// ignores, saying which policy and where it is set, so that the file does
+// not look as if its hooks ran.
+func (c *Config) explainIgnoredFiles() {
+	for i := range c.Files {
+		f := &c.Files[i]
+		if len(f.Hooks) == 0 || f.hooksKey == nil || (f.Source.IsClaude() && !c.ImportClaudeHooks) {
+			continue
+		}
+		if ok, why := c.Active(&f.Hooks[0]); !ok {
+			f.Diagnostics = append(f.Diagnostics, Diagnostic{File: f.Path, Range: *f.hooksKey, Severity: SeverityInfo,
+				Code: CodeHooksIgnored, Message: fmt.Sprintf("the hooks of this %s settings file do not run: %s", f.Source, why)})
+		}
+	}
+}
+
+// VSCodeHooksDir is where VS Code keeps a workspace's hook files, "" without a project.
+func (p Paths) VSCodeHooksDir() string {
+	if p.ProjectRoot == "" {
+		return ""
+	}
+	return filepath.Join(p.ProjectRoot, ".github", "hooks")
+}
+
+// VSCodeHookFiles lists VS Code's hook files (<root>/.github/hooks/*.json)
+// in name order: those on disk, and those texts has for that directory.
+func (p Paths) VSCodeHookFiles(texts map[string][]byte) []string {
+	dir := p.VSCodeHooksDir()
+	if dir == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for path := range texts {
+		if filepath.Dir(path) == dir && strings.HasSuffix(path, ".json") {
+			matches = append(matches, path)
+		}
+	}
+	for _, path := range matches {
+		if st, err := os.Stat(path); (err == nil && st.IsDir()) || seen[path] {
+			continue
+		}
+		seen[path] = true
+		out = append(out, path)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ReadFile reads and parses one settings file from disk.
@@ -266,11 +440,23 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 		m := &obj.Members[i]
 		switch name := memberName(m); name {
 		case "hooks":
+			r := p.idx.span(m.Name.StartOffset, m.Name.EndOffset)
+			p.file.hooksKey = &r
 			p.parseHooks(&m.Value)
 		case "disableAllHooks":
 			p.file.Settings.DisableAllHooks = p.boolValue(&m.Value, name)
 		case "importClaudeHooks":
 			p.file.Settings.ImportClaudeHooks = p.boolValue(&m.Value, name)
+		case "importVSCodeHooks":
+			p.file.Settings.ImportVSCodeHooks = p.boolValue(&m.Value, name)
+		case "allowManagedHooksOnly":
+			b := p.boolValue(&m.Value, name)
+			if b != nil && p.file.Source != SourceManaged {
+				p.report(&m.Name, SeverityWarning, CodeManagedOnly,
+					"allowManagedHooksOnly only takes effect in the managed settings file; it is ignored here", "")
+				b = nil
+			}
+			p.file.Settings.AllowManagedHooksOnly = b
 		case "transcriptFormat":
 			if s, ok := p.stringValue(&m.Value, name); ok {
 				if s != "json" && s != "jsonl" {
@@ -307,6 +493,15 @@ func (p *fileParser) stringValue(v *hujson.Value, key string) (string, bool) {
 	return lit.String(), true
 }
 
+// isString reports whether v is a string, and reports msg if it is not.
+func (p *fileParser) isString(v *hujson.Value, msg string) bool {
+	if lit, ok := v.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+		return true
+	}
+	p.report(v, SeverityError, CodeWrongType, msg, "")
+	return false
+}
+
 func (p *fileParser) parseHooks(v *hujson.Value) {
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
@@ -331,7 +526,16 @@ func (p *fileParser) parseHooks(v *hujson.Value) {
 			continue
 		}
 		for j := range groups.Elements {
-			p.parseGroup(ev, &groups.Elements[j])
+			el := &groups.Elements[j]
+			if p.file.Source == SourceVSCode && !isGroup(el) {
+				// VS Code's own format lists hook commands directly under the event.
+				all, _ := CompileMatcher("")
+				if h, ok := p.parseHook(ev, all, el); ok {
+					p.file.Hooks = append(p.file.Hooks, h)
+				}
+				continue
+			}
+			p.parseGroup(ev, el)
 		}
 	}
 }
@@ -382,18 +586,40 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 	}
 }
 
+// isGroup reports whether v is a matcher group (an object with "hooks")
+// rather than a hook command.
+func isGroup(v *hujson.Value) bool {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return false
+	}
+	for i := range obj.Members {
+		if memberName(&obj.Members[i]) == "hooks" {
+			return true
+		}
+	}
+	return false
+}
+
+// osKey is the key of VS Code's per-OS command override for this OS.
+var osKey = map[string]string{"linux": "linux", "darwin": "osx", "windows": "windows"}[runtime.GOOS]
+
 func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hook, bool) {
 	h := Hook{Event: ev, Matcher: matcher, Timeout: DefaultTimeout, Source: p.file.Source, File: p.file.Path}
+	if p.file.Source == SourceVSCode {
+		h.Timeout = DefaultVSCodeTimeout
+	}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		p.report(v, SeverityError, CodeWrongType, `a hook must be an object like {"type": "command", "command": "..."}`, "")
 		return h, false
 	}
-	var cmdVal *hujson.Value
+	var cmdVal, overrideVal *hujson.Value
+	var overrides []string
 	valid := true
 	for i := range obj.Members {
 		m := &obj.Members[i]
-		switch memberName(m) {
+		switch name := memberName(m); name {
 		case "type":
 			s, ok := p.stringValue(&m.Value, "type")
 			if !ok {
@@ -411,7 +637,15 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 				return h, false
 			}
 			h.Command, cmdVal = s, &m.Value
-			h.CommandRange = p.idx.span(m.Value.StartOffset, m.Value.EndOffset)
+		case "linux", "osx", "windows":
+			if !p.isString(&m.Value, name+" must be a string; this hook will not run") {
+				valid = false
+				continue
+			}
+			overrides = append(overrides, name)
+			if name == osKey {
+				overrideVal = &m.Value // replaces command, wherever either is written
+			}
 		case "timeout":
 			lit, ok := m.Value.Value.(hujson.Literal)
 			secs := 0.0
@@ -420,11 +654,42 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 			}
 			if !ok || lit.Kind() != '0' || secs <= 0 {
 				p.report(&m.Value, SeverityError, CodeBadTimeout,
-					fmt.Sprintf("timeout must be a positive number of seconds; the default %ds applies", int(DefaultTimeout.Seconds())), "")
+					fmt.Sprintf("timeout must be a positive number of seconds; the default %s applies", seconds(h.Timeout)), "")
 				continue
 			}
 			h.Timeout = secondsToDuration(secs)
+		case "args":
+			valid = p.parseArgs(&m.Value, &h) && valid
+		case "cwd":
+			valid = p.parseCwd(&m.Value, &h) && valid
+		case "env":
+			valid = p.parseEnv(&m.Value, &h) && valid
+		case "statusMessage":
+			if s, ok := p.stringValue(&m.Value, name); ok {
+				h.StatusMessage = s
+			}
+		case "async":
+			lit, ok := m.Value.Value.(hujson.Literal)
+			if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
+				p.report(&m.Value, SeverityError, CodeWrongType, "async must be true or false; the hook runs in the foreground", "")
+				continue
+			}
+			h.Async = lit.Bool()
 		}
+	}
+	h, ok = p.finishHook(h, v, cmdVal, overrideVal, overrides, valid)
+	return h, ok
+}
+
+// finishHook applies the OS override and checks what needs the whole hook:
+// its type, that it has a command for this OS, and the script or program it runs.
+func (p *fileParser) finishHook(h Hook, v, cmdVal, overrideVal *hujson.Value, overrides []string, valid bool) (Hook, bool) {
+	if overrideVal != nil {
+		lit, _ := overrideVal.Value.(hujson.Literal)
+		h.Command, cmdVal = lit.String(), overrideVal
+	}
+	if cmdVal != nil {
+		h.CommandRange = p.idx.span(cmdVal.StartOffset, cmdVal.EndOffset)
 	}
 	if h.Type == "" {
 		p.report(v, SeverityWarning, CodeMissingType, `hook has no "type"; it runs as a "command" hook`, "command")
@@ -434,6 +699,12 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 		return h, false
 	}
 	if strings.TrimSpace(h.Command) == "" {
+		if cmdVal == nil && len(overrides) > 0 {
+			p.report(v, SeverityWarning, CodeNoCommandForOS, fmt.Sprintf(
+				"hook has a command for %s but none for this system (%s) and no \"command\"; it will not run here",
+				strings.Join(overrides, ", "), osKey), osKey)
+			return h, false
+		}
 		target := v
 		if cmdVal != nil {
 			target = cmdVal
@@ -441,7 +712,11 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 		p.report(target, SeverityError, CodeEmptyCommand, "hook command is empty; this hook will not run", "")
 		return h, false
 	}
-	p.checkScript(cmdVal, h.Command)
+	if h.Args != nil {
+		p.checkProgram(cmdVal, &h)
+	} else {
+		p.checkScript(cmdVal, h.Command, h.Cwd)
+	}
 	return h, true
 }
 
@@ -457,10 +732,119 @@ func secondsToDuration(secs float64) time.Duration {
 	return max(time.Duration(ns), 1)
 }
 
+// parseArgs reads the exec form's argument list: strings only.
+func (p *fileParser) parseArgs(v *hujson.Value, h *Hook) bool {
+	arr, ok := v.Value.(*hujson.Array)
+	if !ok {
+		p.report(v, SeverityError, CodeBadArgs, `args must be an array of strings, e.g. ["--fix", "src"]; this hook will not run`, "")
+		return false
+	}
+	args, valid := []string{}, true
+	for i := range arr.Elements {
+		el := &arr.Elements[i]
+		lit, ok := el.Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' {
+			p.report(el, SeverityError, CodeBadArgs, fmt.Sprintf("args[%d] must be a string; this hook will not run", i), "")
+			valid = false
+			continue
+		}
+		args = append(args, lit.String())
+	}
+	h.Args = args
+	return valid
+}
+
+// parseCwd reads the hook's working directory: relative to the project root
+// and inside it. A cwd that leads out of the project is refused, not fixed:
+// the hook would run somewhere its author did not mean.
+func (p *fileParser) parseCwd(v *hujson.Value, h *Hook) bool {
+	if !p.isString(v, "cwd must be a string; this hook will not run") {
+		return false
+	}
+	s := v.Value.(hujson.Literal).String()
+	clean := filepath.Clean(s)
+	switch {
+	case filepath.IsAbs(s):
+		p.report(v, SeverityError, CodeBadCwd, fmt.Sprintf("cwd must be relative to the project root, not the absolute path %q; this hook will not run", s), "")
+		return false
+	case clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)):
+		p.report(v, SeverityError, CodeBadCwd, fmt.Sprintf("cwd %q leads outside the project root; this hook will not run", s), "")
+		return false
+	case clean == ".":
+		clean = ""
+	}
+	h.Cwd = clean
+	if p.root != "" && clean != "" {
+		if st, err := os.Stat(filepath.Join(p.root, clean)); err != nil || !st.IsDir() {
+			p.report(v, SeverityWarning, CodeBadCwd, fmt.Sprintf("cwd %s is not a directory of the project; the hook will fail to start", clean), "")
+		}
+	}
+	return true
+}
+
+// parseEnv reads the hook's extra environment: an object of strings. A
+// value of another type is refused rather than converted or dropped: a hook
+// run without the variable its author set could do what the variable was
+// there to prevent.
+func (p *fileParser) parseEnv(v *hujson.Value, h *Hook) bool {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		p.report(v, SeverityError, CodeBadEnv, `env must be an object of "NAME": "value" strings; this hook will not run`, "")
+		return false
+	}
+	valid := true
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		name := memberName(m)
+		if name == "" || strings.ContainsAny(name, "=\x00") {
+			p.report(&m.Name, SeverityError, CodeBadEnv, fmt.Sprintf("%q is not a valid environment variable name; this hook will not run", name), "")
+			valid = false
+			continue
+		}
+		lit, ok := m.Value.Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' || strings.ContainsRune(lit.String(), 0) {
+			p.report(&m.Value, SeverityError, CodeBadEnv, fmt.Sprintf("env.%s must be a string (quote numbers and booleans); this hook will not run", name), "")
+			valid = false
+			continue
+		}
+		h.Env = append(h.Env, name+"="+lit.String())
+	}
+	return valid
+}
+
 // checkScript flags a command whose first word is a script path that does not
 // exist or is not executable: the hook would fail with exit 127 or 126.
-func (p *fileParser) checkScript(v *hujson.Value, command string) {
-	script := ScriptPath(command, p.root)
+func (p *fileParser) checkScript(v *hujson.Value, command, cwd string) {
+	p.checkFile(v, scriptPath(command, p.root, filepath.Join(p.root, cwd)))
+}
+
+// checkProgram checks the program of an exec-form hook, which no shell
+// splits or expands: a command with spaces or $VARIABLES is almost
+// certainly written for the shell form.
+func (p *fileParser) checkProgram(v *hujson.Value, h *Hook) {
+	prog := h.Command
+	switch {
+	case strings.ContainsAny(prog, "$`"):
+		p.report(v, SeverityWarning, CodeExecCommand, fmt.Sprintf(
+			"with \"args\", command is run without a shell: %q is not expanded; use a path relative to the project root", prog), "")
+		return
+	case strings.HasPrefix(prog, "~"):
+		p.report(v, SeverityWarning, CodeExecCommand, "with \"args\", command is run without a shell: ~ is not expanded", "")
+		return
+	case strings.ContainsAny(prog, " \t") && !strings.ContainsRune(prog, '/'):
+		p.report(v, SeverityWarning, CodeExecCommand, fmt.Sprintf(
+			"with \"args\", command is the program to run, not a shell command line: put the words after %q in args", firstWord(prog)), "")
+		return
+	case !strings.ContainsRune(prog, '/'):
+		return // a program looked up in PATH
+	}
+	if !filepath.IsAbs(prog) {
+		prog = filepath.Join(p.root, h.Cwd, prog)
+	}
+	p.checkFile(v, prog)
+}
+
+func (p *fileParser) checkFile(v *hujson.Value, script string) {
 	if script == "" {
 		return
 	}
@@ -480,6 +864,11 @@ func (p *fileParser) checkScript(v *hujson.Value, command string) {
 // project root; "" when the command starts with a program name to look up
 // in PATH, where a missing file is not something the settings can know.
 func ScriptPath(command, projectRoot string) string {
+	return scriptPath(command, projectRoot, projectRoot)
+}
+
+// scriptPath is ScriptPath for a hook that runs in dir.
+func scriptPath(command, projectRoot, dir string) string {
 	first := firstWord(command)
 	if first == "" || !strings.ContainsRune(first, '/') {
 		return ""
@@ -497,7 +886,7 @@ func ScriptPath(command, projectRoot string) string {
 		return "" // needs the shell to expand: nothing to check here
 	}
 	if !filepath.IsAbs(first) {
-		first = filepath.Join(projectRoot, first)
+		first = filepath.Join(dir, first)
 	}
 	return first
 }

@@ -59,6 +59,15 @@ const (
 	CodeNotExecutable   = "script-not-executable"
 	CodeWrongType       = "wrong-type"
 	CodeUnreadable      = "unreadable"
+	// Per-hook options.
+	CodeBadCwd         = "bad-cwd"
+	CodeBadEnv         = "bad-env"
+	CodeBadArgs        = "bad-args"
+	CodeExecCommand    = "exec-command"
+	CodeNoCommandForOS = "no-command-for-os"
+	// Policy.
+	CodeManagedOnly  = "managed-only-key"
+	CodeHooksIgnored = "hooks-ignored"
 )
 
 // Diagnostic is one problem in one settings file, with the place it is at.

@@ -7,15 +7,31 @@ import (
 
 // KeyDocs explains the keys of a settings file, for hover and completion.
 var KeyDocs = map[string]string{
-	"hooks":             "Hook commands by event name. Hooks from the user, project and local settings all run; none overrides another.",
-	"matcher":           "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
-	"type":              "The kind of hook. wavehooks runs `command` hooks.",
-	"command":           "The shell command to run (`sh -c`), in the project root, with the event's JSON on stdin and WAVE_PROJECT_DIR / CLAUDE_PROJECT_DIR set.",
-	"timeout":           "Seconds the hook may run before its whole process group is killed (default 60). A timed-out hook is an error, never a success.",
-	"disableAllHooks":   "Turns every hook off.",
-	"transcriptFormat":  "`json` (default) keeps the session as `{id, state: {messages}}`; `jsonl` writes one Anthropic-API message per line.",
-	"importClaudeHooks": "Also run the hooks of Claude Code's settings files (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json).",
+	"hooks":                 "Hook commands by event name. Hooks from the user, project and local settings all run; none overrides another.",
+	"matcher":               "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
+	"type":                  "The kind of hook. wavehooks runs `command` hooks.",
+	"command":               "The shell command to run (`sh -c`), in the project root, with the event's JSON on stdin and WAVE_PROJECT_DIR / CLAUDE_PROJECT_DIR set.",
+	"timeout":               "Seconds the hook may run before its whole process group is killed (default 60). A timed-out hook is an error, never a success.",
+	"disableAllHooks":       "Turns every hook off, except those of the managed settings file (which can only be turned off there).",
+	"transcriptFormat":      "`json` (default) keeps the session as `{id, state: {messages}}`; `jsonl` writes one Anthropic-API message per line.",
+	"importClaudeHooks":     "Also run the hooks of Claude Code's settings files (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json).",
+	"importVSCodeHooks":     "Also run the hooks of VS Code's hook files, `.github/hooks/*.json` (workspace files: they need the workspace trusted).",
+	"allowManagedHooksOnly": "Only in the managed settings file (/etc/wave/managed-settings.json): ignore the hooks of every other settings file.",
+	"args":                  "Exec form: run `command` directly as a program with these arguments. No shell is involved: spaces, `$VARS` and `;` reach the program as written.",
+	"cwd":                   "Directory the hook runs in, relative to the project root (it may not lead outside it). Default: the project root.",
+	"env":                   "Extra environment variables for the hook: an object of strings, e.g. `{\"LOG_LEVEL\": \"debug\"}`.",
+	"linux":                 "Command to run instead of `command` on Linux (VS Code's per-OS override).",
+	"osx":                   "Command to run instead of `command` on macOS (VS Code's per-OS override).",
+	"windows":               "Command to run instead of `command` on Windows (VS Code's per-OS override).",
+	"statusMessage":         "Text shown in the editor's progress notification while the hook runs.",
+	"async":                 "`true` runs the hook in the background: the event never waits for it, and what it prints is only reported in the hook-run history. Its timeout still applies.",
 }
+
+// RootKeys are the keys of a settings file, for completion.
+var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importClaudeHooks", "importVSCodeHooks", "allowManagedHooksOnly"}
+
+// HookKeys are the keys of a hook command, for completion.
+var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "linux", "osx", "windows"}
 
 // EventDoc is the hover text of an event: when it fires, its stdin, and what
 // exit code 2 means for it.

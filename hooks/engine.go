@@ -13,11 +13,13 @@ import (
 // Engine fires events: it picks the hooks an event matches, runs them in
 // parallel and combines their answers. It is safe for concurrent use, and its
 // configuration can be swapped while events are running (the next event sees
-// the new hooks).
+// the new hooks). Async hooks outlive the event that started them: Wait
+// waits for them, and Close kills them.
 type Engine struct {
 	cfg    atomic.Pointer[Config]
 	runner *Runner
 	trust  atomic.Pointer[TrustState]
+	bg     *background
 }
 
 // TrustState says whether the workspace's own hooks may run.
@@ -29,7 +31,7 @@ type TrustState struct {
 // NewEngine returns an engine for cfg whose hooks run in the config's project
 // root with the server's environment.
 func NewEngine(cfg *Config) *Engine {
-	e := &Engine{runner: NewRunner(cfg.Paths.ProjectRoot, environ())}
+	e := &Engine{runner: NewRunner(cfg.Paths.ProjectRoot, environ()), bg: newBackground()}
 	e.cfg.Store(cfg)
 	e.trust.Store(&TrustState{})
 	return e
@@ -47,46 +49,138 @@ func (e *Engine) SetWorkspaceTrusted(trusted bool) { e.trust.Store(&TrustState{T
 // WorkspaceTrusted reports whether the workspace's hooks may run.
 func (e *Engine) WorkspaceTrusted() bool { return e.trust.Load().Trusted }
 
+// OnAsyncDone sets the function told about every async hook when it ends,
+// with the event's input and a Result of that one hook (its Run, and its
+// warnings and errors, which were applied to nothing). It is called on the
+// hook's own goroutine.
+func (e *Engine) OnAsyncDone(f func(in Input, res Result)) {
+	e.bg.mu.Lock()
+	defer e.bg.mu.Unlock()
+	e.bg.report = f
+}
+
+// Wait waits until every async hook started so far has ended.
+func (e *Engine) Wait() { e.bg.wg.Wait() }
+
+// Close kills the async hooks still running (their process groups, as a
+// timeout would), waits for them, and starts no more: the async hooks of
+// later events are skipped. Events keep working otherwise.
+func (e *Engine) Close() {
+	e.bg.mu.Lock()
+	e.bg.closed = true
+	e.bg.mu.Unlock()
+	e.bg.cancel()
+	e.bg.wg.Wait()
+}
+
+// background tracks the async hooks of an engine.
+type background struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex // guards closed and report, and orders wg.Add before Close's Wait
+	closed bool
+	report func(Input, Result)
+}
+
+func newBackground() *background {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &background{ctx: ctx, cancel: cancel}
+}
+
+// start runs f on a goroutine of its own unless the engine is closed.
+func (b *background) start(f func(ctx context.Context, report func(Input, Result))) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return false
+	}
+	report := b.report
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		f(b.ctx, report)
+	}()
+	return true
+}
+
+// StatusMessages returns the statusMessage of every hook that would run in
+// the foreground for an event whose matchers see matchValue, in
+// configuration order and without repeats, for a progress title.
+func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
+	cfg, trusted := e.cfg.Load(), e.trust.Load().Trusted
+	var out []string
+	seen := map[string]bool{}
+	for i := range cfg.Hooks {
+		h := &cfg.Hooks[i]
+		if h.Event != ev || h.Async || h.StatusMessage == "" || seen[h.StatusMessage] ||
+			(ev.UsesMatcher() && !h.Matcher.Match(matchValue)) || (h.Source.FromWorkspace() && !trusted) {
+			continue
+		}
+		if ok, _ := cfg.Active(h); ok {
+			seen[h.StatusMessage] = true
+			out = append(out, h.StatusMessage)
+		}
+	}
+	return out
+}
+
 // Fire runs every hook that matches the input's event and returns their
 // combined answer. It never fails: hooks that cannot start, time out or print
 // garbage become errors and warnings in the Result. Cancelling ctx kills the
-// running hooks.
+// running hooks. Async hooks are started and not waited for: the Result
+// lists them (Run.Async) and OnAsyncDone hears how they ended.
 func (e *Engine) Fire(ctx context.Context, in Input) Result {
-	cfg := e.cfg.Load()
-	trusted := e.trust.Load().Trusted
+	return e.fire(ctx, e.cfg.Load(), e.trust.Load().Trusted, in, false)
+}
+
+// job is one matching hook of an event.
+type job struct {
+	hook  *Hook
+	run   int // index into res.Runs
+	first int // index of the job with the same command that really runs
+}
+
+// fire runs the hooks of cfg for in; direct runs them whatever the policy
+// says (for FireHook, where the user asked for that one hook).
+func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, direct bool) Result {
 	res := Result{Event: in.Event, Continue: true}
 	value := in.MatchValue()
 	usesMatcher := in.Event.UsesMatcher()
 
-	type job struct {
-		hook  *Hook
-		run   int // index into res.Runs
-		first int // index of the job with the same command that really runs
-	}
-	var jobs []job
-	byCommand := map[string]int{}
+	var jobs, async []job
+	byKey := map[string]int{}
 	untrusted := 0
 	for i := range cfg.Hooks {
 		h := &cfg.Hooks[i]
 		if h.Event != in.Event {
 			continue
 		}
-		run := Run{Command: h.Command, Source: h.Source, File: h.File, Matcher: h.Matcher.String(), Matched: true, Why: "the event has no matcher"}
+		run := Run{Command: h.Display(), Source: h.Source, File: h.File, Matcher: h.Matcher.String(), Matched: true,
+			Why: "the event has no matcher", Async: h.Async, StatusMessage: h.StatusMessage}
 		if usesMatcher {
 			run.Matched = h.Matcher.Match(value)
 			run.Why = h.Matcher.Explain(value)
 		}
 		if run.Matched {
-			if ok, why := cfg.Active(h); !ok {
+			ok, why := cfg.Active(h)
+			switch first, dup := byKey[h.runKey()]; {
+			case !ok && !direct:
 				run.Skipped = why
-			} else if h.Source.FromWorkspace() && !trusted {
+			case h.Source.FromWorkspace() && !trusted:
 				run.Skipped = "the workspace's hooks are not trusted yet"
 				untrusted++
-			} else if first, dup := byCommand[h.Command]; dup {
+			case dup:
 				run.Skipped = "same command as an earlier hook; it runs once"
-				jobs = append(jobs, job{hook: h, run: len(res.Runs), first: first})
-			} else {
-				byCommand[h.Command] = len(jobs)
+				if !h.Async {
+					jobs = append(jobs, job{hook: h, run: len(res.Runs), first: first})
+				}
+			case h.Async:
+				byKey[h.runKey()] = -1
+				async = append(async, job{hook: h, run: len(res.Runs)})
+			default:
+				byKey[h.runKey()] = len(jobs)
 				jobs = append(jobs, job{hook: h, run: len(res.Runs), first: len(jobs)})
 			}
 		}
@@ -96,7 +190,7 @@ func (e *Engine) Fire(ctx context.Context, in Input) Result {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"%d %s hook(s) of this workspace did not run: the workspace's hooks are not trusted yet", untrusted, in.Event))
 	}
-	if len(jobs) == 0 {
+	if len(jobs) == 0 && len(async) == 0 {
 		return res
 	}
 
@@ -106,10 +200,29 @@ func (e *Engine) Fire(ctx context.Context, in Input) Result {
 		return res
 	}
 	res.Stdin = stdin
+	var vscodeStdin []byte
+	stdinFor := func(h *Hook) []byte {
+		if h.Source != SourceVSCode {
+			return stdin
+		}
+		if vscodeStdin == nil {
+			vscodeStdin = in.vscodeStdin(stdin)
+		}
+		return vscodeStdin
+	}
+	for _, j := range async {
+		e.startAsync(in, j.hook, stdinFor(j.hook), &res.Runs[j.run])
+	}
+	if len(jobs) == 0 {
+		return res
+	}
 	execs := make([]Exec, len(jobs))
 	if len(jobs) == 1 {
-		execs[0] = e.runner.Run(ctx, jobs[0].hook.Command, stdin, jobs[0].hook.Timeout)
+		execs[0] = e.runner.RunHook(ctx, jobs[0].hook, stdinFor(jobs[0].hook))
 	} else {
+		for _, j := range jobs {
+			stdinFor(j.hook) // built before the goroutines share it
+		}
 		var wg sync.WaitGroup
 		for i, j := range jobs {
 			if j.first != i {
@@ -118,7 +231,7 @@ func (e *Engine) Fire(ctx context.Context, in Input) Result {
 			wg.Add(1)
 			go func(i int, h *Hook) {
 				defer wg.Done()
-				execs[i] = e.runner.Run(ctx, h.Command, stdin, h.Timeout)
+				execs[i] = e.runner.RunHook(ctx, h, stdinFor(h))
 			}(i, j.hook)
 		}
 		wg.Wait()
@@ -129,20 +242,54 @@ func (e *Engine) Fire(ctx context.Context, in Input) Result {
 		if j.first != i {
 			continue
 		}
-		x := execs[i]
-		v := interpret(in.Event, j.hook, x)
-		r := &res.Runs[j.run]
-		r.Ran, r.ExitCode, r.Duration, r.DurationNs, r.TimedOut = true, x.ExitCode, x.Duration, x.Duration.Nanoseconds(), x.TimedOut
-		r.Stdout, r.Stderr, r.StdoutTruncated, r.StderrTruncated = x.Stdout, x.Stderr, x.StdoutTruncated, x.StderrTruncated
-		r.JSON, r.Problems, r.Decision = v.json, v.problems, v.summary
-		if x.StdoutTruncated || x.StderrTruncated {
-			v.problems = append(v.problems[:len(v.problems):len(v.problems)],
-				fmt.Sprintf("output of `%s` exceeded %d bytes and was truncated", j.hook.Command, MaxOutput))
-		}
+		v := record(in.Event, j.hook, execs[i], &res.Runs[j.run])
 		verdicts = append(verdicts, v)
 	}
 	combine(&res, verdicts)
 	return res
+}
+
+// record interprets what a hook process did and writes it into its Run.
+func record(ev Event, h *Hook, x Exec, r *Run) verdict {
+	v := interpret(ev, h, x)
+	r.Ran, r.ExitCode, r.Duration, r.DurationNs, r.TimedOut = true, x.ExitCode, x.Duration, x.Duration.Nanoseconds(), x.TimedOut
+	r.Stdout, r.Stderr, r.StdoutTruncated, r.StderrTruncated = x.Stdout, x.Stderr, x.StdoutTruncated, x.StderrTruncated
+	r.JSON, r.Problems, r.Decision = v.json, v.problems, v.summary
+	if x.StdoutTruncated || x.StderrTruncated {
+		v.problems = append(v.problems[:len(v.problems):len(v.problems)],
+			fmt.Sprintf("output of `%s` exceeded %d bytes and was truncated", h.Display(), MaxOutput))
+	}
+	return v
+}
+
+// startAsync starts an async hook in the background. Its timeout still
+// applies and Close kills it; the event's ctx does not, since the event does
+// not wait for it. When it ends, the engine's OnAsyncDone function gets a
+// Result of that hook alone: what it said is reported, never applied.
+func (e *Engine) startAsync(in Input, h *Hook, stdin []byte, run *Run) {
+	r := *run
+	started := e.bg.start(func(ctx context.Context, report func(Input, Result)) {
+		x := e.runner.RunHook(ctx, h, stdin)
+		v := record(in.Event, h, x, &r)
+		res := Result{Event: in.Event, Continue: true, Stdin: stdin, Runs: []Run{r}}
+		for _, p := range v.problems {
+			res.Warnings = append(res.Warnings, "hook output ignored: "+p)
+		}
+		if v.systemMessage != "" {
+			res.Warnings = append(res.Warnings, v.systemMessage)
+		}
+		if v.err != "" {
+			res.Errors = append(res.Errors, v.err)
+		}
+		if report != nil {
+			report(in, res)
+		}
+	})
+	if started {
+		run.Decision = "started in the background (async); its outcome is reported when it ends and changes nothing"
+	} else {
+		run.Skipped = "async hooks are not started while the engine shuts down"
+	}
 }
 
 // combine merges the verdicts, which are in configuration order, into res.

@@ -548,13 +548,6 @@ func TestWorkspaceHooksWaitForTrust(t *testing.T) {
 	require.False(t, store.Trusted(root, hooks.WorkspaceHash(cfg2)))
 }
 
-func TestDisableAllHooks(t *testing.T) {
-	e, root := setup(t, `{"disableAllHooks":true,"hooks":{"Stop":[{"hooks":[{"type":"command","command":"exit 2"}]}]}}`)
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
-	require.False(t, res.Blocked)
-	require.Equal(t, "disableAllHooks is set", res.Runs[0].Skipped)
-}
-
 func writeAndLoad(tb testing.TB, home, root, settings string) *hooks.Config {
 	tb.Helper()
 	require.NoError(tb, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))

@@ -66,26 +66,26 @@ var eventSpecs = map[Event]EventSpec{
 		"When a session ends. For cleanup; cannot block.",
 		"Shows stderr to the user only."},
 	PostToolUseFailure: {PostToolUseFailure, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "error", "is_interrupt"},
-		"After a tool call failed.",
-		"stderr is sent to the model as feedback."},
+		"After a tool call failed (error, is_interrupt). Can give the model context.",
+		"stderr is sent to the model as feedback (the tool already failed)."},
 	SubagentStart: {SubagentStart, "agent_type", []string{"agent_id", "agent_type"},
-		"When a subagent starts.",
+		"When a subagent starts. Its additionalContext is for the subagent.",
 		"Shows stderr to the user only."},
 	SubagentStop: {SubagentStop, "agent_type", []string{"agent_id", "agent_type", "stop_hook_active"},
 		"When a subagent wants to stop. Can make it continue.",
-		"Blocks stopping; stderr is sent to the subagent."},
+		"Blocks the subagent from stopping; stderr is the reason sent to the subagent."},
 	PreCompact: {PreCompact, "trigger", []string{"trigger", "custom_instructions"},
-		"Before the conversation is compacted (trigger: manual, auto).",
-		"Shows stderr to the user only."},
-	PostCompact: {PostCompact, "trigger", []string{"trigger"},
+		"Before the conversation is compacted (trigger: manual, auto). Can block the compaction.",
+		"Blocks the compaction; stderr is shown to the user."},
+	PostCompact: {PostCompact, "trigger", []string{"trigger", "compact_summary"},
 		"After the conversation was compacted.",
 		"Shows stderr to the user only."},
 	Notification: {Notification, "notification_type", []string{"message", "title", "notification_type"},
-		"When the agent sends the user a notification.",
+		"When the agent sends the user a notification (notification_type: permission_prompt, idle_prompt, …).",
 		"Shows stderr to the user only."},
 	PermissionRequest: {PermissionRequest, "tool_name", []string{"tool_name", "tool_input", "permission_suggestions"},
-		"When the agent would show a permission dialog. Can allow or deny on the user's behalf.",
-		"Denies the permission; stderr is shown to the model."},
+		"When the agent would show a permission dialog. Can allow (and rewrite the tool input) or deny on the user's behalf.",
+		"Denies the permission; stderr is the reason the model sees."},
 }
 
 // Spec returns what is known about an event and whether it is a known event.
@@ -104,6 +104,21 @@ func Events() []Event {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+// canBlock reports whether a block (exit 2 or decision "block") stops
+// something for the event: the prompt, stopping, the compaction, or it sends
+// feedback to the model. Other events cannot be blocked: exit 2 is an error
+// for the user and decision "block" is ignored.
+func (e Event) canBlock() bool {
+	switch e {
+	case UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact:
+		return true
+	}
+	return false
+}
+
+// decidesPermission reports whether the event's hooks decide a permission.
+func (e Event) decidesPermission() bool { return e == PreToolUse || e == PermissionRequest }
 
 // UsesMatcher reports whether the event compares its matcher with a stdin field.
 func (e Event) UsesMatcher() bool { return eventSpecs[e].MatchField != "" }

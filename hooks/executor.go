@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -57,6 +58,32 @@ func NewRunner(projectRoot string, env []string) *Runner {
 // reported as truncated. On timeout or cancellation the whole process group
 // is killed, children and grandchildren included, and Run returns promptly.
 func (r *Runner) Run(ctx context.Context, command string, stdin []byte, timeout time.Duration) Exec {
+	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd.Dir, cmd.Env = r.dir, r.env
+	return r.run(ctx, cmd, stdin, timeout)
+}
+
+// RunHook runs one configured hook as Run does, with its options: the exec
+// form runs its program with its arguments and no shell; cwd (inside the
+// project root) is its working directory; env is added to the environment.
+func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
+	var cmd *exec.Cmd
+	if h.Args != nil {
+		cmd = exec.Command(h.Command, h.Args...)
+	} else {
+		cmd = exec.Command("/bin/sh", "-c", h.Command)
+	}
+	cmd.Dir, cmd.Env = r.dir, r.env
+	if h.Cwd != "" {
+		cmd.Dir = filepath.Join(r.dir, h.Cwd)
+	}
+	if len(h.Env) > 0 {
+		cmd.Env = append(r.env[:len(r.env):len(r.env)], h.Env...) // later entries win
+	}
+	return r.run(ctx, cmd, stdin, h.Timeout)
+}
+
+func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout time.Duration) Exec {
 	files, err := newHookFiles(stdin)
 	if err != nil {
 		return Exec{ExitCode: -1, StartErr: err.Error()}
@@ -65,8 +92,6 @@ func (r *Runner) Run(ctx context.Context, command string, stdin []byte, timeout 
 	// small fork: do it after the caller has its answer.
 	defer func() { go files.close() }()
 
-	cmd := exec.Command("/bin/sh", "-c", command)
-	cmd.Dir, cmd.Env = r.dir, r.env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.stdin, files.stdout, files.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 

@@ -23,6 +23,9 @@ func Explain(r EventRun) string {
 		if h.Matcher != "" {
 			fmt.Fprintf(&b, "    matcher %q: %s\n", h.Matcher, h.Why)
 		}
+		if h.StatusMessage != "" {
+			fmt.Fprintf(&b, "    status message: %s\n", h.StatusMessage)
+		}
 		switch {
 		case !h.Matched:
 			b.WriteString("    did not run: the matcher does not match\n")
@@ -30,6 +33,11 @@ func Explain(r EventRun) string {
 		case h.Skipped != "":
 			fmt.Fprintf(&b, "    did not run: %s\n", h.Skipped)
 			continue
+		case h.Async && !h.Ran:
+			fmt.Fprintf(&b, "    %s\n", h.Decision)
+			continue
+		case h.Async:
+			b.WriteString("    ran in the background (async): what it said was reported, not applied\n")
 		}
 		status := fmt.Sprintf("exit %d", h.ExitCode)
 		if h.TimedOut {

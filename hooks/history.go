@@ -74,13 +74,19 @@ func Summary(res *Result) string {
 	if n := len(res.Errors); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d error(s)", n))
 	}
-	ran := 0
+	ran, background := 0, 0
 	for _, r := range res.Runs {
-		if r.Ran {
+		switch {
+		case r.Ran:
 			ran++
+		case r.Async && r.Matched && r.Skipped == "":
+			background++
 		}
 	}
 	parts = append(parts, fmt.Sprintf("%d of %d hook(s) ran", ran, len(res.Runs)))
+	if background > 0 {
+		parts = append(parts, fmt.Sprintf("%d started in the background", background))
+	}
 	return strings.Join(parts, "; ")
 }
 

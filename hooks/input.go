@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // Input is everything a hook receives on stdin for one event. The common
@@ -106,8 +107,8 @@ func (in *Input) MarshalStdin() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(in.Extra) > 0 {
-		b, err = mergeExtra(b, in.Extra)
+	if defaults := fieldDefaults[in.Event]; len(in.Extra) > 0 || len(defaults) > 0 {
+		b, err = mergeExtra(b, in.Extra, defaults)
 		if err != nil {
 			return nil, err
 		}
@@ -115,8 +116,23 @@ func (in *Input) MarshalStdin() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// mergeExtra adds the extra fields that the typed fields did not already set.
-func mergeExtra(typed []byte, extra map[string]json.RawMessage) ([]byte, error) {
+// fieldDefaults are the values of the documented stdin fields of Claude
+// Code's further events that the caller did not give, so that a hook
+// written for Claude Code finds every field it reads (`jq -r .trigger`
+// prints "" rather than null).
+var fieldDefaults = map[Event]map[string]json.RawMessage{
+	PostToolUseFailure: {"error": json.RawMessage(`""`), "is_interrupt": json.RawMessage(`false`)},
+	SubagentStart:      {"agent_id": json.RawMessage(`""`), "agent_type": json.RawMessage(`""`)},
+	SubagentStop:       {"agent_id": json.RawMessage(`""`), "agent_type": json.RawMessage(`""`)},
+	PreCompact:         {"trigger": json.RawMessage(`""`), "custom_instructions": json.RawMessage(`""`)},
+	PostCompact:        {"trigger": json.RawMessage(`""`), "compact_summary": json.RawMessage(`""`)},
+	Notification:       {"message": json.RawMessage(`""`), "title": json.RawMessage(`""`), "notification_type": json.RawMessage(`""`)},
+	PermissionRequest:  {"permission_suggestions": json.RawMessage(`[]`)},
+}
+
+// mergeExtra adds the extra fields that the typed fields did not already
+// set, then the defaults of fields still missing.
+func mergeExtra(typed []byte, extra, defaults map[string]json.RawMessage) ([]byte, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(typed, &m); err != nil {
 		return nil, err
@@ -126,7 +142,34 @@ func mergeExtra(typed []byte, extra map[string]json.RawMessage) ([]byte, error) 
 			m[k] = v
 		}
 	}
+	for k, v := range defaults {
+		if _, ok := m[k]; !ok {
+			m[k] = v
+		}
+	}
 	return json.Marshal(m)
+}
+
+// vscodeStdin adds to stdin the common fields VS Code's hooks read beside
+// Claude Code's: timestamp, sessionId and hookEventName.
+func (in *Input) vscodeStdin(stdin []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(stdin, &m) != nil {
+		return stdin
+	}
+	add := func(k string, v any) {
+		if _, ok := m[k]; !ok {
+			m[k], _ = json.Marshal(v)
+		}
+	}
+	add("timestamp", time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+	add("sessionId", in.SessionID)
+	add("hookEventName", in.Event)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return stdin
+	}
+	return append(b, '\n')
 }
 
 func orEmpty(raw json.RawMessage) json.RawMessage {
@@ -185,6 +228,15 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 	if len(in.ToolInput) > 0 && bytesTrim(in.ToolInput)[0] != '{' && string(in.ToolInput) != "null" {
 		return in, fmt.Errorf("tool_input must be an object")
 	}
+	for key, def := range fieldDefaults[ev] {
+		raw, ok := m[key]
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		if want := kindOf(def); kindOf(raw) != want {
+			return in, fmt.Errorf("%s must be %s", key, want)
+		}
+	}
 	if len(m) > 0 {
 		in.Extra = m
 	}
@@ -192,3 +244,24 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 }
 
 func bytesTrim(b []byte) []byte { return bytes.TrimSpace(b) }
+
+// kindOf names the kind of a JSON value the way error messages do.
+func kindOf(raw json.RawMessage) string {
+	b := bytesTrim(raw)
+	if len(b) == 0 {
+		return "nothing"
+	}
+	switch b[0] {
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}

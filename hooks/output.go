@@ -28,6 +28,7 @@ type verdict struct {
 	problems      []string
 	json          bool
 	summary       string
+	ignored       string // a part of the answer the event has no use for
 }
 
 // hookJSON is the JSON answer a hook may print (seed 002, plus the fields
@@ -47,22 +48,35 @@ type hookSpecificJSON struct {
 	PermissionDecision       *string         `json:"permissionDecision"`
 	PermissionDecisionReason *string         `json:"permissionDecisionReason"`
 	UpdatedInput             json.RawMessage `json:"updatedInput"`
-	Decision                 *string         `json:"decision"`
-	Reason                   *string         `json:"reason"`
-	AdditionalContext        *string         `json:"additionalContext"`
+	// Decision is a string ("block") for most events, and an object for
+	// PermissionRequest (permissionRequestDecision).
+	Decision          json.RawMessage `json:"decision"`
+	Reason            *string         `json:"reason"`
+	AdditionalContext *string         `json:"additionalContext"`
+}
+
+// permissionRequestDecision is PermissionRequest's hookSpecificOutput.decision.
+type permissionRequestDecision struct {
+	Behavior     *string         `json:"behavior"`
+	UpdatedInput json.RawMessage `json:"updatedInput"`
+	// UpdatedPermissions (rules to remember) is accepted and ignored: the
+	// editor keeps the user's permission rules, not wavehooks.
+	UpdatedPermissions json.RawMessage `json:"updatedPermissions"`
+	Message            *string         `json:"message"`
+	Interrupt          *bool           `json:"interrupt"`
 }
 
 // interpret reads one hook's result: its JSON when stdout is a JSON object
 // that validates, otherwise its exit code.
 func interpret(ev Event, h *Hook, x Exec) verdict {
 	if x.StartErr != "" {
-		return verdict{err: fmt.Sprintf("hook `%s` could not start: %s", h.Command, x.StartErr), summary: "could not start"}
+		return verdict{err: fmt.Sprintf("hook `%s` could not start: %s", h.Display(), x.StartErr), summary: "could not start"}
 	}
 	if x.TimedOut {
-		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", seconds(h.Timeout), h.Command), summary: "timed out"}
+		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", seconds(h.Timeout), h.Display()), summary: "timed out"}
 	}
 	if x.Cancelled {
-		return verdict{err: fmt.Sprintf("hook `%s` was cancelled", h.Command), summary: "cancelled"}
+		return verdict{err: fmt.Sprintf("hook `%s` was cancelled", h.Display()), summary: "cancelled"}
 	}
 	out := strings.TrimSpace(x.Stdout)
 	var problems []string
@@ -94,7 +108,7 @@ func interpretExit(ev Event, h *Hook, x Exec, stdout string) verdict {
 		if x.ExitCode == 126 {
 			what = "not executable"
 		}
-		msg := fmt.Sprintf("hook `%s` could not start (exit %d: %s)", h.Command, x.ExitCode, what)
+		msg := fmt.Sprintf("hook `%s` could not start (exit %d: %s)", h.Display(), x.ExitCode, what)
 		if stderr != "" {
 			msg += ": " + stderr
 		}
@@ -102,7 +116,7 @@ func interpretExit(ev Event, h *Hook, x Exec, stdout string) verdict {
 	default:
 		msg := stderr
 		if msg == "" {
-			msg = fmt.Sprintf("hook `%s` failed with exit code %d", h.Command, x.ExitCode)
+			msg = fmt.Sprintf("hook `%s` failed with exit code %d", h.Display(), x.ExitCode)
 		}
 		return verdict{err: msg, summary: fmt.Sprintf("exit %d: non-blocking error", x.ExitCode)}
 	}
@@ -111,16 +125,49 @@ func interpretExit(ev Event, h *Hook, x Exec, stdout string) verdict {
 func exit2(ev Event, h *Hook, stderr string) verdict {
 	reason := stderr
 	if reason == "" {
-		reason = fmt.Sprintf("blocked by %s hook `%s`", ev, h.Command)
+		reason = fmt.Sprintf("blocked by %s hook `%s`", ev, h.Display())
 	}
-	switch ev {
-	case PreToolUse, PermissionRequest:
+	switch {
+	case ev.decidesPermission():
 		return verdict{permission: PermissionDeny, reason: reason, summary: "exit 2: deny"}
-	case UserPromptSubmit, PostToolUse, Stop, SubagentStop, PostToolUseFailure:
+	case ev.canBlock():
 		return verdict{block: true, reason: reason, summary: "exit 2: block"}
 	default:
 		return verdict{err: reason, summary: "exit 2: error shown to the user"}
 	}
+}
+
+// permissionRequest reads PermissionRequest's decision object into v:
+// behavior "allow" (with an optional updatedInput) or "deny" (with a
+// message for the model, and interrupt to stop the agent).
+func permissionRequest(v *verdict, raw json.RawMessage) []string {
+	var d permissionRequestDecision
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return []string{`hookSpecificOutput.decision must be an object like {"behavior": "allow"}: ` + jsonError(err)}
+	}
+	var probs []string
+	switch b := deref(d.Behavior); b {
+	case "allow":
+		v.permission = PermissionAllow
+		if len(d.UpdatedInput) > 0 && string(d.UpdatedInput) != "null" {
+			if bytesTrim(d.UpdatedInput)[0] != '{' {
+				probs = append(probs, "decision.updatedInput must be an object")
+			} else {
+				v.updatedInput = compactJSON(d.UpdatedInput)
+			}
+		}
+	case "deny":
+		v.permission, v.reason = PermissionDeny, deref(d.Message)
+		if d.Interrupt != nil && *d.Interrupt {
+			v.stop, v.stopReason = true, "interrupted by a PermissionRequest hook"
+			if v.reason != "" {
+				v.stopReason = v.reason
+			}
+		}
+	default:
+		probs = append(probs, fmt.Sprintf(`decision.behavior must be "allow" or "deny", not %q`, b))
+	}
+	return probs
 }
 
 // interpretJSON validates a JSON answer. A nil problem list means the JSON
@@ -182,19 +229,27 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 		if hs.AdditionalContext != nil {
 			v.addContext = *hs.AdditionalContext
 		}
-		if hs.Decision != nil {
-			decision, reason = hs.Decision, hs.Reason
+		if len(hs.Decision) > 0 && string(hs.Decision) != "null" {
+			if ev == PermissionRequest {
+				probs = append(probs, permissionRequest(&v, hs.Decision)...)
+			} else {
+				var d string
+				if err := json.Unmarshal(hs.Decision, &d); err != nil {
+					probs = append(probs, "hookSpecificOutput.decision must be a string")
+				}
+				decision, reason = &d, hs.Reason
+			}
 		}
 	}
 	if decision != nil {
 		d := *decision
 		switch {
-		case ev == PreToolUse && (d == "approve" || d == "allow"):
+		case ev.decidesPermission() && (d == "approve" || d == "allow"):
 			if v.permission == PermissionNone {
 				v.permission = PermissionAllow
 				v.reason = deref(reason)
 			}
-		case ev == PreToolUse && (d == "block" || d == "deny"):
+		case ev.decidesPermission() && (d == "block" || d == "deny"):
 			if v.permission == PermissionNone {
 				v.permission = PermissionDeny
 				v.reason = deref(reason)
@@ -203,14 +258,18 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 			if deref(reason) == "" {
 				probs = append(probs, `decision "block" needs a non-empty "reason"`)
 			}
-			v.block, v.reason = true, deref(reason)
+			if ev.canBlock() {
+				v.block, v.reason = true, deref(reason)
+			} else {
+				v.ignored = fmt.Sprintf("decision \"block\" ignored: %s cannot be blocked", ev)
+			}
 		case d == "" || d == "undefined":
 		default:
 			probs = append(probs, fmt.Sprintf("decision must be \"block\", not %q", d))
 		}
 	}
 	if v.permission == PermissionDeny && v.reason == "" {
-		v.reason = "denied by a PreToolUse hook"
+		v.reason = "denied by a " + string(ev) + " hook"
 	}
 	if probs != nil {
 		return verdict{}, probs
@@ -238,6 +297,9 @@ func jsonSummary(v *verdict) string {
 	}
 	if v.systemMessage != "" {
 		parts = append(parts, "systemMessage")
+	}
+	if v.ignored != "" {
+		parts = append(parts, v.ignored)
 	}
 	if len(parts) == 0 {
 		return "json: no decision"
@@ -268,6 +330,8 @@ func jsonKind(goKind string) string {
 		return "an object"
 	case "ptr":
 		return "a string or boolean"
+	case "slice":
+		return "an array"
 	}
 	return goKind
 }

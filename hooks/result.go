@@ -87,6 +87,12 @@ type Run struct {
 	// Skipped says why a matching hook did not run (untrusted, disabled, duplicate).
 	Skipped string `json:"skipped,omitempty"`
 	Ran     bool   `json:"ran"`
+	// Async hooks run in the background: in the event's Result they have
+	// not run yet (Ran is false); their outcome is reported on its own, in a
+	// Result of their own, when they end.
+	Async bool `json:"async,omitempty"`
+	// StatusMessage is what the hook's settings say to show while it runs.
+	StatusMessage string `json:"statusMessage,omitempty"`
 
 	ExitCode int `json:"exitCode"`
 	// Duration is how long the hook ran; DurationNs is the same on the

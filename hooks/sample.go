@@ -28,8 +28,11 @@ func SampleInput(ev Event, sessionID, transcriptPath, cwd string) Input {
 		in.Reason = "other"
 	case SubagentStart, SubagentStop:
 		in.Extra = map[string]json.RawMessage{"agent_id": json.RawMessage(`"agent_sample"`), "agent_type": json.RawMessage(`"general-purpose"`)}
-	case PreCompact, PostCompact:
+	case PreCompact:
 		in.Extra = map[string]json.RawMessage{"trigger": json.RawMessage(`"manual"`), "custom_instructions": json.RawMessage(`""`)}
+	case PostCompact:
+		in.Extra = map[string]json.RawMessage{"trigger": json.RawMessage(`"manual"`),
+			"compact_summary": json.RawMessage(`"The user and the agent rewrote the parser."`)}
 	case Notification:
 		in.Extra = map[string]json.RawMessage{"message": json.RawMessage(`"The agent needs your attention"`),
 			"title": json.RawMessage(`"Wave"`), "notification_type": json.RawMessage(`"idle_prompt"`)}
@@ -44,10 +47,6 @@ func (e *Engine) FireHook(ctx context.Context, h Hook, in Input) Result {
 	cfg := *e.cfg.Load()
 	h.Matcher, _ = CompileMatcher("")
 	cfg.Hooks = []Hook{h}
-	cfg.DisableAllHooks = false
-	one := &Engine{runner: e.runner}
-	one.cfg.Store(&cfg)
-	one.trust.Store(&TrustState{Trusted: true})
 	in.Event = h.Event
-	return one.Fire(ctx, in)
+	return e.fire(ctx, &cfg, true, in, true)
 }

@@ -26,12 +26,17 @@ func NewTrustStore(waveHome string) *TrustStore {
 }
 
 // WorkspaceHash hashes the workspace-sourced hooks of cfg (event, matcher,
-// command), so any change to what would run changes the hash.
+// command, and the options that change what runs: arguments, directory,
+// environment, background), so any change to what would run changes the hash.
 func WorkspaceHash(cfg *Config) string {
 	var lines []string
 	for _, h := range cfg.Hooks {
 		if h.Source.FromWorkspace() {
-			lines = append(lines, string(h.Event)+"\x00"+h.Matcher.String()+"\x00"+h.Command)
+			line := string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.Command
+			if h.Args != nil || h.Cwd != "" || len(h.Env) > 0 || h.Async {
+				line += "\x00" + h.runKey() // only then, so that trust given before options existed still holds
+			}
+			lines = append(lines, line)
 		}
 	}
 	sort.Strings(lines)
@@ -44,14 +49,19 @@ func WorkspaceHash(cfg *Config) string {
 }
 
 // WorkspaceCommands lists the distinct commands the workspace would run, for
-// the trust prompt.
+// the trust prompt, with their directory and environment; hooks that a
+// policy ignores (disableAllHooks, allowManagedHooksOnly) are left out.
 func WorkspaceCommands(cfg *Config) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, h := range cfg.Hooks {
-		if h.Source.FromWorkspace() && !seen[h.Command] {
-			seen[h.Command] = true
-			out = append(out, h.Command)
+	for i := range cfg.Hooks {
+		h := &cfg.Hooks[i]
+		if ok, _ := cfg.Active(h); !ok || !h.Source.FromWorkspace() {
+			continue
+		}
+		if d := h.Describe(); !seen[d] {
+			seen[d] = true
+			out = append(out, d)
 		}
 	}
 	return out

@@ -22,9 +22,15 @@ func (s *Server) startWatching() {
 		s.log.Warn("cannot watch settings files; changes need a restart", "err", err)
 		return
 	}
-	for _, f := range s.engine.Config().Paths.SettingsFiles() {
+	paths := s.engine.Config().Paths
+	for _, f := range paths.SettingsFiles() {
 		if err := w.WatchFile(f.Path); err != nil {
 			s.log.Warn("cannot watch", "path", f.Path, "err", err)
+		}
+	}
+	if dir := paths.VSCodeHooksDir(); dir != "" {
+		if err := w.WatchDir(dir, watcher.KeepExt(".json")); err != nil {
+			s.log.Warn("cannot watch", "path", dir, "err", err)
 		}
 	}
 	if err := w.WatchDir(s.store.Dir(), watcher.KeepExt(".json", ".jsonl")); err != nil {

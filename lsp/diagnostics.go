@@ -141,10 +141,14 @@ func (s *Server) publishDiagnostics(u protocol.DocumentURI) {
 
 // isSettingsFile reports whether path is one of the settings files the server reads.
 func (s *Server) isSettingsFile(path string) bool {
-	for _, f := range s.engine.Config().Paths.SettingsFiles() {
+	paths := s.engine.Config().Paths
+	for _, f := range paths.SettingsFiles() {
 		if filepath.Clean(f.Path) == path {
 			return true
 		}
 	}
-	return false
+	// VS Code's hook files: read only when importVSCodeHooks is set, but a
+	// change to one may need a reload either way.
+	dir := paths.VSCodeHooksDir()
+	return dir != "" && filepath.Dir(path) == dir && filepath.Ext(path) == ".json"
 }

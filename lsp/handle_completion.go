@@ -31,7 +31,7 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 	}
 	switch {
 	case loc.OnKey && len(path) == 0:
-		for _, k := range []string{"hooks", "disableAllHooks", "transcriptFormat", "importClaudeHooks"} {
+		for _, k := range hooks.RootKeys {
 			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
 		}
 	case loc.OnKey && len(path) == 1 && path[0] == "hooks":
@@ -43,7 +43,7 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 		add("matcher", protocol.CompletionItemKindProperty, hooks.KeyDocs["matcher"])
 		add("hooks", protocol.CompletionItemKindProperty, "The commands of this matcher group.")
 	case loc.OnKey && len(path) == 5 && path[0] == "hooks" && path[3] == "hooks":
-		for _, k := range []string{"type", "command", "timeout"} {
+		for _, k := range hooks.HookKeys {
 			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
 		}
 	case !loc.OnKey && len(path) == 6 && path[5] == "type":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
@@ -31,7 +32,7 @@ func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.event(ctx, sess, p.Source, "SessionStart hooks", func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, hooks.SessionStart, p.Source, "SessionStart hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.SessionStart(ctx, p.Source)
 	})
 	if err != nil {
@@ -46,7 +47,7 @@ func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.event(ctx, sess, "", "UserPromptSubmit hooks", func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, hooks.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.UserPromptSubmit(ctx, p.Prompt)
 	})
 	return flowResult(out), err
@@ -60,7 +61,7 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	if err := requireTool(p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
 		return nil, err
 	}
-	out, err := s.event(ctx, sess, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, hooks.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PreToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, s.ask)
 	})
 	if err != nil {
@@ -85,7 +86,7 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	if len(p.ToolResponse) == 0 {
 		p.ToolResponse = json.RawMessage("null")
 	}
-	out, err := s.event(ctx, sess, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, hooks.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PostToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, p.ToolResponse)
 	})
 	return flowResult(out), err
@@ -96,7 +97,7 @@ func (s *Server) stop(ctx context.Context, p *SessionParams) (*FlowResult, error
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.event(ctx, sess, "", "Stop hooks", sess.Stop)
+	out, err := s.event(ctx, sess, hooks.Stop, "", "Stop hooks", sess.Stop)
 	return flowResult(out), err
 }
 
@@ -108,7 +109,7 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 	if p.Reason == "" {
 		p.Reason = "other"
 	}
-	out, err := s.event(ctx, sess, p.Reason, "SessionEnd hooks", func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, hooks.SessionEnd, p.Reason, "SessionEnd hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.SessionEnd(ctx, p.Reason)
 	})
 	if err != nil {
@@ -134,15 +135,19 @@ func requireTool(id, name string, input *json.RawMessage) error {
 }
 
 func flowResult(out session.Outcome) *FlowResult {
-	return &FlowResult{Permission: out.Permission, Blocked: out.Blocked, Reason: out.Reason, AdditionalContext: nonNil(out.AdditionalContext),
-		Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
+	return &FlowResult{Permission: out.Permission, ToolInput: out.ToolInput, Blocked: out.Blocked, Reason: out.Reason,
+		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
 }
 
 // event runs one lifecycle event of a session with everything the editor
-// sees around it: progress when the hooks take long, the run history and its
-// notification, warn and error blocks as messages, and the changed session.
-func (s *Server) event(ctx context.Context, sess *session.Session, matchValue, title string,
+// sees around it: progress when the hooks take long (titled with the
+// statusMessage of the hooks that run, if they have one), the run history
+// and its notification, warn and error blocks as messages, and the changed session.
+func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Event, matchValue, title string,
 	fire func(context.Context) (session.Outcome, error)) (session.Outcome, error) {
+	if msgs := s.engine.StatusMessages(ev, matchValue); len(msgs) > 0 {
+		title = strings.Join(msgs, " · ")
+	}
 	fireCtx, done := s.startProgress(ctx, title)
 	out, err := fire(fireCtx)
 	done()

@@ -86,6 +86,7 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	s.trust = hooks.NewTrustStore(home)
 	cfg := s.loadConfig(false)
 	s.engine = hooks.NewEngine(cfg)
+	s.engine.OnAsyncDone(func(in hooks.Input, res hooks.Result) { s.recordRun(in.SessionID, in.MatchValue(), &res) })
 	s.engine.SetWorkspaceTrusted(s.opts.TrustWorkspace || p.InitializationOptions.TrustWorkspaceHooks ||
 		s.trust.Trusted(root, hooks.WorkspaceHash(cfg)))
 	store, err := session.NewStore(session.Options{WaveHome: home, ProjectRoot: root,
@@ -185,5 +186,6 @@ func (s *Server) loadConfig(withBuffers bool) *hooks.Config {
 	if withBuffers {
 		texts = s.docs.texts()
 	}
-	return hooks.Load(hooks.Paths{WaveHome: s.waveHome, ProjectRoot: s.root, ClaudeHome: s.opts.ClaudeHome}, texts)
+	return hooks.Load(hooks.Paths{WaveHome: s.waveHome, ProjectRoot: s.root, ClaudeHome: s.opts.ClaudeHome,
+		ManagedFile: s.opts.ManagedFile}, texts)
 }

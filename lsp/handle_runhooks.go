@@ -42,7 +42,7 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 			in.Source = "startup"
 		}
 	}
-	out, err := s.event(ctx, sess, in.MatchValue(), string(ev)+" hooks", func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, ev, in.MatchValue(), string(ev)+" hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.RunHooks(ctx, in, s.ask)
 	})
 	if err != nil {

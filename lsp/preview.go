@@ -78,7 +78,37 @@ func Preview(in hooks.Input, res hooks.Result) any {
 			Continue: res.Continue, StopReason: res.StopReason, Blocks: nonNil(blocks)}
 	case hooks.SessionEnd:
 		return &BlocksResult{Blocks: nonNil(blocks)}
-	default:
+	case hooks.PermissionRequest:
+		f := flow()
+		perm := res.Permission
+		if !res.Continue {
+			perm = hooks.PermissionDeny
+		}
+		f.Permission = string(perm)
+		if perm == hooks.PermissionAllow {
+			f.ToolInput = in.ToolInput
+			if res.UpdatedInput != nil {
+				f.ToolInput = res.UpdatedInput
+			}
+			if len(f.ToolInput) == 0 {
+				f.ToolInput = json.RawMessage("{}")
+			}
+		}
+		addContext()
+		f.Blocks = nonNil(blocks)
+		return f
+	case hooks.SubagentStart, hooks.SubagentStop:
+		return flow() // what the hooks say is for the subagent, not the conversation
+	case hooks.PreCompact:
+		if res.Blocked {
+			blocks = append(blocks, Block{Type: session.BlockError, Content: "compaction blocked by a PreCompact hook: " + res.Reason})
+		}
+		addContext()
+		return flow()
+	default: // PostToolUseFailure, Notification, PostCompact
+		if res.Blocked {
+			blocks = append(blocks, Block{Type: session.BlockText, Content: res.Reason})
+		}
 		addContext()
 		return flow()
 	}

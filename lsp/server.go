@@ -26,6 +26,9 @@ type Options struct {
 	WaveHome string
 	// ClaudeHome is ~/.claude, read when importClaudeHooks is set.
 	ClaudeHome string
+	// ManagedFile is the managed (policy) settings file; "" reads none
+	// (wavehooks serve passes hooks.DefaultManagedFile()).
+	ManagedFile string
 	// TrustWorkspace trusts the workspace's own hooks without asking (--trust-workspace).
 	TrustWorkspace bool
 	// AskTimeout is how long a PreToolUse "ask" waits for the user before denying (300 s).
@@ -164,6 +167,9 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 		// interrupted by Close; the process is about to exit anyway.
 	}
 	s.handlers.Wait()
+	if s.engine != nil {
+		s.engine.Close() // async hooks still running are killed
+	}
 	if s.watch != nil {
 		_ = s.watch.Close()
 	}

@@ -64,13 +64,16 @@ type UserPromptSubmitParams struct {
 // UserPromptSubmit, PostToolUse and Stop.
 type FlowResult struct {
 	// Permission is set only for wave/runHooks of PermissionRequest: "allow" or "deny".
-	Permission        string   `json:"permission,omitempty"`
-	Blocked           bool     `json:"blocked"`
-	Reason            string   `json:"reason,omitempty"`
-	AdditionalContext []string `json:"additionalContext"`
-	Continue          bool     `json:"continue"`
-	StopReason        string   `json:"stopReason,omitempty"`
-	Blocks            []Block  `json:"blocks"`
+	Permission string `json:"permission,omitempty"`
+	// ToolInput is set only for wave/runHooks of PermissionRequest when a hook
+	// allowed it: the tool input to run with (a hook's updatedInput applied).
+	ToolInput         json.RawMessage `json:"toolInput,omitempty"`
+	Blocked           bool            `json:"blocked"`
+	Reason            string          `json:"reason,omitempty"`
+	AdditionalContext []string        `json:"additionalContext"`
+	Continue          bool            `json:"continue"`
+	StopReason        string          `json:"stopReason,omitempty"`
+	Blocks            []Block         `json:"blocks"`
 }
 
 // PreToolUseParams asks whether a tool call may run.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/wavehooks/wavehooks/hooks"
@@ -181,10 +182,22 @@ func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error
 }
 
 // RunHooks fires any event for wave/runHooks. The typed events go through
-// their own methods (fields of in that they do not use are ignored); the
-// others get the effects every event shares, their additionalContext as hook
-// blocks, a block's reason as feedback for the model, and a PermissionRequest
-// decision in Permission.
+// their own methods (fields of in that they do not use are ignored). The
+// others get the effects every event shares (warn and error blocks,
+// continue:false), and each its own, as Claude Code documents them:
+//
+//   - PostToolUseFailure: a block's reason is feedback for the model (a user
+//     message); additionalContext becomes hook blocks.
+//   - PermissionRequest: the decision is in Permission ("allow", "deny", or
+//     "" when no hook decided and the editor asks the user as usual), the
+//     effective tool input in ToolInput; a deny is recorded in the tool
+//     block of in.ToolUseID when the session has one.
+//   - PreCompact: a block stops the compaction; its reason is for the user.
+//   - SubagentStart, SubagentStop: what the hooks say is for the subagent,
+//     not for this conversation: it is returned (AdditionalContext, Blocked
+//     and Reason), not added. stop_hook_active is set when the same agent's
+//     previous stop was blocked, and at most maxStopBlocks stops in a row are.
+//   - Notification, PostCompact: additionalContext becomes hook blocks.
 func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
 	switch in.Event {
 	case hooks.SessionStart:
@@ -203,22 +216,102 @@ func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Ou
 	if _, ok := hooks.Spec(in.Event); !ok {
 		return Outcome{}, fmt.Errorf("unknown hook event %q", in.Event)
 	}
-	if err := s.begin(nil); err != nil {
+	agent := ""
+	if raw, ok := in.Extra["agent_id"]; ok {
+		_ = json.Unmarshal(raw, &agent)
+	}
+	if err := s.begin(func() {
+		if in.Event == hooks.SubagentStop && s.subagentStopBlocks[agent] > 0 {
+			in.StopHookActive = true
+		}
+	}); err != nil {
 		return Outcome{}, err
 	}
 	res := s.fire(ctx, in)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := newOutcome(res)
-	if in.Event == hooks.PermissionRequest && res.Permission != hooks.PermissionNone {
-		out.Permission, out.Reason = string(res.Permission), res.Reason
-	}
 	s.notices(&out, &res)
-	if out.Continue {
+	switch in.Event {
+	case hooks.PermissionRequest:
+		s.permissionRequest(&out, in, &res)
+	case hooks.SubagentStart:
+		out.AdditionalContext = append(append(out.AdditionalContext, res.Context...), res.AdditionalContext...)
+	case hooks.SubagentStop:
+		s.subagentStop(&out, agent, &res)
+	case hooks.PreCompact:
+		if res.Blocked && out.Continue {
+			out.Blocked, out.Reason = true, res.Reason
+			out.add(s.conv.addError("compaction blocked by a PreCompact hook: " + res.Reason))
+		}
+		if out.Continue {
+			s.addContext(&out, in.Event, &res)
+		}
+	default: // PostToolUseFailure, Notification, PostCompact
+		if !out.Continue {
+			break
+		}
 		if res.Blocked {
 			s.feedback(&out, res.Reason)
 		}
 		s.addContext(&out, in.Event, &res)
 	}
 	return s.finish(out)
+}
+
+// permissionRequest applies a PermissionRequest decision; the caller holds s.mu.
+func (s *Session) permissionRequest(out *Outcome, in hooks.Input, res *hooks.Result) {
+	perm, reason := res.Permission, res.Reason
+	if !res.Continue {
+		perm = hooks.PermissionDeny
+		if reason == "" {
+			reason = "stopped by hook: " + res.StopReason
+		}
+	}
+	switch perm {
+	case hooks.PermissionAllow:
+		out.Permission, out.Reason = string(perm), reason
+		out.ToolInput = orEmptyObject(in.ToolInput)
+		if res.UpdatedInput != nil {
+			out.ToolInput = res.UpdatedInput
+			if in.ToolUseID != "" {
+				if b, ok := s.conv.updateTool(in.ToolUseID, func(b *Block) { b.Input = res.UpdatedInput }); ok {
+					out.add(b)
+				}
+			}
+		}
+	case hooks.PermissionDeny:
+		out.Permission, out.Reason = string(perm), reason
+		if in.ToolUseID != "" {
+			if b, ok := s.conv.updateTool(in.ToolUseID, func(b *Block) {
+				b.Result, b.Success, b.Error = reason, boolPtr(false), hookBlockedTool
+			}); ok {
+				out.add(b)
+			}
+		}
+	}
+	if out.Continue {
+		s.addContext(out, hooks.PermissionRequest, res)
+	}
+}
+
+// subagentStop returns a block to the caller, for the subagent, at most
+// maxStopBlocks times in a row per agent; the caller holds s.mu.
+func (s *Session) subagentStop(out *Outcome, agent string, res *hooks.Result) {
+	if s.subagentStopBlocks == nil {
+		s.subagentStopBlocks = map[string]int{}
+	}
+	out.AdditionalContext = append(append(out.AdditionalContext, res.Context...), res.AdditionalContext...)
+	switch {
+	case !res.Blocked || !out.Continue:
+		delete(s.subagentStopBlocks, agent)
+	case s.subagentStopBlocks[agent] >= maxStopBlocks:
+		delete(s.subagentStopBlocks, agent)
+		out.add(s.conv.addWarn(fmt.Sprintf(
+			"SubagentStop hooks blocked subagent %q from stopping %d times in a row; this block was not honoured and it stops: %s",
+			agent, maxStopBlocks, res.Reason)))
+	default:
+		s.subagentStopBlocks[agent]++
+		out.Blocked, out.Reason = true, res.Reason
+	}
 }

@@ -33,6 +33,8 @@ type Session struct {
 	metaStamp fileStamp
 	// stopBlocks counts Stop events blocked in a row (DESIGN.md section 5 caps them).
 	stopBlocks int
+	// subagentStopBlocks counts SubagentStop events blocked in a row, by agent_id.
+	subagentStopBlocks map[string]int
 	// unreported: catchUp reloaded a change of another process that the
 	// file watcher has not reported yet.
 	unreported bool

@@ -31,10 +31,13 @@ func lint(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := hooks.Load(paths, nil)
 	diags := cfg.Diagnostics()
-	errors := 0
+	errors, warnings := 0, 0
 	for _, d := range diags {
-		if d.Severity == hooks.SeverityError {
+		switch d.Severity {
+		case hooks.SeverityError:
 			errors++
+		case hooks.SeverityWarning:
+			warnings++
 		}
 	}
 	if *format == "json" {
@@ -55,7 +58,7 @@ func lint(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		fmt.Fprintf(stderr, "%d settings file(s), %d hook(s), %d error(s), %d warning(s)\n",
-			files, len(cfg.Hooks), errors, len(diags)-errors)
+			files, len(cfg.Hooks), errors, warnings)
 	}
 	if errors > 0 {
 		return 1

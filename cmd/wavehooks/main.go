@@ -88,7 +88,8 @@ func (c *commonFlags) paths() (hooks.Paths, error) {
 		}
 		root = wd
 	}
-	return hooks.Paths{WaveHome: home, ProjectRoot: root, ClaudeHome: hooks.DefaultClaudeHome()}, nil
+	return hooks.Paths{WaveHome: home, ProjectRoot: root, ClaudeHome: hooks.DefaultClaudeHome(),
+		ManagedFile: hooks.DefaultManagedFile()}, nil
 }
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -109,8 +110,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
-	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), TrustWorkspace: c.trust,
-		Logger: logger, Version: version})
+	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
+		TrustWorkspace: c.trust, Logger: logger, Version: version})
 	return srv.Serve(ctx, stdioConn{stdin, stdout})
 }
 

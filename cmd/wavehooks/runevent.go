@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/lsp"
@@ -18,6 +19,11 @@ import (
 // EVENT run with the JSON on stdin, and the result object of the matching
 // wire method is printed. The exit status is 0 whenever the hooks ran,
 // whatever they decided.
+//
+// Async hooks do not delay the result: it is printed, and stdout closed,
+// before they end; the command then waits for them (their timeouts apply)
+// so that they are not left running unsupervised. With --explain, what each
+// one did is explained after it ends.
 func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -65,9 +71,22 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	engine.SetWorkspaceTrusted(c.trust || hooks.NewTrustStore(paths.WaveHome).Trusted(paths.ProjectRoot, hooks.WorkspaceHash(cfg)))
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
+	var mu sync.Mutex
+	var background []hooks.EventRun
+	engine.OnAsyncDone(func(in hooks.Input, res hooks.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		background = append(background, hooks.NewEventRun(in.SessionID, in.MatchValue(), &res))
+	})
+	stop := context.AfterFunc(ctx, engine.Close) // ^C kills the async hooks too
+	defer stop()
 	res := engine.Fire(ctx, in)
 	if *explain {
 		fmt.Fprint(stdout, hooks.Explain(hooks.NewEventRun(in.SessionID, in.MatchValue(), &res)))
+		engine.Wait()
+		for _, r := range background {
+			fmt.Fprintf(stdout, "\nin the background: %s", hooks.Explain(r))
+		}
 		return 0
 	}
 	enc := json.NewEncoder(stdout)
@@ -76,5 +95,9 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wavehooks run:", err)
 		return 1
 	}
+	if c, ok := stdout.(io.Closer); ok {
+		_ = c.Close() // the caller has its answer; async hooks must not hold it up
+	}
+	engine.Wait()
 	return 0
 }

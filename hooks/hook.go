@@ -1,0 +1,68 @@
+package hooks
+
+import (
+	"strings"
+)
+
+// Display is the hook's command as a person reads it: the shell command, or
+// for the exec form the program and its arguments, quoted where needed.
+func (h *Hook) Display() string {
+	if h.Args == nil {
+		return h.Command
+	}
+	parts := make([]string, 0, 1+len(h.Args))
+	parts = append(parts, shellQuote(h.Command))
+	for _, a := range h.Args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Describe is Display with the options that change what the hook does
+// (directory, environment, background): what the user trusts when trusting
+// a workspace's hooks.
+func (h *Hook) Describe() string {
+	var opts []string
+	if h.Cwd != "" {
+		opts = append(opts, "in "+h.Cwd)
+	}
+	if len(h.Env) > 0 {
+		opts = append(opts, "with "+strings.Join(h.Env, " "))
+	}
+	if h.Async {
+		opts = append(opts, "in the background")
+	}
+	if len(opts) == 0 {
+		return h.Display()
+	}
+	return h.Display() + " (" + strings.Join(opts, ", ") + ")"
+}
+
+// runKey identifies what a hook runs: hooks with the same key run once per event.
+func (h *Hook) runKey() string {
+	var b strings.Builder
+	b.WriteString(h.Command)
+	if h.Args != nil {
+		b.WriteString("\x00args")
+		for _, a := range h.Args {
+			b.WriteString("\x00" + a)
+		}
+	}
+	if h.Cwd != "" || len(h.Env) > 0 || h.Async {
+		b.WriteString("\x01" + h.Cwd + "\x01" + strings.Join(h.Env, "\x00"))
+		if h.Async {
+			b.WriteString("\x01async")
+		}
+	}
+	return b.String()
+}
+
+// shellQuote quotes s for sh when it holds anything but plain word characters.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
