@@ -154,8 +154,11 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 	if err != nil {
 		return out, err
 	}
+	run, recorded := s.record(sess.ID(), matchValue, &out.Result) // in wave/hookRuns before the response
 	whenReplied(ctx, func() {
-		s.recordRun(sess.ID(), matchValue, &out.Result)
+		if recorded {
+			s.notify(notifyHookRun, run)
+		}
 		s.surface(sess, out.Blocks)
 	})
 	return out, nil
@@ -163,11 +166,17 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 
 // recordRun adds an event to the history and announces it, when any hook was configured for it.
 func (s *Server) recordRun(sessionID, matchValue string, res *hooks.Result) {
-	if len(res.Runs) == 0 {
-		return
+	if run, ok := s.record(sessionID, matchValue, res); ok {
+		s.notify(notifyHookRun, run)
 	}
-	run := s.history.Add(hooks.NewEventRun(sessionID, matchValue, res))
-	s.notify(notifyHookRun, run)
+}
+
+// record adds an event to the history when any hook was configured for it.
+func (s *Server) record(sessionID, matchValue string, res *hooks.Result) (hooks.EventRun, bool) {
+	if len(res.Runs) == 0 {
+		return hooks.EventRun{}, false
+	}
+	return s.history.Add(hooks.NewEventRun(sessionID, matchValue, res)), true
 }
 
 // session finds a session by id, open or on disk: nothing the client sends
