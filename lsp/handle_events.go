@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -189,8 +190,13 @@ func (s *Server) session(id string) (*session.Session, error) {
 		return nil, badParam("sessionId", "%v", err)
 	}
 	sess, err := s.store.Open(id)
-	if err != nil {
-		return nil, badParam("sessionId", "no session %q: %v", id, err)
+	switch {
+	case errors.Is(err, session.ErrNotFound):
+		return nil, badParam("sessionId", "no session %q", id)
+	case err != nil:
+		// The session exists but cannot be opened (a read-only or broken
+		// file): the server's problem, not the params'.
+		return nil, fmt.Errorf("cannot open session %q: %w", id, err)
 	}
 	return sess, nil
 }
