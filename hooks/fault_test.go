@@ -96,7 +96,7 @@ func TestFaultHooksThatCloseOrStopReadingStdin(t *testing.T) {
 			require.Len(t, res.Errors, 1)
 			require.Contains(t, res.Errors[0], "cat said 1")
 		}},
-		{"reads 10 bytes of 20 MB and exits", `head -c 10 >/dev/null; echo '{"systemMessage":"enough"}'`, func(t *testing.T, res hooks.Result) {
+		{"reads 10 bytes of 4 MB and exits", `head -c 10 >/dev/null; echo '{"systemMessage":"enough"}'`, func(t *testing.T, res hooks.Result) {
 			require.Equal(t, []string{"enough"}, res.Warnings)
 		}},
 		{"exits before reading", `exit 0`, func(t *testing.T, res hooks.Result) {
@@ -108,7 +108,7 @@ func TestFaultHooksThatCloseOrStopReadingStdin(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e, root := setup(t, one(hooks.PreToolUse, c.command))
 			in := input(hooks.PreToolUse, root)
-			in.ToolInput, _ = json.Marshal(map[string]string{"content": strings.Repeat("z", 20<<20)})
+			in.ToolInput, _ = json.Marshal(map[string]string{"content": strings.Repeat("z", 4<<20)})
 			start := time.Now()
 			res := e.Fire(context.Background(), in)
 			require.Less(t, time.Since(start), 10*time.Second)
@@ -175,9 +175,9 @@ func TestFaultHugeTimeoutDoesNotTimeOutAtOnce(t *testing.T) {
 	require.Equal(t, []string{"ran"}, res.Warnings)
 }
 
-// A one-line settings file with many problems is diagnosed in linear time
-// (it took 15 s for 40,000 problems when every column was counted from the
-// start of the line).
+// A one-line settings file with many problems is diagnosed in linear time:
+// 40,000 problems took 15 s (without -race) when every column was counted
+// from the start of the line, and take about 0.3 s (2.6 s with -race) now.
 func TestFaultLongOneLineSettings(t *testing.T) {
 	text := `{"hooks":{` + strings.Repeat(`"Stöp":1,`, 40000) + `"Stop":[]}}`
 	start := time.Now()
@@ -187,7 +187,7 @@ func TestFaultLongOneLineSettings(t *testing.T) {
 	last := f.Diagnostics[len(f.Diagnostics)-1]
 	require.Equal(t, 0, last.Range.Start.Line)
 	require.Equal(t, strings.LastIndex(text, `"Stöp"`)-40000+1, last.Range.Start.Column, "columns count ö as one")
-	require.Less(t, took, 5*time.Second)
+	require.Less(t, took, 10*time.Second)
 }
 
 func jsonString(s string) string {
