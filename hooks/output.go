@@ -178,7 +178,9 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 	if err := dec.Decode(&j); err != nil {
 		return verdict{}, []string{"stdout looks like JSON but is not a valid JSON object: " + jsonError(err)}
 	}
-	if dec.More() {
+	// Not dec.More(): it reports false for a stray '}' or ']', so "{}}"
+	// would pass as one object.
+	if len(bytes.TrimSpace(out[dec.InputOffset():])) > 0 {
 		return verdict{}, []string{"stdout has more after its JSON object"}
 	}
 	var v verdict
