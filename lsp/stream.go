@@ -165,7 +165,9 @@ func (s *stream) replyUndecodable(body []byte, decodeErr error) {
 		}
 		code, msg = jsonrpc2.InvalidRequest, "invalid request: "+decodeErr.Error()
 		if len(probe.ID) > 0 {
-			id = probe.ID
+			// The id as sent, but in UTF-8: the client's bytes need not
+			// be, and JSON text must.
+			id = bytes.ToValidUTF8(probe.ID, []byte("\uFFFD"))
 		}
 	}
 	reply, _ := json.Marshal(struct {
