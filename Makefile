@@ -48,6 +48,14 @@ lint: build
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && exit 1)
 	$(BIN) lint --project testdata/demo/project --wave-home testdata/demo/home || true
 
+# Each fuzz target for a bounded time (the seed corpora in */testdata/fuzz also run in plain go test).
+FUZZTIME ?= 20s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./hooks
+	$(GO) test -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) ./hooks
+	$(GO) test -run '^$$' -fuzz '^FuzzFraming$$'   -fuzztime $(FUZZTIME) ./lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzParams$$'    -fuzztime $(FUZZTIME) ./lsp
+
 # The contract's own smoke test (shared/ sits beside the checkout in CI); a copy in testdata otherwise.
 smoke: build
 	@if [ -f ../shared/contract/smoke.py ]; then python3 ../shared/contract/smoke.py $(abspath $(BIN)); \
