@@ -39,6 +39,7 @@ const (
 
 var sourceNames = [...]string{"user", "project", "local", "claude-user", "claude-project", "claude-local", "managed", "vscode"}
 
+// String is the source's name as diagnostics and run explanations show it.
 func (s Source) String() string {
 	if int(s) < len(sourceNames) {
 		return sourceNames[s]

@@ -16,6 +16,7 @@ const (
 	SeverityInfo    Severity = 3
 )
 
+// String is the severity as compilers print it.
 func (s Severity) String() string {
 	switch s {
 	case SeverityError:

@@ -21,6 +21,7 @@ type paramError struct {
 	Msg   string
 }
 
+// Error names the field, so the client's author knows what to fix.
 func (e *paramError) Error() string {
 	if e.Field == "" {
 		return "invalid params: " + e.Msg

@@ -73,6 +73,7 @@ const (
 	stateShuttingDown                    // shutdown received; only exit is accepted
 )
 
+// String names the state for logs.
 func (s serverState) String() string {
 	switch s {
 	case stateStarting:

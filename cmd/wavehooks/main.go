@@ -121,6 +121,7 @@ type stdioConn struct {
 	io.Writer
 }
 
+// Close closes stdin and stdout, which ends the server's read loop where the OS allows it.
 func (c stdioConn) Close() error {
 	if cl, ok := c.Reader.(io.Closer); ok {
 		_ = cl.Close()
