@@ -96,6 +96,8 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	}
 	s.store = store
 	s.setState(stateInitializing)
+	s.log.Info("wavehooks ready", "version", s.opts.Version, "root", root, "waveHome", home,
+		"hooks", len(cfg.Hooks), "workspaceTrusted", s.engine.WorkspaceTrusted())
 
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{

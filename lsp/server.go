@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	fastjson "github.com/segmentio/encoding/json"
@@ -94,11 +95,13 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 
-	conn     jsonrpc2.Conn
-	client   protocol.Client
-	connCtx  context.Context // cancelled when the connection ends; every outbound call derives from it
-	stopCtx  context.CancelFunc
-	handlers sync.WaitGroup
+	conn    jsonrpc2.Conn
+	client  protocol.Client
+	connCtx context.Context // cancelled when the connection ends; every outbound call derives from it
+	stopCtx context.CancelFunc
+	// connected is set once conn and connCtx are, so the log can reach the editor.
+	connected atomic.Bool
+	handlers  sync.WaitGroup
 
 	stateMu  sync.Mutex
 	state    serverState
@@ -126,9 +129,8 @@ type Server struct {
 // NewServer returns a server with the given options.
 func NewServer(opts Options) *Server {
 	opts.setDefaults()
-	return &Server{
+	s := &Server{
 		opts:         opts,
-		log:          opts.Logger,
 		exited:       make(chan struct{}),
 		asks:         newAskBook(),
 		inflight:     newInflight(),
@@ -138,6 +140,8 @@ func NewServer(opts Options) *Server {
 		announced:    newAnnouncements(),
 		history:      hooks.NewHistory(opts.HistorySize),
 	}
+	s.log = slog.New(&clientLog{Handler: opts.Logger.Handler(), s: s})
+	return s
 }
 
 // Serve speaks JSON-RPC over rwc until the client sends exit or goes away,
@@ -148,6 +152,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.conn = jsonrpc2.NewConn(newStream(rwc))
 	s.client = protocol.ClientDispatcher(s.conn, zap.NewNop())
 	s.connCtx, s.stopCtx = context.WithCancel(ctx)
+	s.connected.Store(true)
 	s.conn.Go(s.connCtx, s.handle)
 	select {
 	case <-s.conn.Done():

@@ -188,6 +188,8 @@ func TestAskAnsweredByPrompt(t *testing.T) {
 			require.Equal(t, []protocol.MessageActionItem{{Title: "Allow"}, {Title: "Deny"}}, p.params.Actions)
 			p.reply <- &protocol.MessageActionItem{Title: answer}
 			r := <-done
+			// The server's log reaches the editor too (window/logMessage).
+			e.waitNotification("window/logMessage", func(m json.RawMessage) bool { return strings.Contains(string(m), "ask decided") })
 			require.Equal(t, true, r["asked"])
 			if answer == "Allow" {
 				require.Equal(t, "allow", r["permission"])

@@ -1,0 +1,61 @@
+package lsp
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"go.lsp.dev/protocol"
+)
+
+// clientLog sends the server's log records of level Info and above to the
+// editor as window/logMessage as well as to the configured handler
+// (stderr): an editor shows them in its output panel, where a user who never
+// started the server by hand can read them. Nothing but protocol frames ever
+// goes to stdout.
+type clientLog struct {
+	slog.Handler
+	s     *Server
+	attrs []slog.Attr
+}
+
+func (h *clientLog) Handle(ctx context.Context, r slog.Record) error {
+	err := h.Handler.Handle(ctx, r)
+	if r.Level >= slog.LevelInfo && h.s.connected.Load() {
+		var b strings.Builder
+		b.WriteString(r.Message)
+		add := func(a slog.Attr) bool {
+			b.WriteString(" " + a.Key + "=" + a.Value.String())
+			return true
+		}
+		for _, a := range h.attrs {
+			add(a)
+		}
+		r.Attrs(add)
+		// A failed notification is logged at Debug, which is not sent here: no loop.
+		h.s.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: messageType(r.Level), Message: b.String()})
+	}
+	return err
+}
+
+// WithAttrs keeps the attributes for the editor's copy too.
+func (h *clientLog) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &clientLog{Handler: h.Handler.WithAttrs(attrs), s: h.s, attrs: append(h.attrs[:len(h.attrs):len(h.attrs)], attrs...)}
+}
+
+// WithGroup groups the stderr copy; the editor's copy stays flat.
+func (h *clientLog) WithGroup(name string) slog.Handler {
+	return &clientLog{Handler: h.Handler.WithGroup(name), s: h.s, attrs: h.attrs}
+}
+
+func messageType(l slog.Level) protocol.MessageType {
+	switch {
+	case l >= slog.LevelError:
+		return protocol.MessageTypeError
+	case l >= slog.LevelWarn:
+		return protocol.MessageTypeWarning
+	case l >= slog.LevelInfo:
+		return protocol.MessageTypeInfo
+	}
+	return protocol.MessageTypeLog
+}
