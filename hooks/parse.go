@@ -1,0 +1,584 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tailscale/hujson"
+)
+
+// ReadFile reads and parses one settings file from disk.
+func ReadFile(path string, src Source, projectRoot string) File {
+	text, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return File{Path: path, Source: src}
+	case err != nil:
+		return File{Path: path, Source: src, Exists: true, Diagnostics: []Diagnostic{{
+			File: path, Severity: SeverityError, Code: CodeUnreadable, Message: "cannot read settings file: " + err.Error()}}}
+	}
+	return ParseFile(path, src, text, projectRoot)
+}
+
+var hujsonPosRE = regexp.MustCompile(`line (\d+), column (\d+): (.*)$`)
+
+// ParseFile parses the text of one settings file. Comments and trailing
+// commas are allowed. Every problem becomes a positioned Diagnostic; hooks
+// that are still usable are kept.
+func ParseFile(path string, src Source, text []byte, projectRoot string) File {
+	f := File{Path: path, Source: src, Exists: true}
+	idx := newLineIndex(text)
+	p := &fileParser{file: &f, idx: idx, root: projectRoot}
+	if len(strings.TrimSpace(string(text))) == 0 {
+		return f // an empty file is an empty configuration
+	}
+	v, err := hujson.Parse(text)
+	if err != nil {
+		d := Diagnostic{File: path, Severity: SeverityError, Code: CodeSyntax, Message: "invalid JSON: " + err.Error()}
+		if m := hujsonPosRE.FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			col, _ := strconv.Atoi(m[2])
+			off := idx.starts[min(line-1, len(idx.starts)-1)] + col - 1
+			d.Range = idx.span(off, min(off+1, len(text)))
+			d.Message = "invalid JSON: " + m[3]
+		}
+		f.Diagnostics = append(f.Diagnostics, d)
+		return f
+	}
+	p.parseRoot(&v)
+	return f
+}
+
+type fileParser struct {
+	file *File
+	idx  *lineIndex
+	root string
+}
+
+func (p *fileParser) report(v *hujson.Value, sev Severity, code, msg, data string) {
+	p.file.Diagnostics = append(p.file.Diagnostics, Diagnostic{
+		File: p.file.Path, Range: p.idx.span(v.StartOffset, v.EndOffset), Severity: sev, Code: code, Message: msg, Data: data})
+}
+
+func (p *fileParser) parseRoot(v *hujson.Value) {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		p.report(v, SeverityError, CodeNotObject, "a settings file must be a JSON object", "")
+		return
+	}
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		switch name := memberName(m); name {
+		case "hooks":
+			r := p.idx.span(m.Name.StartOffset, m.Name.EndOffset)
+			p.file.hooksKey = &r
+			p.parseHooks(&m.Value)
+		case "disableAllHooks":
+			p.file.Settings.DisableAllHooks = p.boolValue(&m.Value, name)
+		case "importClaudeHooks":
+			p.file.Settings.ImportClaudeHooks = p.boolValue(&m.Value, name)
+		case "importVSCodeHooks":
+			p.file.Settings.ImportVSCodeHooks = p.boolValue(&m.Value, name)
+		case "allowManagedHooksOnly":
+			b := p.boolValue(&m.Value, name)
+			if b != nil && p.file.Source != SourceManaged {
+				p.report(&m.Name, SeverityWarning, CodeManagedOnly,
+					"allowManagedHooksOnly only takes effect in the managed settings file; it is ignored here", "")
+				b = nil
+			}
+			p.file.Settings.AllowManagedHooksOnly = b
+		case "transcriptFormat":
+			if s, ok := p.stringValue(&m.Value, name); ok {
+				if s != "json" && s != "jsonl" {
+					p.report(&m.Value, SeverityError, CodeWrongType, `transcriptFormat must be "json" or "jsonl"`, "")
+				} else {
+					p.file.Settings.TranscriptFormat = s
+				}
+			}
+		}
+	}
+}
+
+func memberName(m *hujson.ObjectMember) string {
+	lit, _ := m.Name.Value.(hujson.Literal)
+	return lit.String()
+}
+
+func (p *fileParser) boolValue(v *hujson.Value, key string) *bool {
+	lit, ok := v.Value.(hujson.Literal)
+	if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
+		p.report(v, SeverityError, CodeWrongType, key+" must be true or false", "")
+		return nil
+	}
+	b := lit.Bool()
+	return &b
+}
+
+func (p *fileParser) stringValue(v *hujson.Value, key string) (string, bool) {
+	lit, ok := v.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' {
+		p.report(v, SeverityError, CodeWrongType, key+" must be a string", "")
+		return "", false
+	}
+	return lit.String(), true
+}
+
+// isString reports whether v is a string, and reports msg if it is not.
+func (p *fileParser) isString(v *hujson.Value, msg string) bool {
+	if lit, ok := v.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+		return true
+	}
+	p.report(v, SeverityError, CodeWrongType, msg, "")
+	return false
+}
+
+func (p *fileParser) parseHooks(v *hujson.Value) {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		p.report(v, SeverityError, CodeWrongType, `"hooks" must be an object of event names`, "")
+		return
+	}
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		ev := Event(memberName(m))
+		if _, known := Spec(ev); !known {
+			sugg := closestEvent(string(ev))
+			msg := fmt.Sprintf("unknown hook event %q", ev)
+			if sugg != "" {
+				msg += fmt.Sprintf("; did you mean %q?", sugg)
+			}
+			p.report(&m.Name, SeverityError, CodeUnknownEvent, msg, string(sugg))
+			continue
+		}
+		groups, ok := m.Value.Value.(*hujson.Array)
+		if !ok {
+			p.report(&m.Value, SeverityError, CodeWrongType, fmt.Sprintf("%s must be an array of matcher groups", ev), "")
+			continue
+		}
+		for j := range groups.Elements {
+			el := &groups.Elements[j]
+			if p.file.Source == SourceVSCode && !isGroup(el) {
+				// VS Code's own format lists hook commands directly under the event.
+				all, _ := CompileMatcher("")
+				if h, ok := p.parseHook(ev, all, el); ok {
+					p.file.Hooks = append(p.file.Hooks, h)
+				}
+				continue
+			}
+			p.parseGroup(ev, el)
+		}
+	}
+}
+
+func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		p.report(v, SeverityError, CodeWrongType, `a matcher group must be an object with "matcher" and "hooks"`, "")
+		return
+	}
+	matcher, _ := CompileMatcher("")
+	var hooksVal *hujson.Value
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		switch memberName(m) {
+		case "matcher":
+			s, ok := p.stringValue(&m.Value, "matcher")
+			if !ok {
+				return
+			}
+			compiled, err := CompileMatcher(s)
+			if err != nil {
+				p.report(&m.Value, SeverityError, CodeBadMatcher, err.Error()+"; this group's hooks will not run", "")
+				return
+			}
+			matcher = compiled
+			if !ev.UsesMatcher() && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != "*" {
+				p.report(&m.Value, SeverityWarning, CodeMatcherIgnored,
+					fmt.Sprintf("%s ignores matchers: these hooks run on every %s", ev, ev), "")
+			}
+		case "hooks":
+			hooksVal = &m.Value
+		}
+	}
+	if hooksVal == nil {
+		p.report(v, SeverityError, CodeWrongType, `a matcher group needs a "hooks" array`, "")
+		return
+	}
+	arr, ok := hooksVal.Value.(*hujson.Array)
+	if !ok {
+		p.report(hooksVal, SeverityError, CodeWrongType, `"hooks" must be an array of hook objects`, "")
+		return
+	}
+	for i := range arr.Elements {
+		if h, ok := p.parseHook(ev, matcher, &arr.Elements[i]); ok {
+			p.file.Hooks = append(p.file.Hooks, h)
+		}
+	}
+}
+
+// isGroup reports whether v is a matcher group (an object with "hooks")
+// rather than a hook command.
+func isGroup(v *hujson.Value) bool {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return false
+	}
+	for i := range obj.Members {
+		if memberName(&obj.Members[i]) == "hooks" {
+			return true
+		}
+	}
+	return false
+}
+
+// osKey is the key of VS Code's per-OS command override for this OS.
+var osKey = map[string]string{"linux": "linux", "darwin": "osx", "windows": "windows"}[runtime.GOOS]
+
+func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hook, bool) {
+	h := Hook{Event: ev, Matcher: matcher, Timeout: DefaultTimeout, Source: p.file.Source, File: p.file.Path}
+	if p.file.Source == SourceVSCode {
+		h.Timeout = DefaultVSCodeTimeout
+	}
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		p.report(v, SeverityError, CodeWrongType, `a hook must be an object like {"type": "command", "command": "..."}`, "")
+		return h, false
+	}
+	var cmdVal, overrideVal *hujson.Value
+	var overrides []string
+	valid := true
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		switch name := memberName(m); name {
+		case "type":
+			s, ok := p.stringValue(&m.Value, "type")
+			if !ok {
+				return h, false
+			}
+			h.Type = s
+			if s != "command" {
+				p.report(&m.Value, SeverityError, CodeUnknownHookType,
+					fmt.Sprintf("unknown hook type %q: wavehooks runs \"command\" hooks; this hook will not run", s), "command")
+				valid = false
+			}
+		case "command":
+			s, ok := p.stringValue(&m.Value, "command")
+			if !ok {
+				return h, false
+			}
+			h.Command, cmdVal = s, &m.Value
+		case "linux", "osx", "windows":
+			if !p.isString(&m.Value, name+" must be a string; this hook will not run") {
+				valid = false
+				continue
+			}
+			overrides = append(overrides, name)
+			if name == osKey {
+				overrideVal = &m.Value // replaces command, wherever either is written
+			}
+		case "timeout":
+			lit, ok := m.Value.Value.(hujson.Literal)
+			secs := 0.0
+			if ok && lit.Kind() == '0' {
+				secs = lit.Float()
+			}
+			if !ok || lit.Kind() != '0' || secs <= 0 {
+				p.report(&m.Value, SeverityError, CodeBadTimeout,
+					fmt.Sprintf("timeout must be a positive number of seconds; the default %s applies", seconds(h.Timeout)), "")
+				continue
+			}
+			h.Timeout = secondsToDuration(secs)
+		case "args":
+			valid = p.parseArgs(&m.Value, &h) && valid
+		case "cwd":
+			valid = p.parseCwd(&m.Value, &h) && valid
+		case "env":
+			valid = p.parseEnv(&m.Value, &h) && valid
+		case "statusMessage":
+			if s, ok := p.stringValue(&m.Value, name); ok {
+				h.StatusMessage = s
+			}
+		case "async":
+			lit, ok := m.Value.Value.(hujson.Literal)
+			if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
+				p.report(&m.Value, SeverityError, CodeWrongType, "async must be true or false; the hook runs in the foreground", "")
+				continue
+			}
+			h.Async = lit.Bool()
+		}
+	}
+	h, ok = p.finishHook(h, v, cmdVal, overrideVal, overrides, valid)
+	return h, ok
+}
+
+// finishHook applies the OS override and checks what needs the whole hook:
+// its type, that it has a command for this OS, and the script or program it runs.
+func (p *fileParser) finishHook(h Hook, v, cmdVal, overrideVal *hujson.Value, overrides []string, valid bool) (Hook, bool) {
+	if overrideVal != nil {
+		lit, _ := overrideVal.Value.(hujson.Literal)
+		h.Command, cmdVal = lit.String(), overrideVal
+	}
+	if cmdVal != nil {
+		h.CommandRange = p.idx.span(cmdVal.StartOffset, cmdVal.EndOffset)
+	}
+	if h.Type == "" {
+		p.report(v, SeverityWarning, CodeMissingType, `hook has no "type"; it runs as a "command" hook`, "command")
+		h.Type = "command"
+	}
+	if !valid {
+		return h, false
+	}
+	if strings.TrimSpace(h.Command) == "" {
+		if cmdVal == nil && len(overrides) > 0 {
+			p.report(v, SeverityWarning, CodeNoCommandForOS, fmt.Sprintf(
+				"hook has a command for %s but none for this system (%s) and no \"command\"; it will not run here",
+				strings.Join(overrides, ", "), osKey), osKey)
+			return h, false
+		}
+		target := v
+		if cmdVal != nil {
+			target = cmdVal
+		}
+		p.report(target, SeverityError, CodeEmptyCommand, "hook command is empty; this hook will not run", "")
+		return h, false
+	}
+	if h.Args != nil {
+		p.checkProgram(cmdVal, &h)
+	} else {
+		p.checkScript(cmdVal, h.Command, h.Cwd)
+	}
+	return h, true
+}
+
+// secondsToDuration converts a configured timeout and keeps it positive:
+// seconds beyond what a Duration holds (about 292 years) would overflow to a
+// negative Duration, and a fraction of a nanosecond would round to zero;
+// either would time the hook out before it started.
+func secondsToDuration(secs float64) time.Duration {
+	ns := secs * float64(time.Second)
+	if ns >= float64(math.MaxInt64) {
+		return math.MaxInt64
+	}
+	return max(time.Duration(ns), 1)
+}
+
+// parseArgs reads the exec form's argument list: strings only.
+func (p *fileParser) parseArgs(v *hujson.Value, h *Hook) bool {
+	arr, ok := v.Value.(*hujson.Array)
+	if !ok {
+		p.report(v, SeverityError, CodeBadArgs, `args must be an array of strings, e.g. ["--fix", "src"]; this hook will not run`, "")
+		return false
+	}
+	args, valid := []string{}, true
+	for i := range arr.Elements {
+		el := &arr.Elements[i]
+		lit, ok := el.Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' {
+			p.report(el, SeverityError, CodeBadArgs, fmt.Sprintf("args[%d] must be a string; this hook will not run", i), "")
+			valid = false
+			continue
+		}
+		args = append(args, lit.String())
+	}
+	h.Args = args
+	return valid
+}
+
+// parseCwd reads the hook's working directory: relative to the project root
+// and inside it. A cwd that leads out of the project is refused, not fixed:
+// the hook would run somewhere its author did not mean.
+func (p *fileParser) parseCwd(v *hujson.Value, h *Hook) bool {
+	if !p.isString(v, "cwd must be a string; this hook will not run") {
+		return false
+	}
+	s := v.Value.(hujson.Literal).String()
+	clean := filepath.Clean(s)
+	switch {
+	case filepath.IsAbs(s):
+		p.report(v, SeverityError, CodeBadCwd, fmt.Sprintf("cwd must be relative to the project root, not the absolute path %q; this hook will not run", s), "")
+		return false
+	case clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)):
+		p.report(v, SeverityError, CodeBadCwd, fmt.Sprintf("cwd %q leads outside the project root; this hook will not run", s), "")
+		return false
+	case clean == ".":
+		clean = ""
+	}
+	h.Cwd = clean
+	if p.root != "" && clean != "" {
+		if st, err := os.Stat(filepath.Join(p.root, clean)); err != nil || !st.IsDir() {
+			p.report(v, SeverityWarning, CodeBadCwd, fmt.Sprintf("cwd %s is not a directory of the project; the hook will fail to start", clean), "")
+		}
+	}
+	return true
+}
+
+// parseEnv reads the hook's extra environment: an object of strings. A
+// value of another type is refused rather than converted or dropped: a hook
+// run without the variable its author set could do what the variable was
+// there to prevent.
+func (p *fileParser) parseEnv(v *hujson.Value, h *Hook) bool {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		p.report(v, SeverityError, CodeBadEnv, `env must be an object of "NAME": "value" strings; this hook will not run`, "")
+		return false
+	}
+	valid := true
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		name := memberName(m)
+		if name == "" || strings.ContainsAny(name, "=\x00") {
+			p.report(&m.Name, SeverityError, CodeBadEnv, fmt.Sprintf("%q is not a valid environment variable name; this hook will not run", name), "")
+			valid = false
+			continue
+		}
+		lit, ok := m.Value.Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' || strings.ContainsRune(lit.String(), 0) {
+			p.report(&m.Value, SeverityError, CodeBadEnv, fmt.Sprintf("env.%s must be a string (quote numbers and booleans); this hook will not run", name), "")
+			valid = false
+			continue
+		}
+		h.Env = append(h.Env, name+"="+lit.String())
+	}
+	return valid
+}
+
+// checkScript flags a command whose first word is a script path that does not
+// exist or is not executable: the hook would fail with exit 127 or 126.
+func (p *fileParser) checkScript(v *hujson.Value, command, cwd string) {
+	p.checkFile(v, scriptPath(command, p.root, filepath.Join(p.root, cwd)))
+}
+
+// checkProgram checks the program of an exec-form hook, which no shell
+// splits or expands: a command with spaces or $VARIABLES is almost
+// certainly written for the shell form.
+func (p *fileParser) checkProgram(v *hujson.Value, h *Hook) {
+	prog := h.Command
+	switch {
+	case strings.ContainsAny(prog, "$`"):
+		p.report(v, SeverityWarning, CodeExecCommand, fmt.Sprintf(
+			"with \"args\", command is run without a shell: %q is not expanded; use a path relative to the project root", prog), "")
+		return
+	case strings.HasPrefix(prog, "~"):
+		p.report(v, SeverityWarning, CodeExecCommand, "with \"args\", command is run without a shell: ~ is not expanded", "")
+		return
+	case strings.ContainsAny(prog, " \t") && !strings.ContainsRune(prog, '/'):
+		p.report(v, SeverityWarning, CodeExecCommand, fmt.Sprintf(
+			"with \"args\", command is the program to run, not a shell command line: put the words after %q in args", firstWord(prog)), "")
+		return
+	case !strings.ContainsRune(prog, '/'):
+		return // a program looked up in PATH
+	}
+	if !filepath.IsAbs(prog) {
+		prog = filepath.Join(p.root, h.Cwd, prog)
+	}
+	p.checkFile(v, prog)
+}
+
+func (p *fileParser) checkFile(v *hujson.Value, script string) {
+	if script == "" {
+		return
+	}
+	st, err := os.Stat(script)
+	switch {
+	case err != nil:
+		p.report(v, SeverityError, CodeScriptMissing, fmt.Sprintf("script %s does not exist; the hook will fail with exit 127", script), script)
+	case st.IsDir():
+		p.report(v, SeverityError, CodeScriptMissing, fmt.Sprintf("%s is a directory, not a script", script), "")
+	case st.Mode().Perm()&0o111 == 0:
+		p.report(v, SeverityError, CodeNotExecutable, fmt.Sprintf("script %s is not executable; the hook will fail with exit 126", script), script)
+	}
+}
+
+// ScriptPath returns the file a command runs directly when its first word is
+// a path (./x.sh, /abs/x, $CLAUDE_PROJECT_DIR/x, ~/x), resolved against the
+// project root; "" when the command starts with a program name to look up
+// in PATH, where a missing file is not something the settings can know.
+func ScriptPath(command, projectRoot string) string {
+	return scriptPath(command, projectRoot, projectRoot)
+}
+
+// scriptPath is ScriptPath for a hook that runs in dir.
+func scriptPath(command, projectRoot, dir string) string {
+	first := firstWord(command)
+	if first == "" || !strings.ContainsRune(first, '/') {
+		return ""
+	}
+	for _, v := range []string{"$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}", "$WAVE_PROJECT_DIR", "${WAVE_PROJECT_DIR}"} {
+		if strings.HasPrefix(first, v) {
+			first = projectRoot + first[len(v):]
+		}
+	}
+	if strings.HasPrefix(first, "~/") {
+		home, _ := os.UserHomeDir()
+		first = filepath.Join(home, first[2:])
+	}
+	if strings.ContainsAny(first, "$`*?[") {
+		return "" // needs the shell to expand: nothing to check here
+	}
+	if !filepath.IsAbs(first) {
+		first = filepath.Join(dir, first)
+	}
+	return first
+}
+
+// firstWord returns the first shell word of a command, with simple quoting removed.
+func firstWord(command string) string {
+	s := strings.TrimSpace(command)
+	if s == "" {
+		return ""
+	}
+	if q := s[0]; q == '"' || q == '\'' {
+		if end := strings.IndexByte(s[1:], q); end >= 0 {
+			return s[1 : end+1]
+		}
+		return ""
+	}
+	if i := strings.IndexAny(s, " \t;|&<>()"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// closestEvent suggests the known event nearest to a misspelt name, or "".
+func closestEvent(name string) Event {
+	best, bestDist := Event(""), 1<<30
+	for _, e := range Events() {
+		d := editDistance(strings.ToLower(name), strings.ToLower(string(e)))
+		if d < bestDist {
+			best, bestDist = e, d
+		}
+	}
+	if bestDist > max(3, len(name)/2) {
+		return ""
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
