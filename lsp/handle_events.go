@@ -39,8 +39,7 @@ func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	return &SessionStartResult{SessionID: sess.ID(), TranscriptPath: sess.TranscriptPath(),
-		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}, nil
+	return sessionStartResult(sess.ID(), sess.TranscriptPath(), out), nil
 }
 
 func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams) (*FlowResult, error) {
@@ -68,12 +67,7 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	if err != nil {
 		return nil, err
 	}
-	input := out.ToolInput
-	if len(input) == 0 {
-		input = p.ToolInput
-	}
-	return &PreToolUseResult{Permission: out.Permission, Reason: out.Reason, ToolInput: input, Asked: out.Asked,
-		Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}, nil
+	return preToolUseResult(out, p.ToolInput), nil
 }
 
 func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowResult, error) {
@@ -116,7 +110,7 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 	if err != nil {
 		return nil, err
 	}
-	return &BlocksResult{Blocks: nonNil(out.Blocks)}, nil
+	return blocksResult(out), nil
 }
 
 func requireTool(id, name string, input *json.RawMessage) error {
@@ -133,11 +127,6 @@ func requireTool(id, name string, input *json.RawMessage) error {
 		return badParam("toolInput", "must be an object")
 	}
 	return nil
-}
-
-func flowResult(out session.Outcome) *FlowResult {
-	return &FlowResult{Permission: out.Permission, ToolInput: out.ToolInput, Blocked: out.Blocked, Reason: out.Reason,
-		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
 }
 
 // event runs one lifecycle event of a session with everything the editor

@@ -48,19 +48,5 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch ev {
-	case hooks.PreToolUse:
-		input := out.ToolInput
-		if len(input) == 0 {
-			input = in.ToolInput
-		}
-		return &PreToolUseResult{Permission: out.Permission, Reason: out.Reason, ToolInput: input, Asked: out.Asked,
-			Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}, nil
-	case hooks.SessionStart:
-		return &SessionStartResult{SessionID: sess.ID(), TranscriptPath: sess.TranscriptPath(),
-			AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}, nil
-	case hooks.SessionEnd:
-		return &BlocksResult{Blocks: nonNil(out.Blocks)}, nil
-	}
-	return flowResult(out), nil
+	return resultFor(ev, sess.ID(), sess.TranscriptPath(), out, in.ToolInput), nil
 }

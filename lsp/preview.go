@@ -1,115 +1,51 @@
 package lsp
 
 import (
-	"encoding/json"
+	"context"
+	"os"
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
 )
 
-// Preview is the wire result an event's hooks would produce, computed from
-// the hooks' answer alone, without a session: what `wavehooks run` prints.
-// Its blocks are those the event would add to a conversation. An ask stays
-// "ask" here, since nobody is there to answer it.
-func Preview(in hooks.Input, res hooks.Result) any {
-	var blocks []Block
-	for _, w := range res.Warnings {
-		blocks = append(blocks, Block{Type: session.BlockWarn, Content: w})
+// Preview is the wire result an event's hooks produced, as the matching
+// method would answer it: what `wavehooks run` prints. The hooks have
+// already run (res); their answer is applied by a real session — in a
+// throwaway store, so nothing of the user's changes — so that the blocks
+// printed are exactly the ones the server would add, with no second copy of
+// the per-event rules. An ask stays "ask": nobody is there to answer it.
+func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error) {
+	home, err := os.MkdirTemp("", "wavehooks-run-")
+	if err != nil {
+		return nil, err
 	}
-	for _, e := range res.Errors {
-		blocks = append(blocks, Block{Type: session.BlockError, Content: e})
+	defer os.RemoveAll(home)
+	store, err := session.NewStore(session.Options{WaveHome: home, ProjectRoot: in.Cwd, Firer: answered(res)})
+	if err != nil {
+		return nil, err
 	}
-	if !res.Continue {
-		blocks = append(blocks, Block{Type: session.BlockError, Content: "stopped by hook: " + res.StopReason})
+	defer store.Close()
+	sess, err := store.Create("")
+	if err != nil {
+		return nil, err
 	}
-	context := append(append([]string{}, res.Context...), res.AdditionalContext...)
-	addContext := func() {
-		for _, c := range res.Context {
-			if in.Event == hooks.SessionStart {
-				blocks = append(blocks, Block{Type: session.BlockHook, HookEvent: string(in.Event), Content: c})
-			} else {
-				blocks = append(blocks, Block{Type: session.BlockText, Content: c})
-			}
-		}
-		for _, c := range res.AdditionalContext {
-			blocks = append(blocks, Block{Type: session.BlockHook, HookEvent: string(in.Event), Content: c})
-		}
+	applied := in
+	if applied.ToolUseID == "" {
+		applied.ToolUseID = "toolu_run" // the session keys tool blocks by id; the input may have none
 	}
-	flow := func() *FlowResult {
-		return &FlowResult{Blocked: res.Blocked, Reason: res.Reason, AdditionalContext: nonNil(context),
-			Continue: res.Continue, StopReason: res.StopReason, Blocks: nonNil(blocks)}
+	// Let an ask through unanswered, so the outcome is what the hooks said
+	// before any user decided anything; it is reported as "ask" below.
+	out, err := sess.RunHooks(ctx, applied, func(context.Context, session.AskRequest) bool { return true })
+	if err != nil {
+		return nil, err
 	}
-	switch in.Event {
-	case hooks.PreToolUse:
-		perm := string(res.Permission)
-		if perm == "" {
-			perm = string(hooks.PermissionAllow)
-		}
-		input := in.ToolInput
-		if res.UpdatedInput != nil && res.Permission != hooks.PermissionDeny {
-			input = res.UpdatedInput
-		}
-		if len(input) == 0 {
-			input = json.RawMessage("{}")
-		}
-		if res.Permission == hooks.PermissionDeny {
-			f := false
-			blocks = append(blocks, Block{Type: session.BlockTool, ID: in.ToolUseID, Name: in.ToolName, Input: input,
-				Result: res.Reason, Success: &f, Error: "Hook blocked tool execution"})
-		}
-		return &PreToolUseResult{Permission: perm, Reason: res.Reason, ToolInput: input, Continue: res.Continue,
-			StopReason: res.StopReason, Blocks: nonNil(blocks)}
-	case hooks.UserPromptSubmit:
-		if res.Blocked {
-			blocks = append(blocks, Block{Type: session.BlockError, Content: res.Reason})
-		} else {
-			addContext()
-		}
-		return flow()
-	case hooks.PostToolUse, hooks.Stop:
-		if res.Blocked {
-			blocks = append(blocks, Block{Type: session.BlockText, Content: res.Reason})
-		}
-		addContext()
-		return flow()
-	case hooks.SessionStart:
-		addContext()
-		return &SessionStartResult{SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, AdditionalContext: nonNil(context),
-			Continue: res.Continue, StopReason: res.StopReason, Blocks: nonNil(blocks)}
-	case hooks.SessionEnd:
-		return &BlocksResult{Blocks: nonNil(blocks)}
-	case hooks.PermissionRequest:
-		f := flow()
-		perm := res.Permission
-		if !res.Continue {
-			perm = hooks.PermissionDeny
-		}
-		f.Permission = string(perm)
-		if perm == hooks.PermissionAllow {
-			f.ToolInput = in.ToolInput
-			if res.UpdatedInput != nil {
-				f.ToolInput = res.UpdatedInput
-			}
-			if len(f.ToolInput) == 0 {
-				f.ToolInput = json.RawMessage("{}")
-			}
-		}
-		addContext()
-		f.Blocks = nonNil(blocks)
-		return f
-	case hooks.SubagentStart, hooks.SubagentStop:
-		return flow() // what the hooks say is for the subagent, not the conversation
-	case hooks.PreCompact:
-		if res.Blocked {
-			blocks = append(blocks, Block{Type: session.BlockError, Content: "compaction blocked by a PreCompact hook: " + res.Reason})
-		}
-		addContext()
-		return flow()
-	default: // PostToolUseFailure, Notification, PostCompact
-		if res.Blocked {
-			blocks = append(blocks, Block{Type: session.BlockText, Content: res.Reason})
-		}
-		addContext()
-		return flow()
+	if res.Permission == hooks.PermissionAsk && res.Continue {
+		out.Permission, out.Reason, out.Asked = string(hooks.PermissionAsk), res.Reason, false
 	}
+	return resultFor(in.Event, in.SessionID, in.TranscriptPath, out, in.ToolInput), nil
 }
+
+// answered is a session.Firer that gives back hooks that already ran.
+type answered hooks.Result
+
+func (a answered) Fire(context.Context, hooks.Input) hooks.Result { return hooks.Result(a) }

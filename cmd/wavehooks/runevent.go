@@ -89,9 +89,14 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	result, err := lsp.Preview(ctx, in, res)
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks run:", err)
+		return 1
+	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(lsp.Preview(in, res)); err != nil {
+	if err := enc.Encode(result); err != nil {
 		fmt.Fprintln(stderr, "wavehooks run:", err)
 		return 1
 	}

@@ -1,0 +1,48 @@
+package lsp
+
+import (
+	"encoding/json"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/session"
+)
+
+// The wire results of the event methods, built from a session.Outcome in one
+// place for the typed methods, wave/runHooks and `wavehooks run`.
+
+func preToolUseResult(out session.Outcome, requested json.RawMessage) *PreToolUseResult {
+	input := out.ToolInput
+	if len(input) == 0 {
+		input = requested
+	}
+	return &PreToolUseResult{Permission: out.Permission, Reason: out.Reason, ToolInput: input, Asked: out.Asked,
+		Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
+}
+
+func sessionStartResult(sessionID, transcriptPath string, out session.Outcome) *SessionStartResult {
+	return &SessionStartResult{SessionID: sessionID, TranscriptPath: transcriptPath,
+		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
+}
+
+func blocksResult(out session.Outcome) *BlocksResult {
+	return &BlocksResult{Blocks: nonNil(out.Blocks)}
+}
+
+func flowResult(out session.Outcome) *FlowResult {
+	return &FlowResult{Permission: out.Permission, ToolInput: out.ToolInput, Blocked: out.Blocked, Reason: out.Reason,
+		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
+}
+
+// resultFor is the result of the typed method of the event's kind: what
+// wave/runHooks and `wavehooks run` answer for any event.
+func resultFor(ev hooks.Event, sessionID, transcriptPath string, out session.Outcome, requested json.RawMessage) any {
+	switch ev {
+	case hooks.PreToolUse:
+		return preToolUseResult(out, requested)
+	case hooks.SessionStart:
+		return sessionStartResult(sessionID, transcriptPath, out)
+	case hooks.SessionEnd:
+		return blocksResult(out)
+	}
+	return flowResult(out)
+}
