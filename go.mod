@@ -11,7 +11,6 @@ require (
 	go.lsp.dev/protocol v0.12.0
 	go.lsp.dev/uri v0.3.0
 	go.uber.org/goleak v1.3.0
-	go.uber.org/zap v1.28.0
 	golang.org/x/sys v0.13.0
 )
 
@@ -19,5 +18,6 @@ require (
 	github.com/segmentio/asm v1.1.3 // indirect
 	go.lsp.dev/pkg v0.0.0-20210717090340-384b27a52fb2 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
+	go.uber.org/zap v1.28.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

@@ -13,8 +13,6 @@ import (
 
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
-	"go.uber.org/zap"
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
@@ -96,7 +94,6 @@ type Server struct {
 	log  *slog.Logger
 
 	conn    jsonrpc2.Conn
-	client  protocol.Client
 	connCtx context.Context // cancelled when the connection ends; every outbound call derives from it
 	stopCtx context.CancelFunc
 	// connected is set once conn and connCtx are, so the log can reach the editor.
@@ -150,7 +147,6 @@ func NewServer(opts Options) *Server {
 // before it returns.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.conn = jsonrpc2.NewConn(newStream(rwc))
-	s.client = protocol.ClientDispatcher(s.conn, zap.NewNop())
 	s.connCtx, s.stopCtx = context.WithCancel(ctx)
 	s.connected.Store(true)
 	s.conn.Go(s.connCtx, s.handle)
