@@ -67,6 +67,14 @@ func WorkspaceCommands(cfg *Config) []string {
 	return out
 }
 
+// WorkspaceTrusted is the one trust rule: root's own hooks in cfg may run
+// when the user trusts every workspace (always: --trust-workspace or
+// trustWorkspaceHooks), when they trusted exactly these hooks, or when the
+// workspace has none.
+func (t *TrustStore) WorkspaceTrusted(root string, cfg *Config, always bool) bool {
+	return always || len(WorkspaceCommands(cfg)) == 0 || t.Trusted(root, WorkspaceHash(cfg))
+}
+
 // Trusted reports whether root was trusted with exactly these hooks.
 func (t *TrustStore) Trusted(root, hash string) bool {
 	t.mu.Lock()

@@ -81,7 +81,7 @@ func (s *Server) reloadConfig() {
 	if err := s.store.SetFormat(session.Format(cfg.TranscriptFormat)); err != nil {
 		s.log.Warn("transcript format", "err", err)
 	}
-	trusted := s.opts.TrustWorkspace || s.trust.Trusted(s.root, hooks.WorkspaceHash(cfg)) || len(hooks.WorkspaceCommands(cfg)) == 0
+	trusted := s.trust.WorkspaceTrusted(s.root, cfg, s.opts.TrustWorkspace)
 	s.engine.SetWorkspaceTrusted(trusted)
 	s.rediagnose()
 	var files []string

@@ -298,6 +298,21 @@ func TestUntrustedRepositoryHooksNeverRun(t *testing.T) {
 	require.NoFileExists(t, filepath.Join(e.root, marker+"2"))
 }
 
+// TestTrustWorkspaceHooksSurvivesAReload: trust given by the editor's
+// initializationOptions holds for hooks added after start, as the user who
+// set it expects; before, a reload dropped it and asked again.
+func TestTrustWorkspaceHooksSurvivesAReload(t *testing.T) {
+	e := startEditor(t, editorOpts{initOpts: map[string]any{"trustWorkspaceHooks": true},
+		project: hookSettings(map[string][]string{"Stop": {"cat >/dev/null; echo one >&2; exit 2"}})})
+	sid, _ := e.startSession()
+	require.Equal(t, "one", e.mustCall("wave/stop", map[string]any{"sessionId": sid})["reason"])
+	require.NoError(t, os.WriteFile(filepath.Join(e.root, ".wave", "settings.json"),
+		[]byte(hookSettings(map[string][]string{"Stop": {"cat >/dev/null; echo two >&2; exit 2"}})), 0o644))
+	e.waitNotification("wave/hooksChanged", func(p json.RawMessage) bool { return strings.Contains(string(p), `"trusted":true`) })
+	require.Equal(t, "two", e.mustCall("wave/stop", map[string]any{"sessionId": sid})["reason"])
+	require.Zero(t, e.countRequests("window/showMessageRequest"), "no trust prompt")
+}
+
 func TestTrustPersistsAcrossServers(t *testing.T) {
 	project := hookSettings(map[string][]string{"Stop": {"cat >/dev/null; echo trusted >&2; exit 2"}})
 	e := startEditor(t, editorOpts{project: project})

@@ -215,6 +215,19 @@ func (e *editor) countNotifications(method, substr string) int {
 	return n
 }
 
+// countRequests counts the requests the server sent of method.
+func (e *editor) countRequests(method string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := 0
+	for _, x := range e.requests {
+		if x.Method == method {
+			n++
+		}
+	}
+	return n
+}
+
 // nextPrompt waits for a showMessageRequest the test must answer.
 func (e *editor) nextPrompt() pendingPrompt {
 	e.t.Helper()

@@ -87,8 +87,8 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	cfg := s.loadConfig(false)
 	s.engine = hooks.NewEngine(cfg)
 	s.engine.OnAsyncDone(func(in hooks.Input, res hooks.Result) { s.recordRun(in.SessionID, in.MatchValue(), &res) })
-	s.engine.SetWorkspaceTrusted(s.opts.TrustWorkspace || p.InitializationOptions.TrustWorkspaceHooks ||
-		s.trust.Trusted(root, hooks.WorkspaceHash(cfg)))
+	s.opts.TrustWorkspace = s.opts.TrustWorkspace || p.InitializationOptions.TrustWorkspaceHooks // for every reload too
+	s.engine.SetWorkspaceTrusted(s.trust.WorkspaceTrusted(root, cfg, s.opts.TrustWorkspace))
 	store, err := session.NewStore(session.Options{WaveHome: home, ProjectRoot: root,
 		Format: session.Format(cfg.TranscriptFormat), Firer: s.engine})
 	if err != nil {
