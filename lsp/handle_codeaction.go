@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/wavehooks/wavehooks/hooks"
 )
@@ -17,7 +16,6 @@ func init() {
 	register("workspace/executeCommand", request((*Server).executeCommand))
 }
 
-func protocolURI(path string) protocol.DocumentURI { return uri.File(path) }
 
 // codeAction offers the Allow/Deny answers of asks pending on the file, the
 // quick fixes of its configuration diagnostics, and trusting the workspace.

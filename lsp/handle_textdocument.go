@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 func init() {
@@ -54,6 +55,6 @@ func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentPar
 func (s *Server) rediagnose() {
 	cfg := s.loadConfig(true)
 	for _, path := range s.diagnostics.replace(cfg) {
-		s.publishDiagnostics(protocolURI(path))
+		s.publishDiagnostics(uri.File(path))
 	}
 }
