@@ -49,23 +49,17 @@ func NewRunner(projectRoot string, env []string) *Runner {
 	return &Runner{dir: projectRoot, env: env}
 }
 
-// Run runs `sh -c command` in its own process group with stdin as its input.
+// RunHook runs one configured hook in its own process group with stdin as
+// its input: `sh -c command`, or for the exec form its program with its
+// arguments and no shell; cwd (inside the project root) is its working
+// directory; env is added to the environment.
 //
 // stdin, stdout and stderr are in-memory files rather than pipes: a hook that
 // never reads stdin, exits at once, or leaves a grandchild holding its
 // output can block nothing, whatever the sizes; and no goroutine copies
 // anything. Output past MaxOutput is cut off while the hook runs and
 // reported as truncated. On timeout or cancellation the whole process group
-// is killed, children and grandchildren included, and Run returns promptly.
-func (r *Runner) Run(ctx context.Context, command string, stdin []byte, timeout time.Duration) Exec {
-	cmd := exec.Command("/bin/sh", "-c", command)
-	cmd.Dir, cmd.Env = r.dir, r.env
-	return r.run(ctx, cmd, stdin, timeout)
-}
-
-// RunHook runs one configured hook as Run does, with its options: the exec
-// form runs its program with its arguments and no shell; cwd (inside the
-// project root) is its working directory; env is added to the environment.
+// is killed, children and grandchildren included, and RunHook returns promptly.
 func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
 	var cmd *exec.Cmd
 	if h.Args != nil {

@@ -16,7 +16,6 @@ func init() {
 	register("workspace/executeCommand", request((*Server).executeCommand))
 }
 
-
 // codeAction offers the Allow/Deny answers of asks pending on the file, the
 // quick fixes of its configuration diagnostics, and trusting the workspace.
 func (s *Server) codeAction(_ context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
