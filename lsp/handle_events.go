@@ -135,10 +135,12 @@ func requireTool(id, name string, input *json.RawMessage) error {
 // and its notification, warn and error blocks as messages, and the changed session.
 func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Event, matchValue, title string,
 	fire func(context.Context) (session.Outcome, error)) (session.Outcome, error) {
-	if msgs := s.engine.StatusMessages(ev, matchValue); len(msgs) > 0 {
-		title = strings.Join(msgs, " · ")
-	}
-	fireCtx, done := s.startProgress(ctx, title)
+	fireCtx, done := s.startProgress(ctx, func() string {
+		if msgs := s.engine.StatusMessages(ev, matchValue); len(msgs) > 0 {
+			return strings.Join(msgs, " · ")
+		}
+		return title
+	})
 	out, err := fire(fireCtx)
 	done()
 	if err != nil {

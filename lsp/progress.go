@@ -30,7 +30,10 @@ func newProgressTasks() *progressTasks {
 // running after ProgressDelay. The event must run with the returned context,
 // which the editor's Cancel button cancels, and call done when it ends. Fast
 // events cost one timer and send nothing.
-func (s *Server) startProgress(ctx context.Context, title string) (_ context.Context, done func()) {
+//
+// title is called only when progress is shown, so the cost of naming it
+// stays off the path of every fast event.
+func (s *Server) startProgress(ctx context.Context, title func() string) (_ context.Context, done func()) {
 	if !s.progress {
 		return ctx, func() {}
 	}
@@ -53,7 +56,7 @@ func (s *Server) startProgress(ctx context.Context, title string) (_ context.Con
 		s.progressTask.cancels[token] = cancel
 		s.progressTask.mu.Unlock()
 		s.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *protocol.NewProgressToken(token),
-			Value: &protocol.WorkDoneProgressBegin{Kind: protocol.WorkDoneProgressKindBegin, Title: title, Cancellable: true,
+			Value: &protocol.WorkDoneProgressBegin{Kind: protocol.WorkDoneProgressKindBegin, Title: title(), Cancellable: true,
 				Message: "running hooks…"}})
 	})
 	return ctx, func() {
