@@ -149,13 +149,7 @@ func permissionRequest(v *verdict, raw json.RawMessage) []string {
 	switch b := deref(d.Behavior); b {
 	case "allow":
 		v.permission = PermissionAllow
-		if len(d.UpdatedInput) > 0 && string(d.UpdatedInput) != "null" {
-			if bytesTrim(d.UpdatedInput)[0] != '{' {
-				probs = append(probs, "decision.updatedInput must be an object")
-			} else {
-				v.updatedInput = compactJSON(d.UpdatedInput)
-			}
-		}
+		probs = append(probs, readUpdatedInput(v, d.UpdatedInput, "decision.updatedInput")...)
 	case "deny":
 		v.permission, v.reason = PermissionDeny, deref(d.Message)
 		if d.Interrupt != nil && *d.Interrupt {
@@ -168,6 +162,20 @@ func permissionRequest(v *verdict, raw json.RawMessage) []string {
 		probs = append(probs, fmt.Sprintf(`decision.behavior must be "allow" or "deny", not %q`, b))
 	}
 	return probs
+}
+
+// readUpdatedInput takes a hook's rewritten tool input, which must be an
+// object; field names it in the problem otherwise.
+func readUpdatedInput(v *verdict, raw json.RawMessage, field string) []string {
+	raw = bytesTrim(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return nil
+	case raw[0] != '{':
+		return []string{field + " must be an object"}
+	}
+	v.updatedInput = compactJSON(raw)
+	return nil
 }
 
 // interpretJSON validates a JSON answer. A nil problem list means the JSON
@@ -221,13 +229,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 				v.reason = *hs.PermissionDecisionReason
 			}
 		}
-		if len(hs.UpdatedInput) > 0 && string(hs.UpdatedInput) != "null" {
-			if hs.UpdatedInput[0] != '{' {
-				probs = append(probs, "updatedInput must be an object")
-			} else {
-				v.updatedInput = compactJSON(hs.UpdatedInput)
-			}
-		}
+		probs = append(probs, readUpdatedInput(&v, hs.UpdatedInput, "updatedInput")...)
 		if hs.AdditionalContext != nil {
 			v.addContext = *hs.AdditionalContext
 		}
