@@ -52,6 +52,8 @@ class Controller implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private pendingTimer: NodeJS.Timeout | undefined;
   private refreshing = false;
+  /** A refresh was asked for while one was in flight: its answer may already be stale. */
+  private refreshAgain = false;
   private lastHooks: HooksChangedParams | undefined;
 
   constructor() {
@@ -286,12 +288,22 @@ class Controller implements vscode.Disposable {
     this.hooksItem.backgroundColor = p.diagnostics > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
 
-  /** Updates the pending-permissions item; polls while asks are pending. */
+  /**
+   * Updates the pending-permissions item; polls while asks are pending. One
+   * request at a time; a call made while one is in flight runs again after it,
+   * because the answer in flight may predate the change that prompted the call
+   * (an ask answered just after the list was taken).
+   */
   private refreshPending(): void {
-    if (this.refreshing || !this.client) {
+    if (!this.client) {
+      return;
+    }
+    if (this.refreshing) {
+      this.refreshAgain = true;
       return;
     }
     this.refreshing = true;
+    this.refreshAgain = false;
     void this.api
       .listPermissions()
       .then(
@@ -316,6 +328,9 @@ class Controller implements vscode.Disposable {
       )
       .finally(() => {
         this.refreshing = false;
+        if (this.refreshAgain) {
+          this.refreshPending();
+        }
       });
   }
 

@@ -131,9 +131,14 @@ describe('the extension in a stand-in VS Code', () => {
   });
 
   test('a pending ask in the status bar, answered Deny with List Pending Permissions', async () => {
+    const pending = vscode.item('wavehooks.pending');
+    // The ask answered in the test before must leave the status bar first.
+    await waitFor(
+      () => !pending.visible,
+      () => `the earlier ask to leave the pending item; it says ${JSON.stringify(pending.text)}`,
+    );
     vscode.messageAnswers.push('wait'); // the modal stays up
     const pre = api.preToolUse({ sessionId, toolUseId: 't3', toolName: 'Write', toolInput: { file_path: path.join(root, 'b.txt') } });
-    const pending = vscode.item('wavehooks.pending');
     await waitFor(
       () => pending.visible && /1 pending/.test(pending.text),
       () => `the pending item; it says ${JSON.stringify(pending.text)}`,

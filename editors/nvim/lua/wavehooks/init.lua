@@ -224,12 +224,18 @@ end
 
 -- Prompts -------------------------------------------------------------------
 
+-- The server answers requests concurrently, so an older list can arrive after
+-- a newer one; only the answer to the latest request is kept.
+local pending_seq = 0
+
 local function refresh_pending()
   if not state.initialized then
     return
   end
+  pending_seq = pending_seq + 1
+  local seq = pending_seq
   M.request('wave/listPermissions', vim.empty_dict(), function(err, res)
-    if not err and res then
+    if seq == pending_seq and not err and res then
       state.pending = #(res.pending or {})
     end
   end)
