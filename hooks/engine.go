@@ -210,12 +210,14 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, 
 		}
 		return vscodeStdin
 	}
+	gate := readGateOf(ctx)
 	for _, j := range async {
-		e.startAsync(in, j.hook, stdinFor(j.hook), &res.Runs[j.run])
+		e.startAsync(in, gate, j.hook, stdinFor(j.hook), &res.Runs[j.run])
 	}
 	if len(jobs) == 0 {
 		return res
 	}
+	gate.Enter()
 	execs := make([]Exec, len(jobs))
 	if len(jobs) == 1 {
 		execs[0] = e.runner.RunHook(ctx, jobs[0].hook, stdinFor(jobs[0].hook))
@@ -236,6 +238,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, 
 		}
 		wg.Wait()
 	}
+	gate.Leave()
 
 	verdicts := make([]verdict, 0, len(jobs))
 	for i, j := range jobs {
@@ -266,10 +269,12 @@ func record(ev Event, h *Hook, x Exec, r *Run) verdict {
 // applies and Close kills it; the event's ctx does not, since the event does
 // not wait for it. When it ends, the engine's OnAsyncDone function gets a
 // Result of that hook alone: what it said is reported, never applied.
-func (e *Engine) startAsync(in Input, h *Hook, stdin []byte, run *Run) {
+func (e *Engine) startAsync(in Input, gate ReadGate, h *Hook, stdin []byte, run *Run) {
 	r := *run
+	gate.Enter()
 	started := e.bg.start(func(ctx context.Context, report func(Input, Result)) {
 		x := e.runner.RunHook(ctx, h, stdin)
+		gate.Leave()
 		v := record(in.Event, h, x, &r)
 		res := Result{Event: in.Event, Continue: true, Stdin: stdin, Runs: []Run{r}}
 		for _, p := range v.problems {
@@ -288,6 +293,7 @@ func (e *Engine) startAsync(in Input, h *Hook, stdin []byte, run *Run) {
 	if started {
 		run.Decision = "started in the background (async); its outcome is reported when it ends and changes nothing"
 	} else {
+		gate.Leave()
 		run.Skipped = "async hooks are not started while the engine shuts down"
 	}
 }

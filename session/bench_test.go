@@ -41,59 +41,87 @@ func BenchmarkEventCost(b *testing.B) {
 		},
 	}, {
 		name: "tool", // the model's tool call recorded, then PreToolUse and PostToolUse: 5 writes
-		run: func(s *Session, i int) error {
-			id := fmt.Sprintf("toolu_%d", i)
-			in := json.RawMessage(`{"command":"ls"}`)
-			if err := s.AddAssistantMessage([]Block{{Type: BlockText, Content: "listing"},
-				{Type: BlockTool, ID: id, Name: "Bash", Input: in}}); err != nil {
-				return err
-			}
-			if _, err := s.PreToolUse(context.Background(), id, "Bash", in, nil); err != nil {
-				return err
-			}
-			_, err := s.PostToolUse(context.Background(), id, "Bash", in, json.RawMessage(`{"output":"a.go\nb.go"}`))
-			return err
-		},
+		run:  toolEvent,
 	}}
 	for _, format := range []Format{FormatJSON, FormatJSONL} {
 		for _, size := range []int{10, 10000} {
 			for _, ev := range events {
 				b.Run(fmt.Sprintf("%s/%d/%s", format, size, ev.name), func(b *testing.B) {
-					st, err := NewStore(Options{WaveHome: b.TempDir(), Format: format, Firer: firer})
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer st.Close()
-					s, err := st.Create("bench-session")
-					if err != nil {
-						b.Fatal(err)
-					}
-					s.mu.Lock()
-					s.conv.reset(benchMessages(size))
-					err = s.rewriteAll()
-					s.mu.Unlock()
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.ReportAllocs()
-					b.ResetTimer()
-					for i := 0; i < b.N; i++ {
-						if err := ev.run(s, i); err != nil {
-							b.Fatal(err)
-						}
-						b.StopTimer()
-						s.mu.Lock()
-						s.conv.truncate(size)
-						err := s.save()
-						s.mu.Unlock()
-						if err != nil {
-							b.Fatal(err)
-						}
-						b.StartTimer()
-					}
+					benchEvent(b, firer, format, size, false, ev.run)
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkEventCostWhileAHookReads is BenchmarkEventCost's tool event while
+// a hook of the session runs (parallel tool calls, an async hook): every
+// save then copies the file, so this cost grows with the session; the
+// benchmark says by how much.
+func BenchmarkEventCostWhileAHookReads(b *testing.B) {
+	firer := fixedFirer{hooks.PreToolUse: {Permission: hooks.PermissionAllow}}
+	for _, format := range []Format{FormatJSON, FormatJSONL} {
+		for _, size := range []int{10, 10000} {
+			b.Run(fmt.Sprintf("%s/%d/tool", format, size), func(b *testing.B) {
+				benchEvent(b, firer, format, size, true, toolEvent)
+			})
+		}
+	}
+}
+
+// toolEvent is the model's tool call recorded, then PreToolUse and PostToolUse: 5 writes.
+func toolEvent(s *Session, i int) error {
+	id := fmt.Sprintf("toolu_%d", i)
+	in := json.RawMessage(`{"command":"ls"}`)
+	if err := s.AddAssistantMessage([]Block{{Type: BlockText, Content: "listing"},
+		{Type: BlockTool, ID: id, Name: "Bash", Input: in}}); err != nil {
+		return err
+	}
+	if _, err := s.PreToolUse(context.Background(), id, "Bash", in, nil); err != nil {
+		return err
+	}
+	_, err := s.PostToolUse(context.Background(), id, "Bash", in, json.RawMessage(`{"output":"a.go\nb.go"}`))
+	return err
+}
+
+// benchEvent times run on a session of size messages, alone in each
+// iteration: the session is cut back to its size between iterations,
+// untimed. With reading, the session believes a hook of its own is running.
+func benchEvent(b *testing.B, firer Firer, format Format, size int, reading bool, run func(*Session, int) error) {
+	st, err := NewStore(Options{WaveHome: b.TempDir(), Format: format, Firer: firer})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s, err := st.Create("bench-session")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.mu.Lock()
+	s.conv.reset(benchMessages(size))
+	err = s.rewriteAll()
+	s.mu.Unlock()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if reading {
+		s.readers.Add(1)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := run(s, i); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		s.mu.Lock()
+		s.conv.truncate(size)
+		err := s.save()
+		s.mu.Unlock()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
 	}
 }
 

@@ -36,10 +36,11 @@ import (
 // Writes reach the kernel before an event returns, and an event starts its
 // hooks only after its own writes, so a hook never reads a half-written file
 // of its own event. They are not fsynced: a power failure (as opposed to a
-// crash of the server) may lose the last events. A hook of one event that
-// reads the file at the very moment another event of the same session writes
-// it (parallel tool calls) can see that write in progress: making every
-// write atomic would mean rewriting the whole file each time.
+// crash of the server) may lose the last events. While a hook of the session
+// runs (another event's, with parallel tool calls, or an async hook), a
+// change is made in a copy renamed over the file instead (replaceByCopy), so
+// that hook never reads a write in progress; only then does the cost of a
+// save grow with the file.
 type segFile struct {
 	f    *os.File
 	path string
@@ -88,8 +89,9 @@ func (sf *segFile) unitsEnd() int64 {
 	return sf.headLen
 }
 
-// replace makes units[from:] the given units with a single positioned write.
-func (sf *segFile) replace(from int, units [][]byte) error {
+// replace makes units[from:] the given units with a single positioned
+// write, or, with viaCopy, in a copy renamed over the file (replaceByCopy).
+func (sf *segFile) replace(from int, units [][]byte, viaCopy bool) error {
 	oldEnd := sf.unitsEnd()
 	start := oldEnd
 	if from < len(sf.units) {
@@ -107,6 +109,24 @@ func (sf *segFile) replace(from int, units [][]byte) error {
 	}
 	buf.Write(sf.foot)
 	newSize := start + int64(buf.Len())
+	if viaCopy {
+		if err := sf.replaceByCopy(start, buf.Bytes()); err != nil {
+			return err
+		}
+	} else if err := sf.writeInPlace(start, oldEnd, newSize, &buf); err != nil {
+		return err
+	}
+	sf.units = append(sf.units[:from], units...)
+	sf.offs = append(sf.offs[:from], offs...)
+	sf.size = newSize
+	return sf.restamp()
+}
+
+// writeInPlace writes buf (from start to the new foot) over the file at
+// start. Overwritten bytes are journalled first and a shrink is padded, so a
+// crash at any moment leaves a file that loads whole; a reader in the middle
+// of the write, though, can see part of it.
+func (sf *segFile) writeInPlace(start, oldEnd, newSize int64, buf *bytes.Buffer) error {
 	if newSize < sf.size {
 		buf.Write(bytes.Repeat([]byte{' '}, int(sf.size-newSize)))
 	}
@@ -125,14 +145,43 @@ func (sf *segFile) replace(from int, units [][]byte) error {
 		}
 	}
 	if rewrites {
-		if err := sf.journal.Truncate(0); err != nil {
-			return err
-		}
+		return sf.journal.Truncate(0)
 	}
-	sf.units = append(sf.units[:from], units...)
-	sf.offs = append(sf.offs[:from], offs...)
-	sf.size = newSize
-	return sf.restamp()
+	return nil
+}
+
+// replaceByCopy makes the file its first start bytes followed by tail, in a
+// copy renamed over it: a reader that has the file open keeps reading the
+// old version, whole, and a crash leaves either version. The copy is made in
+// the kernel (copy_file_range) but its cost still grows with the file, so
+// the session uses it only while its hooks may be reading.
+func (sf *segFile) replaceByCopy(start int64, tail []byte) (err error) {
+	dir, base := filepath.Split(sf.path)
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = sf.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err = io.Copy(tmp, io.LimitReader(sf.f, start)); err != nil {
+		return err
+	}
+	if _, err = tmp.Write(tail); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), sf.path); err != nil {
+		return err
+	}
+	sf.f.Close()
+	sf.f = tmp
+	return nil
 }
 
 func (sf *segFile) restamp() error {

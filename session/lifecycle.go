@@ -40,8 +40,20 @@ func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
 	if s.store.firer == nil {
 		return hooks.Result{Event: in.Event, Continue: true}
 	}
-	return s.store.firer.Fire(ctx, in)
+	return s.store.firer.Fire(hooks.WithReadGate(ctx, hookReaders{s}), in)
 }
+
+// hookReaders counts the session's running hook processes for save: a hook
+// starts only between two writes, never during one.
+type hookReaders struct{ s *Session }
+
+func (r hookReaders) Enter() {
+	r.s.mu.Lock()
+	r.s.readers.Add(1)
+	r.s.mu.Unlock()
+}
+
+func (r hookReaders) Leave() { r.s.readers.Add(-1) }
 
 // notices applies what every event shares: warnings become warn blocks,
 // errors error blocks, and continue:false stops the agent with an error

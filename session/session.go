@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // Session is one agent conversation and its file. Every request on a session
@@ -20,6 +21,12 @@ type Session struct {
 	id     string
 	name   string // file name stem: session_<name>.json
 	format Format
+
+	// readers counts the hook processes of this session running now: while
+	// any runs, saves go through a copy renamed over the file, because a hook
+	// may be reading it. It is raised under mu (a save cannot be half done)
+	// and lowered without it.
+	readers atomic.Int32
 
 	mu   sync.Mutex // guards everything below
 	hdr  fileHeader
@@ -267,7 +274,7 @@ func (s *Session) saveJSON() error {
 	if j == len(units) && len(msgs) == len(old) {
 		return nil
 	}
-	return s.file.replace(from+j, units[j:])
+	return s.file.replace(from+j, units[j:], s.readers.Load() > 0)
 }
 
 // saveJSONL converts again from the nearest line that the change cannot
@@ -294,7 +301,7 @@ func (s *Session) saveJSONL() error {
 	if j == len(units) && k+j == len(old) {
 		return nil
 	}
-	return s.file.replace(k+j, units[j:])
+	return s.file.replace(k+j, units[j:], s.readers.Load() > 0)
 }
 
 // reconvertFrom says where saveJSONL converts again: from message start,
