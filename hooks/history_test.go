@@ -2,6 +2,7 @@ package hooks_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -34,4 +35,21 @@ func TestHistoryStaysAtItsBound(t *testing.T) {
 	require.Len(t, h.List("s1", "", 0), hooks.DefaultHistorySize/2)
 	require.Len(t, h.List("", hooks.PreToolUse, 7), 7)
 	require.Empty(t, h.List("", hooks.Stop, 0))
+}
+
+// Editor clients iterate every list of a run without checking for null
+// (Neovim 0.12 hands a JSON null to Lua as vim.NIL, which ipairs rejects):
+// no array of a recorded run is ever null on the wire.
+func TestRecordedRunsHaveNoNullArrays(t *testing.T) {
+	e, root := setup(t, one(hooks.PreToolUse, "true"))
+	res := e.Fire(context.Background(), input(hooks.PreToolUse, root))
+	run := hooks.NewEventRun("sess_1234abcd", "Bash", &res)
+	for _, v := range []any{run, hooks.Run{}, hooks.EventRun{Hooks: []hooks.Run{{}}}} {
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		require.NotContains(t, string(b), "null", string(b))
+	}
+	b, err := json.Marshal(run)
+	require.NoError(t, err)
+	require.Contains(t, string(b), `"problems":[]`)
 }

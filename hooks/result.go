@@ -111,3 +111,15 @@ type Run struct {
 	// Decision is a one-line summary of what the hook decided.
 	Decision string `json:"decision"`
 }
+
+// MarshalJSON writes a Run with "problems":[] when there are none: arrays on
+// the wire are never null (DESIGN.md section 7), and editor clients iterate
+// the list without a check.
+func (r Run) MarshalJSON() ([]byte, error) {
+	type plain Run
+	p := plain(r)
+	if p.Problems == nil {
+		p.Problems = []string{}
+	}
+	return json.Marshal(p)
+}
