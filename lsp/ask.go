@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -182,6 +184,10 @@ func (s *Server) askByMessage(ctx context.Context, a *pendingAsk) {
 	switch {
 	case ctx.Err() != nil:
 		_ = s.conn.Notify(s.connCtx, "$/cancelRequest", map[string]any{"id": &id})
+	case isRequestCancelled(err):
+		// The editor's way of saying it answers through wave/resolvePermission
+		// (the Neovim plugin does, to show its own picker).
+		s.log.Debug("the editor answers the ask another way", "id", a.ID, "err", err)
 	case err != nil:
 		s.log.Warn("ask prompt failed; waiting for another answer", "err", err)
 	case item == nil:
@@ -189,4 +195,11 @@ func (s *Server) askByMessage(ctx context.Context, a *pendingAsk) {
 	default:
 		a.decide(item.Title == titleAllow, "prompt")
 	}
+}
+
+// isRequestCancelled reports whether err is the editor's RequestCancelled
+// answer to a request the server sent.
+func isRequestCancelled(err error) bool {
+	var rpcErr *jsonrpc2.Error
+	return errors.As(err, &rpcErr) && rpcErr.Code == codeRequestCancelled
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -90,7 +91,7 @@ func (s *Server) reloadConfig() {
 			files = append(files, f.Path)
 		}
 	}
-	s.notify(notifyHooksChanged, &HooksChangedParams{Files: nonNil(files), Hooks: len(cfg.Hooks),
+	s.announceHooks(&HooksChangedParams{Files: nonNil(files), Hooks: len(cfg.Hooks),
 		Diagnostics: len(cfg.Diagnostics()), Trusted: trusted})
 	if !trusted {
 		s.handlers.Add(1)
@@ -140,7 +141,26 @@ func (s *Server) trustWorkspace(cfg *hooks.Config) error {
 	}
 	// Trust only applies if the hooks did not change while the user decided.
 	s.engine.SetWorkspaceTrusted(hooks.WorkspaceHash(s.engine.Config()) == hooks.WorkspaceHash(cfg))
-	s.notify(notifyHooksChanged, &HooksChangedParams{Files: []string{}, Hooks: len(cfg.Hooks),
+	s.announceHooks(&HooksChangedParams{Files: []string{}, Hooks: len(cfg.Hooks),
 		Diagnostics: len(cfg.Diagnostics()), Trusted: s.engine.WorkspaceTrusted()})
 	return nil
+}
+
+// announceHooks tells the editor the hooks changed, and asks it for the
+// "Run hook" code lenses again where it can be asked: a lens names a hook
+// by its place in the configuration, which a reload may have moved.
+func (s *Server) announceHooks(p *HooksChangedParams) {
+	s.notify(notifyHooksChanged, p)
+	if !s.lensRefresh {
+		return
+	}
+	s.handlers.Add(1)
+	go func() {
+		defer s.handlers.Done()
+		ctx, cancel := context.WithTimeout(s.connCtx, 30*time.Second)
+		defer cancel()
+		if _, err := s.conn.Call(ctx, methodCodeLensRefresh, nil, nil); err != nil {
+			s.log.Debug("workspace/codeLens/refresh", "err", err)
+		}
+	}()
 }

@@ -108,6 +108,18 @@ func TestSettingsChangesReloadHooks(t *testing.T) {
 	}
 }
 
+// A reload can move the hook a "Run hook" lens points at: an editor that
+// supports workspace/codeLens/refresh is asked for the lenses again.
+func TestCodeLensesAreRefreshedWhenHooksChange(t *testing.T) {
+	e := startEditor(t, editorOpts{settings: hookSettings(map[string][]string{"Stop": {"exit 0"}}),
+		caps: map[string]any{"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}}}})
+	settings := filepath.Join(e.home, "settings.json")
+	saveStyles["write in place"](t, settings, hookSettings(map[string][]string{"Stop": {"exit 1", "exit 0"}}))
+	e.waitNotification("wave/hooksChanged", nil)
+	require.Eventually(t, func() bool { return e.countRequests("workspace/codeLens/refresh") > 0 },
+		10*time.Second, 10*time.Millisecond)
+}
+
 func TestProjectSettingsDirectoryAppearsAndIsRecreated(t *testing.T) {
 	e := startEditor(t, editorOpts{initOpts: map[string]any{"trustWorkspaceHooks": true}})
 	dir := filepath.Join(e.root, ".wave")

@@ -66,6 +66,7 @@ type editorOpts struct {
 	settings  string // user settings.json; $SCRIPTS is replaced
 	project   string // project .wave/settings.json, if any
 	initOpts  map[string]any
+	caps      map[string]any // client capabilities beyond the defaults
 	serverOpt lsp.Options
 	noInit    bool
 	progress  bool
@@ -122,6 +123,9 @@ func startEditor(t *testing.T, o editorOpts) *editor {
 		initOpts[k] = v
 	}
 	caps := map[string]any{}
+	for k, v := range o.caps {
+		caps[k] = v
+	}
 	if o.progress {
 		caps["window"] = map[string]any{"workDoneProgress": true}
 	}

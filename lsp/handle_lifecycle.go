@@ -41,6 +41,11 @@ type initializeParams struct {
 		Window struct {
 			WorkDoneProgress bool `json:"workDoneProgress"`
 		} `json:"window"`
+		Workspace struct {
+			CodeLens struct {
+				RefreshSupport bool `json:"refreshSupport"`
+			} `json:"codeLens"`
+		} `json:"workspace"`
 	} `json:"capabilities"`
 }
 
@@ -83,6 +88,7 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	}
 	s.root, s.waveHome = root, home
 	s.progress = p.Capabilities.Window.WorkDoneProgress
+	s.lensRefresh = p.Capabilities.Workspace.CodeLens.RefreshSupport
 	s.trust = hooks.NewTrustStore(home)
 	cfg := s.loadConfig(false)
 	s.engine = hooks.NewEngine(cfg)

@@ -109,6 +109,7 @@ type Server struct {
 	root         string
 	waveHome     string
 	progress     bool // the client shows work-done progress
+	lensRefresh  bool // the client re-asks for code lenses on workspace/codeLens/refresh
 	engine       *hooks.Engine
 	store        *session.Store
 	trust        *hooks.TrustStore

@@ -33,6 +33,8 @@ const (
 	methodRunHooks            = "wave/runHooks"
 	methodHookRuns            = "wave/hookRuns"
 
+	methodCodeLensRefresh = "workspace/codeLens/refresh" // LSP 3.16; protocol v0.12.0 has no name for it
+
 	notifyHookRun        = "wave/hookRun"
 	notifySessionChanged = "wave/sessionChanged"
 	notifyHooksChanged   = "wave/hooksChanged"
