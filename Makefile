@@ -4,7 +4,7 @@ BIN      := bin/wavehooks
 PKGS     := ./...
 BENCHTIME ?= 2s
 
-.PHONY: all build test test-short test-editors demo bench lint fuzz smoke clean
+.PHONY: all build test test-short test-editors test-nvim-latest demo bench lint fuzz smoke clean
 
 all: build
 
@@ -26,9 +26,19 @@ test: build
 test-editors: build
 	@if command -v nvim >/dev/null; then WAVEHOOKS_BIN=$(abspath $(BIN)) editors/nvim/test/run.sh; \
 	  else echo "SKIPPED: Neovim tests (nvim is not installed; .ci/run installs it)"; fi
+	@$(MAKE) --no-print-directory test-nvim-latest
 	@if command -v npm >/dev/null; then cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error && \
 	  WAVEHOOKS_BIN=$(abspath $(BIN)) npm test; \
 	  else echo "SKIPPED: VS Code extension tests (npm is not installed)"; fi
+
+# The same Neovim test on Debian unstable's Neovim (0.11+: the vim.lsp.config path), fetched
+# without installing it (editors/nvim/test/fetch_nvim.py). Skipped only when the archive is unreachable.
+NVIM_LATEST := $(CURDIR)/.cache/nvim-unstable
+test-nvim-latest: build
+	@rm -rf $(NVIM_LATEST); status=0; python3 editors/nvim/test/fetch_nvim.py $(NVIM_LATEST) || status=$$?; \
+	  if [ $$status -eq 2 ]; then echo "SKIPPED: Neovim from Debian unstable (deb.debian.org unreachable)"; exit 0; fi; \
+	  [ $$status -eq 0 ] || exit $$status; \
+	  NVIM=$(NVIM_LATEST)/nvim WAVEHOOKS_BIN=$(abspath $(BIN)) editors/nvim/test/run.sh
 
 test-short:
 	$(GO) test -count=1 $(PKGS)

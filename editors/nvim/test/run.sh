@@ -12,7 +12,8 @@ if [ ! -x "$bin" ]; then
   echo "0 passed, 1 failed"
   exit 1
 fi
-for tool in nvim jq; do
+nvim="${NVIM:-nvim}"
+for tool in "$nvim" jq; do
   if ! command -v "$tool" >/dev/null; then
     echo "$tool is not installed (apt-get install -y neovim jq)" >&2
     echo "0 passed, 1 failed"
@@ -29,7 +30,7 @@ status=0
 XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache" \
   HOME="$tmp" WAVE_HOME="$tmp/unused-wave-home" \
   WAVEHOOKS_BIN="$bin" WAVEHOOKS_PLUGIN="$here" WAVEHOOKS_TEST_TMP="$tmp" WAVEHOOKS_TEST_OUT="$out" \
-  timeout 60 nvim --headless -u NONE -i NONE -n -c "luafile $here/test/spec.lua" -c "cquit 3" </dev/null >"$tmp/nvim.log" 2>&1 || status=$?
+  timeout 60 "$nvim" --headless -u NONE -i NONE -n -c "luafile $here/test/spec.lua" -c "cquit 3" </dev/null >"$tmp/nvim.log" 2>&1 || status=$?
 if [ ! -s "$out" ] || [ "$status" -ne 0 ]; then
   echo "--- nvim output (exit $status) ---"
   cat "$tmp/nvim.log"

@@ -137,7 +137,28 @@ function M.on(method, fn)
   end
 end
 
+-- A JSON null reaches Lua as nil on older Neovims and as vim.NIL (truthy
+-- userdata) on newer ones. The server sends no null arrays, but optional
+-- values may be null: they are dropped, so the plugin and agent plugins see
+-- nil on every version.
+local function denull(v)
+  if v == vim.NIL then
+    return nil
+  end
+  if type(v) == 'table' then
+    for k, x in pairs(v) do
+      if x == vim.NIL then
+        v[k] = nil
+      else
+        denull(x)
+      end
+    end
+  end
+  return v
+end
+
 local function emit(method, params)
+  params = denull(params)
   for _, fn in ipairs(vim.list_slice(state.listeners[method] or {}, 1)) do
     local ok, err = pcall(fn, params)
     if not ok then
@@ -163,7 +184,7 @@ function M.request(method, params, callback)
       return
     end
     client_request(c, method, params or vim.empty_dict(), function(err, result)
-      callback(err, result)
+      callback(denull(err), denull(result))
     end)
   end
   if state.initialized and client() then
@@ -355,6 +376,7 @@ local handlers = {
     refresh_pending()
   end,
   ['wave/hooksChanged'] = function(_, params)
+    params = denull(params)
     state.hooks = params
     emit('wave/hooksChanged', params)
     vim.schedule(function()
@@ -455,6 +477,17 @@ function M.restart()
   end
 end
 
+-- Neovim 0.12+ keeps enabled code lenses up to date by itself (and on the
+-- server's workspace/codeLens/refresh) and deprecates refresh(); older
+-- versions refresh by hand.
+local function refresh_lenses(bufnr)
+  if vim.lsp.codelens.enable then
+    pcall(vim.lsp.codelens.enable, true, { bufnr = bufnr })
+  else
+    pcall(vim.lsp.codelens.refresh)
+  end
+end
+
 --- Attaches the server to a buffer if it shows a settings file.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
@@ -472,7 +505,7 @@ function M.attach(bufnr)
       buffer = bufnr,
       callback = function()
         if state.initialized then
-          pcall(vim.lsp.codelens.refresh)
+          refresh_lenses(bufnr)
         end
       end,
     })
@@ -498,7 +531,7 @@ function M._refresh_codelens()
     local buf = vim.api.nvim_win_get_buf(win)
     if vim.b[buf].wavehooks_codelens then
       vim.api.nvim_win_call(win, function()
-        pcall(vim.lsp.codelens.refresh)
+        refresh_lenses(buf)
       end)
     end
   end
