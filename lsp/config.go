@@ -85,14 +85,7 @@ func (s *Server) reloadConfig() {
 	trusted := s.trust.WorkspaceTrusted(s.root, cfg, s.opts.TrustWorkspace)
 	s.engine.SetWorkspaceTrusted(trusted)
 	s.rediagnose()
-	var files []string
-	for _, f := range cfg.Files {
-		if f.Exists {
-			files = append(files, f.Path)
-		}
-	}
-	s.announceHooks(&HooksChangedParams{Files: nonNil(files), Hooks: len(cfg.Hooks),
-		Diagnostics: len(cfg.Diagnostics()), Trusted: trusted})
+	s.announceHooks(cfg)
 	if !trusted {
 		s.handlers.Add(1)
 		go func() {
@@ -141,16 +134,16 @@ func (s *Server) trustWorkspace(cfg *hooks.Config) error {
 	}
 	// Trust only applies if the hooks did not change while the user decided.
 	s.engine.SetWorkspaceTrusted(hooks.WorkspaceHash(s.engine.Config()) == hooks.WorkspaceHash(cfg))
-	s.announceHooks(&HooksChangedParams{Files: []string{}, Hooks: len(cfg.Hooks),
-		Diagnostics: len(cfg.Diagnostics()), Trusted: s.engine.WorkspaceTrusted()})
+	s.announceHooks(s.engine.Config())
 	return nil
 }
 
-// announceHooks tells the editor the hooks changed, and asks it for the
-// "Run hook" code lenses again where it can be asked: a lens names a hook
-// by its place in the configuration, which a reload may have moved.
-func (s *Server) announceHooks(p *HooksChangedParams) {
-	s.notify(notifyHooksChanged, p)
+// announceHooks sends wave/hooksChanged with the configuration in force, so
+// the editor can show it (the status bar's hook count), and asks the editor
+// for the "Run hook" code lenses again where it can be asked: a lens names a
+// hook by its place in the configuration, which a reload may have moved.
+func (s *Server) announceHooks(cfg *hooks.Config) {
+	s.notify(notifyHooksChanged, s.hooksState(cfg))
 	if !s.lensRefresh {
 		return
 	}
@@ -163,4 +156,18 @@ func (s *Server) announceHooks(p *HooksChangedParams) {
 			s.log.Debug("workspace/codeLens/refresh", "err", err)
 		}
 	}()
+}
+
+// hooksState is wave/hooksChanged's account of cfg: the settings files that
+// exist, how many hooks and problems they hold, and whether the workspace's
+// own hooks may run.
+func (s *Server) hooksState(cfg *hooks.Config) *HooksChangedParams {
+	files := []string{}
+	for _, f := range cfg.Files {
+		if f.Exists {
+			files = append(files, f.Path)
+		}
+	}
+	return &HooksChangedParams{Files: files, Hooks: len(cfg.Hooks), Diagnostics: len(cfg.Diagnostics()),
+		Trusted: s.engine.WorkspaceTrusted()}
 }

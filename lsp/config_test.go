@@ -91,9 +91,10 @@ func TestSettingsChangesReloadHooks(t *testing.T) {
 			sid, _ := e.startSession()
 			require.Equal(t, "first", e.mustCall("wave/stop", map[string]any{"sessionId": sid})["reason"])
 
+			announced := e.countNotifications("wave/hooksChanged", "")
 			save(t, settings, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 2"}]}], "PreToolUs": []}}`)
 			e.diagnosticsFor(settings, hasCode("unknown-event"))
-			e.waitNotification("wave/hooksChanged", nil)
+			e.waitNotificationAfter("wave/hooksChanged", announced, nil)
 			r := e.mustCall("wave/stop", map[string]any{"sessionId": sid})
 			require.Equal(t, true, r["blocked"])
 			require.NotEqual(t, "first", r["reason"], "the next event uses the new hooks")
@@ -108,14 +109,27 @@ func TestSettingsChangesReloadHooks(t *testing.T) {
 	}
 }
 
+// The editor learns the hooks in force as soon as it is initialized (the
+// status bar's "Wave: N hooks ⚠ n"), not only after the first reload.
+func TestHooksAreAnnouncedOnceInitialized(t *testing.T) {
+	e := startEditor(t, editorOpts{settings: hookSettings(map[string][]string{"Stop": {"exit 0"}, "PreToolUse": {"exit 0"}}),
+		project: `{"hooks": `})
+	var p lsp.HooksChangedParams
+	require.NoError(t, json.Unmarshal(e.waitNotification("wave/hooksChanged", nil), &p))
+	require.Equal(t, 2, p.Hooks)
+	require.Equal(t, 1, p.Diagnostics, "the broken project file")
+	require.ElementsMatch(t, []string{filepath.Join(e.home, "settings.json"), filepath.Join(e.root, ".wave", "settings.json")}, p.Files)
+	require.True(t, p.Trusted, "the workspace defines no hooks to trust")
+}
+
 // A reload can move the hook a "Run hook" lens points at: an editor that
 // supports workspace/codeLens/refresh is asked for the lenses again.
 func TestCodeLensesAreRefreshedWhenHooksChange(t *testing.T) {
 	e := startEditor(t, editorOpts{settings: hookSettings(map[string][]string{"Stop": {"exit 0"}}),
 		caps: map[string]any{"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}}}})
 	settings := filepath.Join(e.home, "settings.json")
+	require.Zero(t, e.countRequests("workspace/codeLens/refresh"))
 	saveStyles["write in place"](t, settings, hookSettings(map[string][]string{"Stop": {"exit 1", "exit 0"}}))
-	e.waitNotification("wave/hooksChanged", nil)
 	require.Eventually(t, func() bool { return e.countRequests("workspace/codeLens/refresh") > 0 },
 		10*time.Second, 10*time.Millisecond)
 }
@@ -153,10 +167,11 @@ func TestSettingsEditedWhileHooksRun(t *testing.T) {
 	done := make(chan map[string]any, 1)
 	go func() { done <- e.mustCall("wave/stop", map[string]any{"sessionId": sid}) }()
 	time.Sleep(100 * time.Millisecond) // let the hook start; the result does not depend on this
+	announced := e.countNotifications("wave/hooksChanged", "")
 	require.NoError(t, os.WriteFile(filepath.Join(e.home, "settings.json"),
 		[]byte(hookSettings(map[string][]string{"Stop": {"cat >/dev/null; echo new >&2; exit 2"}})), 0o644))
 	require.Equal(t, "old", (<-done)["reason"], "a running event keeps the hooks it started with")
-	e.waitNotification("wave/hooksChanged", nil)
+	e.waitNotificationAfter("wave/hooksChanged", announced, nil)
 	require.Equal(t, "new", e.mustCall("wave/stop", map[string]any{"sessionId": sid})["reason"])
 }
 
@@ -318,9 +333,10 @@ func TestTrustWorkspaceHooksSurvivesAReload(t *testing.T) {
 		project: hookSettings(map[string][]string{"Stop": {"cat >/dev/null; echo one >&2; exit 2"}})})
 	sid, _ := e.startSession()
 	require.Equal(t, "one", e.mustCall("wave/stop", map[string]any{"sessionId": sid})["reason"])
+	announced := e.countNotifications("wave/hooksChanged", "")
 	require.NoError(t, os.WriteFile(filepath.Join(e.root, ".wave", "settings.json"),
 		[]byte(hookSettings(map[string][]string{"Stop": {"cat >/dev/null; echo two >&2; exit 2"}})), 0o644))
-	e.waitNotification("wave/hooksChanged", func(p json.RawMessage) bool { return strings.Contains(string(p), `"trusted":true`) })
+	e.waitNotificationAfter("wave/hooksChanged", announced, func(p json.RawMessage) bool { return strings.Contains(string(p), `"trusted":true`) })
 	require.Equal(t, "two", e.mustCall("wave/stop", map[string]any{"sessionId": sid})["reason"])
 	require.Zero(t, e.countRequests("window/showMessageRequest"), "no trust prompt")
 }
@@ -328,6 +344,7 @@ func TestTrustWorkspaceHooksSurvivesAReload(t *testing.T) {
 func TestTrustPersistsAcrossServers(t *testing.T) {
 	project := hookSettings(map[string][]string{"Stop": {"cat >/dev/null; echo trusted >&2; exit 2"}})
 	e := startEditor(t, editorOpts{project: project})
+	require.Zero(t, e.countNotifications("wave/hooksChanged", `"trusted":true`), "not trusted before the answer")
 	e.nextPrompt().reply <- &protocol.MessageActionItem{Title: "Trust"}
 	require.Eventually(t, func() bool { return e.countNotifications("wave/hooksChanged", `"trusted":true`) > 0 }, 10*time.Second, 10*time.Millisecond)
 	require.Equal(t, 0, e.shutdown())

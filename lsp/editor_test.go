@@ -134,6 +134,9 @@ func startEditor(t *testing.T, o editorOpts) *editor {
 		"capabilities": caps, "initializationOptions": initOpts}, &res))
 	require.Equal(t, "wavehooks", res.ServerInfo.Name)
 	require.NoError(t, e.conn.Notify(context.Background(), "initialized", map[string]any{}))
+	// The server announces its hooks once initialized: from here on, a test
+	// can count the announcements that its own changes cause.
+	e.waitNotification("wave/hooksChanged", nil)
 	return e
 }
 
@@ -203,6 +206,31 @@ func (e *editor) waitNotification(method string, match func(json.RawMessage) boo
 		}
 		return false
 	}, 10*time.Second, 5*time.Millisecond, "no %s notification", method)
+	return found
+}
+
+// waitNotificationAfter waits for a notification of method that satisfies
+// match among those after the first since of that method: one caused by
+// what the test did after counting them.
+func (e *editor) waitNotificationAfter(method string, since int, match func(json.RawMessage) bool) json.RawMessage {
+	e.t.Helper()
+	var found json.RawMessage
+	require.Eventually(e.t, func() bool {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		seen := 0
+		for _, n := range e.notifications {
+			if n.Method != method {
+				continue
+			}
+			seen++
+			if seen > since && (match == nil || match(n.Params)) {
+				found = n.Params
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 5*time.Millisecond, "no new %s notification", method)
 	return found
 }
 

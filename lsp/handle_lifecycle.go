@@ -158,6 +158,7 @@ func (s *Server) initialized(context.Context, *json.RawMessage) {
 	s.setState(stateRunning)
 	s.startWatching()
 	s.rediagnose()
+	s.notify(notifyHooksChanged, s.hooksState(s.engine.Config()))
 	s.handlers.Add(1)
 	go func() {
 		defer s.handlers.Done()

@@ -192,7 +192,8 @@ type SessionChangedParams struct {
 	Messages  []Message `json:"messages"`
 }
 
-// HooksChangedParams announces a reloaded configuration.
+// HooksChangedParams announces the configuration in force: once the
+// editor is initialized, after every reload and when trust changes.
 type HooksChangedParams struct {
 	Files       []string `json:"files"`
 	Hooks       int      `json:"hooks"`
