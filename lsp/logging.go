@@ -9,18 +9,28 @@ import (
 )
 
 // clientLog sends the server's log records of level Info and above to the
-// editor as window/logMessage as well as to the configured handler
+// editor as window/logMessage, whatever the level of the configured handler
 // (stderr): an editor shows them in its output panel, where a user who never
-// started the server by hand can read them. Nothing but protocol frames ever
-// goes to stdout.
+// started the server by hand can read them. Editors also copy a server's
+// stderr into that panel (VS Code marks every line of it an error), so they
+// start the server with a high stderr level and nothing is shown twice.
+// Nothing but protocol frames ever goes to stdout.
 type clientLog struct {
 	slog.Handler
 	s     *Server
 	attrs []slog.Attr
 }
 
+// Enabled is true for what stderr takes and for Info and above, which the editor takes.
+func (h *clientLog) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelInfo || h.Handler.Enabled(ctx, l)
+}
+
 func (h *clientLog) Handle(ctx context.Context, r slog.Record) error {
-	err := h.Handler.Handle(ctx, r)
+	var err error
+	if h.Handler.Enabled(ctx, r.Level) {
+		err = h.Handler.Handle(ctx, r)
+	}
 	if r.Level >= slog.LevelInfo && h.s.connected.Load() {
 		var b strings.Builder
 		b.WriteString(r.Message)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -384,4 +385,37 @@ func TestManyRequestsInFlight(t *testing.T) {
 	}
 	got := e.mustCall("wave/getSession", map[string]any{"sessionId": sid})
 	require.Contains(t, mustJSON(got["messages"]), `"id":"t99"`)
+}
+
+// lockedBuffer is a log destination the server writes from many goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Editors copy the server's stderr into the same panel as window/logMessage,
+// so they start it with a high stderr level: the editor still gets the log
+// from Info up, and stderr only what reaches its own level.
+func TestLogLevelOfStderrDoesNotLimitTheEditorsLog(t *testing.T) {
+	var stderr lockedBuffer
+	logger := slog.New(slog.NewTextHandler(&stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	e := startEditor(t, editorOpts{serverOpt: lsp.Options{Logger: logger}})
+	e.waitNotification("window/logMessage", func(m json.RawMessage) bool { return strings.Contains(string(m), "wavehooks ready") })
+	require.NotContains(t, stderr.String(), "wavehooks ready")
+	var out map[string]any
+	require.Error(t, e.call("wave/getSession", map[string]any{"sessionId": "../x"}, &out))
+	e.shutdown()
+	require.NotContains(t, stderr.String(), "level=INFO")
 }

@@ -98,7 +98,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c commonFlags
 	c.register(fs)
 	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the default; VS Code adds this flag)")
-	logLevel := fs.String("log-level", "info", "debug, info, warn or error (logs go to stderr)")
+	logLevel := fs.String("log-level", "info",
+		"the least level logged to stderr: debug, info, warn or error (the editor gets info and above as window/logMessage whatever this says)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

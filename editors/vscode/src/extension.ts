@@ -152,7 +152,9 @@ class Controller implements vscode.Disposable {
     const waveHome = expandHome(config.get<string>('waveHome', ''));
     const serverOptions: ServerOptions = {
       command,
-      args: ['serve'],
+      // The log reaches the output channel as window/logMessage; the client also copies the
+      // server's stderr there, marking every line an error, so stderr carries only errors.
+      args: ['serve', '--log-level', 'error'],
       transport: TransportKind.stdio, // adds --stdio
       options: { env: process.env },
     };

@@ -15,7 +15,9 @@ local NAME = 'wavehooks'
 
 local defaults = {
   -- The server command; a string is taken as the binary's path.
-  cmd = { 'wavehooks', 'serve' },
+  -- stderr only for errors: Neovim logs a server's stderr as errors, and the log
+  -- reaches lsp.log as window/logMessage anyway.
+  cmd = { 'wavehooks', 'serve', '--log-level', 'error' },
   -- Wave home (user settings, sessions, trust). nil: $WAVE_HOME, else ~/.wave.
   wave_home = nil,
   -- The project root. nil: the nearest directory above the cwd with .wave or .git, else the cwd.
@@ -96,7 +98,7 @@ end
 function M.cmd()
   local cmd = M.config.cmd
   if type(cmd) == 'string' then
-    cmd = { cmd, 'serve' }
+    cmd = { cmd, 'serve', '--log-level', 'error' }
   end
   return vim.deepcopy(cmd)
 end
