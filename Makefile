@@ -73,3 +73,9 @@ smoke: build
 
 clean:
 	rm -rf bin
+
+# End to end: the packaged VS Code extension in code-server (VS Code 1.100.3 in the browser), driven through
+# its web UI by playwright-core and Debian's chromium; see editors/vscode-e2e/README.md. Not part of `test`.
+.PHONY: e2e-vscode
+e2e-vscode: build
+	WAVEHOOKS_BIN=$(abspath $(BIN)) sh editors/vscode-e2e/run.sh
