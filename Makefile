@@ -30,6 +30,7 @@ test-editors: build
 	@if command -v npm >/dev/null; then cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error && \
 	  WAVEHOOKS_BIN=$(abspath $(BIN)) npm test; \
 	  else echo "SKIPPED: VS Code extension tests (npm is not installed)"; fi
+	@$(MAKE) --no-print-directory e2e-vscode
 
 # The same Neovim test on Debian unstable's Neovim (0.11+: the vim.lsp.config path), fetched
 # without installing it (editors/nvim/test/fetch_nvim.py). Skipped only when the archive is unreachable.
@@ -75,7 +76,8 @@ clean:
 	rm -rf bin
 
 # End to end: the packaged VS Code extension in code-server (VS Code 1.100.3 in the browser), driven through
-# its web UI by playwright-core and Debian's chromium; see editors/vscode-e2e/README.md. Not part of `test`.
+# its web UI by playwright-core and Debian's chromium; see editors/vscode-e2e/README.md. Part of `test`
+# (through test-editors); it says SKIPPED when chromium and the other tools it needs are not installed.
 .PHONY: e2e-vscode
 e2e-vscode: build
 	WAVEHOOKS_BIN=$(abspath $(BIN)) sh editors/vscode-e2e/run.sh
