@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // segFile keeps a transcript file laid out as a fixed head, one line per
@@ -55,6 +56,10 @@ type segFile struct {
 	units [][]byte
 	offs  []int64
 	size  int64 // bytes in the file, trailing padding included
+
+	// readOnly is why the file could only be opened for reading; nil when
+	// it is open for writing.
+	readOnly error
 
 	stamp fileStamp
 }
@@ -308,9 +313,17 @@ func (sf *segFile) rewrite(head []byte, units [][]byte) error {
 }
 
 // open opens the file, whose content is already head, units and foot (plus
-// padding up to size), and computes where each unit is.
+// padding up to size), and computes where each unit is. A file this process
+// may read but not write (a read-only mount, another user's file) is opened
+// for reading: the session can still be shown, and writes fail with the
+// reason (writable).
 func (sf *segFile) open(headLen int64, units [][]byte, size int64) error {
 	f, err := os.OpenFile(sf.path, os.O_RDWR, 0)
+	sf.readOnly = nil
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		sf.readOnly = err
+		f, err = os.Open(sf.path)
+	}
 	if err != nil {
 		return err
 	}
@@ -326,6 +339,22 @@ func (sf *segFile) open(headLen int64, units [][]byte, size int64) error {
 		off += sf.segLen(i)
 	}
 	return sf.restamp()
+}
+
+// writable returns nil when the file can be written, opening it for writing
+// again if it was opened read-only and that has changed (a remount), and
+// otherwise the reason it cannot.
+func (sf *segFile) writable() error {
+	if sf.readOnly == nil {
+		return nil
+	}
+	f, err := os.OpenFile(sf.path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	sf.f.Close()
+	sf.f, sf.readOnly = f, nil
+	return nil
 }
 
 func (sf *segFile) close() error {

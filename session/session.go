@@ -229,6 +229,16 @@ func (s *Session) save() error {
 	if s.closed {
 		return ErrClosed
 	}
+	if s.file != nil && s.file.readOnly != nil {
+		if s.conv.dirty == clean {
+			return nil // a file opened read-only is shown as it is, not converted
+		}
+		if err := s.file.writable(); err != nil {
+			// Nothing was written: the file still matches what was loaded,
+			// and the change is written by the first save that can write.
+			return fmt.Errorf("saving session %s: %w", s.id, err)
+		}
+	}
 	var err error
 	switch {
 	case s.needFull:

@@ -197,12 +197,20 @@ func TestServeReadOnlySessions(t *testing.T) {
 	}
 	c = startProc(t, withDir(cmd, project))
 	require.NoError(t, c.initialize(project), c.stderr.String())
+	// What was written can still be read: resumed, shown, sent to the model.
+	_, err = c.call("wave/sessionStart", map[string]any{"sessionId": "read-only-1", "source": "resume"})
+	require.NoError(t, err, "resuming writes nothing when no hook adds to the session")
+	got, err := c.call("wave/getSession", map[string]any{"sessionId": "read-only-1"})
+	require.NoError(t, err)
+	require.Contains(t, string(got), `"content":"before"`)
+	_, err = c.call("wave/apiMessages", map[string]any{"sessionId": "read-only-1"})
+	require.NoError(t, err)
+	// What would change it fails with the reason, and changes nothing.
 	for _, call := range []struct {
 		method string
 		params map[string]any
 	}{
 		{"wave/sessionStart", map[string]any{}},
-		{"wave/sessionStart", map[string]any{"sessionId": "read-only-1", "source": "resume"}},
 		{"wave/userPromptSubmit", map[string]any{"sessionId": "read-only-1", "prompt": "after"}},
 	} {
 		_, err := c.call(call.method, call.params)
