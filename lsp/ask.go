@@ -137,6 +137,7 @@ func (b *askBook) denyAll(by string) {
 // first answer. The ask times out as a deny; a cancelled request or a lost
 // editor deny too.
 func (s *Server) ask(ctx context.Context, req session.AskRequest) bool {
+	endProgress(ctx) // the hooks are done; the user is asked now
 	a := s.asks.open(req)
 	defer func() {
 		s.asks.close(a.ID)

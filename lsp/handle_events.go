@@ -146,7 +146,7 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 	if err != nil {
 		return out, err
 	}
-	run, recorded := s.record(sess.ID(), matchValue, &out.Result) // in wave/hookRuns before the response
+	run, recorded := s.record(sess.ID(), matchValue, &out.Result, askedNote(out)) // in wave/hookRuns before the response
 	whenReplied(ctx, func() {
 		if recorded {
 			s.notify(notifyHookRun, run)
@@ -158,17 +158,34 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 
 // recordRun adds an event to the history and announces it, when any hook was configured for it.
 func (s *Server) recordRun(sessionID, matchValue string, res *hooks.Result) {
-	if run, ok := s.record(sessionID, matchValue, res); ok {
+	if run, ok := s.record(sessionID, matchValue, res, ""); ok {
 		s.notify(notifyHookRun, run)
 	}
 }
 
-// record adds an event to the history when any hook was configured for it.
-func (s *Server) record(sessionID, matchValue string, res *hooks.Result) (hooks.EventRun, bool) {
+// record adds an event to the history when any hook was configured for it;
+// note says what happened after the hooks (the user's answer to an ask).
+func (s *Server) record(sessionID, matchValue string, res *hooks.Result, note string) (hooks.EventRun, bool) {
 	if len(res.Runs) == 0 {
 		return hooks.EventRun{}, false
 	}
-	return s.history.Add(hooks.NewEventRun(sessionID, matchValue, res)), true
+	run := hooks.NewEventRun(sessionID, matchValue, res)
+	if note != "" {
+		run.Outcome += "; " + note
+	}
+	return s.history.Add(run), true
+}
+
+// askedNote is how an ask ended, for the run history: the hooks said "ask",
+// and "why did my tool not run?" is answered by what came of it.
+func askedNote(out session.Outcome) string {
+	if !out.Asked {
+		return ""
+	}
+	if out.Permission == string(hooks.PermissionAllow) {
+		return "asked: allowed"
+	}
+	return "asked: denied (by the user, or no answer in time)"
 }
 
 // session finds a session by id, open or on disk: nothing the client sends

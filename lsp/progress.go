@@ -59,11 +59,13 @@ func (s *Server) startProgress(ctx context.Context, title func() string) (_ cont
 			Value: &protocol.WorkDoneProgressBegin{Kind: protocol.WorkDoneProgressKindBegin, Title: title(), Cancellable: true,
 				Message: "running hooks…"}})
 	})
-	return ctx, func() {
+	end := func() {
 		timer.Stop()
-		defer cancel()
 		mu.Lock()
 		defer mu.Unlock()
+		if finished {
+			return
+		}
 		finished = true
 		if started {
 			s.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *protocol.NewProgressToken(token),
@@ -72,6 +74,21 @@ func (s *Server) startProgress(ctx context.Context, title func() string) (_ cont
 			delete(s.progressTask.cancels, token)
 			s.progressTask.mu.Unlock()
 		}
+	}
+	return context.WithValue(ctx, progressEndKey{}, end), func() {
+		end()
+		cancel()
+	}
+}
+
+type progressEndKey struct{}
+
+// endProgress ends the progress of the event that ctx belongs to, if it has
+// one, before the event itself ends: while an ask waits for the user, no
+// hook is running, and the editor must not say one is.
+func endProgress(ctx context.Context) {
+	if end, ok := ctx.Value(progressEndKey{}).(func()); ok {
+		end()
 	}
 }
 

@@ -192,6 +192,10 @@ func TestAskAnsweredByPrompt(t *testing.T) {
 			// The server's log reaches the editor too (window/logMessage).
 			e.waitNotification("window/logMessage", func(m json.RawMessage) bool { return strings.Contains(string(m), "ask decided") })
 			require.Equal(t, true, r["asked"])
+			// The run history says what came of the ask, not only that the hooks asked.
+			var runs lsp.HookRunsResult
+			require.NoError(t, e.call("wave/hookRuns", map[string]any{"sessionId": sid, "event": "PreToolUse"}, &runs))
+			require.Contains(t, runs.Runs[0].Outcome, map[string]string{"Allow": "asked: allowed", "Deny": "asked: denied"}[answer])
 			if answer == "Allow" {
 				require.Equal(t, "allow", r["permission"])
 				require.Equal(t, true, r["continue"])
@@ -342,6 +346,25 @@ func TestProgressForSlowHooks(t *testing.T) {
 	e.waitNotification("$/progress", func(p json.RawMessage) bool { return strings.Contains(string(p), `"kind":"begin"`) })
 	e.waitNotification("$/progress", func(p json.RawMessage) bool { return strings.Contains(string(p), `"kind":"end"`) })
 	require.Equal(t, 1, e.countNotifications("$/progress", `"kind":"begin"`), "only the slow event shows progress")
+}
+
+// While an ask waits for the user no hook runs: the progress of the hooks
+// ends when the user is asked, not when the user answers.
+func TestProgressEndsWhenTheUserIsAsked(t *testing.T) {
+	e := startEditor(t, editorOpts{progress: true, serverOpt: lsp.Options{ProgressDelay: 50 * time.Millisecond},
+		settings: hookSettings(map[string][]string{"PreToolUse": {`cat >/dev/null; sleep 0.3; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}'`}})})
+	sid, _ := e.startSession()
+	done := make(chan map[string]any, 1)
+	go func() {
+		done <- e.mustCall("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "t1", "toolName": "Bash",
+			"toolInput": map[string]any{"command": "make"}})
+	}()
+	p := e.nextPrompt()
+	require.Equal(t, 1, e.countNotifications("$/progress", `"kind":"begin"`), "the slow hook showed progress")
+	require.Equal(t, 1, e.countNotifications("$/progress", `"kind":"end"`), "and it ended before the prompt")
+	p.reply <- &protocol.MessageActionItem{Title: "Allow"}
+	require.Equal(t, "allow", (<-done)["permission"])
+	require.Equal(t, 1, e.countNotifications("$/progress", `"kind":"end"`), "ended once")
 }
 
 func TestWarnAndErrorBlocksBecomeMessages(t *testing.T) {
