@@ -25,6 +25,8 @@ import { ASK_ALLOW, ASK_DENY, answerShowMessageRequest, PromptUI } from './promp
 import { EventRun, HooksChangedParams, Notifications, RunHookResult, ServerCommands } from './wire';
 
 const SETTINGS_PATTERN = '**/{.wave,.claude}/settings{,.local}.json';
+/** Shown when a button of an ask notification that was already answered elsewhere is clicked. */
+const STALE_ASK = 'Wave Hooks: that permission was already decided (answered elsewhere or timed out); this click changed nothing.';
 
 let controller: Controller | undefined;
 
@@ -245,12 +247,18 @@ class Controller implements vscode.Disposable {
           return vscode.window.showWarningMessage(message, { modal: true }, ASK_ALLOW, ASK_DENY);
         }
         // A dismissed notification does not answer: the ask stays pending (status
-        // bar, List Pending Permissions) until it is answered or times out.
+        // bar, List Pending Permissions) until it is answered or times out. VS Code
+        // cannot close a notification, so one whose ask was answered elsewhere stays
+        // in the notification centre; a click on it then says it changed nothing.
         return new Promise<string | undefined>((resolve) => {
           void vscode.window.showWarningMessage(message, ASK_ALLOW, ASK_DENY).then((choice) => {
-            if (choice !== undefined) {
-              resolve(choice);
+            if (choice === undefined) {
+              return;
             }
+            if (token.isCancellationRequested) {
+              void vscode.window.showInformationMessage(STALE_ASK);
+            }
+            resolve(choice);
           });
           token.onCancellationRequested(() => resolve(undefined));
         });
