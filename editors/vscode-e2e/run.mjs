@@ -13,18 +13,20 @@ const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
   options: {
     vsix: { type: 'string' },
+    agent: { type: 'string' }, // the test agent extension (agent/, packaged by run.sh)
     server: { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     screenshot: { type: 'string', default: join(here, '.work', 'code-server.png') },
   },
 });
-if (!args.vsix || !args.server) {
-  console.error('usage: node run.mjs --vsix FILE --server FILE [--chromium FILE] [--screenshot FILE]');
+if (!args.vsix || !args.agent || !args.server) {
+  console.error('usage: node run.mjs --vsix FILE --agent FILE --server FILE [--chromium FILE] [--screenshot FILE]');
   process.exit(2);
 }
 
 const codeServer = join(here, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const STEP_TIMEOUT = 90_000; // generous: 2 cores, shared with other test runs
+const AGENT_TIMEOUT = 30_000; // the agent's checks: the workbench and the server already run
 
 // --- a fresh user, extensions dir, wave home and workspace --------------------------------------------------
 const tmp = mkdtempSync(join(tmpdir(), 'wavehooks-vscode-e2e-'));
@@ -34,37 +36,88 @@ const dirs = {
   extensions: join(tmp, 'extensions'),
   waveHome: join(tmp, 'wave-home'),
   workspace: join(tmp, 'workspace'),
+  // code-server's IPC sockets (vscode-ipc-*.sock) go to $XDG_RUNTIME_DIR, else the temp dir: both in here, so
+  // that the run leaves nothing in /tmp.
+  run: join(tmp, 'run'),
+  tmp: join(tmp, 'tmp'),
 };
 for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
 const configFile = join(tmp, 'code-server.yaml');
 writeFileSync(configFile, 'auth: none\ndisable-telemetry: true\ndisable-update-check: true\n');
 mkdirSync(join(dirs.userData, 'User'), { recursive: true });
+const userSettingsFile = join(dirs.userData, 'User', 'settings.json');
+const userSettings = {
+  'wavehooks.serverPath': args.server,
+  'wavehooks.waveHome': dirs.waveHome,
+  'security.workspace.trust.enabled': false,
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'update.mode': 'none',
+  'git.enabled': false,
+};
+writeFileSync(userSettingsFile, JSON.stringify(userSettings, null, 2));
+
+// The user's hooks ($WAVE_HOME/settings.json): real sh scripts that read their stdin with jq. A PreToolUse hook
+// denies `rm -rf` (exit 2, the reason on stderr); another asks the user before every Write (JSON "ask").
+const hooksDir = join(dirs.waveHome, 'hooks');
+mkdirSync(hooksDir);
+const denyRm = join(hooksDir, 'deny-rm.sh');
 writeFileSync(
-  join(dirs.userData, 'User', 'settings.json'),
+  denyRm,
+  `#!/bin/sh
+# PreToolUse (Bash): denies recursive deletes (exit 2, the reason on stderr).
+cmd=$(jq -r '.tool_input.command // empty')
+case "$cmd" in
+  *"rm -rf"*) echo "Refusing to run '$cmd': recursive delete is blocked by policy" >&2; exit 2 ;;
+esac
+exit 0
+`,
+  { mode: 0o755 },
+);
+const askWrite = join(hooksDir, 'ask-write.sh');
+writeFileSync(
+  askWrite,
+  `#!/bin/sh
+# PreToolUse (Write): asks the user first (JSON permissionDecision "ask").
+path=$(jq -r '.tool_input.file_path // empty')
+jq -n --arg p "$path" '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "ask",
+  permissionDecisionReason: ("the agent wants to write " + $p)}}'
+`,
+  { mode: 0o755 },
+);
+writeFileSync(
+  join(dirs.waveHome, 'settings.json'),
   JSON.stringify(
     {
-      'wavehooks.serverPath': args.server,
-      'wavehooks.waveHome': dirs.waveHome,
-      'security.workspace.trust.enabled': false,
-      'workbench.startupEditor': 'none',
-      'workbench.tips.enabled': false,
-      'telemetry.telemetryLevel': 'off',
-      'extensions.autoCheckUpdates': false,
-      'extensions.autoUpdate': false,
-      'extensions.ignoreRecommendations': true,
-      'update.mode': 'none',
-      'git.enabled': false,
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: denyRm }] },
+          { matcher: 'Write', hooks: [{ type: 'command', command: askWrite }] },
+        ],
+      },
     },
     null,
     2,
   ),
 );
+
 mkdirSync(join(dirs.workspace, '.wave'));
 const brokenFile = join(dirs.workspace, '.wave', 'settings.local.json');
 writeFileSync(brokenFile, '{ "hooks": ');
 writeFileSync(join(dirs.workspace, 'README.md'), '# a project with a broken .wave/settings.local.json\n');
 
-const env = { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: join(dirs.home, '.config'), XDG_DATA_HOME: join(dirs.home, '.local/share') };
+const env = {
+  ...process.env,
+  HOME: dirs.home,
+  XDG_CONFIG_HOME: join(dirs.home, '.config'),
+  XDG_DATA_HOME: join(dirs.home, '.local/share'),
+  XDG_RUNTIME_DIR: dirs.run,
+  TMPDIR: dirs.tmp,
+};
 delete env.WAVE_HOME;
 const common = ['--config', configFile, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
 
@@ -105,11 +158,17 @@ let serverLog = '';
 let browser;
 let page;
 try {
-  const installed = await check('code-server installs the packaged wavehooks.vsix', async () => {
-    const out = execFileSync(process.execPath, [codeServer, ...common, '--install-extension', args.vsix], { env, encoding: 'utf8', timeout: STEP_TIMEOUT });
+  const installed = await check('code-server installs the packaged wavehooks.vsix and the test agent beside it', async () => {
+    const out = execFileSync(process.execPath, [codeServer, ...common, '--install-extension', args.vsix, '--install-extension', args.agent], {
+      env,
+      encoding: 'utf8',
+      timeout: STEP_TIMEOUT,
+    });
     const list = execFileSync(process.execPath, [codeServer, ...common, '--list-extensions', '--show-versions'], { env, encoding: 'utf8', timeout: STEP_TIMEOUT });
-    if (!/^wavehooks\.wavehooks@\d/m.test(list)) throw new Error(`not in --list-extensions:\n${out}\n${list}`);
-    return list.trim().split('\n').find((l) => l.startsWith('wavehooks.'));
+    for (const id of ['wavehooks.wavehooks', 'wavehooks-e2e.test-agent']) {
+      if (!new RegExp(`^${id.replace('.', '\\.')}@\\d`, 'm').test(list)) throw new Error(`${id} is not in --list-extensions:\n${out}\n${list}`);
+    }
+    return list.trim().split('\n').join(', ');
   });
   if (!installed) throw new Stop();
 
@@ -244,9 +303,6 @@ try {
     return `"${await statusText()}"; ${(await problemRow.first().innerText()).replace(/\s+/g, ' ').trim()}`;
   });
 
-  await page.screenshot({ path: args.screenshot });
-  console.log(`# screenshot: ${args.screenshot}`);
-
   await check('fixing the file on disk clears the error (Problems panel) and the warning (status bar)', async () => {
     writeFileSync(brokenFile, '{ "hooks": {} }\n');
     await problems.getByText('No problems have been detected in the workspace.').waitFor();
@@ -255,6 +311,203 @@ try {
       .first()
       .waitFor();
     return `"${await statusText()}"`;
+  });
+
+  // --- the test agent (agent/): an extension that drives wavehooks through its exported API ---------------------
+  const quickInput = page.locator('.quick-input-widget');
+  const quickInputBox = quickInput.locator('input[type="text"]');
+  const toasts = page.locator('.notifications-toasts .notification-toast');
+  const toastsDump = async () => JSON.stringify(await toasts.evaluateAll((els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim())));
+  const agentItem = page.locator('.statusbar-item', { hasText: /Test Agent:/ });
+  const pendingItem = page.locator('.statusbar-item', { hasText: /\d+ pending/ });
+  const oneLine = (err) => String(err?.message ?? err).split('\n')[0];
+  const askMessage = 'Hook asks: allow Write? the agent wants to write';
+
+  /** Runs a command from the palette (F1) as a user does: type its title, pick it. */
+  async function runCommand(title) {
+    await page.keyboard.press('F1');
+    await quickInputBox.waitFor();
+    await quickInputBox.fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await page.keyboard.press('Enter');
+  }
+
+  /** "Test Agent: Run Tool", then the tool call typed into the agent's input box. */
+  async function agentRunsTool(call) {
+    await runCommand('Test Agent: Run Tool');
+    await quickInput.locator('.quick-input-title', { hasText: 'Test Agent: the tool call the model makes' }).waitFor({ timeout: AGENT_TIMEOUT });
+    await quickInputBox.fill(call);
+    await page.keyboard.press('Enter');
+    await quickInput.waitFor({ state: 'hidden', timeout: AGENT_TIMEOUT });
+  }
+
+  /** What the agent got back from wave.preToolUse for its nth tool call (its information message). */
+  async function agentResult(n) {
+    const toast = toasts.filter({ hasText: new RegExp(`agent (result|error) #${n}:`) }).first();
+    await toast.waitFor({ timeout: AGENT_TIMEOUT }).catch(async (err) => {
+      throw new Error(`${oneLine(err)}; the notifications: ${await toastsDump()}`);
+    });
+    const text = (await toast.locator('.notification-list-item-message').innerText()).replace(/\s+/g, ' ').trim();
+    const m = new RegExp(`agent result #${n}: (\\{.*\\})`).exec(text);
+    if (!m) throw new Error(`the agent says: ${text}`);
+    return { ...JSON.parse(m[1]), text: m[0] };
+  }
+
+  function expect(result, want) {
+    for (const [k, v] of Object.entries(want)) {
+      const ok = v instanceof RegExp ? v.test(result[k]) : result[k] === v;
+      if (!ok) throw new Error(`the agent got ${k} = ${JSON.stringify(result[k])}, want ${v}: ${result.text}`);
+    }
+  }
+
+  const agentReady = await check('the test agent activates after wavehooks and holds its API (status bar "Test Agent: API ok")', async () => {
+    const item = agentItem.filter({ hasText: 'askStyle' }).first();
+    await item.waitFor({ timeout: AGENT_TIMEOUT }).catch(async (err) => {
+      throw new Error(`${oneLine(err)}; the status bar has: ${await statusBarDump()}`);
+    });
+    const text = (await item.innerText()).replace(/\s+/g, ' ').trim();
+    if (!text.includes('Test Agent: API ok, askStyle modal')) throw new Error(`the agent's item reads "${text}"`);
+    return `"${text}"`;
+  });
+  if (!agentReady) throw new Stop();
+
+  await check('a denied tool: the agent runs Bash `rm -rf /`, the PreToolUse hook exits 2, the agent gets "deny" with its reason', async () => {
+    await agentRunsTool('Bash {"command":"rm -rf /"}');
+    const r = await agentResult(1);
+    expect(r, { tool: 'Bash', permission: 'deny', reason: /Refusing to run 'rm -rf \/': recursive delete is blocked by policy/, asked: false });
+    return r.text;
+  });
+
+  await check('an ask (askStyle "modal"): a dialog "Hook asks: allow Write? …" with Allow / Deny, "1 pending" in the status bar; Allow → the agent gets "allow"', async () => {
+    const file = join(dirs.workspace, 'notes.txt');
+    await agentRunsTool(`Write ${JSON.stringify({ file_path: file, content: 'hello\n' })}`);
+    const dialog = page.locator('.monaco-dialog-box', { hasText: askMessage });
+    await dialog.waitFor({ timeout: AGENT_TIMEOUT }).catch(async (err) => {
+      throw new Error(`${oneLine(err)}; no dialog; the notifications: ${await toastsDump()}`);
+    });
+    const message = (await dialog.locator('.dialog-message-container').innerText()).replace(/\s+/g, ' ').trim();
+    if (!message.includes(file)) throw new Error(`the dialog does not name ${file}: "${message}"`);
+    const buttons = await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts();
+    for (const b of ['Allow', 'Deny']) if (!buttons.includes(b)) throw new Error(`the dialog's buttons are ${JSON.stringify(buttons)}`);
+    await pendingItem.first().waitFor({ timeout: AGENT_TIMEOUT });
+    const pending = (await pendingItem.first().innerText()).replace(/\s+/g, ' ').trim();
+    // The README's screenshot: the dialog, the pending item and the file's warning in the Problems panel.
+    if (!(await problems.isVisible())) await page.locator('#status\\.problems').click();
+    await problems.locator('.monaco-tl-row', { hasText: 'notes.txt' }).first().waitFor({ timeout: AGENT_TIMEOUT });
+    await page.screenshot({ path: args.screenshot });
+    console.log(`# screenshot: ${args.screenshot}`);
+    await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: AGENT_TIMEOUT });
+    const r = await agentResult(2);
+    expect(r, { tool: 'Write', permission: 'allow', asked: true });
+    await pendingItem.first().waitFor({ state: 'hidden', timeout: AGENT_TIMEOUT });
+    return `dialog "${message}" ${JSON.stringify(buttons)}; status bar "${pending}"; ${r.text}`;
+  });
+
+  await check('an ask (askStyle "notification"): a notification with Allow / Deny, "1 pending" in the status bar, the file\'s warning in Problems; Deny → the agent gets "deny"', async () => {
+    // The user switches to notifications in the Settings editor; the agent's status bar item shows the setting
+    // once the extension host has it.
+    await runCommand('Preferences: Open User Settings');
+    const editor = page.locator('.settings-editor');
+    await editor.waitFor({ timeout: AGENT_TIMEOUT });
+    await editor.locator('.settings-header .suggest-input-container').click();
+    await page.keyboard.type('wavehooks.askStyle');
+    const setting = editor.locator('.setting-item-contents', { hasText: 'Ask Style' }).first();
+    await setting.locator('select').click({ timeout: AGENT_TIMEOUT });
+    await page.locator('.monaco-select-box-dropdown-container .monaco-list-row', { hasText: /^\s*notification\s*$/ }).first().click({ timeout: AGENT_TIMEOUT });
+    await agentItem.filter({ hasText: 'askStyle notification' }).first().waitFor({ timeout: AGENT_TIMEOUT });
+    await page.locator('.tabs-container .tab', { hasText: 'Settings' }).locator('.codicon-close').click();
+    await editor.waitFor({ state: 'hidden', timeout: AGENT_TIMEOUT });
+    const file = join(dirs.workspace, 'plan.md');
+    await agentRunsTool(`Write ${JSON.stringify({ file_path: file, content: '# plan\n' })}`);
+    const toast = toasts.filter({ hasText: askMessage }).first();
+    await toast.waitFor({ timeout: AGENT_TIMEOUT }).catch(async (err) => {
+      throw new Error(`${oneLine(err)}; the notifications: ${await toastsDump()}`);
+    });
+    const message = (await toast.locator('.notification-list-item-message').innerText()).replace(/\s+/g, ' ').trim();
+    if (!message.includes(file)) throw new Error(`the notification does not name ${file}: "${message}"`);
+    await pendingItem.first().waitFor({ timeout: AGENT_TIMEOUT });
+    const pending = (await pendingItem.first().innerText()).replace(/\s+/g, ' ').trim();
+    // The Problems panel (the status bar's problems item toggles it: click it only when the panel is hidden).
+    if (!(await problems.isVisible())) await page.locator('#status\\.problems').click();
+    const askRow = problems.locator('.monaco-tl-row', { hasText: 'plan.md' }).first();
+    await askRow.waitFor({ timeout: AGENT_TIMEOUT });
+    await toast.getByRole('button', { name: 'Deny', exact: true }).click();
+    const r = await agentResult(3);
+    expect(r, { tool: 'Write', permission: 'deny', asked: true });
+    await pendingItem.first().waitFor({ state: 'hidden', timeout: AGENT_TIMEOUT });
+    await askRow.waitFor({ state: 'hidden', timeout: AGENT_TIMEOUT });
+    return `notification "${message}"; status bar "${pending}"; ${r.text}`;
+  });
+
+  await check('an ask answered from the status bar: click "1 pending", pick the ask, pick Allow → the agent gets "allow"', async () => {
+    const file = join(dirs.workspace, 'later.txt');
+    await agentRunsTool(`Write ${JSON.stringify({ file_path: file, content: 'later\n' })}`);
+    await toasts.filter({ hasText: askMessage }).filter({ hasText: 'later.txt' }).first().waitFor({ timeout: AGENT_TIMEOUT });
+    await pendingItem.first().click({ timeout: AGENT_TIMEOUT });
+    await quickInput.locator('.quick-input-title', { hasText: 'Pending hook permissions' }).waitFor({ timeout: AGENT_TIMEOUT });
+    const row = quickInput.locator('.monaco-list-row', { hasText: 'later.txt' }).first();
+    await row.waitFor({ timeout: AGENT_TIMEOUT });
+    const label = (await row.innerText()).replace(/\s+/g, ' ').trim();
+    await row.click();
+    // The second pick: titled with the ask, Allow or Deny.
+    await quickInput.locator('.quick-input-title', { hasText: 'later.txt' }).waitFor({ timeout: AGENT_TIMEOUT });
+    await quickInput.locator('.monaco-list-row', { hasText: 'Allow' }).first().click({ timeout: AGENT_TIMEOUT });
+    const r = await agentResult(4);
+    expect(r, { tool: 'Write', permission: 'allow', asked: true });
+    await pendingItem.first().waitFor({ state: 'hidden', timeout: AGENT_TIMEOUT });
+    return `picked "${label.slice(0, 120)}"; ${r.text}`;
+  });
+
+  await check(
+    'the ask\'s notification, answered from the status bar first, says a later click changed nothing',
+    async () => {
+      // The server withdraws its window/showMessageRequest when another channel answers first, but VS Code
+      // cannot close a notification: it stays in the notification center (toasts hide by themselves), and its
+      // buttons must not look as if they still decide anything.
+      await runCommand('Notifications: Show Notifications');
+      const center = page.locator('.notifications-center');
+      await center.locator('.monaco-list-row', { hasText: 'agent result #4:' }).first().waitFor({ timeout: AGENT_TIMEOUT });
+      const stale = center.locator('.monaco-list-row', { hasText: askMessage }).filter({ hasText: 'later.txt' }).first();
+      await stale.waitFor({ timeout: AGENT_TIMEOUT });
+      await stale.getByRole('button', { name: 'Deny', exact: true }).click();
+      const said = center.locator('.monaco-list-row', { hasText: 'already decided' }).first();
+      await said.waitFor({ timeout: AGENT_TIMEOUT });
+      const text = (await said.innerText()).replace(/\s+/g, ' ').trim();
+      await page.keyboard.press('Escape');
+      await center.waitFor({ state: 'hidden', timeout: AGENT_TIMEOUT });
+      return `"${text}"`;
+    },
+  );
+
+  await check('"Wave Hooks: Show Hook Runs" lists the agent\'s events in the "Wave Hooks" output', async () => {
+    await runCommand('Wave Hooks: Show Hook Runs');
+    const panel = page.locator('.part.panel');
+    await panel.locator('.monaco-select-box, .monaco-action-bar', { hasText: /Wave Hooks(?! Server)/ }).first().waitFor({ timeout: AGENT_TIMEOUT });
+    // The output is long (each run lists its hooks and its stdin): the user filters it down to the events.
+    await panel.locator('input[placeholder="Filter"]').fill('PreToolUse (');
+    // Long lines wrap, and the editor renders spaces as no-break spaces: match the text of all the view's lines
+    // together, with its white space made plain.
+    const view = panel.locator('.view-lines').first();
+    const want = [
+      /#\d+ PreToolUse \(Bash\) session \S+ → deny; reason: ?Refusing to run 'rm -rf \/'/,
+      /#\d+ PreToolUse \(Write\) session \S+ → ask; reason: ?the agent wants to write \S*notes\.txt.*asked: allowed/,
+      /#\d+ PreToolUse \(Write\) session \S+ → ask; reason: ?the agent wants to write \S*plan\.md.*asked: denied/,
+    ];
+    await page
+      .waitForFunction(
+        (sources) => {
+          const el = document.querySelector('.part.panel .view-lines');
+          const text = (el?.innerText ?? '').replace(/\s+/g, ' ');
+          return sources.every((src) => new RegExp(src).test(text));
+        },
+        want.map((re) => re.source),
+        { timeout: AGENT_TIMEOUT },
+      )
+      .catch(async (err) => {
+        throw new Error(`${oneLine(err)}; want ${want.join(', ')}; the output shows: ${(await view.innerText()).replace(/\s+/g, ' ').slice(0, 600)}`);
+      });
+    return (await view.innerText()).replace(/\s+/g, ' ').replace(/\/tmp\/\S+\//g, '…/').slice(0, 400);
   });
 } catch (err) {
   if (err instanceof Stop) {

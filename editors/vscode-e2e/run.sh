@@ -33,17 +33,30 @@ start=$(date +%s)
 sh "$here/setup.sh"
 
 # Package the extension from a copy of editors/vscode, so that this test never writes into that directory.
-echo "  e2e: packaging wavehooks.vsix from a copy of editors/vscode"
+echo "  e2e: packaging wavehooks.vsix from a copy of editors/vscode, and the test agent"
 work=$here/.work
 rm -rf "$work/extension"
 mkdir -p "$work/extension"
 (cd "$root/editors/vscode" && tar --exclude=./node_modules --exclude=./dist --exclude=./out --exclude='./*.vsix' -cf - .) |
   (cd "$work/extension" && tar -xf -)
+# The test agent (agent/: package.json + extension.js, no build) is packaged the same way, meanwhile: code-server
+# installs extensions from .vsix files only (a folder copied into the extensions dir is not picked up).
+rm -rf "$work/agent" "$work/test-agent.vsix"
+cp -R "$here/agent" "$work/agent"
+(cd "$work/agent" && npx --yes @vscode/vsce@3.9.2 package --no-dependencies --skip-license --allow-missing-repository \
+  --out "$work/test-agent.vsix") >"$work/package-agent.log" 2>&1 &
+agent_pid=$!
 if ! (cd "$work/extension" && npm ci --no-audit --no-fund --loglevel=error && npm run package) >"$work/package.log" 2>&1; then
+  wait "$agent_pid" || true
   tail -30 "$work/package.log"
   echo "e2e: packaging the extension failed (full log: $work/package.log)"
   exit 1
 fi
+if ! wait "$agent_pid"; then
+  tail -30 "$work/package-agent.log"
+  echo "e2e: packaging the test agent failed (full log: $work/package-agent.log)"
+  exit 1
+fi
 
 echo "  e2e: setup took $(($(date +%s) - start)) s"
-node "$here/run.mjs" --vsix "$work/extension/wavehooks.vsix" --server "$bin" --chromium "$chromium"
+node "$here/run.mjs" --vsix "$work/extension/wavehooks.vsix" --agent "$work/test-agent.vsix" --server "$bin" --chromium "$chromium"
