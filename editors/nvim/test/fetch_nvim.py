@@ -11,7 +11,8 @@ unpacks them with dpkg-deb under DEST/root and writes DEST/nvim, a wrapper that
 runs nvim through that glibc's own loader. Nothing is installed on the system
 and the host's programs (sh, jq, the server) keep their own libraries.
 Prints the Neovim version on success; exits 2 when the archive cannot be
-reached, so the caller can tell "offline" from "broken".
+reached or a package cannot be downloaded, so the caller can tell "offline"
+from "broken".
 """
 
 import lzma
@@ -89,8 +90,14 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in closure(pkgs, "neovim"):
             deb = os.path.join(tmp, name + ".deb")
+            try:
+                data = fetch(f"{MIRROR}/{pkgs[name]['Filename']}")
+            except OSError as e:
+                # The index and the pool can disagree for a while when the mirror updates.
+                print(f"cannot download {name} from {MIRROR}: {e}", file=sys.stderr)
+                sys.exit(2)
             with open(deb, "wb") as f:
-                f.write(fetch(f"{MIRROR}/{pkgs[name]['Filename']}"))
+                f.write(data)
             subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
     wrapper = os.path.join(dest, "nvim")
     with open(wrapper, "w") as f:
