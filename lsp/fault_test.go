@@ -124,7 +124,6 @@ func TestFaultInvalidUTF8FromHooks(t *testing.T) {
 		"PostToolUse":      {`cat >/dev/null; printf '{"systemMessage":"json \377 string","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx \300\200"}}'`},
 		"Stop":             {"cat >/dev/null; " + bad + " >&2; exit 1"},
 	}))
-	s.keep = true
 	id, path := s.startSession(t)
 
 	r := s.must(t, "wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "hi"})
@@ -224,7 +223,7 @@ func TestFaultEditorDisconnectsMidHook(t *testing.T) {
 func TestFaultEditorDisconnectsMidAsk(t *testing.T) {
 	ask := `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}'`
 	s := startFaultServer(t, hookSettings(map[string][]string{"PreToolUse": {ask}}))
-	s.silent = true
+	s.beSilent()
 	id, path := s.startSession(t)
 	s.must(t, "wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "write it"})
 	s.must(t, "wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{

@@ -37,9 +37,7 @@ type wireClient struct {
 	mu       sync.Mutex
 	wait     map[string]chan wireMsg
 	notes    map[string]int // notifications received, by method
-	keep     bool           // keep notification bodies in kept
 	silent   bool           // leave the server's requests unanswered, as an editor whose user looks away
-	kept     []wireMsg
 	violated error // the first malformed frame the server sent
 
 	done chan struct{} // closed when the server's side ends
@@ -84,6 +82,15 @@ func (c *wireClient) initialize(root, home string) error {
 		return err
 	}
 	return c.notify("initialized", map[string]any{})
+}
+
+// beSilent makes the client leave the server's requests unanswered from now
+// on, as an editor whose user looks away. The read loop may already be
+// reading (the server announces its hooks once initialized), hence the lock.
+func (c *wireClient) beSilent() {
+	c.mu.Lock()
+	c.silent = true
+	c.mu.Unlock()
 }
 
 func (c *wireClient) readLoop() {
@@ -154,9 +161,6 @@ func (c *wireClient) received(body []byte) {
 			go func() { _ = c.write(answer) }()
 		}
 		c.notes[m.Method]++
-		if c.keep {
-			c.kept = append(c.kept, m)
-		}
 		c.mu.Unlock()
 		return
 	}
