@@ -38,7 +38,7 @@ type wireClient struct {
 	wait     map[string]chan wireMsg
 	notes    map[string]int // notifications received, by method
 	silent   bool           // leave the server's requests unanswered, as an editor whose user looks away
-	violated error // the first malformed frame the server sent
+	violated error          // the first malformed frame the server sent
 
 	done chan struct{} // closed when the server's side ends
 }
