@@ -89,8 +89,10 @@ func (d Diagnostic) String() string {
 	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", d.File, d.Range.Start.Line+1, d.Range.Start.Column+1, d.Severity, d.Message, d.Code)
 }
 
-// lineIndex turns byte offsets of one file into LSP positions.
-type lineIndex struct {
+// LineIndex converts between byte offsets of a settings file and
+// positions (lines and UTF-16 columns, LSP's units): diagnostics are placed
+// with it, and the server maps the editor's cursor and hover ranges with it.
+type LineIndex struct {
 	text   []byte
 	starts []int  // byte offset of each line's first byte
 	ascii  []bool // whether each line is all ASCII, where a column is a byte count
@@ -102,8 +104,9 @@ type lineIndex struct {
 	curLine, curOff, curCol int
 }
 
-func newLineIndex(text []byte) *lineIndex {
-	idx := &lineIndex{text: text, starts: []int{0}, curLine: -1}
+// NewLineIndex indexes the lines of text.
+func NewLineIndex(text []byte) *LineIndex {
+	idx := &LineIndex{text: text, starts: []int{0}, curLine: -1}
 	ascii := true
 	for i, c := range text {
 		switch {
@@ -119,7 +122,8 @@ func newLineIndex(text []byte) *lineIndex {
 	return idx
 }
 
-func (x *lineIndex) position(offset int) Position {
+// Position is the position of a byte offset (clamped to the text).
+func (x *LineIndex) Position(offset int) Position {
 	if offset > len(x.text) {
 		offset = len(x.text)
 	}
@@ -159,6 +163,26 @@ func (x *lineIndex) position(offset int) Position {
 	return Position{Line: lo, Column: col}
 }
 
-func (x *lineIndex) span(start, end int) Range {
-	return Range{Start: x.position(start), End: x.position(end)}
+// Span is the range between two byte offsets.
+func (x *LineIndex) Span(start, end int) Range {
+	return Range{Start: x.Position(start), End: x.Position(end)}
+}
+
+// Offset is the byte offset of a position; a column past the end of its
+// line, or a line past the end of the text, is clamped there.
+func (x *LineIndex) Offset(p Position) int {
+	if p.Line >= len(x.starts) {
+		return len(x.text)
+	}
+	i, col := x.starts[max(p.Line, 0)], 0
+	for i < len(x.text) && x.text[i] != '\n' && col < p.Column {
+		r, n := utf8.DecodeRune(x.text[i:])
+		if r >= 0x10000 {
+			col += 2
+		} else {
+			col++
+		}
+		i += n
+	}
+	return i
 }

@@ -36,7 +36,7 @@ var hujsonPosRE = regexp.MustCompile(`line (\d+), column (\d+): (.*)$`)
 // that are still usable are kept.
 func ParseFile(path string, src Source, text []byte, projectRoot string) File {
 	f := File{Path: path, Source: src, Exists: true}
-	idx := newLineIndex(text)
+	idx := NewLineIndex(text)
 	p := &fileParser{file: &f, idx: idx, root: projectRoot}
 	if len(strings.TrimSpace(string(text))) == 0 {
 		return f // an empty file is an empty configuration
@@ -48,7 +48,7 @@ func ParseFile(path string, src Source, text []byte, projectRoot string) File {
 			line, _ := strconv.Atoi(m[1])
 			col, _ := strconv.Atoi(m[2])
 			off := idx.starts[min(line-1, len(idx.starts)-1)] + col - 1
-			d.Range = idx.span(off, min(off+1, len(text)))
+			d.Range = idx.Span(off, min(off+1, len(text)))
 			d.Message = "invalid JSON: " + m[3]
 		}
 		f.Diagnostics = append(f.Diagnostics, d)
@@ -60,13 +60,13 @@ func ParseFile(path string, src Source, text []byte, projectRoot string) File {
 
 type fileParser struct {
 	file *File
-	idx  *lineIndex
+	idx  *LineIndex
 	root string
 }
 
 func (p *fileParser) report(v *hujson.Value, sev Severity, code, msg, data string) {
 	p.file.Diagnostics = append(p.file.Diagnostics, Diagnostic{
-		File: p.file.Path, Range: p.idx.span(v.StartOffset, v.EndOffset), Severity: sev, Code: code, Message: msg, Data: data})
+		File: p.file.Path, Range: p.idx.Span(v.StartOffset, v.EndOffset), Severity: sev, Code: code, Message: msg, Data: data})
 }
 
 func (p *fileParser) parseRoot(v *hujson.Value) {
@@ -79,7 +79,7 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 		m := &obj.Members[i]
 		switch name := memberName(m); name {
 		case "hooks":
-			r := p.idx.span(m.Name.StartOffset, m.Name.EndOffset)
+			r := p.idx.Span(m.Name.StartOffset, m.Name.EndOffset)
 			p.file.hooksKey = &r
 			p.parseHooks(&m.Value)
 		case "disableAllHooks":
@@ -328,7 +328,7 @@ func (p *fileParser) finishHook(h Hook, v, cmdVal, overrideVal *hujson.Value, ov
 		h.Command, cmdVal = lit.String(), overrideVal
 	}
 	if cmdVal != nil {
-		h.CommandRange = p.idx.span(cmdVal.StartOffset, cmdVal.EndOffset)
+		h.CommandRange = p.idx.Span(cmdVal.StartOffset, cmdVal.EndOffset)
 	}
 	if h.Type == "" {
 		p.report(v, SeverityWarning, CodeMissingType, `hook has no "type"; it runs as a "command" hook`, "command")

@@ -37,8 +37,7 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 	if doc == "" {
 		return nil, nil
 	}
-	idx := newOffsets(text)
-	r := protocol.Range{Start: idx.position(loc.Start), End: idx.position(loc.End)}
+	r := toRange(hooks.NewLineIndex(text).Span(loc.Start, loc.End))
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}, Range: &r}, nil
 }
 
@@ -60,5 +59,5 @@ func (s *Server) settingsText(u protocol.DocumentURI, pos protocol.Position) ([]
 			return nil, 0, false
 		}
 	}
-	return text, newOffsets(text).offset(pos), true
+	return text, hooks.NewLineIndex(text).Offset(hooks.Position{Line: int(pos.Line), Column: int(pos.Character)}), true
 }
