@@ -125,6 +125,16 @@ function M.hook_lines(h, n)
   return lines
 end
 
+-- Ends a run's lines with the stdin its hooks received (pretty JSON) and a blank line.
+local function end_with_stdin(lines, stdin)
+  if stdin and vim.trim(stdin) ~= '' then
+    lines[#lines + 1] = '  stdin:'
+    add_block(lines, M.pretty_json(stdin), '    ')
+  end
+  lines[#lines + 1] = ''
+  return lines
+end
+
 --- Lines for one recorded event (an element of wave/hookRuns' runs).
 function M.run_lines(run)
   local on = (run.matchValue and run.matchValue ~= '') and (' (' .. run.matchValue .. ')') or ''
@@ -138,12 +148,7 @@ function M.run_lines(run)
   for i, h in ipairs(run.hooks or {}) do
     vim.list_extend(lines, M.hook_lines(h, i))
   end
-  if run.stdin and vim.trim(run.stdin) ~= '' then
-    lines[#lines + 1] = '  stdin:'
-    add_block(lines, M.pretty_json(run.stdin), '    ')
-  end
-  lines[#lines + 1] = ''
-  return lines
+  return end_with_stdin(lines, run.stdin)
 end
 
 --- Lines for the result of wave.runHook (a hook run with sample input).
@@ -152,12 +157,7 @@ function M.run_hook_lines(r)
   if type(r.run) == 'table' and r.run.command then
     vim.list_extend(lines, M.hook_lines(r.run, 1))
   end
-  if r.stdin and vim.trim(r.stdin) ~= '' then
-    lines[#lines + 1] = '  stdin:'
-    add_block(lines, M.pretty_json(r.stdin), '    ')
-  end
-  lines[#lines + 1] = ''
-  return lines
+  return end_with_stdin(lines, r.stdin)
 end
 
 return M
