@@ -47,7 +47,8 @@ type Loaded struct {
 	files []fileState // the workspace files its hooks run, as hashed
 	root  string      // the project root, and with symlinks resolved
 	real  string
-	stale atomic.Bool // a check found the files changed (reported once)
+	stale    atomic.Bool // a check found the files changed
+	reported atomic.Bool // and Stale said so
 }
 
 // Resolve pairs a configuration from Load with a trust decision made for it.
@@ -126,7 +127,7 @@ func (l *Loaded) Check() (bool, string) {
 
 // Stale reports whether a Check found a trusted file changed, the first
 // time it is called after that, so the caller reloads once.
-func (l *Loaded) Stale() bool { return l.stale.CompareAndSwap(true, false) }
+func (l *Loaded) Stale() bool { return l.stale.Load() && !l.reported.Swap(true) }
 
 // digest computes the hash of a full configuration and the files it covers.
 func digest(full *Config) *Loaded {

@@ -20,6 +20,11 @@ import (
 // them (docs/security.md, "Workspace trust", lists what is and is not
 // covered).
 
+// racyWindow is how long before it is hashed a file must have last changed
+// for its size and times to prove later that it has not changed since:
+// more than the coarsest file system time granularity in common use.
+var racyWindow = 2 * time.Second
+
 // maxTrustedFileBytes bounds how much of one file the trust hash reads: a
 // larger file is covered by its first maxTrustedFileBytes and its size.
 const maxTrustedFileBytes = 64 << 20
@@ -33,7 +38,9 @@ const maxTrustedFileBytes = 64 << 20
 func filesRun(h *Hook, root string) []string {
 	dir := filepath.Join(root, h.Cwd)
 	var out []string
-	add := func(words []string, shell bool) {
+	depth := 0 // of sh -c inside sh -c
+	var add func(words []string, shell bool)
+	add = func(words []string, shell bool) {
 		words = stripPrefixWords(words, shell)
 		if len(words) == 0 {
 			return
@@ -43,10 +50,18 @@ func filesRun(h *Hook, root string) []string {
 				out = append(out, p)
 			}
 		}
-		if script := interpreterScript(words, shell); script != "" {
+		script, inline := interpreterScript(words, shell)
+		if script != "" {
 			if p := wordPath(script, root, dir, shell); p != "" {
 				out = append(out, p)
 			}
+		}
+		if inline != "" && depth < 8 {
+			depth++
+			for _, words := range shellCommands(inline) {
+				add(words, true)
+			}
+			depth--
 		}
 	}
 	if h.Args != nil {
@@ -135,6 +150,8 @@ type interpreter struct {
 	valued map[string]bool
 	// subcommand is skipped first when present (deno run x.ts, bun run x.ts).
 	subcommand string
+	// shell is set for the shells, whose inline code is a command line too.
+	shell bool
 }
 
 func set(words ...string) map[string]bool {
@@ -146,7 +163,7 @@ func set(words ...string) map[string]bool {
 }
 
 var (
-	shellInterp  = interpreter{inline: set("-c"), inlineLetters: "c", valued: set("-o", "+o", "-O", "+O")}
+	shellInterp  = interpreter{inline: set("-c"), inlineLetters: "c", valued: set("-o", "+o", "-O", "+O"), shell: true}
 	pythonInterp = interpreter{inline: set("-c", "-m"), inlineLetters: "cm", valued: set("-W", "-X", "--check-hash-based-pycs")}
 	nodeInterp   = interpreter{inline: set("-e", "--eval", "-p", "--print"),
 		valued: set("-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "-C", "--conditions")}
@@ -187,18 +204,20 @@ func interpreterOf(name string) (interpreter, bool) {
 
 // interpreterScript returns the script file an interpreter command runs
 // (bash x.sh, python3 -u x.py, node x.js, deno run x.ts, source x.sh, . x.sh),
-// or "" when the program is no interpreter or runs no file (bash -c '...').
-func interpreterScript(words []string, shell bool) string {
+// or, for a shell given its commands (sh -c '...'), those commands as
+// inline; both are "" when the program is no interpreter or runs code
+// given inline in another language (python -c, node -e).
+func interpreterScript(words []string, shell bool) (script, inline string) {
 	name := filepath.Base(words[0])
 	if shell && (words[0] == "source" || words[0] == ".") {
 		if len(words) > 1 {
-			return words[1]
+			return words[1], ""
 		}
-		return ""
+		return "", ""
 	}
 	in, ok := interpreterOf(name)
 	if !ok {
-		return ""
+		return "", ""
 	}
 	i := 1
 	if in.subcommand != "" && i < len(words) && words[i] == in.subcommand {
@@ -213,23 +232,21 @@ func interpreterScript(words []string, shell bool) string {
 		if w == "-" || !(strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+") && in.valued[w]) {
 			break
 		}
-		if in.inline[w] {
-			return ""
-		}
-		if name, _, hasValue := strings.Cut(w, "="); hasValue && in.inline[name] {
-			return ""
-		}
-		if isFlagCluster(w) && strings.ContainsAny(w[1:], in.inlineLetters) {
-			return ""
+		optName, _, _ := strings.Cut(w, "=")
+		if in.inline[optName] || isFlagCluster(w) && strings.ContainsAny(w[1:], in.inlineLetters) {
+			if in.shell && i+1 < len(words) {
+				return "", words[i+1] // the shell's commands: they may run workspace files in turn
+			}
+			return "", ""
 		}
 		if in.valued[w] {
 			i++
 		}
 	}
 	if i < len(words) && words[i] != "-" {
-		return words[i]
+		return words[i], ""
 	}
-	return ""
+	return "", ""
 }
 
 // isFlagCluster reports whether w is a few single-letter options written
@@ -423,7 +440,7 @@ func hashFile(path string, prev *fileState) (state string, key statKey, racy, va
 	// A change within the file system's time granularity of the read could
 	// leave size and times as they were: such a file is hashed again on
 	// every check (as git treats "racily clean" files).
-	racy = valid && key.changed.After(start.Add(-2*time.Second))
+	racy = valid && key.changed.After(start.Add(-racyWindow))
 	return state, key, racy, valid
 }
 
