@@ -154,7 +154,7 @@ func (s *Server) makeExecutable(path string) error {
 func (s *Server) workspaceFile(path string) (string, error) {
 	rel, err := filepath.Rel(s.root, path)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", fmt.Errorf("%s is outside the workspace %s", path, s.root)
+		return "", fmt.Errorf("%s is not a file inside the workspace %s", path, s.root)
 	}
 	root, err := os.OpenRoot(s.root)
 	if err != nil {
