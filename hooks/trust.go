@@ -44,9 +44,9 @@ type Loaded struct {
 	// Hash is WorkspaceHash(Full), what the user trusts.
 	Hash string
 
-	files []fileState // the workspace files its hooks run, as hashed
-	root  string      // the project root, and with symlinks resolved
-	real  string
+	files    []fileState // the workspace files its hooks run, as hashed
+	root     string      // the project root, and with symlinks resolved
+	real     string
 	stale    atomic.Bool // a check found the files changed
 	reported atomic.Bool // and Stale said so
 }
