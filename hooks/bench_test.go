@@ -3,7 +3,9 @@ package hooks_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -76,4 +78,45 @@ func benchEngine(b *testing.B, settings string) (*hooks.Engine, string) {
 	home, root := b.TempDir(), b.TempDir()
 	cfg := writeAndLoad(b, home, root, settings)
 	return hooks.NewEngine(cfg), root
+}
+
+// BenchmarkTrustedWorkspaceScript measures what trust costs an event: the
+// same script hook from the user's settings (never checked) and from a
+// trusted project, whose script is checked unchanged before each event
+// (a stat when it is older than the racy window, a read and hash before).
+// The two alternate within each iteration; workspace/user is the ratio.
+func BenchmarkTrustedWorkspaceScript(b *testing.B) {
+	home, root := b.TempDir(), b.TempDir()
+	script := filepath.Join(root, "hook.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	settings := one(hooks.PreToolUse, "./hook.sh")
+	if err := os.MkdirAll(filepath.Join(root, ".wave"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".wave", "settings.json"), []byte(settings), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	work := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	ws := hooks.NewEngine(work)
+	ws.Install(hooks.Resolve(work, true))
+	user, _ := benchEngine(b, one(hooks.PreToolUse, script))
+	in := input(hooks.PreToolUse, root)
+	var tu, tw time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if res := user.Fire(context.Background(), in); !res.Runs[0].Ran {
+			b.Fatalf("user hook did not run: %+v", res.Runs[0])
+		}
+		t1 := time.Now()
+		if res := ws.Fire(context.Background(), in); !res.Runs[0].Ran {
+			b.Fatalf("workspace hook did not run: %+v", res.Runs[0])
+		}
+		tu, tw = tu+t1.Sub(t0), tw+time.Since(t1)
+	}
+	b.ReportMetric(float64(tu.Nanoseconds())/float64(b.N), "user-ns/op")
+	b.ReportMetric(float64(tw.Nanoseconds())/float64(b.N), "workspace-ns/op")
+	b.ReportMetric(float64(tw)/float64(tu), "workspace/user")
 }

@@ -207,6 +207,16 @@ type Config struct {
 	TranscriptFormat  string
 	ImportClaudeHooks bool
 	ImportVSCodeHooks bool
+	// WorkspaceSettings is set when the settings of the workspace's own
+	// files were applied (Load), and not when they were left out because
+	// the workspace is not trusted (Untrusted).
+	WorkspaceSettings bool
+
+	read []File // the files as read, for Untrusted
+	// pendingClaude and pendingVSCode are set in an untrusted configuration
+	// when only the workspace's settings import Claude Code's or VS Code's
+	// files: their hooks are listed, and skipped until the workspace is trusted.
+	pendingClaude, pendingVSCode bool
 }
 
 // Diagnostics returns the problems of every file, in merge order.
@@ -239,11 +249,27 @@ func (c *Config) Active(h *Hook) (bool, string) {
 		}
 		return false, why + ": only managed hooks run"
 	case h.Source.IsClaude() && !c.ImportClaudeHooks:
+		if c.pendingClaude {
+			return c.pending(h, "importClaudeHooks")
+		}
 		return false, "Claude Code settings are only read when importClaudeHooks is true"
 	case h.Source == SourceVSCode && !c.ImportVSCodeHooks:
+		if c.pendingVSCode {
+			return c.pending(h, "importVSCodeHooks")
+		}
 		return false, "VS Code hook files are only read when importVSCodeHooks is true"
 	}
 	return true, ""
+}
+
+// pending is Active for a hook that only the untrusted workspace's setting
+// imports: the workspace's own hooks take part (and are skipped as
+// untrusted, which says why they did not run); the user's do not.
+func (c *Config) pending(h *Hook, setting string) (bool, string) {
+	if h.Source.FromWorkspace() {
+		return true, ""
+	}
+	return false, setting + " is set only in the workspace's settings, which take effect once the workspace is trusted"
 }
 
 // Load reads every settings file of the paths. Texts overrides what is on
@@ -255,65 +281,114 @@ func (c *Config) Active(h *Hook) (bool, string) {
 // importClaudeHooks is set), VS Code's hook files (when importVSCodeHooks is
 // set), and the managed file last, so that its hooks have the last word
 // where the last hook wins (updatedInput).
+//
+// The configuration Load returns is the workspace's as it would be once
+// trusted: the settings of the workspace's files (disableAllHooks, the
+// imports, transcriptFormat) are applied. What runs before trust is
+// Untrusted's configuration; Resolve picks the one that matches a trust
+// decision.
 func Load(p Paths, texts map[string][]byte) *Config {
-	cfg := &Config{Paths: p, TranscriptFormat: "json"}
+	return assemble(p, readFiles(p, texts), true)
+}
+
+// Untrusted is the configuration as it runs while the workspace is not
+// trusted: the workspace files' hooks are listed (and skipped as
+// untrusted), but none of their settings applies, so an untrusted
+// repository cannot turn off the user's own hooks, import Claude Code's or
+// VS Code's hook files, or change the transcript format. A configuration
+// that is already untrusted is returned as it is.
+func (c *Config) Untrusted() *Config {
+	if !c.WorkspaceSettings {
+		return c
+	}
+	return assemble(c.Paths, c.read, false)
+}
+
+// readFiles reads every settings file the paths name, in merge order. VS
+// Code's hook files are read when any wave settings file, a workspace's
+// included, sets importVSCodeHooks: assemble drops them again from a
+// configuration in which that setting does not count.
+func readFiles(p Paths, texts map[string][]byte) []File {
 	read := func(path string, src Source) File {
 		if text, ok := texts[path]; ok {
 			return ParseFile(path, src, text, p.ProjectRoot)
 		}
 		return ReadFile(path, src, p.ProjectRoot)
 	}
+	var files []File
 	var managed *File
+	importVSCode := false
 	for _, sf := range p.SettingsFiles() {
 		f := read(sf.Path, sf.Source)
+		if b := f.Settings.ImportVSCodeHooks; b != nil && *b && f.Source.isWave() {
+			importVSCode = true
+		}
 		if sf.Source == SourceManaged {
 			managed = &f
 			continue
 		}
-		cfg.Files = append(cfg.Files, f)
+		files = append(files, f)
+	}
+	if importVSCode {
+		for _, path := range p.VSCodeHookFiles(texts) {
+			files = append(files, read(path, SourceVSCode))
+		}
 	}
 	if managed != nil {
-		cfg.Files = append(cfg.Files, *managed) // for the flags below; moved after VS Code's files
+		files = append(files, *managed)
 	}
-	for _, f := range cfg.Files {
+	return files
+}
+
+// assemble merges the files read into a configuration. With workspace
+// false, the settings of the workspace's own files are left out (see
+// Untrusted). The files are copied, so that the diagnostics added here stay
+// in this configuration.
+func assemble(p Paths, read []File, workspace bool) *Config {
+	cfg := &Config{Paths: p, TranscriptFormat: "json", WorkspaceSettings: workspace, read: read}
+	counts := func(f *File) bool { return workspace || !f.Source.FromWorkspace() }
+	for i := range read {
+		f := &read[i]
 		if !f.Source.isWave() {
 			continue
 		}
 		if b := f.Settings.ImportClaudeHooks; b != nil && *b {
-			cfg.ImportClaudeHooks = true
+			cfg.ImportClaudeHooks = cfg.ImportClaudeHooks || counts(f)
+			cfg.pendingClaude = !counts(f)
 		}
 		if b := f.Settings.ImportVSCodeHooks; b != nil && *b {
-			cfg.ImportVSCodeHooks = true
+			cfg.ImportVSCodeHooks = cfg.ImportVSCodeHooks || counts(f)
+			cfg.pendingVSCode = !counts(f)
 		}
 	}
-	if cfg.ImportVSCodeHooks {
-		if managed != nil {
-			cfg.Files = cfg.Files[:len(cfg.Files)-1]
+	cfg.pendingClaude = cfg.pendingClaude && !cfg.ImportClaudeHooks
+	cfg.pendingVSCode = cfg.pendingVSCode && !cfg.ImportVSCodeHooks
+	for _, f := range read {
+		if f.Source == SourceVSCode && !cfg.ImportVSCodeHooks && !cfg.pendingVSCode {
+			continue
 		}
-		for _, path := range p.VSCodeHookFiles(texts) {
-			cfg.Files = append(cfg.Files, read(path, SourceVSCode))
-		}
-		if managed != nil {
-			cfg.Files = append(cfg.Files, *managed)
-		}
+		f.Diagnostics = f.Diagnostics[:len(f.Diagnostics):len(f.Diagnostics)]
+		cfg.Files = append(cfg.Files, f)
 	}
 	for i := range cfg.Files {
 		f := &cfg.Files[i]
-		if f.Source.IsClaude() && !cfg.ImportClaudeHooks {
+		if f.Source.IsClaude() && !cfg.ImportClaudeHooks && !cfg.pendingClaude {
 			continue
 		}
-		if b := f.Settings.DisableAllHooks; b != nil && *b && f.Source != SourceVSCode {
-			if f.Source == SourceManaged {
-				cfg.ManagedDisabled = true
-			} else if !cfg.DisableAllHooks {
-				cfg.DisableAllHooks, cfg.DisabledBy = true, f
+		if counts(f) && (!f.Source.IsClaude() || cfg.ImportClaudeHooks) {
+			if b := f.Settings.DisableAllHooks; b != nil && *b && f.Source != SourceVSCode {
+				if f.Source == SourceManaged {
+					cfg.ManagedDisabled = true
+				} else if !cfg.DisableAllHooks {
+					cfg.DisableAllHooks, cfg.DisabledBy = true, f
+				}
 			}
-		}
-		if b := f.Settings.AllowManagedHooksOnly; b != nil && *b && f.Source == SourceManaged {
-			cfg.ManagedOnly = true
-		}
-		if f.Settings.TranscriptFormat != "" && f.Source.isWave() {
-			cfg.TranscriptFormat = f.Settings.TranscriptFormat
+			if b := f.Settings.AllowManagedHooksOnly; b != nil && *b && f.Source == SourceManaged {
+				cfg.ManagedOnly = true
+			}
+			if f.Settings.TranscriptFormat != "" && f.Source.isWave() {
+				cfg.TranscriptFormat = f.Settings.TranscriptFormat
+			}
 		}
 		cfg.Hooks = append(cfg.Hooks, f.Hooks...)
 	}

@@ -16,38 +16,56 @@ import (
 // the new hooks). Async hooks outlive the event that started them: Wait
 // waits for them, and Close kills them.
 type Engine struct {
-	cfg    atomic.Pointer[Config]
-	runner *Runner
-	trust  atomic.Pointer[TrustState]
-	bg     *background
+	state   atomic.Pointer[Loaded]
+	runner  *Runner
+	bg      *background
+	onStale atomic.Pointer[func()]
 }
 
-// TrustState says whether the workspace's own hooks may run.
-type TrustState struct {
-	// Trusted is true when the user trusted exactly the current workspace commands.
-	Trusted bool
-}
-
-// NewEngine returns an engine for cfg whose hooks run in the config's project
-// root with the server's environment.
+// NewEngine returns an engine for cfg, as Load returns it, with the
+// workspace not trusted (Install another decision); its hooks run in the
+// config's project root with the server's environment.
 func NewEngine(cfg *Config) *Engine {
 	e := &Engine{runner: NewRunner(cfg.Paths.ProjectRoot, environ()), bg: newBackground()}
-	e.cfg.Store(cfg)
-	e.trust.Store(&TrustState{})
+	e.state.Store(Resolve(cfg, false))
 	return e
 }
 
+// Install swaps the configuration and its trust decision in one step;
+// events already running keep the old ones.
+func (e *Engine) Install(l *Loaded) { e.state.Store(l) }
+
+// Loaded returns the configuration in use with its trust decision.
+func (e *Engine) Loaded() *Loaded { return e.state.Load() }
+
 // Config returns the configuration in use.
-func (e *Engine) Config() *Config { return e.cfg.Load() }
+func (e *Engine) Config() *Config { return e.state.Load().Config }
 
-// SetConfig swaps the configuration; events already running keep the old one.
-func (e *Engine) SetConfig(cfg *Config) { e.cfg.Store(cfg) }
+// SetConfig swaps the configuration, with the workspace not trusted.
+func (e *Engine) SetConfig(cfg *Config) { e.Install(Resolve(cfg, false)) }
 
-// SetWorkspaceTrusted says whether the workspace's hooks may run.
-func (e *Engine) SetWorkspaceTrusted(trusted bool) { e.trust.Store(&TrustState{Trusted: trusted}) }
+// SetWorkspaceTrusted makes the configuration in use trusted or not, for a
+// caller that made that decision for the configuration it installed itself
+// (a one-shot command, a test). A server that reloads must Install a
+// Loaded instead, so that a decision never applies to a configuration it
+// was not made for.
+func (e *Engine) SetWorkspaceTrusted(trusted bool) {
+	for {
+		old := e.state.Load()
+		if e.state.CompareAndSwap(old, old.withTrust(trusted)) {
+			return
+		}
+	}
+}
 
 // WorkspaceTrusted reports whether the workspace's hooks may run.
-func (e *Engine) WorkspaceTrusted() bool { return e.trust.Load().Trusted }
+func (e *Engine) WorkspaceTrusted() bool { return e.state.Load().Trusted }
+
+// OnStale sets the function called (on the event's goroutine) when an
+// event finds that a workspace file a trusted hook runs has changed since
+// it was trusted: the hooks did not run, and the configuration should be
+// loaded again so that the user can be asked.
+func (e *Engine) OnStale(f func()) { e.onStale.Store(&f) }
 
 // OnAsyncDone sets the function told about every async hook when it ends,
 // with the event's input and a Result of that one hook (its Run, and its
@@ -109,7 +127,8 @@ func (b *background) start(f func(ctx context.Context, report func(Input, Result
 // the foreground for an event whose matchers see matchValue, in
 // configuration order and without repeats, for a progress title.
 func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
-	cfg, trusted := e.cfg.Load(), e.trust.Load().Trusted
+	l := e.state.Load()
+	cfg, trusted := l.Config, l.Trusted
 	var out []string
 	seen := map[string]bool{}
 	for i := range cfg.Hooks {
@@ -132,8 +151,32 @@ func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
 // running hooks. Async hooks are started and not waited for: the Result
 // lists them (Run.Async) and OnAsyncDone hears how they ended.
 func (e *Engine) Fire(ctx context.Context, in Input) Result {
-	return e.fire(ctx, e.cfg.Load(), e.trust.Load().Trusted, in, false)
+	l := e.state.Load()
+	return e.fire(ctx, l.Config, e.trustOf(l), in, false)
 }
+
+// trustOf returns how an event asks whether the workspace's hooks may run:
+// once, when the first of them matches, checking that the files they run
+// are unchanged.
+func (e *Engine) trustOf(l *Loaded) func() (bool, string) {
+	var once sync.Once
+	var ok bool
+	var why string
+	return func() (bool, string) {
+		once.Do(func() {
+			ok, why = l.Check()
+			if l.Stale() {
+				if f := e.onStale.Load(); f != nil {
+					(*f)()
+				}
+			}
+		})
+		return ok, why
+	}
+}
+
+// trustedForDirect is the trust of FireHook, whose caller decided.
+func trustedForDirect() (bool, string) { return true, "" }
 
 // job is one matching hook of an event.
 type job struct {
@@ -144,14 +187,14 @@ type job struct {
 
 // fire runs the hooks of cfg for in; direct runs them whatever the policy
 // says (for FireHook, where the user asked for that one hook).
-func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, direct bool) Result {
+func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, string), in Input, direct bool) Result {
 	res := Result{Event: in.Event, Continue: true}
 	value := in.MatchValue()
 	usesMatcher := in.Event.UsesMatcher()
 
 	var jobs, async []job
 	byKey := map[string]int{}
-	untrusted := 0
+	untrusted, untrustedWhy := 0, ""
 	for i := range cfg.Hooks {
 		h := &cfg.Hooks[i]
 		if h.Event != in.Event {
@@ -168,8 +211,9 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, 
 			switch first, dup := byKey[h.runKey()]; {
 			case !ok && !direct:
 				run.Skipped = why
-			case h.Source.FromWorkspace() && !trusted:
-				run.Skipped = "the workspace's hooks are not trusted yet"
+			case h.Source.FromWorkspace() && !isTrue(trust):
+				_, untrustedWhy = trust()
+				run.Skipped = untrustedWhy
 				untrusted++
 			case dup:
 				run.Skipped = "same command as an earlier hook; it runs once"
@@ -188,7 +232,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, 
 	}
 	if untrusted > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d %s hook(s) of this workspace did not run: the workspace's hooks are not trusted yet", untrusted, in.Event))
+			"%d %s hook(s) of this workspace did not run: %s", untrusted, in.Event, untrustedWhy))
 	}
 	if len(jobs) == 0 && len(async) == 0 {
 		return res
@@ -250,6 +294,11 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, 
 	}
 	combine(&res, verdicts)
 	return res
+}
+
+func isTrue(f func() (bool, string)) bool {
+	ok, _ := f()
+	return ok
 }
 
 // record interprets what a hook process did and writes it into its Run.

@@ -44,9 +44,9 @@ func SampleInput(ev Event, sessionID, transcriptPath, cwd string) Input {
 // the same executor and interpreter as a real event; trust is the caller's
 // business.
 func (e *Engine) FireHook(ctx context.Context, h Hook, in Input) Result {
-	cfg := *e.cfg.Load()
+	cfg := *e.Config()
 	h.Matcher, _ = CompileMatcher("")
 	cfg.Hooks = []Hook{h}
 	in.Event = h.Event
-	return e.fire(ctx, &cfg, true, in, true)
+	return e.fire(ctx, &cfg, trustedForDirect, in, true)
 }

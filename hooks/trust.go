@@ -5,16 +5,19 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
-// TrustStore remembers which workspaces' hooks the user trusted, keyed by the
-// workspace root and a hash of its hook commands: when the commands change,
-// the old trust no longer applies and the user is asked again.
+// TrustStore remembers which workspaces the user trusted, keyed by the
+// workspace root and a hash of everything its files would change (hooks,
+// settings, the scripts the hooks run): when any of it changes, the old
+// trust no longer applies and the user is asked again.
 type TrustStore struct {
 	mu   sync.Mutex
 	path string
@@ -25,19 +28,128 @@ func NewTrustStore(waveHome string) *TrustStore {
 	return &TrustStore{path: filepath.Join(waveHome, "trusted-workspaces.json")}
 }
 
-// WorkspaceHash hashes the workspace-sourced hooks of cfg (event, matcher,
-// command, and the options that change what runs: arguments, directory,
-// environment, background), so any change to what would run changes the hash.
-func WorkspaceHash(cfg *Config) string {
-	var lines []string
-	for _, h := range cfg.Hooks {
-		if h.Source.FromWorkspace() {
-			line := string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.Command
-			if h.Args != nil || h.Cwd != "" || len(h.Env) > 0 || h.Async {
-				line += "\x00" + h.runKey() // only then, so that trust given before options existed still holds
-			}
-			lines = append(lines, line)
+// Loaded is a configuration together with the trust decision made for it:
+// one immutable value, installed in an Engine as a whole, so that an event
+// never runs one configuration's hooks under another's trust. Build it with
+// TrustStore.Decide or Resolve.
+type Loaded struct {
+	// Config is what events run: Full when Trusted, else Full.Untrusted()
+	// (the workspace's hooks skipped, its settings not applied).
+	Config *Config
+	// Full is the configuration as the workspace would have it once
+	// trusted: what the trust prompt lists and Hash covers.
+	Full *Config
+	// Trusted says whether the workspace's own hooks and settings are in effect.
+	Trusted bool
+	// Hash is WorkspaceHash(Full), what the user trusts.
+	Hash string
+
+	files    []fileState // the workspace files its hooks run, as hashed
+	root     string      // the project root, and with symlinks resolved
+	real     string
+	stale    atomic.Bool // a check found the files changed
+	reported atomic.Bool // and Stale said so
+}
+
+// Resolve pairs a configuration from Load with a trust decision made for it.
+func Resolve(full *Config, trusted bool) *Loaded {
+	d := digest(full)
+	return d.loaded(trusted)
+}
+
+// Decide is the one trust rule: the workspace's own hooks and settings in
+// full take effect when the user trusts every workspace (always:
+// --trust-workspace or trustWorkspaceHooks), when they trusted exactly
+// these hooks, settings and scripts, or when the workspace has none.
+func (t *TrustStore) Decide(root string, full *Config, always bool) *Loaded {
+	d := digest(full)
+	trusted := always || !d.needsTrust() || t.Trusted(root, d.Hash)
+	return d.loaded(trusted)
+}
+
+func (d *Loaded) loaded(trusted bool) *Loaded {
+	l := &Loaded{Config: d.Full, Full: d.Full, Trusted: trusted, Hash: d.Hash, files: d.files, root: d.root, real: d.real}
+	if !trusted {
+		l.Config = d.Full.Untrusted()
+	}
+	return l
+}
+
+// withTrust is the same configuration under another trust decision.
+func (l *Loaded) withTrust(trusted bool) *Loaded { return l.loaded(trusted) }
+
+// NeedsTrust reports whether the workspace has anything that waits for
+// trust: hooks that would run, or settings that would take effect.
+func (l *Loaded) NeedsTrust() bool { return l.needsTrust() }
+
+func (l *Loaded) needsTrust() bool {
+	return len(WorkspaceCommands(l.Full)) > 0 || len(WorkspaceSettings(l.Full)) > 0
+}
+
+// Scripts lists the workspace files the workspace's hooks run, relative to
+// the project root, whose contents the trust covers.
+func (l *Loaded) Scripts() []string {
+	var out []string
+	for _, f := range l.files {
+		out = append(out, f.Rel)
+	}
+	return out
+}
+
+// ScriptPaths lists the same files as absolute paths, for a caller that
+// watches them.
+func (l *Loaded) ScriptPaths() []string {
+	var out []string
+	for _, f := range l.files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+// Check reports whether the workspace's hooks may run now: they are
+// trusted, and every workspace file they run is still what was trusted.
+// If not, it says why. Files whose size, times and identity are unchanged
+// are not read again.
+func (l *Loaded) Check() (bool, string) {
+	if !l.Trusted {
+		return false, "the workspace's hooks are not trusted yet"
+	}
+	for i := range l.files {
+		prev := &l.files[i]
+		now, ok := workspaceFile(prev.Path, l.root, l.real, prev)
+		if !ok || now.State != prev.State {
+			l.stale.Store(true)
+			return false, fmt.Sprintf("%s changed since the workspace was trusted; it must be trusted again", prev.Rel)
 		}
+	}
+	return true, ""
+}
+
+// Stale reports whether a Check found a trusted file changed, the first
+// time it is called after that, so the caller reloads once.
+func (l *Loaded) Stale() bool { return l.stale.Load() && !l.reported.Swap(true) }
+
+// digest computes the hash of a full configuration and the files it covers.
+func digest(full *Config) *Loaded {
+	root := full.Paths.ProjectRoot
+	d := &Loaded{Full: full, root: root, real: root}
+	if root != "" {
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			d.real = r
+		}
+	}
+	var lines []string
+	for _, h := range full.Hooks {
+		if h.Source.FromWorkspace() {
+			lines = append(lines, hookLine(&h))
+		}
+	}
+	for _, s := range workspaceSettings(full) {
+		lines = append(lines, "\x01setting\x00"+s.source.String()+"\x00"+s.key+"="+s.value)
+	}
+	d.files = trustedFiles(full, root, d.real)
+	for _, f := range d.files {
+		lines = append(lines, f.hashLine())
 	}
 	sort.Strings(lines)
 	sum := sha256.New()
@@ -45,8 +157,57 @@ func WorkspaceHash(cfg *Config) string {
 		sum.Write([]byte(l))
 		sum.Write([]byte{'\n'})
 	}
-	return hex.EncodeToString(sum.Sum(nil))
+	d.Hash = hex.EncodeToString(sum.Sum(nil))
+	return d
 }
+
+// hookLine is a hook's line in the trust hash: event, matcher, command, and
+// the options that change what runs (arguments, directory, environment,
+// background).
+func hookLine(h *Hook) string {
+	line := string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.Command
+	if h.Args != nil || h.Cwd != "" || len(h.Env) > 0 || h.Async {
+		line += "\x00" + h.runKey() // only then, so that trust given before options existed still holds
+	}
+	return line
+}
+
+// trustedFiles fingerprints the workspace files that the workspace's hooks
+// run, each once, in a stable order.
+func trustedFiles(full *Config, root, realRoot string) []fileState {
+	if root == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []fileState
+	for i := range full.Hooks {
+		h := &full.Hooks[i]
+		if !h.Source.FromWorkspace() {
+			continue
+		}
+		for _, p := range filesRun(h, root) {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if f, ok := workspaceFile(p, root, realRoot, nil); ok {
+				out = append(out, f)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// WorkspaceHash hashes everything the workspace's own files would change
+// once trusted: their hooks (event, matcher, command, and the options that
+// change what runs: arguments, directory, environment, background), their
+// settings that take effect (WorkspaceSettings), and the contents of the
+// workspace files those hooks run (docs/security.md lists which). A
+// workspace with hooks only, none of which runs a workspace file, hashes as
+// it did before settings and files were covered, so that trust given then
+// still holds.
+func WorkspaceHash(cfg *Config) string { return digest(cfg).Hash }
 
 // WorkspaceCommands lists the distinct commands the workspace would run, for
 // the trust prompt, with their directory and environment; hooks that a
@@ -67,15 +228,67 @@ func WorkspaceCommands(cfg *Config) []string {
 	return out
 }
 
-// WorkspaceTrusted is the one trust rule: root's own hooks in cfg may run
-// when the user trusts every workspace (always: --trust-workspace or
-// trustWorkspaceHooks), when they trusted exactly these hooks, or when the
-// workspace has none.
-func (t *TrustStore) WorkspaceTrusted(root string, cfg *Config, always bool) bool {
-	return always || len(WorkspaceCommands(cfg)) == 0 || t.Trusted(root, WorkspaceHash(cfg))
+// workspaceSetting is one setting a workspace file sets that takes effect once trusted.
+type workspaceSetting struct {
+	source     Source
+	file       string
+	key, value string
+	effect     string
 }
 
-// Trusted reports whether root was trusted with exactly these hooks.
+// workspaceSettings lists the settings of the workspace's own files that
+// would change something once the workspace is trusted: disableAllHooks,
+// importClaudeHooks and importVSCodeHooks set to true, and transcriptFormat
+// (false never changes anything: each of these is true if any file says
+// so). Claude Code's project files count when importClaudeHooks is on;
+// VS Code's hook files have no settings of ours, and allowManagedHooksOnly
+// only counts in the managed file.
+func workspaceSettings(cfg *Config) []workspaceSetting {
+	var out []workspaceSetting
+	for _, f := range cfg.Files {
+		if !f.Source.FromWorkspace() || f.Source == SourceVSCode || (f.Source.IsClaude() && !cfg.ImportClaudeHooks) {
+			continue
+		}
+		add := func(key, value, effect string) {
+			out = append(out, workspaceSetting{source: f.Source, file: f.Path, key: key, value: value, effect: effect})
+		}
+		s := f.Settings
+		if b := s.DisableAllHooks; b != nil && *b {
+			add("disableAllHooks", "true", "turns off every hook but the managed ones, your own user hooks included")
+		}
+		if !f.Source.isWave() {
+			continue
+		}
+		if b := s.ImportClaudeHooks; b != nil && *b {
+			add("importClaudeHooks", "true", "also runs the hooks of Claude Code's settings files, ~/.claude/settings.json included")
+		}
+		if b := s.ImportVSCodeHooks; b != nil && *b {
+			add("importVSCodeHooks", "true", "also runs the hooks of the workspace's .github/hooks/*.json")
+		}
+		if s.TranscriptFormat != "" {
+			add("transcriptFormat", s.TranscriptFormat, "changes how session transcripts are written")
+		}
+	}
+	return out
+}
+
+// WorkspaceSettings describes, one per line, the settings of the
+// workspace's own files that take effect only once the workspace is
+// trusted, with the file that sets each and what it does, for the trust
+// prompt.
+func WorkspaceSettings(cfg *Config) []string {
+	var out []string
+	for _, s := range workspaceSettings(cfg) {
+		file := s.file
+		if rel, err := filepath.Rel(cfg.Paths.ProjectRoot, s.file); err == nil && cfg.Paths.ProjectRoot != "" {
+			file = rel
+		}
+		out = append(out, fmt.Sprintf(`"%s": %s in %s (%s)`, s.key, s.value, file, s.effect))
+	}
+	return out
+}
+
+// Trusted reports whether root was trusted with exactly this hash.
 func (t *TrustStore) Trusted(root, hash string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -99,11 +312,19 @@ func (t *TrustStore) Trust(root, hash string) error {
 	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
 		return err
 	}
-	tmp := t.path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+	tmp, err := os.CreateTemp(filepath.Dir(t.path), ".trusted-workspaces-*.tmp")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, t.path)
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), t.path)
 }
 
 func (t *TrustStore) read() (map[string]string, error) {

@@ -174,9 +174,9 @@ func (s *Server) ask(ctx context.Context, req session.AskRequest) bool {
 // channel answers first, the pending request is cancelled with
 // $/cancelRequest so the editor can withdraw the prompt.
 func (s *Server) askByMessage(ctx context.Context, a *pendingAsk) {
-	msg := fmt.Sprintf("Hook asks: allow %s?", a.ToolName)
+	msg := fmt.Sprintf("Hook asks: allow %s?", oneLine(a.ToolName, promptItemRunes))
 	if a.Reason != "" {
-		msg += " " + a.Reason
+		msg += " " + oneLine(a.Reason, promptReasonRune)
 	}
 	params := &protocol.ShowMessageRequestParams{Type: protocol.MessageTypeWarning, Message: msg,
 		Actions: []protocol.MessageActionItem{{Title: titleAllow}, {Title: titleDeny}}}

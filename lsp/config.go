@@ -2,9 +2,9 @@ package lsp
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"path/filepath"
-	"strings"
+	"slices"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -14,9 +14,10 @@ import (
 	"github.com/wavehooks/wavehooks/watcher"
 )
 
-// startWatching watches every settings file and the sessions directory.
-// Settings changes reload the hooks; session files changed by another
-// process are reloaded and announced.
+// startWatching watches every settings file, the workspace scripts the
+// trust covers, and the sessions directory. Settings and script changes
+// reload the hooks; session files changed by another process are reloaded
+// and announced.
 func (s *Server) startWatching() {
 	w, err := watcher.New(s.opts.Debounce, s.onFilesChanged)
 	if err != nil {
@@ -37,24 +38,41 @@ func (s *Server) startWatching() {
 	if err := w.WatchDir(s.store.Dir(), watcher.KeepExt(".json", ".jsonl")); err != nil {
 		s.log.Warn("cannot watch sessions", "err", err)
 	}
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
 	s.watch = w
+	s.watchScripts(s.engine.Loaded())
+}
+
+// watchScripts watches the workspace files that l's trust covers, so that
+// editing one reloads, and asks for trust again. The caller holds reloadMu.
+func (s *Server) watchScripts(l *hooks.Loaded) {
+	if s.watch == nil {
+		return
+	}
+	for _, p := range l.ScriptPaths() {
+		if err := s.watch.WatchFile(p); err != nil {
+			s.log.Debug("cannot watch", "path", p, "err", err)
+		}
+	}
 }
 
 func (s *Server) onFilesChanged(paths []string) {
 	if s.connCtx.Err() != nil {
 		return
 	}
-	settings := false
+	reload := false
+	scripts := s.engine.Loaded().ScriptPaths()
 	for _, p := range paths {
-		if s.isSettingsFile(p) {
-			settings = true
+		if s.isSettingsFile(p) || slices.Contains(scripts, p) {
+			reload = true
 			continue
 		}
 		if filepath.Dir(p) == s.store.Dir() {
 			s.onSessionFileChanged(p)
 		}
 	}
-	if settings {
+	if reload {
 		s.reloadConfig()
 	}
 }
@@ -73,20 +91,27 @@ func (s *Server) onSessionFileChanged(path string) {
 	}
 }
 
-// reloadConfig rereads every settings file (with the editor's unsaved text),
-// swaps the engine's hooks, rechecks trust, republishes diagnostics and
-// tells the editor. The next event uses the new hooks.
-func (s *Server) reloadConfig() {
-	cfg := s.loadConfig(false)
-	s.engine.SetConfig(cfg)
-	if err := s.store.SetFormat(session.Format(cfg.TranscriptFormat)); err != nil {
-		s.log.Warn("transcript format", "err", err)
+// onStale is told by the engine that an event found a trusted workspace
+// script changed (its hooks did not run): reload, so the user is asked again.
+func (s *Server) onStale() {
+	if s.connCtx.Err() != nil {
+		return
 	}
-	trusted := s.trust.WorkspaceTrusted(s.root, cfg, s.opts.TrustWorkspace)
-	s.engine.SetWorkspaceTrusted(trusted)
+	s.handlers.Add(1)
+	go func() {
+		defer s.handlers.Done()
+		s.reloadConfig()
+	}()
+}
+
+// reloadConfig rereads every settings file (with the editor's unsaved text),
+// installs the new hooks with their trust, republishes diagnostics and
+// tells the editor, and asks for trust if the workspace needs it. The next
+// event uses the new hooks.
+func (s *Server) reloadConfig() {
+	l := s.install()
 	s.rediagnose()
-	s.announceHooks(cfg)
-	if !trusted {
+	if !l.Trusted {
 		s.handlers.Add(1)
 		go func() {
 			defer s.handlers.Done()
@@ -95,46 +120,83 @@ func (s *Server) reloadConfig() {
 	}
 }
 
+// install loads the settings, decides trust for exactly what it loaded,
+// and installs the two together, so that no event ever sees one without
+// the other (docs/security.md, "Workspace trust"). Reloads from the
+// watcher, a quick fix and a trust answer take turns: one that started
+// later can never be overwritten by one that started earlier.
+func (s *Server) install() *hooks.Loaded {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	l := s.trust.Decide(s.root, s.loadConfig(false), s.opts.TrustWorkspace)
+	s.engine.Install(l)
+	if err := s.store.SetFormat(session.Format(l.Config.TranscriptFormat)); err != nil {
+		s.log.Warn("transcript format", "err", err)
+	}
+	s.watchScripts(l)
+	s.announceHooks(l)
+	return l
+}
+
 // Titles of the trust prompt's answers.
 const (
 	titleTrust  = "Trust"
 	titleNotNow = "Not now"
 )
 
-// askTrustIfNeeded asks the user, once per set of workspace hook commands,
-// whether the repository's own hooks may run.
+// askTrustIfNeeded asks the user, once per set of workspace hooks, settings
+// and scripts, whether the repository's own may take effect. One prompt is
+// up at a time; a reload while it is up is asked about when it is answered.
 func (s *Server) askTrustIfNeeded(ctx context.Context) {
-	if !s.trustPrompt.TryLock() {
-		return // a prompt is already up
-	}
-	defer s.trustPrompt.Unlock()
-	cfg := s.engine.Config()
-	cmds := hooks.WorkspaceCommands(cfg)
-	if len(cmds) == 0 || s.engine.WorkspaceTrusted() {
-		return
-	}
-	msg := fmt.Sprintf("This workspace (%s) defines hooks that run shell commands on your machine:\n%s\nTrust them?",
-		s.root, "  "+strings.Join(cmds, "\n  "))
-	var item *protocol.MessageActionItem
-	_, err := s.conn.Call(ctx, protocol.MethodWindowShowMessageRequest, &protocol.ShowMessageRequestParams{
-		Type: protocol.MessageTypeWarning, Message: msg,
-		Actions: []protocol.MessageActionItem{{Title: titleTrust}, {Title: titleNotNow}}}, &item)
-	if err != nil || item == nil || item.Title != titleTrust {
-		return
-	}
-	if err := s.trustWorkspace(cfg); err != nil {
-		s.log.Warn("cannot record trust", "err", err)
+	s.trustWanted.Store(true)
+	for s.trustWanted.Load() && s.trustPrompt.TryLock() {
+		s.trustWanted.Store(false)
+		s.promptForTrust(ctx)
+		s.trustPrompt.Unlock()
 	}
 }
 
-// trustWorkspace records trust for the workspace's hooks as they are in cfg.
-func (s *Server) trustWorkspace(cfg *hooks.Config) error {
-	if err := s.trust.Trust(s.root, hooks.WorkspaceHash(cfg)); err != nil {
+// promptForTrust shows the trust prompt for the configuration in use,
+// unless it needs none or the user already answered for exactly it. The
+// caller holds trustPrompt.
+func (s *Server) promptForTrust(ctx context.Context) {
+	l := s.engine.Loaded()
+	if ctx.Err() != nil || l.Trusted || !l.NeedsTrust() || l.Hash == s.trustAsked {
+		return
+	}
+	var item *protocol.MessageActionItem
+	_, err := s.conn.Call(ctx, protocol.MethodWindowShowMessageRequest, &protocol.ShowMessageRequestParams{
+		Type: protocol.MessageTypeWarning, Message: trustMessage(s.root, l),
+		Actions: []protocol.MessageActionItem{{Title: titleTrust}, {Title: titleNotNow}}}, &item)
+	if err != nil {
+		return
+	}
+	s.trustAsked = l.Hash
+	if item == nil || item.Title != titleTrust {
+		return
+	}
+	if err := s.trustWorkspace(l.Hash); err != nil {
+		s.log.Warn("trust not recorded", "err", err)
+	}
+}
+
+// trustWorkspace records that the user trusts the workspace as hash
+// describes it, then loads it again: the trust takes effect only if the
+// files are still what the user was shown.
+func (s *Server) trustWorkspace(hash string) error {
+	if err := s.trust.Trust(s.root, hash); err != nil {
 		return err
 	}
-	// Trust only applies if the hooks did not change while the user decided.
-	s.engine.SetWorkspaceTrusted(hooks.WorkspaceHash(s.engine.Config()) == hooks.WorkspaceHash(cfg))
-	s.announceHooks(s.engine.Config())
+	l := s.install()
+	s.rediagnose()
+	if !l.Trusted {
+		s.handlers.Add(1)
+		go func() {
+			defer s.handlers.Done()
+			s.askTrustIfNeeded(s.connCtx)
+		}()
+		return errors.New("the workspace's hooks, settings or scripts changed before the trust was recorded; review them again")
+	}
 	return nil
 }
 
@@ -142,8 +204,8 @@ func (s *Server) trustWorkspace(cfg *hooks.Config) error {
 // the editor can show it (the status bar's hook count), and asks the editor
 // for the "Run hook" code lenses again where it can be asked: a lens names a
 // hook by its place in the configuration, which a reload may have moved.
-func (s *Server) announceHooks(cfg *hooks.Config) {
-	s.notify(notifyHooksChanged, s.hooksState(cfg))
+func (s *Server) announceHooks(l *hooks.Loaded) {
+	s.notify(notifyHooksChanged, s.hooksState(l))
 	if !s.lensRefresh {
 		return
 	}
@@ -158,10 +220,11 @@ func (s *Server) announceHooks(cfg *hooks.Config) {
 	}()
 }
 
-// hooksState is wave/hooksChanged's account of cfg: the settings files that
+// hooksState is wave/hooksChanged's account of l: the settings files that
 // exist, how many hooks and problems they hold, and whether the workspace's
 // own hooks may run.
-func (s *Server) hooksState(cfg *hooks.Config) *HooksChangedParams {
+func (s *Server) hooksState(l *hooks.Loaded) *HooksChangedParams {
+	cfg := l.Config
 	files := []string{}
 	for _, f := range cfg.Files {
 		if f.Exists {
@@ -169,5 +232,5 @@ func (s *Server) hooksState(cfg *hooks.Config) *HooksChangedParams {
 		}
 	}
 	return &HooksChangedParams{Files: files, Hooks: len(cfg.Hooks), Diagnostics: len(cfg.Diagnostics()),
-		Trusted: s.engine.WorkspaceTrusted()}
+		Trusted: l.Trusted}
 }

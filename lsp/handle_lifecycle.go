@@ -90,11 +90,13 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.lensRefresh = p.Capabilities.Workspace.CodeLens.RefreshSupport
 	s.trust = hooks.NewTrustStore(home)
-	cfg := s.loadConfig(false)
-	s.engine = hooks.NewEngine(cfg)
-	s.engine.OnAsyncDone(func(in hooks.Input, res hooks.Result) { s.recordRun(in.SessionID, in.MatchValue(), &res) })
 	s.opts.TrustWorkspace = s.opts.TrustWorkspace || p.InitializationOptions.TrustWorkspaceHooks // for every reload too
-	s.engine.SetWorkspaceTrusted(s.trust.WorkspaceTrusted(root, cfg, s.opts.TrustWorkspace))
+	loaded := s.trust.Decide(root, s.loadConfig(false), s.opts.TrustWorkspace)
+	cfg := loaded.Config
+	s.engine = hooks.NewEngine(cfg)
+	s.engine.Install(loaded)
+	s.engine.OnAsyncDone(func(in hooks.Input, res hooks.Result) { s.recordRun(in.SessionID, in.MatchValue(), &res) })
+	s.engine.OnStale(s.onStale)
 	store, err := session.NewStore(session.Options{WaveHome: home, ProjectRoot: root,
 		Format: session.Format(cfg.TranscriptFormat), Firer: s.engine})
 	if err != nil {
@@ -103,7 +105,7 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	s.store = store
 	s.setState(stateInitializing)
 	s.log.Info("wavehooks ready", "version", s.opts.Version, "root", root, "waveHome", home,
-		"hooks", len(cfg.Hooks), "workspaceTrusted", s.engine.WorkspaceTrusted())
+		"hooks", len(cfg.Hooks), "workspaceTrusted", loaded.Trusted)
 
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
@@ -158,7 +160,7 @@ func (s *Server) initialized(context.Context, *json.RawMessage) {
 	s.setState(stateRunning)
 	s.startWatching()
 	s.rediagnose()
-	s.notify(notifyHooksChanged, s.hooksState(s.engine.Config()))
+	s.notify(notifyHooksChanged, s.hooksState(s.engine.Loaded()))
 	s.handlers.Add(1)
 	go func() {
 		defer s.handlers.Done()

@@ -50,13 +50,19 @@ func (s *Server) runHookCommand(ctx context.Context, args []any) (*RunHookResult
 	}
 	file, _ := args[0].(string)
 	idx, ok := args[1].(float64)
-	hs := s.engine.Config().Hooks
+	l := s.engine.Loaded()
+	hs := l.Config.Hooks
 	if !ok || idx < 0 || int(idx) >= len(hs) || float64(int(idx)) != idx || hs[int(idx)].File != filepath.Clean(file) {
 		return nil, badParam("arguments", "no hook %v in %q; the settings may have changed", args[1], file)
 	}
 	h := hs[int(idx)]
-	if h.Source.FromWorkspace() && !s.engine.WorkspaceTrusted() {
-		return nil, fmt.Errorf("this workspace's hooks are not trusted yet; trust them first")
+	if h.Source.FromWorkspace() {
+		if ok, why := l.Check(); !ok {
+			if l.Stale() {
+				s.onStale()
+			}
+			return nil, fmt.Errorf("this hook does not run: %s; trust the workspace first", why)
+		}
 	}
 	in := hooks.SampleInput(h.Event, "sample", filepath.Join(s.store.Dir(), "session_sample.json"), s.root)
 	res := s.engine.FireHook(ctx, h, in)
@@ -70,6 +76,6 @@ func (s *Server) runHookCommand(ctx context.Context, args []any) (*RunHookResult
 		msgType = protocol.MessageTypeError
 	}
 	s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: msgType,
-		Message: fmt.Sprintf("%s hook `%s`: %s", h.Event, h.Command, out.Outcome)})
+		Message: fmt.Sprintf("%s hook `%s`: %s", h.Event, oneLine(h.Display(), promptItemRunes), oneLine(out.Outcome, promptReasonRune))})
 	return out, nil
 }

@@ -54,6 +54,9 @@ func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentPar
 // unsaved text is diagnosed, never run.
 func (s *Server) rediagnose() {
 	cfg := s.loadConfig(true)
+	if !s.engine.WorkspaceTrusted() {
+		cfg = cfg.Untrusted() // what runs: an untrusted workspace's settings explain nothing yet
+	}
 	for _, path := range s.diagnostics.replace(cfg) {
 		s.publishDiagnostics(uri.File(path))
 	}

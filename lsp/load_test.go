@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -243,4 +244,140 @@ func requireLoadConversation(t *testing.T, k int, msgs []session.Message) {
 		require.NotNil(t, tool.Success)
 		require.True(t, *tool.Success)
 	}
+}
+
+// Reload storm: stormClients editors on one workspace while its settings
+// file is rewritten every stormInterval, stormWrites times, alternating a
+// trusted version and a never-trusted one.
+const (
+	stormClients  = 4
+	stormWrites   = 30
+	stormInterval = 100 * time.Millisecond
+)
+
+// TestLoadReloadStorm runs stormClients servers (each its own watcher, one
+// trust store) on one workspace, each firing prompt, PreToolUse and Stop
+// events without pause, while the project settings are rewritten every
+// 100 ms, alternating between a version the user trusted and one they never
+// did, whose hooks would leave a file. No never-trusted hook runs, no
+// request fails, no server panics (each exits 0 after shutdown and sent only
+// well-formed frames), and nothing is left running; -race checks the rest.
+// After the storm the trusted version's hook runs again.
+func TestLoadReloadStorm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test: a few seconds of settings rewrites")
+	}
+	goroutines := goleak.IgnoreCurrent()
+	home, root := t.TempDir(), t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"hooks": {
+		"PreToolUse": [{"hooks": [{"type": "command", "command": "cat >/dev/null"}]}]}}`), 0o644))
+	project := func(marker string) string {
+		hook := `[{"hooks": [{"type": "command", "command": "cat >/dev/null; echo x >> \"$WAVE_PROJECT_DIR/` + marker + `\""}]}]`
+		return `{"hooks": {"UserPromptSubmit": ` + hook + `, "PreToolUse": ` + hook + `, "Stop": ` + hook + `}}`
+	}
+	trusted, untrusted := project("trusted-ran"), project("untrusted-ran")
+	settings := filepath.Join(root, ".wave", "settings.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(settings), 0o755))
+	require.NoError(t, os.WriteFile(settings, []byte(trusted), 0o644))
+	// The user trusted this version in an earlier session.
+	paths := hooks.Paths{WaveHome: home, ProjectRoot: root}
+	require.NoError(t, hooks.NewTrustStore(home).Trust(root, hooks.WorkspaceHash(hooks.Load(paths, nil))))
+
+	clients := make([]*wireClient, stormClients)
+	exits := make([]chan int, stormClients)
+	for k := range clients {
+		clients[k], exits[k] = startWireServer(t, home) // answers every trust prompt "not now"
+		require.NoError(t, clients[k].initialize(root, home))
+	}
+	event := func(c *wireClient, method string, params map[string]any) error {
+		_, err := c.call(method, params)
+		return err
+	}
+	stop := make(chan struct{})
+	errs := make([]error, stormClients)
+	counts := make([]int, stormClients)
+	ids := make([]string, stormClients)
+	var wg sync.WaitGroup
+	for k, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raw, err := c.call("wave/sessionStart", map[string]any{"source": "startup"})
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			var start struct {
+				SessionID string `json:"sessionId"`
+			}
+			if errs[k] = json.Unmarshal(raw, &start); errs[k] != nil {
+				return
+			}
+			id := start.SessionID
+			ids[k] = id
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				tool := fmt.Sprintf("toolu_%d_%d", k, i)
+				for _, e := range []struct {
+					method string
+					params map[string]any
+				}{
+					{"wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": fmt.Sprint("prompt ", i)}},
+					{"wave/preToolUse", map[string]any{"sessionId": id, "toolUseId": tool, "toolName": "Bash", "toolInput": map[string]any{"command": "ls"}}},
+					{"wave/stop", map[string]any{"sessionId": id}},
+				} {
+					if err := event(c, e.method, e.params); err != nil {
+						errs[k] = fmt.Errorf("client %d, %s: %w", k, e.method, err)
+						return
+					}
+					counts[k]++
+				}
+			}
+		}()
+	}
+	start := time.Now()
+	for i := range stormWrites {
+		text := trusted
+		if i%2 == 0 {
+			text = untrusted
+		}
+		require.NoError(t, os.WriteFile(settings, []byte(text), 0o644))
+		time.Sleep(stormInterval)
+	}
+	close(stop)
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	t.Logf("%d settings rewrites in %s while %d clients fired %d events", stormWrites, time.Since(start).Round(time.Millisecond), stormClients, total)
+	require.NoFileExists(t, filepath.Join(root, "untrusted-ran"), "a never-trusted hook ran during the storm")
+
+	// Back on the trusted version, its hook runs again: the storm did not just switch every hook off.
+	require.NoError(t, os.WriteFile(settings+".tmp", []byte(trusted), 0o644))
+	require.NoError(t, os.Rename(settings+".tmp", settings))
+	require.NoError(t, os.RemoveAll(filepath.Join(root, "trusted-ran")))
+	require.Eventually(t, func() bool {
+		_, _ = clients[0].call("wave/stop", map[string]any{"sessionId": ids[0]})
+		_, err := os.Stat(filepath.Join(root, "trusted-ran"))
+		return err == nil
+	}, 10*time.Second, 20*time.Millisecond)
+	require.NoFileExists(t, filepath.Join(root, "untrusted-ran"))
+
+	for k, c := range clients {
+		_, err := c.call("shutdown", nil)
+		require.NoError(t, err)
+		require.NoError(t, c.notify("exit", nil))
+		require.Equal(t, 0, c.close(exits[k], 30*time.Second), "client %d's server", k)
+		<-c.done
+		c.checkFrames(t)
+	}
+	goleak.VerifyNone(t, goroutines)
 }

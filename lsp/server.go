@@ -113,7 +113,10 @@ type Server struct {
 	engine       *hooks.Engine
 	store        *session.Store
 	trust        *hooks.TrustStore
-	trustPrompt  sync.Mutex // one trust prompt at a time
+	reloadMu     sync.Mutex  // one reload (load, decide trust, install) at a time; guards watch's script registrations
+	trustPrompt  sync.Mutex  // one trust prompt at a time; guards trustAsked
+	trustAsked   string      // the hash the user last answered the prompt for
+	trustWanted  atomic.Bool // a prompt may be needed: set by every reload, cleared by the asker
 	history      *hooks.History
 	watch        *watcher.Watcher
 	asks         *askBook

@@ -18,14 +18,15 @@ func (s *Server) notify(method string, params any) {
 }
 
 // surface shows what hooks said where the user looks: warn blocks as warning
-// messages, error blocks as error messages, and the changed conversation.
+// messages, error blocks as error messages (on one line, escaped: a hook's
+// text must not pass for the server's), and the changed conversation.
 func (s *Server) surface(sess *session.Session, blocks []session.Block) {
 	for _, b := range blocks {
 		switch b.Type {
 		case session.BlockWarn:
-			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: b.Content})
+			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: oneLine(b.Content, messageRunes)})
 		case session.BlockError:
-			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: b.Content})
+			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: oneLine(b.Content, messageRunes)})
 		}
 	}
 	if len(blocks) > 0 {

@@ -68,7 +68,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, d)
 	}
 	engine := hooks.NewEngine(cfg)
-	engine.SetWorkspaceTrusted(hooks.NewTrustStore(paths.WaveHome).WorkspaceTrusted(paths.ProjectRoot, cfg, c.trust))
+	engine.Install(hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, c.trust))
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 	var mu sync.Mutex
