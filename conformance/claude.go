@@ -110,6 +110,9 @@ func (r *ClaudeRun) Run(ctx context.Context) (ClaudeResult, error) {
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_AUTOUPDATER=1",
 		"DISABLE_ERROR_REPORTING=1",
+		// SessionEnd hooks share a 1.5 s budget by default, which a loaded
+		// machine's sh+jq recording hook can miss.
+		"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=60000",
 		"HTTPS_PROXY="+base, "HTTP_PROXY="+base, "https_proxy="+base, "http_proxy="+base,
 		"NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1",
 	) // IS_SANDBOX and everything else of the test's environment stay out

@@ -225,7 +225,8 @@ func short(s string) string {
 
 // launchEnv are the variables the suite itself gives the CLI and the
 // server; the environment rows compare only what an agent adds for its hooks.
-var launchEnv = map[string]bool{"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": true, "WAVE_MANAGED_SETTINGS": true}
+var launchEnv = map[string]bool{"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": true, "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": true,
+	"WAVE_MANAGED_SETTINGS": true}
 
 // compareEnv lists the variables one side sets for the hook and the other does not.
 func compareEnv(claude, wave []HookCall) []Item {

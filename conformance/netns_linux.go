@@ -4,6 +4,7 @@ package conformance
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -30,18 +31,27 @@ const relayEnv = "WAVEHOOKS_CONFORMANCE_RELAY"
 // then calls RelayMain instead of running tests.
 func IsRelay() bool { return os.Getenv(relayEnv) != "" }
 
-// NetnsAvailable says whether `unshare -n` works here (it needs root or
-// user namespaces), with the reason when it does not.
+// NetnsAvailable says whether `unshare -n` works here (as root), or else
+// `unshare -rn` (user namespaces), with the reason when neither does.
 func NetnsAvailable() (bool, string) {
 	path, err := exec.LookPath("unshare")
 	if err != nil {
 		return false, "unshare is not installed"
 	}
-	if out, err := exec.Command(path, "-n", "true").CombinedOutput(); err != nil {
-		return false, "unshare -n fails: " + strings.TrimSpace(string(out)) + " " + err.Error()
+	var why []string
+	for _, flags := range [][]string{{"-n"}, {"-r", "-n"}} {
+		out, err := exec.Command(path, append(flags, "true")...).CombinedOutput()
+		if err == nil {
+			unshareFlags = flags
+			return true, ""
+		}
+		why = append(why, fmt.Sprintf("unshare %s: %s %v", strings.Join(flags, " "), strings.TrimSpace(string(out)), err))
 	}
-	return true, ""
+	return false, strings.Join(why, "; ")
 }
+
+// unshareFlags are the flags NetnsAvailable found to work.
+var unshareFlags = []string{"-n"}
 
 // netnsCommand wraps argv so that it runs in a new network namespace behind
 // the relay to unixSocket, reachable there at 127.0.0.1:port.
@@ -50,7 +60,8 @@ func netnsCommand(port, unixSocket string, argv []string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("unshare", append([]string{"-n", "--", self}, argv...)...)
+	args := append(append(append([]string(nil), unshareFlags...), "--", self), argv...)
+	cmd := exec.Command("unshare", args...)
 	cmd.Env = []string{relayEnv + "=" + port + " " + unixSocket}
 	return cmd, nil
 }
