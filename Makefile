@@ -4,19 +4,21 @@ BIN      := bin/wavehooks
 PKGS     := ./...
 BENCHTIME ?= 2s
 
-.PHONY: all build test test-short test-editors test-nvim-latest demo bench lint fuzz smoke clean
+.PHONY: all build test test-short test-editors test-nvim-latest demo bench lint fuzz smoke clean conformance
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wavehooks
 
-# The whole suite: vet, formatting, the race detector over every package, the wire-contract smoke
-# test against the built binary, and the editor tests (skipped with a note when no editor is installed).
+# The whole suite: vet, formatting, the race detector over every package (the conformance suite against
+# the real Claude Code CLI among them), the wire-contract smoke test against the built binary, and the
+# editor tests (skipped with a note when no editor or the CLI is installed).
 test: build
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
+	@sh conformance/install-claude-code.sh || echo "SKIPPED: the Claude Code conformance suite (the CLI could not be installed; see above)"
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 	$(MAKE) --no-print-directory smoke
 	$(MAKE) --no-print-directory test-editors
@@ -43,6 +45,12 @@ test-nvim-latest: build
 
 test-short:
 	$(GO) test -count=1 $(PKGS)
+
+# The conformance suite alone (docs/conformance.md): the pinned Claude Code CLI, installed into
+# .cache/claude-code when missing, as the oracle for wavehooks. UPDATE=1 rewrites the results table.
+conformance:
+	@sh conformance/install-claude-code.sh || echo "SKIPPED: the Claude Code conformance suite (the CLI could not be installed; see above)"
+	$(GO) test -count=1 -timeout 20m -run '^TestConformance$$' ./conformance $(if $(UPDATE),-args -update)
 
 # The main job on defaults: a scripted agent session against the example hooks.
 demo: build

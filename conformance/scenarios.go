@@ -1,0 +1,294 @@
+package conformance
+
+// The scenarios: each is one headless Claude Code session against the fake
+// model, and the same session through wavehooks. Hook answers carry TOK_…
+// texts so the suite can tell where each reached the model; tools create
+// ran-… files so it can tell which ran and with which input.
+
+func bash(id, command string) Block {
+	return Call(id, "Bash", map[string]any{"command": command, "description": "conformance step"})
+}
+
+// emit prints a JSON answer on stdout.
+func emit(json string) string { return "cat <<'JSON'\n" + json + "\nJSON" }
+
+// firstStopOnly runs answer only when no Stop hook blocked before
+// (stop_hook_active is false), so that a blocking Stop hook lets the agent
+// stop the second time.
+func firstStopOnly(answer string) string {
+	return `if [ "$(printf '%s' "$input" | jq -r .stop_hook_active)" = true ]; then exit 0; fi` + "\n" + answer
+}
+
+const record = "exit 0" // an answer that says nothing: the hook only records
+
+// oneTool is a turn that runs one Bash command that makes ran-1.
+var oneTool = [][]Block{{Say("I will create the file."), bash("toolu_01", "touch ran-1")}}
+
+// Scenarios lists every scenario, in the order of the results table.
+var Scenarios = []Scenario{
+	{
+		Name:  "record",
+		About: "every event of a -p session, each hook only recording (Bash needs a permission, which a PermissionRequest hook grants)",
+		Turns: [][]Block{
+			{Say("I will create the file."), bash("toolu_01", "touch ran-1")},
+			{bash("toolu_02", "echo failing >&2; exit 3")},
+		},
+		Allowed: []string{"Read"},
+		Hooks: []Hook{
+			{Name: "start", Event: "SessionStart", Answer: record},
+			{Name: "prompt", Event: "UserPromptSubmit", Answer: record},
+			{Name: "pre", Event: "PreToolUse", Answer: record},
+			{Name: "permission", Event: "PermissionRequest", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`)},
+			{Name: "post", Event: "PostToolUse", Answer: record},
+			{Name: "failure", Event: "PostToolUseFailure", Answer: record},
+			{Name: "stop", Event: "Stop", Answer: record},
+			{Name: "end", Event: "SessionEnd", Answer: record},
+		},
+		Stdin:  []string{"start", "prompt", "pre", "permission", "post", "failure", "stop", "end"},
+		Env:    []string{"start", "prompt", "pre", "permission", "post", "failure", "stop", "end"},
+		Replay: []string{"start", "prompt", "pre", "permission", "post", "failure", "stop", "end"},
+	},
+
+	// PreToolUse
+	{
+		Name: "pre-exit0", About: "PreToolUse exits 0 with text on stdout and stderr",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: "echo TOK_PRE0_OUT; echo TOK_PRE0_ERR >&2; exit 0"}},
+	},
+	{
+		Name: "pre-exit1", About: "PreToolUse exits 1 (a non-blocking error)",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: "echo TOK_PRE1_OUT; echo TOK_PRE1_ERR >&2; exit 1"}},
+	},
+	{
+		Name: "pre-exit2", About: "PreToolUse exits 2: the tool is blocked, stderr is the reason",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: "echo TOK_PRE2_OUT; echo TOK_PRE2_ERR >&2; exit 2"}},
+	},
+	{
+		Name: "pre-exit2-allow-json", About: "PreToolUse prints a JSON allow on stdout and exits 2",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"TOK_PRE2J_ALLOW"}}`) + "\necho TOK_PRE2J_ERR >&2; exit 2"}},
+	},
+	{
+		Name: "pre-deny", About: `PreToolUse JSON permissionDecision "deny" with a reason`,
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"TOK_DENY_REASON"}}`)}},
+	},
+	{
+		Name: "pre-deny-no-reason", About: `PreToolUse JSON "deny" without a reason: the text the model gets`,
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`)}},
+		Texts: []string{"Blocked by hook"},
+	},
+	{
+		Name: "pre-deny-beats-allow", About: "two PreToolUse hooks, one allows and one denies",
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "allow", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"TOK_BEATS_ALLOW"}}`)},
+			{Name: "deny", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"TOK_BEATS_DENY"}}`)},
+		},
+	},
+	{
+		Name: "pre-ask", About: `PreToolUse JSON "ask" in a session with no one to ask (-p; wavehooks' host answers Deny)`,
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"TOK_ASK_REASON"}}`)},
+			{Name: "permission", Event: "PermissionRequest", Answer: record},
+		},
+	},
+	{
+		Name: "pre-allow", About: `PreToolUse JSON "allow" for a tool that needs a permission: no PermissionRequest`,
+		Turns:   oneTool,
+		Allowed: []string{"Read"},
+		Hooks: []Hook{
+			{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"TOK_ALLOW_REASON"}}`)},
+			{Name: "permission", Event: "PermissionRequest", Answer: record},
+		},
+	},
+	{
+		Name: "pre-updated-input", About: "PreToolUse allows with updatedInput: the tool runs with the new input",
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"touch ran-updated","description":"conformance step"}}}`)},
+			{Name: "post", Event: "PostToolUse", Answer: record},
+		},
+		Stdin: []string{"post"},
+	},
+	{
+		Name: "pre-continue-false", About: "PreToolUse answers continue:false with a stopReason",
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "pre", Event: "PreToolUse", Answer: emit(`{"continue":false,"stopReason":"TOK_PRE_STOPREASON"}`)},
+			{Name: "post", Event: "PostToolUse", Answer: record},
+			{Name: "stop", Event: "Stop", Answer: record},
+		},
+	},
+	{
+		Name: "pre-system-message", About: "PreToolUse JSON systemMessage (a warning for the user)",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: emit(`{"systemMessage":"TOK_PRE_SYSMSG"}`)}},
+	},
+
+	// PostToolUse and PostToolUseFailure
+	{
+		Name: "post-exit1", About: "PostToolUse exits 1",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "post", Event: "PostToolUse", Answer: "echo TOK_POST1_OUT; echo TOK_POST1_ERR >&2; exit 1"}},
+	},
+	{
+		Name: "post-exit2", About: "PostToolUse exits 2: stderr is feedback for the model",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "post", Event: "PostToolUse", Answer: "echo TOK_POST2_OUT; echo TOK_POST2_ERR >&2; exit 2"}},
+	},
+	{
+		Name: "post-block-context", About: `PostToolUse JSON decision "block" with a reason, and additionalContext`,
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "post", Event: "PostToolUse", Answer: emit(`{"decision":"block","reason":"TOK_POST_REASON","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"TOK_POST_CTX"}}`)}},
+	},
+	{
+		Name: "post-updated-output", About: "PostToolUse replaces a secret in Bash's output with updatedToolOutput",
+		Turns: [][]Block{{bash("toolu_01", "touch ran-1; printf 'SECRET_%s\\n' 7d1f")}},
+		Hooks: []Hook{{Name: "post", Event: "PostToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"[redacted]","stderr":"","interrupted":false,"isImage":false}}}`)}},
+		Texts: []string{"SECRET_7d1f"},
+	},
+	{
+		Name: "post-continue-false", About: "PostToolUse answers continue:false after the first of two tools",
+		Turns: [][]Block{{bash("toolu_01", "touch ran-1")}, {bash("toolu_02", "touch ran-2")}},
+		Hooks: []Hook{
+			{Name: "post", Event: "PostToolUse", Answer: emit(`{"continue":false,"stopReason":"TOK_POST_STOPREASON"}`)},
+			{Name: "stop", Event: "Stop", Answer: record},
+		},
+	},
+	{
+		Name: "failure-exit2", About: "a failing Bash command: PostToolUseFailure (not PostToolUse) runs, exit 2 is feedback",
+		Turns: [][]Block{{bash("toolu_01", "echo failing >&2; exit 3")}},
+		Hooks: []Hook{
+			{Name: "post", Event: "PostToolUse", Answer: record},
+			{Name: "failure", Event: "PostToolUseFailure", Answer: "echo TOK_FAIL2_ERR >&2; exit 2"},
+		},
+	},
+
+	// UserPromptSubmit
+	{
+		Name: "prompt-exit0", About: "UserPromptSubmit exits 0: stdout is context",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "prompt", Event: "UserPromptSubmit", Answer: "echo TOK_UPS0_OUT; echo TOK_UPS0_ERR >&2; exit 0"}},
+	},
+	{
+		Name: "prompt-exit1", About: "UserPromptSubmit exits 1",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "prompt", Event: "UserPromptSubmit", Answer: "echo TOK_UPS1_OUT; echo TOK_UPS1_ERR >&2; exit 1"}},
+	},
+	{
+		Name: "prompt-exit2", About: "UserPromptSubmit exits 2: the prompt is blocked",
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "prompt", Event: "UserPromptSubmit", Answer: "echo TOK_UPS2_ERR >&2; exit 2"},
+			{Name: "stop", Event: "Stop", Answer: record},
+			{Name: "end", Event: "SessionEnd", Answer: record},
+		},
+	},
+	{
+		Name: "prompt-block", About: `UserPromptSubmit JSON decision "block" with a reason`,
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "prompt", Event: "UserPromptSubmit", Answer: emit(`{"decision":"block","reason":"TOK_UPS_REASON"}`)}},
+	},
+	{
+		Name: "prompt-context", About: "UserPromptSubmit JSON additionalContext",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "prompt", Event: "UserPromptSubmit", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"TOK_UPS_CTX"}}`)}},
+	},
+
+	// Stop
+	{
+		Name: "stop-block", About: `Stop JSON decision "block" once; the second stop has stop_hook_active`,
+		Turns: [][]Block{{Say("First answer.")}, {Say("Second answer.")}},
+		Hooks: []Hook{{Name: "stop", Event: "Stop", Answer: firstStopOnly(emit(`{"decision":"block","reason":"TOK_STOP_REASON"}`))}},
+		Stdin: []string{"stop"},
+	},
+	{
+		Name: "stop-exit2", About: "Stop exits 2 once: stderr is feedback and the agent goes on",
+		Turns: [][]Block{{Say("First answer.")}, {Say("Second answer.")}},
+		Hooks: []Hook{{Name: "stop", Event: "Stop", Answer: firstStopOnly("echo TOK_STOP2_ERR >&2; exit 2")}},
+	},
+	{
+		Name: "stop-exit1", About: "Stop exits 1: the agent stops",
+		Turns: [][]Block{{Say("First answer.")}, {Say("Second answer.")}},
+		Hooks: []Hook{{Name: "stop", Event: "Stop", Answer: "echo TOK_STOP1_OUT; echo TOK_STOP1_ERR >&2; exit 1"}},
+	},
+	{
+		Name: "stop-context", About: "Stop JSON additionalContext once: the agent goes on with it",
+		Turns: [][]Block{{Say("First answer.")}, {Say("Second answer.")}},
+		Hooks: []Hook{{Name: "stop", Event: "Stop", Answer: firstStopOnly(emit(`{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"TOK_STOP_CTX"}}`))}},
+	},
+
+	// SessionStart and SessionEnd
+	{
+		Name: "session-start", About: "SessionStart stdout and additionalContext; matchers on source and reason; SessionEnd exit 2",
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "start-out", Event: "SessionStart", Answer: "echo TOK_SS_OUT"},
+			{Name: "start-ctx", Event: "SessionStart", Matcher: "startup", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"TOK_SS_CTX"}}`)},
+			{Name: "start-resume", Event: "SessionStart", Matcher: "resume", Answer: record},
+			{Name: "end-exit2", Event: "SessionEnd", Answer: "echo TOK_SE2_ERR >&2; exit 2"},
+			{Name: "end-other", Event: "SessionEnd", Matcher: "other", Answer: record},
+			{Name: "end-logout", Event: "SessionEnd", Matcher: "logout", Answer: record},
+		},
+	},
+	{
+		Name: "session-env-file", About: "SessionStart (set -u) writes an export to $CLAUDE_ENV_FILE; a later Bash command uses it",
+		Turns: [][]Block{{bash("toolu_01", `touch "ran-${CONF_VAR:-unset}"`)}},
+		Hooks: []Hook{{Name: "start", Event: "SessionStart", Answer: "set -u\necho 'export CONF_VAR=fromhook' >>\"$CLAUDE_ENV_FILE\"\necho TOK_ENV_CTX"}},
+	},
+
+	// PermissionRequest
+	{
+		Name: "permission-allow", About: `PermissionRequest JSON behavior "allow"`,
+		Turns: oneTool, Allowed: []string{"Read"},
+		Hooks: []Hook{{Name: "permission", Event: "PermissionRequest", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`)}},
+	},
+	{
+		Name: "permission-deny", About: `PermissionRequest JSON behavior "deny" with a message`,
+		Turns: oneTool, Allowed: []string{"Read"},
+		Hooks: []Hook{{Name: "permission", Event: "PermissionRequest", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"TOK_PERM_DENY"}}}`)}},
+	},
+	{
+		Name: "permission-updated-input", About: `PermissionRequest "allow" with updatedInput`,
+		Turns: oneTool, Allowed: []string{"Read"},
+		Hooks: []Hook{{Name: "permission", Event: "PermissionRequest", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"touch ran-perm-updated","description":"conformance step"}}}}`)}},
+	},
+
+	// Matchers and hook options
+	{
+		Name: "matchers", About: "PreToolUse matchers on a Bash call and an MCP tool call (exact names, lists, regexes, case, spaces)",
+		Turns: [][]Block{{bash("toolu_01", "touch ran-bash")}, {Call("toolu_02", mcpTool, map[string]any{"name": "ran-mcp"})}},
+		MCP:   true,
+		Hooks: []Hook{
+			{Name: "m-Bash", Event: "PreToolUse", Matcher: "Bash", Answer: record},
+			{Name: "m-Write-or-Edit", Event: "PreToolUse", Matcher: "Write|Edit", Answer: record},
+			{Name: "m-Bash-or-Write", Event: "PreToolUse", Matcher: "Bash|Write", Answer: record},
+			{Name: "m-comma-list", Event: "PreToolUse", Matcher: "Write, Bash", Answer: record},
+			{Name: "m-regex", Event: "PreToolUse", Matcher: "^Ba.*h$", Answer: record},
+			{Name: "m-substring", Event: "PreToolUse", Matcher: "ash", Answer: record},
+			{Name: "m-lowercase", Event: "PreToolUse", Matcher: "bash", Answer: record},
+			{Name: "m-trailing-space", Event: "PreToolUse", Matcher: "Bash ", Answer: record},
+			{Name: "m-star", Event: "PreToolUse", Matcher: "*", Answer: record},
+			{Name: "m-mcp-server-regex", Event: "PreToolUse", Matcher: "mcp__conf__.*", Answer: record},
+			{Name: "m-mcp-exact", Event: "PreToolUse", Matcher: mcpTool, Answer: record},
+			{Name: "m-mcp-server-only", Event: "PreToolUse", Matcher: "mcp__conf", Answer: record},
+			{Name: "m-mcp-any-server", Event: "PreToolUse", Matcher: "mcp__.*__touch", Answer: record},
+		},
+		Stdin: []string{"m-mcp-exact"},
+	},
+	{
+		Name: "if-condition", About: `a PreToolUse hook with "if": "Bash(git *)" that blocks, and two commands, one of them git`,
+		Turns: [][]Block{{bash("toolu_01", "touch ran-1")}, {bash("toolu_02", "git --version >/dev/null 2>&1; touch ran-git")}},
+		Hooks: []Hook{{Name: "git-guard", Event: "PreToolUse", Matcher: "Bash", If: "Bash(git *)", Answer: "echo TOK_IF_ERR >&2; exit 2"}},
+	},
+	{
+		Name: "exec-form", About: "a PreToolUse guard in the exec form (command with ${CLAUDE_PROJECT_DIR} and args) that blocks",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "guard", Event: "PreToolUse", Exec: true, Answer: "echo TOK_EXEC_ERR >&2; exit 2"}},
+	},
+}

@@ -1,0 +1,506 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/uri"
+)
+
+// Wave plays scenarios through wavehooks: the built `wavehooks serve`,
+// spoken to over OS pipes with jsonrpc2, and an agent host standing in for
+// the editor extension. The host does what docs/hooks.md tells an agent host
+// to do with each answer (run the tool or not, with which input; go on after
+// a blocked Stop; end the turn on continue:false), runs the tools itself, and
+// asks wave/apiMessages what the model receives each time it calls the model.
+// What the host itself supplies and wavehooks only passes on (a tool's
+// response, a failure's error text, PermissionRequest's suggestions,
+// SessionEnd's reason) is taken from Claude Code's run of the same scenario,
+// so the comparison is about what wavehooks does with it.
+type Wave struct {
+	Binary  string
+	Timeout time.Duration
+}
+
+// Run plays s in dir (project/, home/, wavehome/, tmp/). oracle is Claude
+// Code's observation of the same scenario.
+func (w *Wave) Run(ctx context.Context, s *Scenario, dir string, oracle *Observation) (*Observation, error) {
+	proj, home := filepath.Join(dir, "project"), filepath.Join(dir, "home")
+	waveHome, tmp := filepath.Join(dir, "wavehome"), filepath.Join(dir, "tmp")
+	for _, d := range []string{home, waveHome, tmp, filepath.Join(proj, ".wave")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.WriteProject(proj); err != nil {
+		return nil, err
+	}
+	// Claude Code's own settings file, imported as it is.
+	if err := os.WriteFile(filepath.Join(proj, ".wave", "settings.json"), []byte(`{"importClaudeHooks": true}`+"\n"), 0o644); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, w.Timeout)
+	defer cancel()
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "LANG=C.UTF-8",
+		"WAVE_MANAGED_SETTINGS=" + filepath.Join(dir, "no-managed-settings.json")}
+	srv, err := startServer(ctx, w.Binary, proj, waveHome, env)
+	if err != nil {
+		return nil, err
+	}
+	h := &host{srv: srv, s: s, proj: proj, env: env, oracle: oracle,
+		obs: &Observation{Dirs: map[string]string{proj: "$PROJECT", home: "$HOME"}}}
+	playErr := h.play(ctx)
+	if err := srv.close(); err != nil && playErr == nil {
+		playErr = err
+	}
+	if playErr != nil {
+		return nil, fmt.Errorf("%w; server stderr: %s", playErr, tail(srv.stderr.Bytes()))
+	}
+	if h.obs.Calls, err = s.ReadCalls(proj); err != nil {
+		return nil, err
+	}
+	if h.obs.Markers, err = Markers(proj); err != nil {
+		return nil, err
+	}
+	return h.obs, nil
+}
+
+// server is a running `wavehooks serve` and the connection to it.
+type server struct {
+	cmd    *exec.Cmd
+	conn   jsonrpc2.Conn
+	stdin  io.WriteCloser
+	stderr lockedBuffer
+	done   chan error
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]byte(nil), l.b.Bytes()...)
+}
+
+// pipes joins the server's stdout and stdin into the connection's stream.
+type pipes struct {
+	io.Reader
+	io.WriteCloser
+}
+
+func startServer(ctx context.Context, bin, proj, waveHome string, env []string) (*server, error) {
+	cmd := exec.Command(bin, "serve", "--wave-home", waveHome)
+	cmd.Dir, cmd.Env = proj, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	srv := &server{cmd: cmd, done: make(chan error, 1)}
+	cmd.Stderr = &srv.stderr
+	var err error
+	if srv.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { srv.done <- cmd.Wait() }()
+	srv.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipes{stdout, srv.stdin}))
+	srv.conn.Go(ctx, answerServer)
+	var init json.RawMessage
+	if err := srv.call(ctx, "initialize", map[string]any{
+		"processId": os.Getpid(), "rootUri": string(uri.File(proj)), "capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"waveHome": waveHome, "trustWorkspaceHooks": true},
+	}, &init); err != nil {
+		_ = srv.close()
+		return nil, err
+	}
+	if err := srv.conn.Notify(ctx, "initialized", map[string]any{}); err != nil {
+		_ = srv.close()
+		return nil, err
+	}
+	return srv, nil
+}
+
+// answerServer answers what the server asks the editor. An "ask" permission
+// prompt gets "Deny": like Claude Code in -p mode, the host has no one to
+// grant it.
+func answerServer(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	if req.Method() == "window/showMessageRequest" {
+		return reply(ctx, map[string]string{"title": "Deny"}, nil)
+	}
+	return reply(ctx, nil, nil)
+}
+
+func (srv *server) call(ctx context.Context, method string, params, result any) error {
+	if _, err := srv.conn.Call(ctx, method, params, result); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return nil
+}
+
+// close shuts the server down and waits for it; after 10 s it is killed.
+func (srv *server) close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.call(ctx, "shutdown", nil, nil)
+	_ = srv.conn.Notify(ctx, "exit", nil)
+	_ = srv.stdin.Close()
+	var err error
+	select {
+	case err = <-srv.done:
+	case <-time.After(10 * time.Second):
+		_ = syscall.Kill(-srv.cmd.Process.Pid, syscall.SIGKILL)
+		err = <-srv.done
+		if err == nil {
+			err = errors.New("wavehooks serve did not exit")
+		}
+	}
+	_ = srv.conn.Close()
+	<-srv.conn.Done()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 0 {
+		err = nil
+	}
+	return err
+}
+
+// host is the agent host: it plays the scenario's model turns against the server.
+type host struct {
+	srv    *server
+	s      *Scenario
+	proj   string
+	env    []string
+	oracle *Observation
+	obs    *Observation
+	sid    string
+}
+
+// result is the part of a wave/* result the host acts on.
+type result struct {
+	SessionID  string          `json:"sessionId"`
+	Permission string          `json:"permission"`
+	ToolInput  json.RawMessage `json:"toolInput"`
+	Blocked    bool            `json:"blocked"`
+	Continue   bool            `json:"continue"`
+	raw        json.RawMessage
+}
+
+func (h *host) call(ctx context.Context, method string, params map[string]any) (result, error) {
+	if h.sid != "" {
+		params["sessionId"] = h.sid
+	}
+	var raw json.RawMessage
+	if err := h.srv.call(ctx, method, params, &raw); err != nil {
+		return result{}, err
+	}
+	var r result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return result{}, fmt.Errorf("%s: %w", method, err)
+	}
+	r.raw = raw
+	return r, nil
+}
+
+// maxTurns bounds a scenario's agent loop (a Stop hook that always blocks).
+const maxTurns = 12
+
+func (h *host) play(ctx context.Context) error {
+	start, err := h.call(ctx, "wave/sessionStart", map[string]any{"source": "startup"})
+	if err != nil {
+		return err
+	}
+	h.sid = start.SessionID
+	prompt := h.s.Prompt
+	if prompt == "" {
+		prompt = defaultPrompt
+	}
+	ended := !start.Continue
+	if !ended {
+		ups, err := h.call(ctx, "wave/userPromptSubmit", map[string]any{"prompt": prompt})
+		if err != nil {
+			return err
+		}
+		ended = ups.Blocked || !ups.Continue
+	}
+	for turn := 0; !ended && turn < maxTurns; turn++ {
+		if err := h.callModel(ctx); err != nil {
+			return err
+		}
+		blocks := []Block{Say("Done.")}
+		if turn < len(h.s.Turns) {
+			blocks = h.s.Turns[turn]
+		}
+		if err := h.addAssistant(ctx, blocks); err != nil {
+			return err
+		}
+		tools := 0
+		for _, b := range blocks {
+			if b.ToolName == "" {
+				continue
+			}
+			tools++
+			goOn, err := h.toolCall(ctx, b)
+			if err != nil {
+				return err
+			}
+			if !goOn {
+				ended = true
+				break
+			}
+		}
+		if ended || tools > 0 {
+			continue
+		}
+		stop, err := h.call(ctx, "wave/stop", map[string]any{})
+		if err != nil {
+			return err
+		}
+		ended = !stop.Blocked || !stop.Continue
+	}
+	reason := "other"
+	if r := h.hostValue("SessionEnd", nil, "reason"); r != nil {
+		_ = json.Unmarshal(r, &reason)
+	}
+	_, err = h.call(ctx, "wave/sessionEnd", map[string]any{"reason": reason})
+	return err
+}
+
+// callModel is the moment the host sends the conversation to the model:
+// what wave/apiMessages says then is what the model receives.
+func (h *host) callModel(ctx context.Context) error {
+	var res struct {
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := h.srv.call(ctx, "wave/apiMessages", map[string]any{"sessionId": h.sid}, &res); err != nil {
+		return err
+	}
+	body, err := json.Marshal(map[string]json.RawMessage{"messages": res.Messages})
+	if err != nil {
+		return err
+	}
+	h.obs.ModelCalls++
+	h.obs.Model = append(h.obs.Model, requestTexts(body)...)
+	return nil
+}
+
+func (h *host) addAssistant(ctx context.Context, blocks []Block) error {
+	wire := make([]map[string]any, 0, len(blocks))
+	for _, b := range blocks {
+		if b.ToolName != "" {
+			wire = append(wire, map[string]any{"type": "tool", "id": b.ToolID, "name": b.ToolName, "input": b.ToolInput})
+		} else {
+			wire = append(wire, map[string]any{"type": "text", "content": b.Text})
+		}
+	}
+	_, err := h.call(ctx, "wave/addAssistantMessage", map[string]any{"blocks": wire})
+	return err
+}
+
+// toolCall is one tool call: PreToolUse, the host's own permission check
+// (PermissionRequest when the tool is not allowed and no hook decided), the
+// tool, then PostToolUse or PostToolUseFailure. It reports whether the
+// agent goes on.
+func (h *host) toolCall(ctx context.Context, b Block) (bool, error) {
+	input, err := json.Marshal(b.ToolInput)
+	if err != nil {
+		return false, err
+	}
+	pre, err := h.call(ctx, "wave/preToolUse", map[string]any{"toolUseId": b.ToolID, "toolName": b.ToolName, "toolInput": json.RawMessage(input)})
+	if err != nil {
+		return false, err
+	}
+	if !pre.Continue {
+		return false, nil
+	}
+	allowed, effective := pre.Permission == "allow", pre.ToolInput
+	if allowed && !slices.Contains(h.s.AllowedTools(), b.ToolName) && !preToolUseDecided(pre.raw) {
+		suggestions := h.hostValue("PermissionRequest", func(in map[string]json.RawMessage) bool {
+			return jsonEqual(in["tool_input"], effective)
+		}, "permission_suggestions")
+		if suggestions == nil {
+			suggestions = json.RawMessage(`[]`)
+		}
+		pr, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "PermissionRequest", "input": map[string]any{
+			"tool_name": b.ToolName, "tool_input": effective, "tool_use_id": b.ToolID, "permission_suggestions": suggestions}})
+		if err != nil {
+			return false, err
+		}
+		if !pr.Continue {
+			return false, nil
+		}
+		switch pr.Permission {
+		case "allow":
+			if len(pr.ToolInput) > 0 {
+				effective = pr.ToolInput
+			}
+		case "deny":
+			allowed = false
+		default: // no hook decided and no one to ask: the host refuses, as Claude Code's -p mode does
+			allowed = false
+			_, err := h.call(ctx, "wave/addAssistantMessage", map[string]any{"blocks": []map[string]any{{
+				"type": "tool", "id": b.ToolID, "name": b.ToolName, "result": b.ToolName + " needs approval", "success": false}}})
+			if err != nil {
+				return false, err
+			}
+		}
+	}
+	if !allowed {
+		return true, nil
+	}
+	response, failure, err := h.runTool(ctx, b.ToolName, effective)
+	if err != nil {
+		return false, err
+	}
+	byID := func(in map[string]json.RawMessage) bool { return jsonEqual(in["tool_use_id"], mustJSON(b.ToolID)) }
+	if failure != "" {
+		if e := h.hostValue("PostToolUseFailure", byID, "error"); e != nil {
+			_ = json.Unmarshal(e, &failure)
+		}
+		if _, err := h.call(ctx, "wave/addAssistantMessage", map[string]any{"blocks": []map[string]any{{
+			"type": "tool", "id": b.ToolID, "name": b.ToolName, "result": failure, "success": false}}}); err != nil {
+			return false, err
+		}
+		res, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "PostToolUseFailure", "input": map[string]any{
+			"tool_name": b.ToolName, "tool_input": effective, "tool_use_id": b.ToolID, "error": failure, "is_interrupt": false}})
+		if err != nil {
+			return false, err
+		}
+		return res.Continue, nil
+	}
+	if r := h.hostValue("PostToolUse", byID, "tool_response"); r != nil {
+		response = r
+	}
+	post, err := h.call(ctx, "wave/postToolUse", map[string]any{"toolUseId": b.ToolID, "toolName": b.ToolName,
+		"toolInput": effective, "toolResponse": response})
+	if err != nil {
+		return false, err
+	}
+	return post.Continue, nil
+}
+
+// preToolUseDecided says whether a PreToolUse hook decided (an explicit
+// allow lets the tool skip the host's permission prompt, as in Claude Code).
+// The result has no field for it yet (issue #14: "PreToolUse cannot say 'no
+// decision'"), so an allow is taken as no decision; read the new field here
+// once the result carries one.
+func preToolUseDecided(raw json.RawMessage) bool {
+	_ = raw
+	return false
+}
+
+// runTool runs a tool as the agent would, in the project: Bash with sh,
+// the MCP tool by creating its file. It returns the tool's response and, when
+// it failed, the error text.
+func (h *host) runTool(ctx context.Context, name string, input json.RawMessage) (json.RawMessage, string, error) {
+	switch name {
+	case "Bash":
+		var in struct {
+			Command string `json:"command"`
+		}
+		if err := json.Unmarshal(input, &in); err != nil {
+			return nil, "", fmt.Errorf("Bash input: %w", err)
+		}
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "sh", "-c", in.Command)
+		cmd.Dir, cmd.Env = h.proj, h.env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		resp := mustJSON(map[string]any{"stdout": strings.TrimRight(stdout.String(), "\n"), "stderr": strings.TrimRight(stderr.String(), "\n"),
+			"interrupted": false, "isImage": false, "noOutputExpected": false})
+		var exit *exec.ExitError
+		switch {
+		case err == nil:
+			return resp, "", nil
+		case errors.As(err, &exit):
+			return resp, strings.TrimRight(fmt.Sprintf("Exit code %d\n%s%s", exit.ExitCode(), stdout.String(), stderr.String()), "\n"), nil
+		default:
+			return nil, "", err
+		}
+	case mcpTool:
+		var in struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(input, &in); err != nil || !markerName.MatchString(in.Name) {
+			return nil, "", fmt.Errorf("%s input %s", mcpTool, input)
+		}
+		if err := os.WriteFile(filepath.Join(h.proj, in.Name), nil, 0o644); err != nil {
+			return nil, "", err
+		}
+		return mustJSON([]any{map[string]any{"type": "text", "text": "touched " + in.Name}}), "", nil
+	}
+	return nil, "", fmt.Errorf("the host cannot run tool %q", name)
+}
+
+// hostValue is a value the host supplies for event (the first of Claude
+// Code's hook inputs of that event that match), or nil.
+func (h *host) hostValue(event string, match func(map[string]json.RawMessage) bool, key string) json.RawMessage {
+	for _, name := range sortedKeys(h.oracle.Calls) {
+		for _, c := range h.oracle.Calls[name] {
+			var in map[string]json.RawMessage
+			if json.Unmarshal(c.Stdin, &in) != nil || !jsonEqual(in["hook_event_name"], mustJSON(event)) {
+				continue
+			}
+			if match == nil || match(in) {
+				return in[key]
+			}
+		}
+	}
+	return nil
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// jsonEqual compares two JSON values by meaning.
+func jsonEqual(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
