@@ -99,7 +99,7 @@ func interpret(ev Event, h *Hook, x Exec) verdict {
 	looksJSON := strings.HasPrefix(out, "{")
 	if x.ExitCode == 2 {
 		// As Claude Code does: a hook that exits 2 blocks, whatever its
-		// stdout says, even "allow" (docs/parity.md, "Exit code 2").
+		// stdout says, even "allow" (docs/parity.md, "Reading hook answers").
 		v := exit2(ev, h, strings.TrimSpace(x.Stderr))
 		if looksJSON {
 			v.notes = append(v.notes, fmt.Sprintf("stdout ignored: exit 2 blocks, whatever the JSON on stdout says "+
