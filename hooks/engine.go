@@ -306,8 +306,9 @@ func record(ev Event, h *Hook, x Exec, r *Run) verdict {
 	v := interpret(ev, h, x)
 	r.Ran, r.ExitCode, r.Duration, r.DurationNs, r.TimedOut = true, x.ExitCode, x.Duration, x.Duration.Nanoseconds(), x.TimedOut
 	r.Stdout, r.Stderr, r.StdoutTruncated, r.StderrTruncated = x.Stdout, x.Stderr, x.StdoutTruncated, x.StderrTruncated
-	r.JSON, r.Problems, r.Decision = v.json, v.problems, v.summary
-	if x.StdoutTruncated || x.StderrTruncated {
+	r.JSON, r.Decision = v.json, v.summary
+	r.Problems = append(v.problems[:len(v.problems):len(v.problems)], v.notes...)
+	if (x.StdoutTruncated && !v.cut) || x.StderrTruncated {
 		v.problems = append(v.problems[:len(v.problems):len(v.problems)],
 			fmt.Sprintf("output of `%s` exceeded %d bytes and was truncated", h.Display(), MaxOutput))
 	}
@@ -326,12 +327,7 @@ func (e *Engine) startAsync(in Input, gate ReadGate, h *Hook, stdin []byte, run 
 		gate.Leave()
 		v := record(in.Event, h, x, &r)
 		res := Result{Event: in.Event, Continue: true, Stdin: stdin, Runs: []Run{r}}
-		for _, p := range v.problems {
-			res.Warnings = append(res.Warnings, "hook output ignored: "+p)
-		}
-		if v.systemMessage != "" {
-			res.Warnings = append(res.Warnings, v.systemMessage)
-		}
+		res.Warnings = v.warnings()
 		if v.err != "" {
 			res.Errors = append(res.Errors, v.err)
 		}
@@ -353,15 +349,10 @@ func combine(res *Result, vs []verdict) {
 	var inputs []json.RawMessage
 	for i := range vs {
 		v := &vs[i]
-		for _, p := range v.problems {
-			res.Warnings = append(res.Warnings, "hook output ignored: "+p)
-		}
+		res.Warnings = append(res.Warnings, v.warnings()...)
 		if v.stop {
 			res.Continue = false
 			stopReasons = append(stopReasons, v.stopReason)
-		}
-		if v.systemMessage != "" {
-			res.Warnings = append(res.Warnings, v.systemMessage)
 		}
 		if v.err != "" {
 			res.Errors = append(res.Errors, v.err)

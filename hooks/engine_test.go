@@ -255,10 +255,10 @@ func TestInvalidJSONWarnsAndFallsBackToExitCode(t *testing.T) {
 		perm      hooks.Permission
 		blocked   bool
 	}{
-		{"not JSON at all", `{"continue": tru`, hooks.PreToolUse, 2, "not a valid JSON object", hooks.PermissionDeny, false},
+		{"not JSON at all", `{"continue": tru`, hooks.PreToolUse, 1, "not a valid JSON object", hooks.PermissionNone, false},
 		{"wrong type", `{"continue":"no"}`, hooks.PreToolUse, 0, "continue must be a boolean", hooks.PermissionNone, false},
 		{"block without reason", `{"decision":"block"}`, hooks.Stop, 0, `decision "block" needs a non-empty "reason"`, hooks.PermissionNone, false},
-		{"block without reason, exit 2", `{"decision":"block"}`, hooks.PostToolUse, 2, `decision "block" needs a non-empty "reason"`, hooks.PermissionNone, true},
+		{"block without reason, exit 1", `{"decision":"block"}`, hooks.PostToolUse, 1, `decision "block" needs a non-empty "reason"`, hooks.PermissionNone, false},
 		{"event name mismatch", `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny"}}`, hooks.PreToolUse, 0,
 			`hookEventName is "Stop" but this is a PreToolUse hook`, hooks.PermissionNone, false},
 		{"bad permission", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"maybe"}}`, hooks.PreToolUse, 0,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -58,8 +59,12 @@ func NewRunner(projectRoot string, env []string) *Runner {
 // never reads stdin, exits at once, or leaves a grandchild holding its
 // output can block nothing, whatever the sizes; and no goroutine copies
 // anything. Output past MaxOutput is cut off while the hook runs and
-// reported as truncated. On timeout or cancellation the whole process group
-// is killed, children and grandchildren included, and RunHook returns promptly.
+// reported as truncated; when the hook exits, its output files are read and
+// sealed, so a background child that still holds them cannot fill memory.
+// On timeout or cancellation every process of the run is killed — its
+// process group and the children that left it (killRun) — and RunHook
+// returns promptly. Background children of a hook that exited by itself are
+// left running: a hook may start a daemon.
 func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
 	var cmd *exec.Cmd
 	if h.Args != nil {
@@ -77,6 +82,13 @@ func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
 	return r.run(ctx, cmd, stdin, h.Timeout)
 }
 
+// runMarkerVar is the environment variable that marks every process of one
+// hook run, so that killRun finds those that left the run's process group.
+const runMarkerVar = "WAVEHOOKS_HOOK_RUN"
+
+// runSeq numbers hook runs for their markers.
+var runSeq atomic.Uint64
+
 func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout time.Duration) Exec {
 	files, err := newHookFiles(stdin)
 	if err != nil {
@@ -86,35 +98,48 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 	// small fork: do it after the caller has its answer.
 	defer func() { go files.close() }()
 
+	marker := strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(runSeq.Add(1), 10)
+	// Last, so that it wins over a hook's own env of the same name.
+	cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], runMarkerVar+"="+marker)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.stdin, files.stdout, files.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := hookChildren.start(cmd); err != nil {
 		return Exec{ExitCode: -1, StartErr: err.Error(), Duration: time.Since(start)}
 	}
 	// Timers rather than exec.CommandContext: no goroutine per hook, and the
-	// kill reaches the whole process group, not just the shell.
+	// kill reaches every process of the run, not just the shell. killMu
+	// makes a kill in progress finish before RunHook returns, and keeps a
+	// late timer from killing anything once the hook has been waited for.
 	var why atomic.Int32
+	var killMu sync.Mutex
+	waited := false
 	kill := func(reason int32) {
-		if why.CompareAndSwap(0, reason) {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killMu.Lock()
+		defer killMu.Unlock()
+		if !waited && why.CompareAndSwap(0, reason) {
+			killRun(cmd.Process, marker, false)
 		}
 	}
 	timer := time.AfterFunc(timeout, func() { kill(killedByTimeout) })
 	stopWatchingCtx := context.AfterFunc(ctx, func() { kill(killedByCancel) })
 	stopCapping := files.capWhileRunning()
 	err = cmd.Wait()
+	hookChildren.done(cmd.Process.Pid)
+	killMu.Lock()
+	waited = true
+	killMu.Unlock()
 	timer.Stop()
 	stopWatchingCtx()
 	stopCapping()
 	res := Exec{Duration: time.Since(start)}
 	if why.Load() != 0 {
-		// Processes that escaped into the group after the first kill.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		// Marked processes that a fork in progress hid from the first search.
+		killRun(cmd.Process, marker, true)
 	}
-	res.Stdout, res.StdoutTruncated = files.read(files.stdout, &files.outCut)
-	res.Stderr, res.StderrTruncated = files.read(files.stderr, &files.errCut)
+	res.Stdout, res.StdoutTruncated = files.collect(files.stdout, &files.outCut)
+	res.Stderr, res.StderrTruncated = files.collect(files.stderr, &files.errCut)
 	var exitErr *exec.ExitError
 	switch {
 	case why.Load() == killedByTimeout:
@@ -168,6 +193,7 @@ func newHookFiles(stdin []byte) (*hookFiles, error) {
 		f.close()
 		return nil, err
 	}
+	sealInput(f.stdin)
 	return f, nil
 }
 
@@ -210,6 +236,20 @@ func cut(file *os.File) bool {
 	return file.Truncate(MaxOutput) == nil
 }
 
+// collect reads what a hook that has exited wrote to stdout or stderr,
+// and seals the file: its growth first, so that a background child still
+// writing to it cannot add to it while it is read, then, once read, its
+// contents, emptied. The cap on a hook's output then holds for as long as
+// any process has the file open, not only while the hook runs.
+func (f *hookFiles) collect(file *os.File, wasCut *bool) (string, bool) {
+	sealed := stopGrowth(file)
+	out, truncated := f.read(file, wasCut)
+	if sealed {
+		sealOutput(file)
+	}
+	return out, truncated
+}
+
 // read returns the first MaxOutput bytes a hook wrote and whether there was more.
 func (f *hookFiles) read(file *os.File, wasCut *bool) (string, bool) {
 	f.mu.Lock()
@@ -234,6 +274,48 @@ func (f *hookFiles) close() {
 			_ = file.Close()
 		}
 	}
+}
+
+// hookChildren are the hook processes started and not yet waited for. The
+// orphan reaper (AdoptOrphans) leaves them to os/exec: reaping one would
+// take its exit status from cmd.Wait.
+var hookChildren = &childSet{pids: map[int]struct{}{}}
+
+// childSet is a set of child pids that the orphan reaper must not reap.
+type childSet struct {
+	// starting is held for reading from fork to registration, and for
+	// writing by the reaper, so that it never sees a hook's child that is
+	// not registered yet.
+	starting sync.RWMutex
+	mu       sync.Mutex // guards pids
+	pids     map[int]struct{}
+}
+
+// start starts cmd and registers its process.
+func (c *childSet) start(cmd *exec.Cmd) error {
+	c.starting.RLock()
+	defer c.starting.RUnlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.pids[cmd.Process.Pid] = struct{}{}
+	c.mu.Unlock()
+	return nil
+}
+
+// done forgets a process that has been waited for.
+func (c *childSet) done(pid int) {
+	c.mu.Lock()
+	delete(c.pids, pid)
+	c.mu.Unlock()
+}
+
+func (c *childSet) has(pid int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pids[pid]
+	return ok
 }
 
 // fileSupply hands out fresh in-memory files made ahead of time, off the

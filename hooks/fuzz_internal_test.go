@@ -41,6 +41,9 @@ func FuzzInterpret(f *testing.F) {
 	f.Add(uint8(2), 0, strings.Repeat("é", MaxInjectedText+1), "")
 	f.Add(uint8(6), -1, `{"hookSpecificOutput":null}`, "")
 	f.Add(uint8(0), 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "")
+	f.Add(uint8(0), 2, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, "no")
+	f.Add(uint8(0), 0, `{"HOOKSPECIFICOUTPUT":{"PERMISSIONDECISION":"deny"}}`, "")
+	f.Add(uint8(3), 0, `{"Continue":false,"continue":true}`, "")
 	f.Fuzz(func(t *testing.T, event uint8, exit int, stdout, stderr string) {
 		events := Events()
 		ev := events[int(event)%len(events)]
@@ -61,8 +64,21 @@ func FuzzInterpret(f *testing.F) {
 				t.Fatalf("JSON decided but has problems: %v", v.problems)
 			}
 		}
-		if strings.HasPrefix(trimmed, "{") && !v.json && len(v.problems) == 0 {
+		if strings.HasPrefix(trimmed, "{") && !v.json && len(v.problems)+len(v.notes) == 0 && !v.cut {
 			t.Fatalf("stdout starting with '{' neither decided nor said why not: %q", trimmed)
+		}
+		if exit == 2 && v.json {
+			t.Fatalf("the stdout of a hook that exited 2 was read: %q", trimmed)
+		}
+		if exit == 2 && ev.decidesPermission() && v.permission != PermissionDeny {
+			t.Fatalf("exit 2 did not deny: %+v", v)
+		}
+		if v.json {
+			// Keys match exactly: the same answer with its keys upper-cased decides nothing.
+			upper := interpret(ev, h, Exec{ExitCode: 0, Stdout: strings.ToUpper(trimmed)})
+			if upper.permission != PermissionNone || upper.block || upper.stop {
+				t.Fatalf("an answer with upper-cased keys decided: %q -> %+v", strings.ToUpper(trimmed), upper)
+			}
 		}
 		switch v.permission {
 		case PermissionNone, PermissionAllow, PermissionAsk, PermissionDeny:

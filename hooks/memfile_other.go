@@ -6,3 +6,13 @@ import "os"
 
 // newMemFile returns an unlinked temporary file where memfd does not exist.
 func newMemFile(name string) (*os.File, error) { return newTempFile(name) }
+
+// sealInput does nothing: only memfds can be sealed.
+func sealInput(*os.File) {}
+
+// stopGrowth cannot stop a temporary file from growing: a hook's background
+// child may write to it after the hook exited (docs/security.md).
+func stopGrowth(*os.File) bool { return false }
+
+// sealOutput does nothing: only memfds can be sealed.
+func sealOutput(*os.File) {}

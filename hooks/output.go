@@ -24,11 +24,27 @@ type verdict struct {
 	updatedInput  json.RawMessage
 	context       string // exit-0 stdout that becomes context
 	addContext    string
-	err           string // a non-blocking error for the user
-	problems      []string
+	err           string   // a non-blocking error for the user
+	problems      []string // why the JSON answer was rejected; the exit code decided
+	notes         []string // warnings about an answer that was read anyway (ignored keys, ignored stdout)
+	cut           bool     // the JSON answer was cut at MaxOutput and the error says so
 	json          bool
 	summary       string
 	ignored       string // a part of the answer the event has no use for
+}
+
+// warnings are the warn blocks a verdict adds: why its JSON was not read,
+// what in it was ignored, and its systemMessage.
+func (v *verdict) warnings() []string {
+	var out []string
+	for _, p := range v.problems {
+		out = append(out, "hook output ignored: "+p)
+	}
+	out = append(out, v.notes...)
+	if v.systemMessage != "" {
+		out = append(out, v.systemMessage)
+	}
+	return out
 }
 
 // hookJSON is the JSON answer a hook may print (seed 002, plus the fields
@@ -66,8 +82,9 @@ type permissionRequestDecision struct {
 	Interrupt          *bool           `json:"interrupt"`
 }
 
-// interpret reads one hook's result: its JSON when stdout is a JSON object
-// that validates, otherwise its exit code.
+// interpret reads one hook's result: exit 2 blocks and its stdout is not
+// read; otherwise its JSON when stdout is a JSON object that validates, and
+// its exit code for what the JSON does not say or when it does not validate.
 func interpret(ev Event, h *Hook, x Exec) verdict {
 	if x.StartErr != "" {
 		return verdict{err: fmt.Sprintf("hook `%s` could not start: %s", h.Display(), x.StartErr), summary: "could not start"}
@@ -79,17 +96,51 @@ func interpret(ev Event, h *Hook, x Exec) verdict {
 		return verdict{err: fmt.Sprintf("hook `%s` was cancelled", h.Display()), summary: "cancelled"}
 	}
 	out := strings.TrimSpace(x.Stdout)
-	var problems []string
-	if strings.HasPrefix(out, "{") {
+	looksJSON := strings.HasPrefix(out, "{")
+	if x.ExitCode == 2 {
+		// As Claude Code does: a hook that exits 2 blocks, whatever its
+		// stdout says, even "allow" (docs/parity.md, "Reading hook answers").
+		v := exit2(ev, h, strings.TrimSpace(x.Stderr))
+		if looksJSON {
+			v.notes = append(v.notes, fmt.Sprintf("stdout ignored: exit 2 blocks, whatever the JSON on stdout says "+
+				"(hook `%s`; to answer with JSON, exit 0)", h.Display()))
+			v.summary += "; stdout ignored: exit 2 blocks"
+		}
+		return v
+	}
+	if looksJSON && x.StdoutTruncated {
+		return cutAnswer(ev, h, x)
+	}
+	var problems, notes []string
+	if looksJSON {
 		v, probs := interpretJSON(ev, []byte(out))
 		if probs == nil {
 			v.json = true
 			return v
 		}
-		problems = probs
+		problems, notes = probs, v.notes
 	}
 	v := interpretExit(ev, h, x, out)
-	v.problems = problems
+	v.problems, v.notes = problems, notes
+	return v
+}
+
+// cutAnswer is the verdict on a JSON answer longer than MaxOutput: cut, it
+// cannot be read, and guessing would let a hook's deny turn into an allow.
+// It is an error the user sees; PreToolUse and PermissionRequest deny (fail
+// closed), other events go by the exit code as with any unreadable answer.
+func cutAnswer(ev Event, h *Hook, x Exec) verdict {
+	msg := fmt.Sprintf("the JSON answer of hook `%s` is longer than the %d-byte output cap: it was cut and cannot be read", h.Display(), MaxOutput)
+	if ev.decidesPermission() {
+		return verdict{permission: PermissionDeny, reason: msg + "; the tool call is denied",
+			err: msg + "; the tool call is denied", cut: true, summary: "json cut at the output cap: deny"}
+	}
+	v := interpretExit(ev, h, x, "")
+	if v.err != "" {
+		msg += "\n" + v.err
+	}
+	v.err, v.cut = msg, true
+	v.summary = "json cut at the output cap; " + v.summary
 	return v
 }
 
@@ -141,9 +192,14 @@ func exit2(ev Event, h *Hook, stderr string) verdict {
 // behavior "allow" (with an optional updatedInput) or "deny" (with a
 // message for the model, and interrupt to stop the agent).
 func permissionRequest(v *verdict, raw json.RawMessage) []string {
+	if t := bytesTrim(raw); len(t) == 0 || t[0] != '{' {
+		return []string{`hookSpecificOutput.decision must be an object like {"behavior": "allow"}`}
+	}
 	var d permissionRequestDecision
-	if err := json.Unmarshal(raw, &d); err != nil {
-		return []string{`hookSpecificOutput.decision must be an object like {"behavior": "allow"}: ` + jsonError(err)}
+	notes, err := decodeExact(raw, &d, "hookSpecificOutput.decision.")
+	v.notes = append(v.notes, notes...)
+	if err != nil {
+		return []string{err.Error()}
 	}
 	var probs []string
 	switch b := deref(d.Behavior); b {
@@ -179,11 +235,13 @@ func readUpdatedInput(v *verdict, raw json.RawMessage, field string) []string {
 }
 
 // interpretJSON validates a JSON answer. A nil problem list means the JSON
-// decides; otherwise the problems say why it was rejected.
+// decides; otherwise the problems say why it was rejected. Keys match
+// exactly, as in Claude Code: v.notes names a key that differs from a known
+// one only in case, which is ignored.
 func interpretJSON(ev Event, out []byte) (verdict, []string) {
-	var j hookJSON
 	dec := json.NewDecoder(bytes.NewReader(out))
-	if err := dec.Decode(&j); err != nil {
+	var top json.RawMessage
+	if err := dec.Decode(&top); err != nil {
 		return verdict{}, []string{"stdout looks like JSON but is not a valid JSON object: " + jsonError(err)}
 	}
 	// Not dec.More(): it reports false for a stray '}' or ']', so "{}}"
@@ -192,6 +250,12 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 		return verdict{}, []string{"stdout has more after its JSON object"}
 	}
 	var v verdict
+	var j hookJSON
+	notes, err := decodeExact(top, &j, "")
+	if err != nil {
+		return verdict{notes: notes}, []string{err.Error()}
+	}
+	v.notes = notes
 	var probs []string
 	if j.Continue != nil && !*j.Continue {
 		v.stop = true
@@ -206,8 +270,10 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 	decision, reason := j.Decision, j.Reason
 	if len(j.HookSpecificOutput) > 0 && string(j.HookSpecificOutput) != "null" {
 		var hs hookSpecificJSON
-		if err := json.Unmarshal(j.HookSpecificOutput, &hs); err != nil {
-			return verdict{}, []string{"hookSpecificOutput: " + jsonError(err)}
+		notes, err := decodeExact(j.HookSpecificOutput, &hs, "hookSpecificOutput.")
+		v.notes = append(v.notes, notes...)
+		if err != nil {
+			return verdict{notes: v.notes}, []string{err.Error()}
 		}
 		switch {
 		case hs.HookEventName == nil:
@@ -276,7 +342,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 		v.reason = "denied by a " + string(ev) + " hook"
 	}
 	if probs != nil {
-		return verdict{}, probs
+		return verdict{notes: v.notes}, probs
 	}
 	v.summary = jsonSummary(&v)
 	return v, nil

@@ -105,7 +105,8 @@ type Run struct {
 	StdoutTruncated bool          `json:"stdoutTruncated"`
 	StderrTruncated bool          `json:"stderrTruncated"`
 	// JSON says whether stdout was read as a JSON answer; Problems lists what
-	// was wrong with it.
+	// was wrong with it (why it was not read) or ignored in it (keys that
+	// differ only in case, the JSON of a hook that exited 2).
 	JSON     bool     `json:"json"`
 	Problems []string `json:"problems"`
 	// Decision is a one-line summary of what the hook decided.

@@ -150,8 +150,9 @@ func TestFaultInvalidUTF8FromHooks(t *testing.T) {
 }
 
 // TestFaultHugeJSONOutput: a hook prints 5 MB of JSON. Its output is cut at
-// 1 MiB, so the JSON no longer parses: the editor is told both, the exit
-// code decides, and the server carries on.
+// 1 MiB, so the JSON cannot be read: the editor gets an error block naming
+// the cap, the exit code decides (PostToolUse; PreToolUse would deny), and
+// the server carries on.
 func TestFaultHugeJSONOutput(t *testing.T) {
 	huge := `cat >/dev/null; printf '{"systemMessage":"'; head -c 5000000 /dev/zero | tr '\0' a; printf '"}'`
 	s := startFaultServer(t, hookSettings(map[string][]string{"PostToolUse": {huge}}))
@@ -162,8 +163,7 @@ func TestFaultHugeJSONOutput(t *testing.T) {
 	r := s.must(t, "wave/postToolUse", map[string]any{"sessionId": id, "toolUseId": "t1", "toolName": "Bash", "toolInput": map[string]any{}, "toolResponse": "x"})
 	t.Logf("5 MB of hook output handled in %s", time.Since(start))
 	blocks := blocksText(r)
-	require.Contains(t, blocks, "exceeded 1048576 bytes and was truncated")
-	require.Contains(t, blocks, "not a valid JSON object")
+	require.Contains(t, blocks, "longer than the 1048576-byte output cap: it was cut and cannot be read")
 	require.Less(t, len(blocks), 100<<10, "the truncated output is not pasted into the conversation")
 	require.Equal(t, true, r["continue"])
 	runs := s.must(t, "wave/hookRuns", map[string]any{"sessionId": id, "limit": 1})

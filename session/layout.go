@@ -118,7 +118,7 @@ func (sf *segFile) replace(from int, units [][]byte, viaCopy bool) error {
 		if err := sf.replaceByCopy(start, buf.Bytes()); err != nil {
 			return err
 		}
-	} else if err := sf.writeInPlace(start, oldEnd, newSize, &buf); err != nil {
+	} else if err := sf.writeInPlace(from, start, oldEnd, newSize, &buf); err != nil {
 		return err
 	}
 	sf.units = append(sf.units[:from], units...)
@@ -127,32 +127,91 @@ func (sf *segFile) replace(from int, units [][]byte, viaCopy bool) error {
 	return sf.restamp()
 }
 
-// writeInPlace writes buf (from start to the new foot) over the file at
-// start. Overwritten bytes are journalled first and a shrink is padded, so a
-// crash at any moment leaves a file that loads whole; a reader in the middle
-// of the write, though, can see part of it.
-func (sf *segFile) writeInPlace(start, oldEnd, newSize int64, buf *bytes.Buffer) error {
+// writeInPlace writes buf (from start, where unit from begins, to the new
+// foot) over the file at start. Overwritten bytes are journalled first and a
+// shrink is padded, so a crash at any moment leaves a file that loads whole;
+// a reader in the middle of the write, though, can see part of it.
+//
+// A write that fails leaves the file as it was, never torn (docs/security.md):
+// the blocks it grows into are reserved first, so a full disk or quota
+// (ENOSPC, EDQUOT) fails before a byte changes; a write that fails anyway
+// (EIO, EFBIG past a file size limit, a file system that cannot reserve) is
+// undone from the old units, which are still in memory.
+func (sf *segFile) writeInPlace(from int, start, oldEnd, newSize int64, buf *bytes.Buffer) error {
 	if newSize < sf.size {
 		buf.Write(bytes.Repeat([]byte{' '}, int(sf.size-newSize)))
+	}
+	if newSize > sf.size {
+		if err := reserve(sf.f, sf.size, newSize-sf.size); err != nil {
+			_ = sf.f.Truncate(sf.size) // frees what a partial reservation got
+			return sf.intact(err)
+		}
 	}
 	rewrites := start < oldEnd
 	if rewrites {
 		if err := sf.writeJournal(start, newSize, buf.Bytes()); err != nil {
-			return err
+			if sf.journal != nil {
+				_ = sf.journal.Truncate(0) // a torn record would be dropped anyway
+			}
+			return sf.intact(err)
 		}
 	}
-	if _, err := sf.f.WriteAt(buf.Bytes(), start); err != nil {
-		return err
+	_, err := sf.f.WriteAt(buf.Bytes(), start)
+	if err == nil && newSize < sf.size {
+		err = sf.f.Truncate(newSize)
 	}
-	if newSize < sf.size {
-		if err := sf.f.Truncate(newSize); err != nil {
-			return err
+	if err != nil {
+		if uerr := sf.undo(from, start); uerr != nil {
+			// The journal, kept, finishes the write when the file is next
+			// loaded: a whole file, if not the one the editor was told of.
+			return fmt.Errorf("writing %s: %w; undoing the partial write failed too: %v", sf.path, err, uerr)
 		}
+		if rewrites {
+			_ = sf.journal.Truncate(0)
+		}
+		return sf.intact(err)
 	}
 	if rewrites {
 		return sf.journal.Truncate(0)
 	}
 	return nil
+}
+
+// errFileIntact marks a failed write that left the file as it was: the
+// session may go on writing only what changed, instead of the whole file.
+var errFileIntact = errors.New("the file keeps its last complete version")
+
+// intact reports a write that failed and changed nothing on disk.
+func (sf *segFile) intact(err error) error {
+	_ = sf.restamp() // a truncate to the same size still touched its times
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == sf.path {
+		err = pe.Err // "writing PATH: write PATH: …" says the path once too often
+	}
+	return fmt.Errorf("writing %s: %w (%w)", sf.path, err, errFileIntact)
+}
+
+// undo puts back the file as it was before a write from start (where unit
+// from begins) failed: its old bytes from start, rebuilt from the units in
+// memory, and its old size. The old bytes were on disk before, so putting
+// them back needs no new blocks.
+func (sf *segFile) undo(from int, start int64) error {
+	var old bytes.Buffer
+	for i := from; i < len(sf.units); i++ {
+		if i > 0 {
+			old.Write(sf.sep)
+		}
+		old.Write(sf.units[i])
+		old.Write(sf.term)
+	}
+	old.Write(sf.foot)
+	if pad := sf.size - start - int64(old.Len()); pad > 0 {
+		old.Write(bytes.Repeat([]byte{' '}, int(pad)))
+	}
+	if _, err := sf.f.WriteAt(old.Bytes(), start); err != nil {
+		return err
+	}
+	return sf.f.Truncate(sf.size)
 }
 
 // replaceByCopy makes the file its first start bytes followed by tail, in a

@@ -255,9 +255,11 @@ func (s *Session) save() error {
 		err = s.saveJSON()
 	}
 	if err != nil {
-		// The file may now differ from what the session believes it holds:
-		// rewrite it whole next time.
-		s.needFull = true
+		if !errors.Is(err, errFileIntact) {
+			// The file may now differ from what the session believes it
+			// holds: rewrite it whole next time.
+			s.needFull = true
+		}
 		return fmt.Errorf("saving session %s: %w", s.id, err)
 	}
 	s.conv.dirty = clean

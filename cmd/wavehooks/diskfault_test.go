@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,9 +30,12 @@ import (
 //   - a read-only bind mount of the sessions directory (root), or mode 0500
 //     for everyone else: EROFS or EACCES.
 //
-// In each case the editor must get a clear JSON-RPC error, the session
-// must go on once there is room again, and the files must hold every
-// acknowledged message and nothing else.
+// In each case the editor must get a clear JSON-RPC error, the file on
+// disk must stay the last complete version after every failed save (it
+// parses, with jq too, and holds exactly the acknowledged messages: never
+// a torn tail), the session must go on once there is room again, and the
+// files must hold every acknowledged message and nothing else. The full-
+// disk tests run for both transcript formats.
 
 // mountNamespaces reports whether this process may mount a tmpfs in a new
 // mount namespace.
@@ -43,9 +47,17 @@ func mountNamespaces(t *testing.T) bool {
 	return exec.Command("unshare", "-m", "sh", "-c", `mount -t tmpfs -o size=64k tmpfs "$1"`, "sh", dir).Run() == nil
 }
 
-// fill writes to a session until writes fail, checks the errors, makes
-// room, and writes once more. It returns the acknowledged messages in order.
-func fill(t *testing.T, c *procClient, id, wantErr string, makeRoom func()) []string {
+// transcriptFormats are the session file formats the full-disk tests run
+// with, as the user's settings.json that selects each.
+var transcriptFormats = []struct{ name, settings string }{
+	{"json", `{}`},
+	{"jsonl", `{"transcriptFormat": "jsonl"}`},
+}
+
+// fill writes to a session until writes fail, checks the errors and the
+// file on disk (read by onDisk) after each failure, makes room, and writes
+// once more. It returns the acknowledged messages in order.
+func fill(t *testing.T, c *procClient, id, wantErr string, onDisk func() ([]byte, error), makeRoom func()) []string {
 	t.Helper()
 	var acked []string
 	say := func(n, size int) error {
@@ -74,9 +86,13 @@ func fill(t *testing.T, c *procClient, id, wantErr string, makeRoom func()) []st
 		require.ErrorAs(t, err, &rpcErr)
 		require.Equal(t, -32603, rpcErr.Code)
 		require.Contains(t, rpcErr.Message, wantErr)
+		require.Contains(t, rpcErr.Message, "the file keeps its last complete version")
 		if failures == 1 {
 			t.Logf("first failure after %d messages: %s", len(acked), rpcErr.Message)
 		}
+		data, err := onDisk()
+		require.NoError(t, err)
+		requireTranscript(t, data, acked)
 	}
 	require.Equal(t, 12, failures, "the writes never failed")
 	// Reading goes on from memory, without the messages that failed.
@@ -110,58 +126,134 @@ func requireSessionHolds(t *testing.T, home, id string, acked []string) {
 	require.Equal(t, acked, got)
 }
 
-func startSessionOn(t *testing.T, c *procClient, id string) {
+// startSessionOn starts a session and returns its transcript path.
+func startSessionOn(t *testing.T, c *procClient, id string) string {
 	t.Helper()
-	_, err := c.call("wave/sessionStart", map[string]any{"sessionId": id})
+	raw, err := c.call("wave/sessionStart", map[string]any{"sessionId": id})
 	require.NoError(t, err)
+	var r struct {
+		TranscriptPath string `json:"transcriptPath"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &r))
+	return r.TranscriptPath
+}
+
+// requireTranscript parses a transcript as a hook would — jq on the json
+// file's .state.messages, or on every line of a jsonl one — and checks it
+// holds exactly the acknowledged messages, in order.
+func requireTranscript(t *testing.T, data []byte, acked []string) {
+	t.Helper()
+	var got []string
+	if bytes.HasPrefix(bytes.TrimSpace(data), []byte(`{"id"`)) {
+		jq := exec.Command("jq", "-e", "-c", ".state.messages | length")
+		jq.Stdin = bytes.NewReader(data)
+		out, err := jq.CombinedOutput()
+		require.NoError(t, err, "jq cannot read the session file: %s\n%s", out, tail(data))
+		var f struct {
+			State struct{ Messages []session.Message } `json:"state"`
+		}
+		require.NoError(t, json.Unmarshal(data, &f), tail(data))
+		for _, m := range f.State.Messages {
+			for _, b := range m.Blocks {
+				got = append(got, m.Role+":"+b.Content)
+			}
+		}
+	} else {
+		jq := exec.Command("jq", "-e", "-s", "-c", "length")
+		jq.Stdin = bytes.NewReader(data)
+		out, err := jq.CombinedOutput()
+		require.NoError(t, err, "jq cannot read the transcript: %s\n%s", out, tail(data))
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var m struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			}
+			require.NoError(t, json.Unmarshal(line, &m), "a torn line: %q", tail(line))
+			var text string
+			if json.Unmarshal(m.Content, &text) != nil {
+				var blocks []struct{ Text string }
+				require.NoError(t, json.Unmarshal(m.Content, &blocks))
+				for _, b := range blocks {
+					text += b.Text
+				}
+			}
+			got = append(got, m.Role+":"+text)
+		}
+	}
+	require.Equal(t, len(acked), len(got), "the file does not hold exactly the acknowledged messages")
+	require.Equal(t, acked, got)
+}
+
+// tail is the end of a file, for messages about it.
+func tail(b []byte) string {
+	if len(b) > 200 {
+		b = b[len(b)-200:]
+	}
+	return string(b)
 }
 
 func TestServeFileSizeLimit(t *testing.T) {
-	home, project := t.TempDir(), t.TempDir()
-	cmd := exec.Command(e2eBinary(t), "serve", "--wave-home", home)
-	cmd.Dir = project
-	c := startProc(t, cmd)
-	require.NoError(t, c.initialize(project))
-	startSessionOn(t, c, "full-fsize")
+	for _, format := range transcriptFormats {
+		t.Run(format.name, func(t *testing.T) {
+			env := newCLIEnv(t, format.settings)
+			home, project := env.home, env.project
+			cmd := exec.Command(e2eBinary(t), "serve", "--wave-home", home)
+			cmd.Dir = project
+			c := startProc(t, cmd)
+			require.NoError(t, c.initialize(project))
+			path := startSessionOn(t, c, "full-fsize")
+			require.Contains(t, path, "."+format.name)
 
-	pid := cmd.Process.Pid
-	var old unix.Rlimit
-	require.NoError(t, unix.Prlimit(pid, unix.RLIMIT_FSIZE, nil, &old))
-	limit := old
-	limit.Cur = 256 << 10
-	require.NoError(t, unix.Prlimit(pid, unix.RLIMIT_FSIZE, &limit, nil))
-	acked := fill(t, c, "full-fsize", "file too large", func() {
-		require.NoError(t, unix.Prlimit(pid, unix.RLIMIT_FSIZE, &old, nil))
-	})
-	c.stop(t)
-	requireSessionHolds(t, home, "full-fsize", acked)
+			pid := cmd.Process.Pid
+			var old unix.Rlimit
+			require.NoError(t, unix.Prlimit(pid, unix.RLIMIT_FSIZE, nil, &old))
+			limit := old
+			limit.Cur = 256 << 10
+			require.NoError(t, unix.Prlimit(pid, unix.RLIMIT_FSIZE, &limit, nil))
+			acked := fill(t, c, "full-fsize", "file too large", func() ([]byte, error) { return os.ReadFile(path) }, func() {
+				require.NoError(t, unix.Prlimit(pid, unix.RLIMIT_FSIZE, &old, nil))
+			})
+			c.stop(t)
+			requireSessionHolds(t, home, "full-fsize", acked)
+		})
+	}
 }
 
 func TestServeDiskFull(t *testing.T) {
 	if !mountNamespaces(t) {
 		t.Skip("cannot mount a tmpfs in a new mount namespace here (needs root); TestServeFileSizeLimit covers full writes")
 	}
-	home, project, out := t.TempDir(), t.TempDir(), t.TempDir()
-	sessions := filepath.Join(home, "sessions")
-	require.NoError(t, os.Mkdir(sessions, 0o700))
-	// The server runs in its own mount namespace on a 256 KiB tmpfs; when it
-	// ends, the shell copies the files out of the namespace for checking.
-	cmd := exec.Command("unshare", "-m", "sh", "-c",
-		`mount -t tmpfs -o size=256k tmpfs "$1/sessions" || exit 99; "$2" serve --wave-home "$1"; cp -a "$1/sessions/." "$3/"`,
-		"sh", home, e2eBinary(t), out)
-	cmd.Dir = project
-	c := startProc(t, cmd)
-	require.NoError(t, c.initialize(project), c.stderr.String())
-	startSessionOn(t, c, "full-tmpfs")
-	acked := fill(t, c, "full-tmpfs", "no space left on device", func() {
-		grow := exec.Command("nsenter", "-t", strconv.Itoa(cmd.Process.Pid), "-m", "mount", "-o", "remount,size=8m", sessions)
-		outp, err := grow.CombinedOutput()
-		require.NoError(t, err, "%s", outp)
-	})
-	c.stop(t)
-	require.NoError(t, os.Remove(sessions))
-	require.NoError(t, os.Rename(out, sessions))
-	requireSessionHolds(t, home, "full-tmpfs", acked)
+	for _, format := range transcriptFormats {
+		t.Run(format.name, func(t *testing.T) {
+			env := newCLIEnv(t, format.settings)
+			home, project, out := env.home, env.project, t.TempDir()
+			sessions := filepath.Join(home, "sessions")
+			require.NoError(t, os.Mkdir(sessions, 0o700))
+			// The server runs in its own mount namespace on a 256 KiB tmpfs;
+			// the test reads the files there through /proc/PID/root, and when
+			// the server ends, the shell copies them out for checking.
+			cmd := exec.Command("unshare", "-m", "sh", "-c",
+				`mount -t tmpfs -o size=256k tmpfs "$1/sessions" || exit 99; "$2" serve --wave-home "$1"; cp -a "$1/sessions/." "$3/"`,
+				"sh", home, e2eBinary(t), out)
+			cmd.Dir = project
+			c := startProc(t, cmd)
+			require.NoError(t, c.initialize(project), c.stderr.String())
+			path := startSessionOn(t, c, "full-tmpfs")
+			inNamespace := fmt.Sprintf("/proc/%d/root%s", cmd.Process.Pid, path)
+			acked := fill(t, c, "full-tmpfs", "no space left on device", func() ([]byte, error) { return os.ReadFile(inNamespace) }, func() {
+				grow := exec.Command("nsenter", "-t", strconv.Itoa(cmd.Process.Pid), "-m", "mount", "-o", "remount,size=8m", sessions)
+				outp, err := grow.CombinedOutput()
+				require.NoError(t, err, "%s", outp)
+			})
+			c.stop(t)
+			require.NoError(t, os.Remove(sessions))
+			require.NoError(t, os.Rename(out, sessions))
+			requireSessionHolds(t, home, "full-tmpfs", acked)
+		})
+	}
 }
 
 func TestServeReadOnlySessions(t *testing.T) {

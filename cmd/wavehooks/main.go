@@ -109,6 +109,13 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// Orphaned hook processes become the server's children, to be reaped
+	// here rather than left to an init that may not reap (hooks.AdoptOrphans).
+	if stopAdopting, err := hooks.AdoptOrphans(); err != nil {
+		logger.Debug("hook orphans are left to init", "reason", err)
+	} else {
+		defer stopAdopting()
+	}
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
 	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
