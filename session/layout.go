@@ -56,6 +56,10 @@ type segFile struct {
 	units [][]byte
 	offs  []int64
 	size  int64 // bytes in the file, trailing padding included
+	// reserved is where the blocks reserved for growth end (reserve): up
+	// to there, a write cannot fail for lack of space. 0 after the file
+	// changed under it (a rename, a truncate), which reserves again.
+	reserved int64
 
 	// readOnly is why the file could only be opened for reading; nil when
 	// it is open for writing.
@@ -141,11 +145,8 @@ func (sf *segFile) writeInPlace(from int, start, oldEnd, newSize int64, buf *byt
 	if newSize < sf.size {
 		buf.Write(bytes.Repeat([]byte{' '}, int(sf.size-newSize)))
 	}
-	if newSize > sf.size {
-		if err := reserve(sf.f, sf.size, newSize-sf.size); err != nil {
-			_ = sf.f.Truncate(sf.size) // frees what a partial reservation got
-			return sf.intact(err)
-		}
+	if err := sf.reserveTo(newSize); err != nil {
+		return sf.intact(err)
 	}
 	rewrites := start < oldEnd
 	if rewrites {
@@ -159,6 +160,7 @@ func (sf *segFile) writeInPlace(from int, start, oldEnd, newSize int64, buf *byt
 	_, err := sf.f.WriteAt(buf.Bytes(), start)
 	if err == nil && newSize < sf.size {
 		err = sf.f.Truncate(newSize)
+		sf.reserved = 0 // the truncate freed the blocks past the new end
 	}
 	if err != nil {
 		if uerr := sf.undo(from, start); uerr != nil {
@@ -174,6 +176,36 @@ func (sf *segFile) writeInPlace(from int, start, oldEnd, newSize int64, buf *byt
 	if rewrites {
 		return sf.journal.Truncate(0)
 	}
+	return nil
+}
+
+// reserveAhead is how far past a write the blocks for the file's growth
+// are reserved at once: reserving costs a system call (on ext4 more than
+// the write it protects), which is then paid once per this many bytes of
+// conversation, not once per event. What is reserved past the end is given
+// back when the file is closed; a server killed meanwhile leaves at most
+// this much allocated past the end of a session file.
+const reserveAhead = 64 << 10
+
+// reserveTo makes sure the blocks up to end are reserved, reserving
+// reserveAhead more while at it; if there is no room for that much, just
+// what the write needs. The file's size does not change, so the file on
+// disk stays as it is; a reservation that fails leaves nothing behind.
+func (sf *segFile) reserveTo(end int64) error {
+	if end <= sf.size || end <= sf.reserved {
+		return nil
+	}
+	from := max(sf.size, sf.reserved)
+	if reserve(sf.f, from, end-from+reserveAhead) == nil {
+		sf.reserved = end + reserveAhead
+		return nil
+	}
+	if err := reserve(sf.f, from, end-from); err != nil {
+		_ = sf.f.Truncate(sf.size) // frees what a partial reservation got
+		sf.reserved = 0
+		return err
+	}
+	sf.reserved = end
 	return nil
 }
 
@@ -211,6 +243,7 @@ func (sf *segFile) undo(from int, start int64) error {
 	if _, err := sf.f.WriteAt(old.Bytes(), start); err != nil {
 		return err
 	}
+	sf.reserved = 0
 	return sf.f.Truncate(sf.size)
 }
 
@@ -244,7 +277,7 @@ func (sf *segFile) replaceByCopy(start int64, tail []byte) (err error) {
 		return err
 	}
 	sf.f.Close()
-	sf.f = tmp
+	sf.f, sf.reserved = tmp, 0
 	return nil
 }
 
@@ -365,7 +398,7 @@ func (sf *segFile) rewrite(head []byte, units [][]byte) error {
 	if sf.f != nil {
 		sf.f.Close()
 	}
-	sf.f = f
+	sf.f, sf.reserved = f, 0
 	sf.headLen = int64(len(head))
 	sf.units, sf.offs, sf.size = units, offs, int64(buf.Len())
 	return sf.restamp()
@@ -389,7 +422,7 @@ func (sf *segFile) open(headLen int64, units [][]byte, size int64) error {
 	if sf.f != nil {
 		sf.f.Close()
 	}
-	sf.f = f
+	sf.f, sf.reserved = f, 0
 	sf.headLen, sf.units, sf.size = headLen, units, size
 	sf.offs = make([]int64, len(units))
 	off := headLen
@@ -426,6 +459,10 @@ func (sf *segFile) close() error {
 		}
 	}
 	if sf.f != nil {
+		if sf.reserved > sf.size && sf.readOnly == nil {
+			// A truncate to the same size frees the blocks reserved past it.
+			_ = sf.f.Truncate(sf.size)
+		}
 		if cerr := sf.f.Close(); err == nil {
 			err = cerr
 		}
