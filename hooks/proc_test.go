@@ -44,7 +44,7 @@ func TestEveryProcessOfARunIsKilled(t *testing.T) {
 		t.Run(esc.name+", timeout", func(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "escapee.pid")
 			settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{
-				map[string]any{"type": "command", "command": escapingHook(esc.command, pidFile), "timeout": 1}}}}}})
+				map[string]any{"type": "command", "command": escapingHook(esc.command, pidFile), "timeout": 5}}}}}}) // long enough to start the escapee on a busy machine
 			e, root := setup(t, string(settings))
 			res := e.Fire(context.Background(), input(hooks.Stop, root))
 			require.True(t, res.Runs[0].TimedOut)
