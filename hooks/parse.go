@@ -244,10 +244,7 @@ func isGroup(v *hujson.Value) bool {
 var osKey = map[string]string{"linux": "linux", "darwin": "osx", "windows": "windows"}[runtime.GOOS]
 
 func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hook, bool) {
-	h := Hook{Event: ev, Matcher: matcher, Timeout: DefaultTimeout, Source: p.file.Source, File: p.file.Path}
-	if p.file.Source == SourceVSCode {
-		h.Timeout = DefaultVSCodeTimeout
-	}
+	h := Hook{Event: ev, Matcher: matcher, Timeout: defaultTimeout(ev, p.file.Source), Source: p.file.Source, File: p.file.Path}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		p.report(v, SeverityError, CodeWrongType, `a hook must be an object like {"type": "command", "command": "..."}`, "")
