@@ -112,6 +112,9 @@ type Hook struct {
 	Async bool
 	// StatusMessage is shown (as the progress title) while the hook runs.
 	StatusMessage string
+	// If, when not nil, is a permission rule ("Bash(git *)") the tool call
+	// must match for the hook to run.
+	If *IfRule
 }
 
 // Settings are the non-hook keys of one settings file that change how hooks run.

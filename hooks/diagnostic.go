@@ -60,6 +60,11 @@ const (
 	CodeNotExecutable   = "script-not-executable"
 	CodeWrongType       = "wrong-type"
 	CodeUnreadable      = "unreadable"
+	// CodeUnknownKey is a key the settings format does not have (a typo,
+	// mostly); Data is the suggested key, if any.
+	CodeUnknownKey = "unknown-key"
+	// CodeBadIf is an "if" rule that is malformed or can never match.
+	CodeBadIf = "bad-if"
 	// Per-hook options.
 	CodeBadCwd         = "bad-cwd"
 	CodeBadEnv         = "bad-env"

@@ -24,6 +24,7 @@ var KeyDocs = map[string]string{
 	"osx":                   "Command to run instead of `command` on macOS (VS Code's per-OS override).",
 	"windows":               "Command to run instead of `command` on Windows (VS Code's per-OS override).",
 	"statusMessage":         "Text shown in the editor's progress notification while the hook runs.",
+	"if":                    "One permission rule, as in Claude Code: the hook runs only for tool calls that match it. `Bash(git *)` (any subcommand starting with git), `Edit(*.ts)`, `Read(//etc/**)`, `mcp__github__create_issue`. Tool events only.",
 	"async":                 "`true` runs the hook in the background: the event never waits for it, and what it prints is only reported in the hook-run history. Its timeout still applies.",
 }
 
@@ -31,7 +32,7 @@ var KeyDocs = map[string]string{
 var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importClaudeHooks", "importVSCodeHooks", "allowManagedHooksOnly"}
 
 // HookKeys are the keys of a hook command, for completion.
-var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "linux", "osx", "windows"}
+var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "if", "linux", "osx", "windows"}
 
 // EventDoc is the hover text of an event: when it fires, its stdin, and what
 // exit code 2 means for it.

@@ -163,6 +163,15 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, 
 			run.Matched = h.Matcher.Match(value)
 			run.Why = h.Matcher.Explain(value)
 		}
+		if h.If != nil && run.Matched && !direct {
+			ok, why := h.If.Match(&in, cfg.Paths.ProjectRoot)
+			run.If, run.IfWhy = h.If.String(), why
+			if !ok {
+				run.Skipped = `its "if" rule does not match: ` + why
+				res.Runs = append(res.Runs, run)
+				continue
+			}
+		}
 		if run.Matched {
 			ok, why := cfg.Active(h)
 			switch first, dup := byKey[h.runKey()]; {

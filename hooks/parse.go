@@ -104,6 +104,10 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 					p.file.Settings.TranscriptFormat = s
 				}
 			}
+		default:
+			// Settings files hold other programs' settings too (Claude Code's
+			// permissions, model, …): only a near miss of ours is worth a word.
+			p.unknownKey(m, "setting", RootKeys, true)
 		}
 	}
 }
@@ -207,6 +211,8 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 			}
 		case "hooks":
 			hooksVal = &m.Value
+		default:
+			p.unknownKey(m, "matcher group", groupKeys, false)
 		}
 	}
 	if hooksVal == nil {
@@ -304,6 +310,8 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 			if s, ok := p.stringValue(&m.Value, name); ok {
 				h.StatusMessage = s
 			}
+		case "if":
+			valid = p.parseIf(ev, &m.Value, &h) && valid
 		case "async":
 			lit, ok := m.Value.Value.(hujson.Literal)
 			if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
@@ -311,6 +319,10 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 				continue
 			}
 			h.Async = lit.Bool()
+		default:
+			if !otherHookTypeKeys[name] {
+				p.unknownKey(m, "hook", HookKeys, false)
+			}
 		}
 	}
 	h, ok = p.finishHook(h, v, cmdVal, overrideVal, overrides, valid)
@@ -366,6 +378,25 @@ func secondsToDuration(secs float64) time.Duration {
 		return math.MaxInt64
 	}
 	return max(time.Duration(ns), 1)
+}
+
+// parseIf reads the hook's "if" rule (Claude Code's permission-rule syntax).
+// A rule that can never match keeps the hook, with an error saying so: the
+// run history then says why it never runs.
+func (p *fileParser) parseIf(ev Event, v *hujson.Value, h *Hook) bool {
+	if !p.isString(v, `"if" must be a string holding one permission rule, like "Bash(git *)"; this hook will not run`) {
+		return false
+	}
+	h.If = ParseIfRule(v.Value.(hujson.Literal).String())
+	problems, never := h.If.Problems(ev)
+	for _, msg := range problems {
+		sev := SeverityWarning
+		if never {
+			sev = SeverityError
+		}
+		p.report(v, sev, CodeBadIf, msg, "")
+	}
+	return true
 }
 
 // parseArgs reads the exec form's argument list: strings only.
@@ -543,6 +574,49 @@ func firstWord(command string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// groupKeys are the keys of a matcher group.
+var groupKeys = []string{"matcher", "hooks"}
+
+// otherHookTypeKeys are keys of Claude Code's other hook types (http,
+// prompt, agent, mcp_tool) and of its command hooks that wavehooks accepts
+// without acting on them: not typos, so they get no unknown-key warning (a
+// hook of another type already gets an unknown-hook-type error).
+var otherHookTypeKeys = map[string]bool{"url": true, "headers": true, "allowedEnvVars": true, "prompt": true, "model": true,
+	"server": true, "tool": true, "input": true, "once": true, "shell": true, "asyncRewake": true, "rewakeMessage": true,
+	"rewakeSummary": true}
+
+// unknownKey warns about a key the parser does not know, with the closest
+// known key when there is one: a misspelt "timout" would otherwise leave the
+// hook on its default without a word. With nearMissOnly, keys that are not
+// close to a known one are left alone.
+func (p *fileParser) unknownKey(m *hujson.ObjectMember, where string, known []string, nearMissOnly bool) {
+	name := memberName(m)
+	sugg := closestKey(name, known)
+	if sugg == "" && nearMissOnly {
+		return
+	}
+	msg := fmt.Sprintf("unknown key %q in a %s; it is ignored", name, where)
+	if sugg != "" {
+		msg = fmt.Sprintf("unknown key %q in a %s; did you mean %q? It is ignored as written", name, where, sugg)
+	}
+	p.report(&m.Name, SeverityWarning, CodeUnknownKey, msg, sugg)
+}
+
+// closestKey is the known key nearest to a misspelt one (keys are
+// case-sensitive, so "Timeout" suggests "timeout"), or "" when none is close.
+func closestKey(name string, known []string) string {
+	best, bestDist := "", 1<<30
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if bestDist > max(1, min(2, len(name)/4)) {
+		return ""
+	}
+	return best
 }
 
 // closestEvent suggests the known event nearest to a misspelt name, or "".

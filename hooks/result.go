@@ -84,7 +84,12 @@ type Run struct {
 	// Matched says whether the matcher accepted the event; Why explains it.
 	Matched bool   `json:"matched"`
 	Why     string `json:"why"`
-	// Skipped says why a matching hook did not run (untrusted, disabled, duplicate).
+	// If is the hook's "if" rule, when it has one and the matcher matched;
+	// IfWhy says why the rule matches the tool call or not.
+	If    string `json:"if,omitempty"`
+	IfWhy string `json:"ifWhy,omitempty"`
+	// Skipped says why a matching hook did not run (its "if" rule, untrusted,
+	// disabled, duplicate).
 	Skipped string `json:"skipped,omitempty"`
 	Ran     bool   `json:"ran"`
 	// Async hooks run in the background: in the event's Result they have

@@ -1,0 +1,102 @@
+package hooks_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+// Claude Code compatibility details (docs/parity.md): each feature through
+// the real engine, with sh + jq hooks.
+
+// A hook meant for git commands ("if": "Bash(git *)") must not deny ls: the
+// rule narrows the matcher group to the calls it names, and the run says why
+// the hook was skipped.
+func TestIfRuleNarrowsAHook(t *testing.T) {
+	guard := `cmd=$(jq -r .tool_input.command); echo "$cmd" >> "$CLAUDE_PROJECT_DIR/ran.txt"; echo "no git: $cmd" >&2; exit 2`
+	ts := `jq -r .tool_input.file_path >> "$CLAUDE_PROJECT_DIR/ts.txt"`
+	settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{
+		"PreToolUse": []any{
+			map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": guard, "if": "Bash(git *)"}}},
+			map[string]any{"matcher": "Edit|Write", "hooks": []any{map[string]any{"type": "command", "command": ts, "if": "Edit(*.ts)"}}},
+		}}})
+	e, root := setup(t, string(settings))
+	fire := func(tool, toolInput string) hooks.Result {
+		in := input(hooks.PreToolUse, root)
+		in.ToolName, in.ToolInput = tool, json.RawMessage(toolInput)
+		return e.Fire(context.Background(), in)
+	}
+
+	res := fire("Bash", `{"command":"ls -la"}`)
+	require.Equal(t, hooks.PermissionNone, res.Permission, "ls is not a git command")
+	require.False(t, res.Runs[0].Ran)
+	require.Equal(t, "Bash(git *)", res.Runs[0].If)
+	require.Contains(t, res.Runs[0].Skipped, `its "if" rule does not match: no subcommand of "ls -la" matches git *`)
+	require.NoFileExists(t, filepath.Join(root, "ran.txt"), "the hook process never started")
+
+	for _, cmd := range []string{"git push", "npm test && git push", "FOO=1 git commit -m x"} {
+		res = fire("Bash", `{"command":"`+cmd+`"}`)
+		require.Equal(t, hooks.PermissionDeny, res.Permission, cmd)
+		require.Equal(t, "no git: "+cmd, res.Reason)
+	}
+	ran, err := os.ReadFile(filepath.Join(root, "ran.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "git push\nnpm test && git push\nFOO=1 git commit -m x\n", string(ran))
+
+	fire("Edit", `{"file_path":"`+root+`/src/a.js"}`)
+	fire("Write", `{"file_path":"`+root+`/src/b.ts"}`)
+	fire("Edit", `{"file_path":"`+root+`/src/c.ts"}`)
+	got, err := os.ReadFile(filepath.Join(root, "ts.txt"))
+	require.NoError(t, err)
+	require.Equal(t, root+"/src/c.ts\n", string(got), "Edit(*.ts): neither a .js file nor a Write")
+}
+
+// A hook with "if" on an event that is not a tool event never runs, as in
+// Claude Code, and the file says so.
+func TestIfRuleOnANonToolEvent(t *testing.T) {
+	settings := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo ran > stop.txt", "if": "Bash"}]}]}}`
+	f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(settings), t.TempDir())
+	require.Len(t, f.Diagnostics, 1)
+	require.Equal(t, hooks.CodeBadIf, f.Diagnostics[0].Code)
+	require.Contains(t, f.Diagnostics[0].Message, "on Stop a hook with \"if\" never runs")
+
+	home, root := t.TempDir(), t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
+	e := hooks.NewEngine(hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil))
+	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	require.False(t, res.Ran())
+	require.Contains(t, res.Runs[0].Skipped, "only evaluated on tool events")
+	require.NoFileExists(t, filepath.Join(root, "stop.txt"))
+}
+
+// A typo in a key is reported, with the key meant, where it is.
+func TestUnknownKeysAreReportedWithTheKeyMeant(t *testing.T) {
+	settings := `{
+  "disableAllHook": true,
+  "permissions": {"allow": ["Bash"]},
+  "hooks": {"PreToolUse": [{"matchers": "Bash", "hooks": [
+    {"type": "command", "command": "true", "timout": 5, "Async": true, "once": true, "colour": "red"}]}]}
+}`
+	f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(settings), t.TempDir())
+	var got []string
+	for _, d := range f.Diagnostics {
+		require.Equal(t, hooks.CodeUnknownKey, d.Code)
+		require.Equal(t, hooks.SeverityWarning, d.Severity)
+		got = append(got, strings.TrimPrefix(d.String(), "settings.json:"))
+	}
+	require.Equal(t, []string{
+		`2:3: warning: unknown key "disableAllHook" in a setting; did you mean "disableAllHooks"? It is ignored as written [unknown-key]`,
+		`4:29: warning: unknown key "matchers" in a matcher group; did you mean "matcher"? It is ignored as written [unknown-key]`,
+		`5:44: warning: unknown key "timout" in a hook; did you mean "timeout"? It is ignored as written [unknown-key]`,
+		`5:57: warning: unknown key "Async" in a hook; did you mean "async"? It is ignored as written [unknown-key]`,
+		`5:86: warning: unknown key "colour" in a hook; it is ignored [unknown-key]`,
+	}, got, "Claude Code's own settings (permissions) and keys it accepts (once) are not typos")
+	require.Equal(t, hooks.DefaultTimeout, f.Hooks[0].Timeout, "the misspelt timeout did not apply")
+}
