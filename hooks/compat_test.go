@@ -100,3 +100,48 @@ func TestUnknownKeysAreReportedWithTheKeyMeant(t *testing.T) {
 	}, got, "Claude Code's own settings (permissions) and keys it accepts (once) are not typos")
 	require.Equal(t, hooks.DefaultTimeout, f.Hooks[0].Timeout, "the misspelt timeout did not apply")
 }
+
+// A guard copied from Claude Code's docs in the exec form starts: the
+// program and its arguments get ${CLAUDE_PROJECT_DIR} substituted, so the
+// guard runs and denies, instead of failing to start and letting the tool run.
+func TestExecFormSubstitutesTheProjectDir(t *testing.T) {
+	guard := `#!/bin/sh
+cmd=$(jq -r .tool_input.command)
+printf '%s\n' "$@" > "$1/args.txt"
+case "$cmd" in *"rm -rf"*) echo "blocked: $cmd" >&2; exit 2 ;; esac
+`
+	l := writeLayout(t, map[string]string{
+		".claude/hooks/guard.sh": guard,
+		"home/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+			"command": "${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh", "args": ["${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR", "${HOME}"]}]}]}}`,
+	})
+	e := hooks.NewEngine(l.load(t))
+	in := input(hooks.PreToolUse, l.root)
+	in.ToolInput = json.RawMessage(`{"command":"rm -rf build"}`)
+	res := e.Fire(context.Background(), in)
+	require.Empty(t, res.Errors)
+	require.Equal(t, hooks.PermissionDeny, res.Permission)
+	require.Equal(t, "blocked: rm -rf build", res.Reason)
+	args, err := os.ReadFile(filepath.Join(l.root, "args.txt"))
+	require.NoError(t, err)
+	require.Equal(t, l.root+"\n$CLAUDE_PROJECT_DIR\n${HOME}\n", string(args),
+		"only the braced placeholder is substituted, as Claude Code does; nothing else is expanded")
+}
+
+// ${CLAUDE_PLUGIN_ROOT} only exists in a Claude Code plugin's hooks: such a
+// hook does not start, in either form, and says why (Claude Code's words).
+func TestPluginPlaceholderOutsideAPlugin(t *testing.T) {
+	for _, hook := range []string{
+		`{"type": "command", "command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/format.js"]}`,
+		`{"type": "command", "command": "touch ran; \"${CLAUDE_PLUGIN_ROOT}\"/format.sh"}`,
+	} {
+		l := writeLayout(t, map[string]string{"home/settings.json": `{"hooks": {"Stop": [{"hooks": [` + hook + `]}]}}`})
+		cfg := hooks.Load(l.paths(), nil)
+		require.Len(t, cfg.Diagnostics(), 1)
+		require.Equal(t, hooks.CodePluginPlaceholder, cfg.Diagnostics()[0].Code)
+		res := hooks.NewEngine(cfg).Fire(context.Background(), input(hooks.Stop, l.root))
+		require.Len(t, res.Errors, 1)
+		require.Contains(t, res.Errors[0], "references ${CLAUDE_PLUGIN_ROOT} but the hook is not associated with a plugin")
+		require.NoFileExists(t, filepath.Join(l.root, "ran"))
+	}
+}

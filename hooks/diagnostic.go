@@ -71,6 +71,9 @@ const (
 	CodeBadArgs        = "bad-args"
 	CodeExecCommand    = "exec-command"
 	CodeNoCommandForOS = "no-command-for-os"
+	// CodePluginPlaceholder is a ${CLAUDE_PLUGIN_ROOT} or ${CLAUDE_PLUGIN_DATA}
+	// outside a plugin, which Claude Code refuses to run.
+	CodePluginPlaceholder = "plugin-placeholder"
 	// Policy.
 	CodeManagedOnly  = "managed-only-key"
 	CodeHooksIgnored = "hooks-ignored"

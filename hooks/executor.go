@@ -61,9 +61,13 @@ func NewRunner(projectRoot string, env []string) *Runner {
 // reported as truncated. On timeout or cancellation the whole process group
 // is killed, children and grandchildren included, and RunHook returns promptly.
 func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
+	if ph := pluginPlaceholder(h); ph != "" {
+		return Exec{ExitCode: -1, StartErr: errPluginPlaceholder(ph).Error()}
+	}
 	var cmd *exec.Cmd
 	if h.Args != nil {
-		cmd = exec.Command(h.Command, h.Args...)
+		prog, args := execForm(h, r.dir) // placeholders substituted: hooks/placeholder.go
+		cmd = exec.Command(prog, args...)
 	} else {
 		cmd = exec.Command("/bin/sh", "-c", h.Command)
 	}

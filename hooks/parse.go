@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -360,9 +361,13 @@ func (p *fileParser) finishHook(h Hook, v, cmdVal, overrideVal *hujson.Value, ov
 		p.report(target, SeverityError, CodeEmptyCommand, "hook command is empty; this hook will not run", "")
 		return h, false
 	}
-	if h.Args != nil {
+	switch {
+	case pluginPlaceholder(&h) != "":
+		p.report(cmdVal, SeverityError, CodePluginPlaceholder, errPluginPlaceholder(pluginPlaceholder(&h)).Error()+
+			"; this hook will not run", "")
+	case h.Args != nil:
 		p.checkProgram(cmdVal, &h)
-	} else {
+	default:
 		p.checkScript(cmdVal, h.Command, h.Cwd)
 	}
 	return h, true
@@ -480,9 +485,95 @@ func (p *fileParser) parseEnv(v *hujson.Value, h *Hook) bool {
 }
 
 // checkScript flags a command whose first word is a script path that does not
-// exist or is not executable: the hook would fail with exit 127 or 126.
+// exist or is not executable: the hook would fail with exit 127 or 126. A
+// command that hands a script to an interpreter ("python3 check.py") is
+// checked too: the script must exist.
 func (p *fileParser) checkScript(v *hujson.Value, command, cwd string) {
-	p.checkFile(v, scriptPath(command, p.root, filepath.Join(p.root, cwd)))
+	dir := filepath.Join(p.root, cwd)
+	if script := scriptPath(command, p.root, dir); script != "" {
+		p.checkFile(v, script)
+		return
+	}
+	interp, word := interpreterScript(command)
+	if word == "" || p.root == "" && !filepath.IsAbs(word) {
+		return
+	}
+	script := resolveScript(word, p.root, dir)
+	if script == "" {
+		return
+	}
+	if _, err := os.Stat(script); err != nil {
+		outcome := "the hook fails with an error every time"
+		if missingScriptExit2[interp] {
+			outcome = fmt.Sprintf("%s exits with code 2, a blocking error: every PreToolUse call is denied", interp)
+		}
+		p.report(v, SeverityError, CodeScriptMissing, fmt.Sprintf("script %s does not exist; %s", script, outcome), script)
+	}
+}
+
+// interpreters take a script file as their first argument that is not an
+// option; inlineFlags are the options after which there is no script
+// (inline code, a module, stdin).
+var interpreters = map[string]struct {
+	inlineFlags string
+	exts        []string
+}{
+	"sh":      {"-c -s -", []string{".sh"}},
+	"bash":    {"-c -s -", []string{".sh", ".bash"}},
+	"zsh":     {"-c -s -", []string{".sh", ".zsh"}},
+	"dash":    {"-c -s -", []string{".sh"}},
+	"python":  {"-c -m -", []string{".py"}},
+	"python3": {"-c -m -", []string{".py"}},
+	"node":    {"-e --eval -p --print -", []string{".js", ".mjs", ".cjs", ".ts"}},
+	"ruby":    {"-e -", []string{".rb"}},
+	"perl":    {"-e -E -", []string{".pl"}},
+	"deno":    {"-", []string{".ts", ".js", ".mjs", ".tsx", ".jsx"}},
+	"bun":     {"-e --eval -p --print -", []string{".ts", ".js", ".mjs", ".tsx", ".jsx"}},
+}
+
+// missingScriptExit2 are the interpreters that exit with code 2 when their
+// script is missing (measured with Debian's dash, python3 and perl).
+var missingScriptExit2 = map[string]bool{"sh": true, "dash": true, "python": true, "python3": true, "perl": true}
+
+// interpreterScript returns the interpreter and the script of a command of
+// the form "INTERPRETER [options] SCRIPT …" ("deno run", "bun run" too), or
+// "" when the command is not one. Only a word that looks like a script (a
+// path, or a name with the interpreter's extension) counts: an option's
+// value is not taken for the script.
+func interpreterScript(command string) (string, string) {
+	words := firstCommandWords(command)
+	if len(words) < 2 {
+		return "", ""
+	}
+	interp := filepath.Base(words[0])
+	spec, ok := interpreters[interp]
+	if !ok {
+		return "", ""
+	}
+	rest := words[1:]
+	if (interp == "deno" || interp == "bun") && rest[0] == "run" {
+		rest = rest[1:]
+	} else if interp == "deno" {
+		return "", ""
+	}
+	inline := strings.Fields(spec.inlineFlags)
+	for _, w := range rest {
+		if slices.Contains(inline, w) {
+			return "", ""
+		}
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		looksLikeScript := strings.ContainsRune(w, '/')
+		for _, ext := range spec.exts {
+			looksLikeScript = looksLikeScript || strings.HasSuffix(w, ext)
+		}
+		if !looksLikeScript {
+			return "", ""
+		}
+		return interp, w
+	}
+	return "", ""
 }
 
 // checkProgram checks the program of an exec-form hook, which no shell
@@ -490,10 +581,14 @@ func (p *fileParser) checkScript(v *hujson.Value, command, cwd string) {
 // certainly written for the shell form.
 func (p *fileParser) checkProgram(v *hujson.Value, h *Hook) {
 	prog := h.Command
+	if p.root != "" {
+		prog = substituteProjectDir(prog, p.root) // as the runner does: hooks/placeholder.go
+	}
 	switch {
 	case strings.ContainsAny(prog, "$`"):
 		p.report(v, SeverityWarning, CodeExecCommand, fmt.Sprintf(
-			"with \"args\", command is run without a shell: %q is not expanded; use a path relative to the project root", prog), "")
+			"with \"args\", command is run without a shell: %q is not expanded; use a path relative to the project root, "+
+				"or ${CLAUDE_PROJECT_DIR}, which is substituted", h.Command), "")
 		return
 	case strings.HasPrefix(prog, "~"):
 		p.report(v, SeverityWarning, CodeExecCommand, "with \"args\", command is run without a shell: ~ is not expanded", "")
@@ -540,6 +635,13 @@ func scriptPath(command, projectRoot, dir string) string {
 	if first == "" || !strings.ContainsRune(first, '/') {
 		return ""
 	}
+	return resolveScript(first, projectRoot, dir)
+}
+
+// resolveScript turns a script word of a command into the file it names:
+// the project-directory variables and ~ expanded, a relative path taken
+// from dir; "" when only the shell could tell (other variables, globs).
+func resolveScript(first, projectRoot, dir string) string {
 	for _, v := range []string{"$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}", "$WAVE_PROJECT_DIR", "${WAVE_PROJECT_DIR}"} {
 		if strings.HasPrefix(first, v) {
 			first = projectRoot + first[len(v):]

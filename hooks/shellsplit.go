@@ -28,6 +28,7 @@ type shellSplitter struct {
 	src     string
 	i       int
 	cmds    []string
+	argvs   [][]string // the words of each command in cmds, at this level only
 	complex bool
 	depth   int
 
@@ -147,7 +148,21 @@ func (p *shellSplitter) endCommand() error {
 		return errCompound
 	}
 	p.cmds = append(p.cmds, strings.Join(words, " "))
+	if p.depth == 0 {
+		p.argvs = append(p.argvs, words)
+	}
 	return nil
+}
+
+// firstCommandWords returns the words of the first simple command of a
+// shell command line (quotes removed, leading assignments and redirections
+// dropped; $VAR and $(…) left as written), or nil when it cannot be read.
+func firstCommandWords(line string) []string {
+	p := &shellSplitter{src: line}
+	if p.run() != nil || len(p.argvs) == 0 {
+		return nil
+	}
+	return p.argvs[0]
 }
 
 // redirection skips an operator like >, >>, 2>&1, <<<, &> and its target.

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A hook whose interpreter's script is missing denies every tool (python3
+// exits 2 for a missing script, and exit 2 blocks): lint says so before the
+// agent finds out.
+func TestLintFindsAnInterpretersMissingScript(t *testing.T) {
+	env := newCLIEnv(t, `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "python3 .claude/hooks/missing.py"}]}]}}`)
+	out, _, code := env.run(t, "", "lint", "--project", env.project)
+	require.Equal(t, 1, code)
+	require.Contains(t, out, "script "+env.project+"/.claude/hooks/missing.py does not exist; python3 exits with code 2, a blocking error")
+
+	// What lint warns about is real: the hook denies a harmless ls.
+	res, stderr, code := env.run(t, `{"tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"ls"}}`, "run", "PreToolUse", "--project", env.project)
+	require.Equal(t, 0, code, stderr)
+	var r map[string]any
+	require.NoError(t, json.Unmarshal([]byte(res), &r))
+	require.Equal(t, "deny", r["permission"])
+}
+
+// run --explain says which "if" rule skipped a hook, and why.
+func TestRunExplainsAnIfRule(t *testing.T) {
+	env := newCLIEnv(t, `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "echo no git >&2; exit 2", "if": "Bash(git *)"}]}]}}`)
+	out, _, code := env.run(t, `{"tool_name":"Bash","tool_input":{"command":"ls -la"}}`, "run", "PreToolUse", "--explain")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, `if "Bash(git *)": no subcommand of "ls -la" matches git *`)
+	require.Contains(t, out, `did not run: its "if" rule does not match`)
+
+	out, _, _ = env.run(t, `{"tool_name":"Bash","tool_input":{"command":"cd src && git push"}}`, "run", "PreToolUse", "--explain")
+	require.Contains(t, out, `if "Bash(git *)": the subcommand "git push" matches git *`)
+	require.Contains(t, out, "decision: exit 2: deny")
+}
