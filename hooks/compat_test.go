@@ -145,3 +145,114 @@ func TestPluginPlaceholderOutsideAPlugin(t *testing.T) {
 		require.NoFileExists(t, filepath.Join(l.root, "ran"))
 	}
 }
+
+// rawStdinHook saves the bytes of its stdin, untouched, to $WAVE_PROJECT_DIR/stdin.raw.
+const rawStdinHook = `cat > "$WAVE_PROJECT_DIR/stdin.raw"`
+
+// fireRaw runs ev's rawStdinHook with in and returns the bytes it read.
+func fireRaw(t *testing.T, in hooks.Input) string {
+	t.Helper()
+	e, root := setup(t, one(in.Event, rawStdinHook))
+	in.Cwd = cmpOr(in.Cwd, root)
+	res := e.Fire(context.Background(), in)
+	require.Empty(t, res.Errors)
+	b, err := os.ReadFile(filepath.Join(root, "stdin.raw"))
+	require.NoError(t, err)
+	return string(b)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// What Claude Code sent a hook (testdata/claude-stdin, recorded from the real
+// CLI), replayed through `wavehooks run` / wave/runHooks, reaches the hook as
+// the same bytes: the same keys in the same order, values as sent. The only
+// additions are Wave's older names of two fields, right after them.
+func TestClaudeCodesStdinReachesTheHookUnchanged(t *testing.T) {
+	for _, ev := range []hooks.Event{hooks.PreToolUse, hooks.PostToolUse, hooks.UserPromptSubmit, hooks.Stop, hooks.SessionStart, hooks.SessionEnd} {
+		t.Run(string(ev), func(t *testing.T) {
+			recorded, err := os.ReadFile(filepath.Join("../testdata/claude-stdin", string(ev)+".json"))
+			require.NoError(t, err)
+			in, err := hooks.ParseInput(ev, recorded)
+			require.NoError(t, err)
+			want := string(recorded)
+			switch ev {
+			case hooks.UserPromptSubmit:
+				want = strings.Replace(want, `"prompt":"run it"`, `"prompt":"run it","user_prompt":"run it"`, 1)
+			case hooks.SessionEnd:
+				want = strings.Replace(want, `"reason":"other"`, `"reason":"other","end_source":"other"`, 1)
+			}
+			require.Equal(t, want, fireRaw(t, in))
+		})
+	}
+}
+
+// The stdin built from the wire's typed fields has Claude Code's keys, in
+// its order: permission_mode (default "default") where Claude Code sends
+// it, prompt_id and effort when the client gave them, duration_ms on
+// PostToolUse, last_assistant_message and the task lists on Stop.
+func TestStdinFromTypedFieldsInClaudeCodesOrder(t *testing.T) {
+	ms := int64(243)
+	base := hooks.Input{SessionID: "s1", TranscriptPath: "/t.json", Cwd: "/p", PromptID: "p-1", Effort: "high"}
+	cases := []struct {
+		in   func(in hooks.Input) hooks.Input
+		want string
+	}{
+		{func(in hooks.Input) hooks.Input {
+			in.Event, in.ToolName, in.ToolUseID, in.PermissionMode = hooks.PreToolUse, "Bash", "t1", "plan"
+			in.ToolInput = json.RawMessage(`{"z": 1, "a": "<&>"}`)
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"plan","effort":{"level":"high"},"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"z":1,"a":"<&>"},"tool_use_id":"t1"}`},
+		{func(in hooks.Input) hooks.Input {
+			in.Event, in.ToolName, in.ToolUseID, in.DurationMs = hooks.PostToolUse, "Bash", "t1", &ms
+			in.ToolInput, in.ToolResponse = json.RawMessage(`{"command":"ls"}`), json.RawMessage(`{"stdout":"a"}`)
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","effort":{"level":"high"},"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"a"},"tool_use_id":"t1","duration_ms":243}`},
+		{func(in hooks.Input) hooks.Input {
+			in.Event, in.Prompt = hooks.UserPromptSubmit, "hi"
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"hi","user_prompt":"hi"}`},
+		{func(in hooks.Input) hooks.Input {
+			in.Event, in.LastAssistantMessage = hooks.Stop, "done"
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","effort":{"level":"high"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done","background_tasks":[],"session_crons":[]}`},
+		{func(in hooks.Input) hooks.Input {
+			in.Event, in.Source, in.PromptID = hooks.SessionStart, "startup", ""
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","hook_event_name":"SessionStart","source":"startup"}`},
+		{func(in hooks.Input) hooks.Input {
+			in.Event, in.Reason = hooks.SessionEnd, "clear"
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","hook_event_name":"SessionEnd","reason":"clear","end_source":"clear"}`},
+	}
+	for _, c := range cases {
+		in := c.in(base)
+		t.Run(string(in.Event), func(t *testing.T) {
+			require.Equal(t, c.want+"\n", fireRaw(t, in))
+		})
+	}
+}
+
+// A client that sends some keys gets them in its order, the others where
+// Claude Code puts them; a client written for Wave's earlier release may
+// still send user_prompt / end_source.
+func TestStdinKeepsTheClientsOrder(t *testing.T) {
+	in, err := hooks.ParseInput(hooks.PreToolUse, []byte(`{"tool_input": {"b": [2, 1], "a": {"y": 1, "x": 2}}, "tool_name": "Bash", "extra_b": 1, "extra_a": 2}`))
+	require.NoError(t, err)
+	in.SessionID, in.TranscriptPath, in.Cwd, in.ToolUseID = "s1", "/t.json", "/p", "t1"
+	require.Equal(t, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse",`+
+		`"tool_input":{"b":[2,1],"a":{"y":1,"x":2}},"tool_use_id":"t1","tool_name":"Bash","extra_b":1,"extra_a":2}`+"\n", fireRaw(t, in))
+
+	in, err = hooks.ParseInput(hooks.UserPromptSubmit, []byte(`{"user_prompt": "from an older client"}`))
+	require.NoError(t, err)
+	require.Equal(t, "from an older client", in.Prompt)
+	in, err = hooks.ParseInput(hooks.SessionEnd, []byte(`{"end_source": "logout"}`))
+	require.NoError(t, err)
+	require.Equal(t, "logout", in.Reason)
+	_, err = hooks.ParseInput(hooks.Stop, []byte(`{"effort": "high"}`))
+	require.ErrorContains(t, err, `effort must be an object like {"level": "high"}`)
+}

@@ -215,7 +215,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, 
 			return stdin
 		}
 		if vscodeStdin == nil {
-			vscodeStdin = in.vscodeStdin(stdin)
+			vscodeStdin = in.vscodeStdin()
 		}
 		return vscodeStdin
 	}

@@ -36,6 +36,7 @@ func (s *Session) begin(change func()) error {
 // fire runs an event's hooks with the session's common stdin fields. It is
 // called without s.mu: hooks may take long and may run in parallel.
 func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
+	in = s.withClientInput(ctx, in)
 	in.SessionID, in.TranscriptPath, in.Cwd = s.id, s.TranscriptPath(), s.store.root
 	if s.store.firer == nil {
 		return hooks.Result{Event: in.Event, Continue: true}
@@ -151,10 +152,11 @@ func (s *Session) UserPromptSubmit(ctx context.Context, prompt string) (Outcome,
 // times in a row; the next block is not honoured and a warn block says so.
 func (s *Session) Stop(ctx context.Context) (Outcome, error) {
 	var active bool
-	if err := s.begin(func() { active = s.stopBlocks > 0 }); err != nil {
+	var last string
+	if err := s.begin(func() { active, last = s.stopBlocks > 0, s.conv.lastAssistantText() }); err != nil {
 		return Outcome{}, err
 	}
-	res := s.fire(ctx, hooks.Input{Event: hooks.Stop, StopHookActive: active})
+	res := s.fire(ctx, hooks.Input{Event: hooks.Stop, StopHookActive: active, LastAssistantMessage: last})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := newOutcome(res)
@@ -211,6 +213,7 @@ func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error
 //     previous stop was blocked, and at most maxStopBlocks stops in a row are.
 //   - Notification, PostCompact: additionalContext becomes hook blocks.
 func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
+	ctx = WithClientInput(ctx, in) // what the typed methods below do not take reaches the hooks all the same
 	switch in.Event {
 	case hooks.SessionStart:
 		return s.SessionStart(ctx, in.Source)
