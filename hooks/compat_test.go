@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -255,4 +256,64 @@ func TestStdinKeepsTheClientsOrder(t *testing.T) {
 	require.Equal(t, "logout", in.Reason)
 	_, err = hooks.ParseInput(hooks.Stop, []byte(`{"effort": "high"}`))
 	require.ErrorContains(t, err, `effort must be an object like {"level": "high"}`)
+}
+
+// The differential run's SessionStart script: set -u, appends to
+// $CLAUDE_ENV_FILE, prints context. It must run (it failed with exit 1 when
+// the variable was unset), and the variables it wrote come back in the
+// result for the agent's later tool runs; a second hook's value wins.
+func TestSessionStartEnvFile(t *testing.T) {
+	script := `#!/bin/sh
+set -eu
+echo 'export NODE_ENV=production' >> "$CLAUDE_ENV_FILE"
+echo 'export PATH="$PATH:./node_modules/.bin"' >> "$CLAUDE_ENV_FILE"
+echo "export WHO=\$(whoami)" >> "$CLAUDE_ENV_FILE"
+echo "Loaded the project environment"
+`
+	l := writeLayout(t, map[string]string{
+		"env-setup.sh": script,
+		"home/settings.json": `{"hooks": {"SessionStart": [{"hooks": [
+			{"type": "command", "command": "$ROOT/env-setup.sh"},
+			{"type": "command", "command": "[ -f \"$CLAUDE_ENV_FILE\" ] && echo 'export NODE_ENV=test' > \"$CLAUDE_ENV_FILE\"; echo \"$CLAUDE_ENV_FILE\" > $ROOT/env-file"},
+			{"type": "command", "command": "echo \"$CLAUDE_ENV_FILE\" > $ROOT/async-env-file", "async": true}]}],
+			"Stop": [{"hooks": [{"type": "command", "command": "echo \"${CLAUDE_ENV_FILE-unset}\" > $ROOT/stop-env-file"}]}]}}`,
+	})
+	e := hooks.NewEngine(l.load(t))
+	res := e.Fire(context.Background(), input(hooks.SessionStart, l.root))
+	require.Empty(t, res.Errors)
+	require.Equal(t, []string{"Loaded the project environment"}, res.Context)
+	require.Equal(t, map[string]string{"NODE_ENV": "test", "PATH": os.Getenv("PATH") + ":./node_modules/.bin"}, res.Env)
+	require.Len(t, res.Warnings, 1)
+	require.Contains(t, res.Warnings[0], "command substitution ($(…)) is not run, so `export WHO=$(whoami)` was not applied")
+	e.Wait()
+	b, err := os.ReadFile(filepath.Join(l.root, "async-env-file"))
+	require.NoError(t, err)
+	require.Equal(t, os.DevNull+"\n", string(b), "a background hook's file is not read: its writes go nowhere")
+	b, err = os.ReadFile(filepath.Join(l.root, "env-file"))
+	require.NoError(t, err)
+	require.Regexp(t, `/wavehooks-env-[0-9]+/sessionstart-hook-1\.sh\n$`, string(b), "a file per hook, named as Claude Code names them")
+	require.NoDirExists(t, filepath.Dir(strings.TrimSpace(string(b))), "the event's files are removed once read")
+
+	res = e.Fire(context.Background(), input(hooks.Stop, l.root))
+	require.Nil(t, res.Env)
+	b, err = os.ReadFile(filepath.Join(l.root, "stop-env-file"))
+	require.NoError(t, err)
+	require.Equal(t, "unset\n", string(b), "only SessionStart hooks get CLAUDE_ENV_FILE, as in Claude Code")
+}
+
+// The variables Claude Code sets for its hooks, which scripts written for it
+// read (under set -u too): CLAUDECODE, CLAUDE_CODE_SESSION_ID, CLAUDE_PID,
+// and CLAUDE_EFFORT when the effort is known.
+func TestHooksGetClaudeCodesVariables(t *testing.T) {
+	e, root := setup(t, one(hooks.PreToolUse, `set -u; cat >/dev/null; echo "$CLAUDECODE|$CLAUDE_CODE_SESSION_ID|$CLAUDE_PID|${CLAUDE_EFFORT-none}" > "$CLAUDE_PROJECT_DIR/vars"`))
+	in := input(hooks.PreToolUse, root)
+	e.Fire(context.Background(), in)
+	b, err := os.ReadFile(filepath.Join(root, "vars"))
+	require.NoError(t, err)
+	require.Equal(t, "1|sess_1234abcd|"+strconv.Itoa(os.Getpid())+"|none\n", string(b))
+	in.Effort = "high"
+	e.Fire(context.Background(), in)
+	b, err = os.ReadFile(filepath.Join(root, "vars"))
+	require.NoError(t, err)
+	require.Equal(t, "1|sess_1234abcd|"+strconv.Itoa(os.Getpid())+"|high\n", string(b))
 }

@@ -61,6 +61,12 @@ func NewRunner(projectRoot string, env []string) *Runner {
 // reported as truncated. On timeout or cancellation the whole process group
 // is killed, children and grandchildren included, and RunHook returns promptly.
 func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
+	return r.RunHookEnv(ctx, h, stdin, nil)
+}
+
+// RunHookEnv is RunHook with variables of the event ("NAME=value") added to
+// the runner's environment; the hook's own env still wins.
+func (r *Runner) RunHookEnv(ctx context.Context, h *Hook, stdin []byte, eventEnv []string) Exec {
 	if ph := pluginPlaceholder(h); ph != "" {
 		return Exec{ExitCode: -1, StartErr: errPluginPlaceholder(ph).Error()}
 	}
@@ -75,8 +81,8 @@ func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
 	if h.Cwd != "" {
 		cmd.Dir = filepath.Join(r.dir, h.Cwd)
 	}
-	if len(h.Env) > 0 {
-		cmd.Env = append(r.env[:len(r.env):len(r.env)], h.Env...) // later entries win
+	if len(h.Env) > 0 || len(eventEnv) > 0 {
+		cmd.Env = append(append(r.env[:len(r.env):len(r.env)], eventEnv...), h.Env...) // later entries win
 	}
 	return r.run(ctx, cmd, stdin, h.Timeout)
 }

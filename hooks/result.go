@@ -57,6 +57,9 @@ type Result struct {
 	Warnings []string
 	// Errors become error blocks the user sees and the model never does.
 	Errors []string
+	// Env are the variables SessionStart hooks wrote to CLAUDE_ENV_FILE, for
+	// the agent's later tool runs; nil when none.
+	Env map[string]string
 	// Runs describe every configured hook of the event: matched or not, run or
 	// skipped, and what each one did.
 	Runs []Run

@@ -120,3 +120,17 @@ func TestRunHooksKeepsWhatTheClientSent(t *testing.T) {
 		require.Equal(t, want, string(got))
 	}
 }
+
+// What SessionStart hooks write to CLAUDE_ENV_FILE comes back as env, for
+// the agent host's later tool runs; {} when nothing was written.
+func TestSessionStartReturnsTheEnvFilesVariables(t *testing.T) {
+	e := startEditor(t, editorOpts{settings: hookSettings(map[string][]string{"SessionStart": {
+		`set -u; echo 'export NODE_ENV=production' >> "$CLAUDE_ENV_FILE"; echo ready`}})})
+	r := e.mustCall("wave/sessionStart", map[string]any{"source": "startup"})
+	require.Equal(t, map[string]any{"NODE_ENV": "production"}, r["env"])
+	require.Equal(t, []any{"ready"}, r["additionalContext"])
+
+	plain := startEditor(t, editorOpts{})
+	r = plain.mustCall("wave/sessionStart", map[string]any{})
+	require.Equal(t, map[string]any{}, r["env"])
+}

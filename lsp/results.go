@@ -20,8 +20,13 @@ func preToolUseResult(out session.Outcome, requested json.RawMessage) *PreToolUs
 }
 
 func sessionStartResult(sessionID, transcriptPath string, out session.Outcome) *SessionStartResult {
+	env := out.Env
+	if env == nil {
+		env = map[string]string{}
+	}
 	return &SessionStartResult{SessionID: sessionID, TranscriptPath: transcriptPath,
-		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
+		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
+		Env: env}
 }
 
 func blocksResult(out session.Outcome) *BlocksResult {

@@ -54,6 +54,10 @@ type SessionStartResult struct {
 	Continue          bool     `json:"continue"`
 	StopReason        string   `json:"stopReason,omitempty"`
 	Blocks            []Block  `json:"blocks"`
+	// Env are the environment variables the hooks wrote to CLAUDE_ENV_FILE
+	// ({} when none): the agent host applies them to its later tool runs, as
+	// Claude Code does to its Bash commands.
+	Env map[string]string `json:"env"`
 }
 
 // AgentState is what the client may say about the agent with an event, for

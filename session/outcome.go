@@ -54,6 +54,9 @@ type Outcome struct {
 	Asked bool
 	// AdditionalContext is the context the event gave the model, in order; never nil.
 	AdditionalContext []string
+	// Env are the variables SessionStart hooks set through CLAUDE_ENV_FILE,
+	// for the agent host to apply to its later tool runs; never nil.
+	Env map[string]string
 	// Blocks are the blocks this event added or changed, in order, for the
 	// editor to render: the tool block of a tool event included, the user's
 	// own prompt not. Never nil.
@@ -71,7 +74,11 @@ const (
 )
 
 func newOutcome(res hooks.Result) Outcome {
-	return Outcome{Result: res, Continue: true, AdditionalContext: []string{}, Blocks: []Block{}}
+	env := res.Env
+	if env == nil {
+		env = map[string]string{}
+	}
+	return Outcome{Result: res, Continue: true, AdditionalContext: []string{}, Blocks: []Block{}, Env: env}
 }
 
 func (o *Outcome) add(bs ...Block) { o.Blocks = append(o.Blocks, bs...) }

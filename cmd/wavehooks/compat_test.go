@@ -37,3 +37,13 @@ func TestRunExplainsAnIfRule(t *testing.T) {
 	require.Contains(t, out, `if "Bash(git *)": the subcommand "git push" matches git *`)
 	require.Contains(t, out, "decision: exit 2: deny")
 }
+
+// wavehooks run prints what a SessionStart hook wrote to CLAUDE_ENV_FILE.
+func TestRunPrintsTheEnvFilesVariables(t *testing.T) {
+	env := newCLIEnv(t, `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "set -u; echo 'export A=1' >> \"$CLAUDE_ENV_FILE\""}]}]}}`)
+	out, stderr, code := env.run(t, `{"source":"startup"}`, "run", "SessionStart")
+	require.Equal(t, 0, code, stderr)
+	var r map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	require.Equal(t, map[string]any{"A": "1"}, r["env"])
+}
