@@ -260,6 +260,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trusted bool, in Input, 
 		verdicts = append(verdicts, v)
 	}
 	combine(&res, verdicts)
+	updatedToolOutput(&res, verdicts, in.ToolName)
 	env.collect(&res, jobs, e.runner.env)
 	return res
 }

@@ -29,6 +29,9 @@ type verdict struct {
 	json          bool
 	summary       string
 	ignored       string // a part of the answer the event has no use for
+
+	// updatedOutput and updatedMCPOutput replace a PostToolUse tool's output.
+	updatedOutput, updatedMCPOutput json.RawMessage
 }
 
 // hookJSON is the JSON answer a hook may print (seed 002, plus the fields
@@ -53,6 +56,9 @@ type hookSpecificJSON struct {
 	Decision          json.RawMessage `json:"decision"`
 	Reason            *string         `json:"reason"`
 	AdditionalContext *string         `json:"additionalContext"`
+	// PostToolUse: what the model sees instead of the tool's output.
+	UpdatedToolOutput    json.RawMessage `json:"updatedToolOutput"`
+	UpdatedMCPToolOutput json.RawMessage `json:"updatedMCPToolOutput"`
 }
 
 // permissionRequestDecision is PermissionRequest's hookSpecificOutput.decision.
@@ -230,6 +236,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 			}
 		}
 		probs = append(probs, readUpdatedInput(&v, hs.UpdatedInput, "updatedInput")...)
+		readUpdatedOutput(&v, ev, &hs)
 		if hs.AdditionalContext != nil {
 			v.addContext = *hs.AdditionalContext
 		}
@@ -273,7 +280,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 		}
 	}
 	if v.permission == PermissionDeny && v.reason == "" {
-		v.reason = "denied by a " + string(ev) + " hook"
+		v.reason = denyWithoutReason(ev)
 	}
 	if probs != nil {
 		return verdict{}, probs
@@ -295,6 +302,9 @@ func jsonSummary(v *verdict) string {
 	}
 	if v.updatedInput != nil {
 		parts = append(parts, "updatedInput")
+	}
+	if v.updatedOutput != nil || v.updatedMCPOutput != nil {
+		parts = append(parts, "updatedToolOutput")
 	}
 	if v.addContext != "" {
 		parts = append(parts, "additionalContext")

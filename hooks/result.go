@@ -48,6 +48,9 @@ type Result struct {
 	Permission Permission
 	// UpdatedInput is the tool input a PreToolUse hook rewrote, or nil.
 	UpdatedInput json.RawMessage
+	// UpdatedToolOutput is what the model must see instead of the tool's
+	// output (PostToolUse's updatedToolOutput), or nil.
+	UpdatedToolOutput json.RawMessage
 	// Context is plain stdout of exit-0 hooks, for events where it becomes
 	// context (UserPromptSubmit, SessionStart).
 	Context []string

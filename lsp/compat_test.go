@@ -134,3 +134,30 @@ func TestSessionStartReturnsTheEnvFilesVariables(t *testing.T) {
 	r = plain.mustCall("wave/sessionStart", map[string]any{})
 	require.Equal(t, map[string]any{}, r["env"])
 }
+
+// The wire says whether a PreToolUse hook decided ("none": the editor asks
+// as it would without hooks), and what PostToolUse's tool output is now.
+func TestWireDecisionAndEffectiveToolOutput(t *testing.T) {
+	e := startEditor(t, editorOpts{settings: `{"hooks": {
+		"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "jq -n '{hookSpecificOutput: {hookEventName: \"PreToolUse\", permissionDecision: \"allow\"}}'"}]}],
+		"PostToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "jq -c '{hookSpecificOutput: {hookEventName: \"PostToolUse\", updatedToolOutput: (.tool_response | .content |= gsub(\"sk-[a-z0-9]+\"; \"[key]\"))}}'"}]}]}}`})
+	sid, _ := e.startSession()
+	pre := func(tool string) map[string]any {
+		return e.mustCall("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "t-" + tool, "toolName": tool, "toolInput": map[string]any{}})
+	}
+	none, allowed := pre("Bash"), pre("Write")
+	require.Equal(t, "none", none["decision"])
+	require.Equal(t, "allow", none["permission"], "unchanged for clients that read only permission")
+	require.Equal(t, "allow", allowed["decision"])
+
+	post := e.mustCall("wave/postToolUse", map[string]any{"sessionId": sid, "toolUseId": "t-read", "toolName": "Read",
+		"toolInput": map[string]any{"file_path": "/p/.env"}, "toolResponse": map[string]any{"content": "KEY=sk-abc123", "success": true}})
+	require.Equal(t, map[string]any{"content": "KEY=[key]", "success": true}, post["toolResponse"])
+	api := e.mustCall("wave/apiMessages", map[string]any{"sessionId": sid})
+	require.NotContains(t, mustJSON(api["messages"]), "sk-abc123")
+	require.Contains(t, mustJSON(api["messages"]), "KEY=[key]")
+
+	plain := e.mustCall("wave/postToolUse", map[string]any{"sessionId": sid, "toolUseId": "t-ls", "toolName": "Bash",
+		"toolInput": map[string]any{"command": "ls"}, "toolResponse": "a.txt"})
+	require.Equal(t, "a.txt", plain["toolResponse"])
+}

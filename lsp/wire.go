@@ -93,7 +93,10 @@ type FlowResult struct {
 	Permission string `json:"permission,omitempty"`
 	// ToolInput is set only for wave/runHooks of PermissionRequest when a hook
 	// allowed it: the tool input to run with (a hook's updatedInput applied).
-	ToolInput         json.RawMessage `json:"toolInput,omitempty"`
+	ToolInput json.RawMessage `json:"toolInput,omitempty"`
+	// ToolResponse is set only for PostToolUse: the tool's output as the
+	// model must see it — a hook's updatedToolOutput, or the tool's own.
+	ToolResponse      json.RawMessage `json:"toolResponse,omitempty"`
 	Blocked           bool            `json:"blocked"`
 	Reason            string          `json:"reason,omitempty"`
 	AdditionalContext []string        `json:"additionalContext"`
@@ -114,7 +117,11 @@ type PreToolUseParams struct {
 // PreToolUseResult is the decision: "allow" or "deny" (asks are resolved
 // with the user before the result is sent), and the effective tool input.
 type PreToolUseResult struct {
-	Permission string          `json:"permission"`
+	Permission string `json:"permission"`
+	// Decision is what the hooks decided before anyone was asked: "allow",
+	// "deny", "ask", or "none" when no hook decided — then the editor applies
+	// its own permission rules (permission is "allow" all the same).
+	Decision   string          `json:"decision"`
 	Reason     string          `json:"reason,omitempty"`
 	ToolInput  json.RawMessage `json:"toolInput"`
 	Asked      bool            `json:"asked"`

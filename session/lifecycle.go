@@ -1,9 +1,11 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
 )
@@ -161,17 +163,26 @@ func (s *Session) Stop(ctx context.Context) (Outcome, error) {
 	defer s.mu.Unlock()
 	out := newOutcome(res)
 	s.notices(&out, &res)
+	// additionalContext keeps the agent going too, as non-error feedback,
+	// under the same cap as a block (Claude Code's Stop decision control).
+	goOn := res.Blocked || len(res.AdditionalContext) > 0
 	switch {
-	case !res.Blocked || !out.Continue:
+	case !goOn || !out.Continue:
 		s.stopBlocks = 0
 	case s.stopBlocks >= maxStopBlocks:
 		s.stopBlocks = 0
 		out.add(s.conv.addWarn(fmt.Sprintf(
 			"Stop hooks blocked stopping %d times in a row; this block was not honoured and the agent stops: %s",
-			maxStopBlocks, res.Reason)))
+			maxStopBlocks, cmp.Or(res.Reason, strings.Join(res.AdditionalContext, "\n")))))
 	default:
 		s.stopBlocks++
-		s.feedback(&out, res.Reason)
+		if res.Blocked {
+			s.feedback(&out, res.Reason)
+		} else {
+			out.Blocked, out.Reason = true, strings.Join(res.AdditionalContext, "\n")
+		}
+		out.add(s.conv.addHookBlocks(string(hooks.Stop), res.AdditionalContext)...)
+		out.AdditionalContext = append(out.AdditionalContext, res.AdditionalContext...)
 	}
 	return s.finish(out)
 }

@@ -47,6 +47,12 @@ type Outcome struct {
 	// Permission is PreToolUse's decision, "allow" or "deny": asks are
 	// resolved before the Outcome is returned.
 	Permission string
+	// Decision is what PreToolUse hooks decided before anyone was asked:
+	// "allow", "deny", "ask", or "none" when no hook decided.
+	Decision string
+	// ToolResponse is PostToolUse's effective tool output: what the hooks
+	// replaced it with (updatedToolOutput), or the tool's own.
+	ToolResponse json.RawMessage
 	// ToolInput is the input the tool must run with (PreToolUse), with any
 	// hook's updatedInput applied.
 	ToolInput json.RawMessage
