@@ -47,3 +47,20 @@ func TestRunPrintsTheEnvFilesVariables(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
 	require.Equal(t, map[string]any{"A": "1"}, r["env"])
 }
+
+// wavehooks run says whether a PreToolUse hook decided.
+func TestRunPrintsTheDecision(t *testing.T) {
+	env := newCLIEnv(t, demoSettings)
+	for stdin, want := range map[string]string{
+		`{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`:       "deny",
+		`{"tool_name":"Bash","tool_input":{"command":"ls"}}`:             "none",
+		`{"tool_name":"Write","tool_input":{"file_path":"/etc/hosts"}}`:  "ask",
+		`{"tool_name":"Write","tool_input":{"file_path":"/p/src/a.go"}}`: "none",
+	} {
+		out, stderr, code := env.run(t, stdin, "run", "PreToolUse")
+		require.Equal(t, 0, code, stderr)
+		var r map[string]any
+		require.NoError(t, json.Unmarshal([]byte(out), &r))
+		require.Equal(t, want, r["decision"], stdin)
+	}
+}
