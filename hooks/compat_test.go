@@ -248,6 +248,10 @@ func TestStdinKeepsTheClientsOrder(t *testing.T) {
 	require.Equal(t, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse",`+
 		`"tool_input":{"b":[2,1],"a":{"y":1,"x":2}},"tool_use_id":"t1","tool_name":"Bash","extra_b":1,"extra_a":2}`+"\n", fireRaw(t, in))
 
+	in, err = hooks.ParseInput(hooks.SessionStart, []byte(`{"source": "startup", "permission_mode": "plan"}`))
+	require.NoError(t, err)
+	require.Contains(t, fireRaw(t, in), `"source":"startup","permission_mode":"plan"`, "what the client sent is kept, on any event")
+
 	in, err = hooks.ParseInput(hooks.UserPromptSubmit, []byte(`{"user_prompt": "from an older client"}`))
 	require.NoError(t, err)
 	require.Equal(t, "from an older client", in.Prompt)

@@ -125,7 +125,7 @@ func (in *Input) stdinFields() ([]stdinField, error) {
 	if id := in.stringField("prompt_id", in.PromptID); id != "" {
 		add("prompt_id", id)
 	}
-	if permissionModeEvents[in.Event] {
+	if permissionModeEvents[in.Event] || slices.Contains(in.Order, "permission_mode") {
 		add("permission_mode", cmp.Or(in.stringField("permission_mode", in.PermissionMode), "default"))
 	}
 	if raw, ok := in.Extra["effort"]; ok && in.Effort == "" {
