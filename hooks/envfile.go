@@ -505,6 +505,7 @@ func (e *hookEnv) collect(res *Result, jobs []job, runnerEnv []string) {
 	}
 	defer os.RemoveAll(e.dir)
 	lookup := envFileLookup(append(runnerEnv[:len(runnerEnv):len(runnerEnv)], e.base...))
+	set := map[string]string{} // a local, not res.Env: a closure over res would move every event's Result to the heap
 	for i, j := range jobs {
 		if j.first != i {
 			continue
@@ -514,7 +515,7 @@ func (e *hookEnv) collect(res *Result, jobs []job, runnerEnv []string) {
 			continue
 		}
 		vars, problems := ParseEnvFile(string(text), func(name string) (string, bool) {
-			if v, ok := res.Env[name]; ok {
+			if v, ok := set[name]; ok {
 				return v, true
 			}
 			return lookup(name)
@@ -523,10 +524,10 @@ func (e *hookEnv) collect(res *Result, jobs []job, runnerEnv []string) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("CLAUDE_ENV_FILE of `%s`, %s", j.hook.Display(), p))
 		}
 		for _, v := range vars {
-			if res.Env == nil {
-				res.Env = map[string]string{}
-			}
-			res.Env[v.Name] = v.Value
+			set[v.Name] = v.Value
 		}
+	}
+	if len(set) > 0 {
+		res.Env = set
 	}
 }
