@@ -61,8 +61,26 @@ func (s Source) isWave() bool {
 	return s == SourceUser || s == SourceProject || s == SourceLocal || s == SourceManaged
 }
 
-// DefaultTimeout is how long a hook may run when its configuration sets no timeout.
-const DefaultTimeout = 60 * time.Second
+// DefaultTimeout is how long a hook may run when its configuration sets no
+// timeout: Claude Code's 600 s, so that a hook written for Claude Code gets the
+// time it was written for (docs/parity.md, "Claude Code compatibility details").
+const DefaultTimeout = 600 * time.Second
+
+// DefaultPromptTimeout is the default of UserPromptSubmit hooks, shorter as in
+// Claude Code: the prompt waits for them, so a stuck one stalls the session.
+const DefaultPromptTimeout = 30 * time.Second
+
+// defaultTimeout is the timeout of a hook of event ev from source src that
+// sets none: VS Code's 30 s in VS Code's files, Claude Code's defaults elsewhere.
+func defaultTimeout(ev Event, src Source) time.Duration {
+	switch {
+	case src == SourceVSCode:
+		return DefaultVSCodeTimeout
+	case ev == UserPromptSubmit:
+		return DefaultPromptTimeout
+	}
+	return DefaultTimeout
+}
 
 // DefaultVSCodeTimeout is the default timeout of hooks in VS Code's hook
 // files, as VS Code documents it.
@@ -94,6 +112,9 @@ type Hook struct {
 	Async bool
 	// StatusMessage is shown (as the progress title) while the hook runs.
 	StatusMessage string
+	// If, when not nil, is a permission rule ("Bash(git *)") the tool call
+	// must match for the hook to run.
+	If *IfRule
 }
 
 // Settings are the non-hook keys of one settings file that change how hooks run.

@@ -107,3 +107,31 @@ func TestMergeOrderAndBrokenFiles(t *testing.T) {
 	require.Empty(t, cfg.Diagnostics())
 	require.Equal(t, "project: echo project", commands(cfg)[1])
 }
+
+// A hook that sets no timeout gets Claude Code's default for its event (600 s,
+// 30 s for UserPromptSubmit) whether it comes from our files or Claude Code's,
+// and VS Code's 30 s in VS Code's hook files.
+func TestDefaultTimeouts(t *testing.T) {
+	settings := `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}],
+		"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true"}]}],
+		"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 7}]}]}}`
+	cases := []struct {
+		source hooks.Source
+		want   []string
+	}{
+		{hooks.SourceUser, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "Stop 7s"}},
+		{hooks.SourceClaudeProject, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "Stop 7s"}},
+		{hooks.SourceVSCode, []string{"PreToolUse 30s", "UserPromptSubmit 30s", "Stop 7s"}},
+	}
+	for _, c := range cases {
+		t.Run(c.source.String(), func(t *testing.T) {
+			f := hooks.ParseFile("settings.json", c.source, []byte(settings), t.TempDir())
+			require.Empty(t, f.Diagnostics)
+			var got []string
+			for _, h := range f.Hooks {
+				got = append(got, string(h.Event)+" "+h.Timeout.String())
+			}
+			require.Equal(t, c.want, got)
+		})
+	}
+}

@@ -60,12 +60,20 @@ const (
 	CodeNotExecutable   = "script-not-executable"
 	CodeWrongType       = "wrong-type"
 	CodeUnreadable      = "unreadable"
+	// CodeUnknownKey is a key the settings format does not have (a typo,
+	// mostly); Data is the suggested key, if any.
+	CodeUnknownKey = "unknown-key"
+	// CodeBadIf is an "if" rule that is malformed or can never match.
+	CodeBadIf = "bad-if"
 	// Per-hook options.
 	CodeBadCwd         = "bad-cwd"
 	CodeBadEnv         = "bad-env"
 	CodeBadArgs        = "bad-args"
 	CodeExecCommand    = "exec-command"
 	CodeNoCommandForOS = "no-command-for-os"
+	// CodePluginPlaceholder is a ${CLAUDE_PLUGIN_ROOT} or ${CLAUDE_PLUGIN_DATA}
+	// outside a plugin, which Claude Code refuses to run.
+	CodePluginPlaceholder = "plugin-placeholder"
 	// Policy.
 	CodeManagedOnly  = "managed-only-key"
 	CodeHooksIgnored = "hooks-ignored"

@@ -11,7 +11,7 @@ var KeyDocs = map[string]string{
 	"matcher":               "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
 	"type":                  "The kind of hook. wavehooks runs `command` hooks.",
 	"command":               "The shell command to run (`sh -c`), in the project root, with the event's JSON on stdin and WAVE_PROJECT_DIR / CLAUDE_PROJECT_DIR set.",
-	"timeout":               "Seconds the hook may run before its whole process group is killed (default 60). A timed-out hook is an error, never a success.",
+	"timeout":               "Seconds the hook may run before its whole process group is killed (default 600; 30 for UserPromptSubmit and in VS Code's hook files, as Claude Code and VS Code do). A timed-out hook is an error, never a success.",
 	"disableAllHooks":       "Turns every hook off, except those of the managed settings file (which can only be turned off there).",
 	"transcriptFormat":      "`json` (default) keeps the session as `{id, state: {messages}}`; `jsonl` writes one Anthropic-API message per line.",
 	"importClaudeHooks":     "Also run the hooks of Claude Code's settings files (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json).",
@@ -24,6 +24,7 @@ var KeyDocs = map[string]string{
 	"osx":                   "Command to run instead of `command` on macOS (VS Code's per-OS override).",
 	"windows":               "Command to run instead of `command` on Windows (VS Code's per-OS override).",
 	"statusMessage":         "Text shown in the editor's progress notification while the hook runs.",
+	"if":                    "One permission rule, as in Claude Code: the hook runs only for tool calls that match it. `Bash(git *)` (any subcommand starting with git), `Edit(*.ts)`, `Read(//etc/**)`, `mcp__github__create_issue`. Tool events only.",
 	"async":                 "`true` runs the hook in the background: the event never waits for it, and what it prints is only reported in the hook-run history. Its timeout still applies.",
 }
 
@@ -31,7 +32,7 @@ var KeyDocs = map[string]string{
 var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importClaudeHooks", "importVSCodeHooks", "allowManagedHooksOnly"}
 
 // HookKeys are the keys of a hook command, for completion.
-var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "linux", "osx", "windows"}
+var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "if", "linux", "osx", "windows"}
 
 // EventDoc is the hover text of an event: when it fires, its stdin, and what
 // exit code 2 means for it.

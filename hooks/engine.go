@@ -206,6 +206,15 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 			run.Matched = h.Matcher.Match(value)
 			run.Why = h.Matcher.Explain(value)
 		}
+		if h.If != nil && run.Matched && !direct {
+			ok, why := h.If.Match(&in, cfg.Paths.ProjectRoot)
+			run.If, run.IfWhy = h.If.String(), why
+			if !ok {
+				run.Skipped = `its "if" rule does not match: ` + why
+				res.Runs = append(res.Runs, run)
+				continue
+			}
+		}
 		if run.Matched {
 			ok, why := cfg.Active(h)
 			switch first, dup := byKey[h.runKey()]; {
@@ -250,21 +259,23 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 			return stdin
 		}
 		if vscodeStdin == nil {
-			vscodeStdin = in.vscodeStdin(stdin)
+			vscodeStdin = in.vscodeStdin()
 		}
 		return vscodeStdin
 	}
 	gate := readGateOf(ctx)
+	env := newHookEnv(&in) // Claude Code's variables, CLAUDE_ENV_FILE: hooks/envfile.go
 	for _, j := range async {
-		e.startAsync(in, gate, j.hook, stdinFor(j.hook), &res.Runs[j.run])
+		e.startAsync(in, gate, j.hook, stdinFor(j.hook), env.forAsync(), &res.Runs[j.run])
 	}
 	if len(jobs) == 0 {
+		env.collect(&res, nil, nil)
 		return res
 	}
 	gate.Enter()
 	execs := make([]Exec, len(jobs))
 	if len(jobs) == 1 {
-		execs[0] = e.runner.RunHook(ctx, jobs[0].hook, stdinFor(jobs[0].hook))
+		execs[0] = e.runner.RunHookEnv(ctx, jobs[0].hook, stdinFor(jobs[0].hook), env.forJob(0))
 	} else {
 		for _, j := range jobs {
 			stdinFor(j.hook) // built before the goroutines share it
@@ -275,10 +286,10 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 				continue
 			}
 			wg.Add(1)
-			go func(i int, h *Hook) {
+			go func(i int, h *Hook, env []string) {
 				defer wg.Done()
-				execs[i] = e.runner.RunHook(ctx, h, stdinFor(h))
-			}(i, j.hook)
+				execs[i] = e.runner.RunHookEnv(ctx, h, stdinFor(h), env)
+			}(i, j.hook, env.forJob(i))
 		}
 		wg.Wait()
 	}
@@ -293,6 +304,8 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 		verdicts = append(verdicts, v)
 	}
 	combine(&res, verdicts)
+	updatedToolOutput(&res, verdicts, in.ToolName)
+	env.collect(&res, jobs, e.runner.env)
 	return res
 }
 
@@ -319,11 +332,11 @@ func record(ev Event, h *Hook, x Exec, r *Run) verdict {
 // applies and Close kills it; the event's ctx does not, since the event does
 // not wait for it. When it ends, the engine's OnAsyncDone function gets a
 // Result of that hook alone: what it said is reported, never applied.
-func (e *Engine) startAsync(in Input, gate ReadGate, h *Hook, stdin []byte, run *Run) {
+func (e *Engine) startAsync(in Input, gate ReadGate, h *Hook, stdin []byte, env []string, run *Run) {
 	r := *run
 	gate.Enter()
 	started := e.bg.start(func(ctx context.Context, report func(Input, Result)) {
-		x := e.runner.RunHook(ctx, h, stdin)
+		x := e.runner.RunHookEnv(ctx, h, stdin, env)
 		gate.Leave()
 		v := record(in.Event, h, x, &r)
 		res := Result{Event: in.Event, Continue: true, Stdin: stdin, Runs: []Run{r}}

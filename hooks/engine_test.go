@@ -72,13 +72,14 @@ func TestStdinCarriesEveryFieldOfItsEvent(t *testing.T) {
 		event hooks.Event
 		want  map[string]any
 	}{
-		{hooks.PreToolUse, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"}, "tool_use_id": "toolu_1"}},
-		{hooks.PostToolUse, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"}, "tool_use_id": "toolu_1",
-			"tool_response": map[string]any{"success": true, "content": "a\nb"}}},
-		{hooks.UserPromptSubmit, map[string]any{"prompt": "Please create a file"}},
-		{hooks.Stop, map[string]any{"stop_hook_active": false}},
+		{hooks.PreToolUse, map[string]any{"permission_mode": "default", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"},
+			"tool_use_id": "toolu_1"}},
+		{hooks.PostToolUse, map[string]any{"permission_mode": "default", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"},
+			"tool_use_id": "toolu_1", "tool_response": map[string]any{"success": true, "content": "a\nb"}}},
+		{hooks.UserPromptSubmit, map[string]any{"permission_mode": "default", "prompt": "Please create a file", "user_prompt": "Please create a file"}},
+		{hooks.Stop, map[string]any{"permission_mode": "default", "stop_hook_active": false, "background_tasks": []any{}, "session_crons": []any{}}},
 		{hooks.SessionStart, map[string]any{"source": "startup"}},
-		{hooks.SessionEnd, map[string]any{"reason": "other"}},
+		{hooks.SessionEnd, map[string]any{"reason": "other", "end_source": "other"}},
 	}
 	for _, c := range cases {
 		t.Run(string(c.event), func(t *testing.T) {

@@ -35,7 +35,9 @@ type EventSpec struct {
 	// MatchField is the stdin field the matcher is compared with; "" means the
 	// event ignores matchers.
 	MatchField string
-	// Fields are the event-specific stdin fields, beyond the common four.
+	// Fields are the event-specific stdin fields, beyond the common ones, in
+	// the order Claude Code sends them; user_prompt and end_source are the
+	// names Wave's earlier releases used for prompt and reason, sent too.
 	Fields []string
 	// Summary says when the event fires.
 	Summary string
@@ -50,28 +52,28 @@ var eventSpecs = map[Event]EventSpec{
 	PreToolUse: {PreToolUse, "tool_name", []string{"tool_name", "tool_input", "tool_use_id"},
 		"Before a tool runs. Can allow, deny or ask the user, and can rewrite the tool's input.",
 		"Denies the tool call; stderr is the reason the model sees."},
-	PostToolUse: {PostToolUse, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "tool_response"},
+	PostToolUse: {PostToolUse, "tool_name", []string{"tool_name", "tool_input", "tool_response", "tool_use_id", "duration_ms"},
 		"After a tool ran successfully. Can give the model feedback or context.",
 		"stderr is sent to the model as feedback."},
-	UserPromptSubmit: {UserPromptSubmit, "", []string{"prompt"},
+	UserPromptSubmit: {UserPromptSubmit, "", []string{"prompt", "user_prompt"},
 		"When the user submits a prompt, before the model sees it. Can add context or block the prompt.",
 		"Blocks the prompt and erases it; stderr is shown to the user only."},
-	Stop: {Stop, "", []string{"stop_hook_active"},
+	Stop: {Stop, "", []string{"stop_hook_active", "last_assistant_message", "background_tasks", "session_crons"},
 		"When the agent wants to end its turn. Can make it continue.",
 		"Blocks stopping; stderr is sent to the model and the agent continues."},
 	SessionStart: {SessionStart, "source", []string{"source"},
 		"When a session starts or resumes (source: startup, resume, clear, compact). Can add context.",
 		"Shows stderr to the user only."},
-	SessionEnd: {SessionEnd, "reason", []string{"reason"},
+	SessionEnd: {SessionEnd, "reason", []string{"reason", "end_source"},
 		"When a session ends. For cleanup; cannot block.",
 		"Shows stderr to the user only."},
-	PostToolUseFailure: {PostToolUseFailure, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "error", "is_interrupt"},
+	PostToolUseFailure: {PostToolUseFailure, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "error", "is_interrupt", "duration_ms"},
 		"After a tool call failed (error, is_interrupt). Can give the model context.",
 		"stderr is sent to the model as feedback (the tool already failed)."},
 	SubagentStart: {SubagentStart, "agent_type", []string{"agent_id", "agent_type"},
 		"When a subagent starts. Its additionalContext is for the subagent.",
 		"Shows stderr to the user only."},
-	SubagentStop: {SubagentStop, "agent_type", []string{"agent_id", "agent_type", "stop_hook_active"},
+	SubagentStop: {SubagentStop, "agent_type", []string{"stop_hook_active", "agent_id", "agent_type"},
 		"When a subagent wants to stop. Can make it continue.",
 		"Blocks the subagent from stopping; stderr is the reason sent to the subagent."},
 	PreCompact: {PreCompact, "trigger", []string{"trigger", "custom_instructions"},

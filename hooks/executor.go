@@ -66,9 +66,19 @@ func NewRunner(projectRoot string, env []string) *Runner {
 // returns promptly. Background children of a hook that exited by itself are
 // left running: a hook may start a daemon.
 func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
+	return r.RunHookEnv(ctx, h, stdin, nil)
+}
+
+// RunHookEnv is RunHook with variables of the event ("NAME=value") added to
+// the runner's environment; the hook's own env still wins.
+func (r *Runner) RunHookEnv(ctx context.Context, h *Hook, stdin []byte, eventEnv []string) Exec {
+	if ph := pluginPlaceholder(h); ph != "" {
+		return Exec{ExitCode: -1, StartErr: errPluginPlaceholder(ph).Error()}
+	}
 	var cmd *exec.Cmd
 	if h.Args != nil {
-		cmd = exec.Command(h.Command, h.Args...)
+		prog, args := execForm(h, r.dir) // placeholders substituted: hooks/placeholder.go
+		cmd = exec.Command(prog, args...)
 	} else {
 		cmd = exec.Command("/bin/sh", "-c", h.Command)
 	}
@@ -76,8 +86,8 @@ func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
 	if h.Cwd != "" {
 		cmd.Dir = filepath.Join(r.dir, h.Cwd)
 	}
-	if len(h.Env) > 0 {
-		cmd.Env = append(r.env[:len(r.env):len(r.env)], h.Env...) // later entries win
+	if len(h.Env) > 0 || len(eventEnv) > 0 {
+		cmd.Env = append(append(r.env[:len(r.env):len(r.env)], eventEnv...), h.Env...) // later entries win
 	}
 	return r.run(ctx, cmd, stdin, h.Timeout)
 }

@@ -23,6 +23,9 @@ func Explain(r EventRun) string {
 		if h.Matcher != "" {
 			fmt.Fprintf(&b, "    matcher %q: %s\n", h.Matcher, h.Why)
 		}
+		if h.If != "" {
+			fmt.Fprintf(&b, "    if %q: %s\n", h.If, h.IfWhy)
+		}
 		if h.StatusMessage != "" {
 			fmt.Fprintf(&b, "    status message: %s\n", h.StatusMessage)
 		}

@@ -32,6 +32,9 @@ func (h *Hook) Describe() string {
 	if h.Async {
 		opts = append(opts, "in the background")
 	}
+	if h.If != nil {
+		opts = append(opts, "if "+h.If.String())
+	}
 	if len(opts) == 0 {
 		return h.Display()
 	}
@@ -53,6 +56,9 @@ func (h *Hook) runKey() string {
 		if h.Async {
 			b.WriteString("\x01async")
 		}
+	}
+	if h.If != nil {
+		b.WriteString("\x01if\x00" + h.If.raw)
 	}
 	return b.String()
 }

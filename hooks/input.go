@@ -2,8 +2,11 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
 	"time"
 )
 
@@ -17,18 +20,33 @@ type Input struct {
 	TranscriptPath string
 	Cwd            string
 	Event          Event
+	// PromptID identifies the user prompt being processed, when the client
+	// gave one; PermissionMode is the agent's permission mode ("" is
+	// "default"); Effort is the effort level of the turn, when known. They
+	// reach the events Claude Code sends them on (docs/hooks.md).
+	PromptID       string
+	PermissionMode string
+	Effort         string
 
 	ToolName     string
 	ToolInput    json.RawMessage
 	ToolUseID    string
 	ToolResponse json.RawMessage
-	Prompt       string
-	Source       string // SessionStart
-	Reason       string // SessionEnd
+	// DurationMs is how long the tool ran (PostToolUse), when the client said.
+	DurationMs *int64
+	Prompt     string
+	Source     string // SessionStart
+	Reason     string // SessionEnd
 	// StopHookActive is true when a Stop hook already blocked the previous stop.
 	StopHookActive bool
+	// LastAssistantMessage is the text of the agent's last message (Stop).
+	LastAssistantMessage string
 
 	Extra map[string]json.RawMessage
+	// Order is the order of the keys of the JSON object the client sent,
+	// when it sent one (wave/runHooks, `wavehooks run`): the stdin keeps
+	// their order, so a hook that echoes its input sees what the client sent.
+	Order []string
 }
 
 // MatchValue is the string the event's matcher is compared with.
@@ -51,69 +69,214 @@ func (in *Input) MatchValue() string {
 	}
 }
 
-// stdinJSON is the wire shape of Input, in the field order of DESIGN.md
-// section 4 so that a person reading a hook's stdin finds the common fields first.
-type stdinJSON struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	HookEventName  Event           `json:"hook_event_name"`
-	ToolName       *string         `json:"tool_name,omitempty"`
-	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
-	ToolUseID      *string         `json:"tool_use_id,omitempty"`
-	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
-	Prompt         *string         `json:"prompt,omitempty"`
-	Source         *string         `json:"source,omitempty"`
-	Reason         *string         `json:"reason,omitempty"`
-	StopHookActive *bool           `json:"stop_hook_active,omitempty"`
-}
+// permissionModeEvents and effortEvents are the events whose stdin carries
+// permission_mode, and effort when it is known, as Claude Code 2.1.330 sends
+// them (its SessionStart, SessionEnd, Notification, SubagentStart and
+// compaction hooks get neither).
+var (
+	permissionModeEvents = map[Event]bool{PreToolUse: true, PostToolUse: true, UserPromptSubmit: true, Stop: true,
+		PostToolUseFailure: true, PermissionRequest: true, SubagentStop: true}
+	effortEvents = map[Event]bool{PreToolUse: true, PostToolUse: true, Stop: true, PostToolUseFailure: true,
+		PermissionRequest: true, SubagentStop: true}
+)
 
-var emptyObject = json.RawMessage(`{}`)
+// optionalFields are event fields sent only when there is a value:
+// Claude Code leaves them out too.
+var optionalFields = map[string]bool{"duration_ms": true, "last_assistant_message": true}
+
+// aliasFields are the names hooks written for Wave's earlier releases read,
+// sent beside Claude Code's: user_prompt is prompt, end_source is reason.
+var aliasFields = map[string]string{"user_prompt": "prompt", "end_source": "reason"}
+
+// stdinField is one key of a hook's stdin, with its JSON value.
+type stdinField struct {
+	key   string
+	value json.RawMessage
+}
 
 // MarshalStdin builds the exact JSON a hook reads on stdin, followed by a
 // newline. Fields that belong to the event are always present (an absent tool
 // input is sent as {}), so `jq -r .tool_input` never sees null by accident.
+// Keys come in Claude Code's order (common fields, then the event's), or in
+// the order the client sent them; values the client sent are passed through
+// as they are, so the keys of a tool_input keep their order too.
 func (in *Input) MarshalStdin() ([]byte, error) {
-	w := stdinJSON{SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd, HookEventName: in.Event}
-	has := map[string]bool{}
-	for _, f := range eventSpecs[in.Event].Fields {
-		has[f] = true
-	}
-	if has["tool_name"] {
-		w.ToolName = &in.ToolName
-	}
-	if has["tool_input"] {
-		w.ToolInput = orEmpty(in.ToolInput)
-	}
-	if has["tool_use_id"] {
-		w.ToolUseID = &in.ToolUseID
-	}
-	if has["tool_response"] {
-		w.ToolResponse = orEmpty(in.ToolResponse)
-	}
-	if has["prompt"] {
-		w.Prompt = &in.Prompt
-	}
-	if has["source"] {
-		w.Source = &in.Source
-	}
-	if has["reason"] {
-		w.Reason = &in.Reason
-	}
-	if has["stop_hook_active"] {
-		w.StopHookActive = &in.StopHookActive
-	}
-	b, err := json.Marshal(w)
+	fields, err := in.stdinFields()
 	if err != nil {
 		return nil, err
 	}
-	if defaults := fieldDefaults[in.Event]; len(in.Extra) > 0 || len(defaults) > 0 {
-		b, err = mergeExtra(b, in.Extra, defaults)
-		if err != nil {
-			return nil, err
+	return writeObject(fields), nil
+}
+
+// stdinFields lists the stdin's keys and values in order.
+func (in *Input) stdinFields() ([]stdinField, error) {
+	var fields []stdinField
+	var err error
+	add := func(key string, v any) {
+		raw, ok := v.(json.RawMessage)
+		if !ok {
+			raw, err = marshalNoEscape(v)
+		}
+		fields = append(fields, stdinField{key, raw})
+	}
+	add("session_id", in.SessionID)
+	add("transcript_path", in.TranscriptPath)
+	add("cwd", in.Cwd)
+	if id := in.stringField("prompt_id", in.PromptID); id != "" {
+		add("prompt_id", id)
+	}
+	if permissionModeEvents[in.Event] || slices.Contains(in.Order, "permission_mode") {
+		add("permission_mode", cmp.Or(in.stringField("permission_mode", in.PermissionMode), "default"))
+	}
+	if raw, ok := in.Extra["effort"]; ok && in.Effort == "" {
+		add("effort", raw)
+	} else if in.Effort != "" && effortEvents[in.Event] {
+		add("effort", map[string]string{"level": in.Effort})
+	}
+	add("hook_event_name", in.Event)
+	for _, k := range eventSpecs[in.Event].Fields {
+		if v, ok := in.eventField(k); ok {
+			add(k, v)
 		}
 	}
-	return append(b, '\n'), nil
+	placed := map[string]bool{}
+	for _, f := range fields {
+		placed[f.key] = true
+	}
+	var extra []string
+	for k, v := range in.Extra {
+		if !placed[k] && json.Valid(v) {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	for _, k := range extra {
+		add(k, in.Extra[k])
+	}
+	if err != nil {
+		return nil, err
+	}
+	return orderLike(fields, in.Order), nil
+}
+
+// stringField is a typed string field, or the client's value of key.
+func (in *Input) stringField(key, typed string) string {
+	if typed != "" {
+		return typed
+	}
+	var s string
+	if raw, ok := in.Extra[key]; ok {
+		_ = json.Unmarshal(raw, &s)
+	}
+	return s
+}
+
+// eventField is the value of one of the event's fields: its typed field,
+// what the client sent, or the documented default; ok is false for an
+// optional field without a value.
+func (in *Input) eventField(k string) (any, bool) {
+	if alias, ok := aliasFields[k]; ok {
+		k = alias
+	}
+	switch k {
+	case "tool_name":
+		return in.ToolName, true
+	case "tool_input":
+		return orEmpty(in.ToolInput), true
+	case "tool_use_id":
+		return in.ToolUseID, true
+	case "tool_response":
+		return orEmpty(in.ToolResponse), true
+	case "prompt":
+		return in.Prompt, true
+	case "source":
+		return in.Source, true
+	case "reason":
+		return in.Reason, true
+	case "stop_hook_active":
+		return in.StopHookActive, true
+	case "duration_ms":
+		if in.DurationMs != nil {
+			return *in.DurationMs, true
+		}
+	case "last_assistant_message":
+		if in.LastAssistantMessage != "" {
+			return in.LastAssistantMessage, true
+		}
+	}
+	if raw, ok := in.Extra[k]; ok && json.Valid(raw) {
+		return raw, true
+	}
+	if def, ok := fieldDefaults[in.Event][k]; ok {
+		return def, true
+	}
+	return nil, false
+}
+
+// orderLike puts fields in the client's key order: the keys it sent keep
+// their order, and each key it did not send follows the key it follows in
+// Claude Code's order.
+func orderLike(fields []stdinField, order []string) []stdinField {
+	if len(order) == 0 {
+		return fields
+	}
+	byKey := make(map[string]stdinField, len(fields))
+	for _, f := range fields {
+		byKey[f.key] = f
+	}
+	out := make([]stdinField, 0, len(fields))
+	sent := map[string]bool{}
+	for _, k := range order {
+		if f, ok := byKey[k]; ok && !sent[k] {
+			sent[k] = true
+			out = append(out, f)
+		}
+	}
+	prev := -1 // where the previous key of fields is in out
+	for _, f := range fields {
+		if sent[f.key] {
+			for i := range out {
+				if out[i].key == f.key {
+					prev = i
+				}
+			}
+			continue
+		}
+		prev++
+		out = slices.Insert(out, prev, f)
+	}
+	return out
+}
+
+// writeObject writes fields as one JSON object on one line, and a newline.
+func writeObject(fields []stdinField) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		key, _ := marshalNoEscape(f.key)
+		b.Write(key)
+		b.WriteByte(':')
+		if err := json.Compact(&b, f.value); err != nil {
+			b.WriteString("null")
+		}
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// marshalNoEscape is json.Marshal without escaping <, > and &, as a
+// JavaScript program (Claude Code) writes JSON.
+func marshalNoEscape(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // fieldDefaults are the values of the documented stdin fields of Claude
@@ -121,6 +284,7 @@ func (in *Input) MarshalStdin() ([]byte, error) {
 // written for Claude Code finds every field it reads (`jq -r .trigger`
 // prints "" rather than null).
 var fieldDefaults = map[Event]map[string]json.RawMessage{
+	Stop:               {"background_tasks": json.RawMessage(`[]`), "session_crons": json.RawMessage(`[]`)},
 	PostToolUseFailure: {"error": json.RawMessage(`""`), "is_interrupt": json.RawMessage(`false`)},
 	SubagentStart:      {"agent_id": json.RawMessage(`""`), "agent_type": json.RawMessage(`""`)},
 	SubagentStop:       {"agent_id": json.RawMessage(`""`), "agent_type": json.RawMessage(`""`)},
@@ -130,46 +294,28 @@ var fieldDefaults = map[Event]map[string]json.RawMessage{
 	PermissionRequest:  {"permission_suggestions": json.RawMessage(`[]`)},
 }
 
-// mergeExtra adds the extra fields that the typed fields did not already
-// set, then the defaults of fields still missing.
-func mergeExtra(typed []byte, extra, defaults map[string]json.RawMessage) ([]byte, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(typed, &m); err != nil {
-		return nil, err
-	}
-	for k, v := range extra {
-		if _, ok := m[k]; !ok && json.Valid(v) {
-			m[k] = v
-		}
-	}
-	for k, v := range defaults {
-		if _, ok := m[k]; !ok {
-			m[k] = v
-		}
-	}
-	return json.Marshal(m)
-}
-
-// vscodeStdin adds to stdin the common fields VS Code's hooks read beside
-// Claude Code's: timestamp, sessionId and hookEventName.
-func (in *Input) vscodeStdin(stdin []byte) []byte {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(stdin, &m) != nil {
-		return stdin
-	}
-	add := func(k string, v any) {
-		if _, ok := m[k]; !ok {
-			m[k], _ = json.Marshal(v)
-		}
-	}
-	add("timestamp", time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00"))
-	add("sessionId", in.SessionID)
-	add("hookEventName", in.Event)
-	b, err := json.Marshal(m)
+// vscodeStdin is the stdin of VS Code's hooks: Claude Code's fields and,
+// after them, the common fields VS Code sends: timestamp, sessionId and
+// hookEventName.
+func (in *Input) vscodeStdin() []byte {
+	fields, err := in.stdinFields()
 	if err != nil {
-		return stdin
+		return nil
 	}
-	return append(b, '\n')
+	have := map[string]bool{}
+	for _, f := range fields {
+		have[f.key] = true
+	}
+	for _, kv := range []struct {
+		key string
+		v   any
+	}{{"timestamp", time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00")}, {"sessionId", in.SessionID}, {"hookEventName", in.Event}} {
+		if !have[kv.key] {
+			raw, _ := marshalNoEscape(kv.v)
+			fields = append(fields, stdinField{kv.key, raw})
+		}
+	}
+	return writeObject(fields)
 }
 
 func orEmpty(raw json.RawMessage) json.RawMessage {
@@ -179,9 +325,12 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
+var emptyObject = json.RawMessage(`{}`)
+
 // ParseInput reads a hook input as a hook would receive it (the stdin JSON
 // of DESIGN.md section 4), for `wavehooks run` and wave/runHooks. Fields the
-// event does not type are kept in Extra, so they still reach the hooks.
+// event does not type are kept in Extra, so they still reach the hooks, and
+// the order of the keys is kept in Order.
 func ParseInput(ev Event, data []byte) (Input, error) {
 	in := Input{Event: ev}
 	var m map[string]json.RawMessage
@@ -189,6 +338,7 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 		if err := json.Unmarshal(data, &m); err != nil {
 			return in, fmt.Errorf("hook input must be a JSON object: %w", err)
 		}
+		in.Order = objectKeys(data)
 	}
 	str := func(key string, dst *string) error {
 		raw, ok := m[key]
@@ -206,12 +356,16 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 		delete(m, key)
 		return v
 	}
+	var userPrompt, endSource string
 	for key, dst := range map[string]*string{"session_id": &in.SessionID, "transcript_path": &in.TranscriptPath, "cwd": &in.Cwd,
-		"tool_name": &in.ToolName, "tool_use_id": &in.ToolUseID, "prompt": &in.Prompt, "source": &in.Source, "reason": &in.Reason} {
+		"tool_name": &in.ToolName, "tool_use_id": &in.ToolUseID, "prompt": &in.Prompt, "source": &in.Source, "reason": &in.Reason,
+		"prompt_id": &in.PromptID, "permission_mode": &in.PermissionMode, "last_assistant_message": &in.LastAssistantMessage,
+		"user_prompt": &userPrompt, "end_source": &endSource} {
 		if err := str(key, dst); err != nil {
 			return in, err
 		}
 	}
+	in.Prompt, in.Reason = cmp.Or(in.Prompt, userPrompt), cmp.Or(in.Reason, endSource)
 	if name, ok := m["hook_event_name"]; ok {
 		var s string
 		if json.Unmarshal(name, &s) != nil || (s != "" && Event(s) != ev) {
@@ -223,6 +377,21 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 	if v := raw("stop_hook_active"); v != nil {
 		if err := json.Unmarshal(v, &in.StopHookActive); err != nil {
 			return in, fmt.Errorf("stop_hook_active must be a boolean")
+		}
+	}
+	if v, ok := m["duration_ms"]; ok {
+		var ms int64
+		if json.Unmarshal(v, &ms) == nil {
+			in.DurationMs = &ms
+			delete(m, "duration_ms")
+		}
+	}
+	if v, ok := m["effort"]; ok {
+		var e struct {
+			Level *string `json:"level"`
+		}
+		if json.Unmarshal(v, &e) != nil || e.Level == nil {
+			return in, fmt.Errorf(`effort must be an object like {"level": "high"}`)
 		}
 	}
 	if len(in.ToolInput) > 0 && bytesTrim(in.ToolInput)[0] != '{' && string(in.ToolInput) != "null" {
@@ -241,6 +410,43 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 		in.Extra = m
 	}
 	return in, nil
+}
+
+// EffortLevel is the effort level of the turn, from the typed field or
+// the client's "effort" object; "" when unknown.
+func (in *Input) EffortLevel() string {
+	if in.Effort != "" {
+		return in.Effort
+	}
+	var e struct {
+		Level string `json:"level"`
+	}
+	if raw, ok := in.Extra["effort"]; ok {
+		_ = json.Unmarshal(raw, &e)
+	}
+	return e.Level
+}
+
+// objectKeys lists the top-level keys of a JSON object in order.
+func objectKeys(data []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		key, _ := t.(string)
+		keys = append(keys, key)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return keys
+		}
+	}
+	return keys
 }
 
 func bytesTrim(b []byte) []byte { return bytes.TrimSpace(b) }

@@ -31,6 +31,9 @@ type verdict struct {
 	json          bool
 	summary       string
 	ignored       string // a part of the answer the event has no use for
+
+	// updatedOutput and updatedMCPOutput replace a PostToolUse tool's output.
+	updatedOutput, updatedMCPOutput json.RawMessage
 }
 
 // warnings are the warn blocks a verdict adds: why its JSON was not read,
@@ -69,6 +72,9 @@ type hookSpecificJSON struct {
 	Decision          json.RawMessage `json:"decision"`
 	Reason            *string         `json:"reason"`
 	AdditionalContext *string         `json:"additionalContext"`
+	// PostToolUse: what the model sees instead of the tool's output.
+	UpdatedToolOutput    json.RawMessage `json:"updatedToolOutput"`
+	UpdatedMCPToolOutput json.RawMessage `json:"updatedMCPToolOutput"`
 }
 
 // permissionRequestDecision is PermissionRequest's hookSpecificOutput.decision.
@@ -296,6 +302,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 			}
 		}
 		probs = append(probs, readUpdatedInput(&v, hs.UpdatedInput, "updatedInput")...)
+		readUpdatedOutput(&v, ev, &hs)
 		if hs.AdditionalContext != nil {
 			v.addContext = *hs.AdditionalContext
 		}
@@ -339,7 +346,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 		}
 	}
 	if v.permission == PermissionDeny && v.reason == "" {
-		v.reason = "denied by a " + string(ev) + " hook"
+		v.reason = denyWithoutReason(ev)
 	}
 	if probs != nil {
 		return verdict{notes: v.notes}, probs
@@ -361,6 +368,9 @@ func jsonSummary(v *verdict) string {
 	}
 	if v.updatedInput != nil {
 		parts = append(parts, "updatedInput")
+	}
+	if v.updatedOutput != nil || v.updatedMCPOutput != nil {
+		parts = append(parts, "updatedToolOutput")
 	}
 	if v.addContext != "" {
 		parts = append(parts, "additionalContext")

@@ -104,6 +104,10 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 					p.file.Settings.TranscriptFormat = s
 				}
 			}
+		default:
+			// Settings files hold other programs' settings too (Claude Code's
+			// permissions, model, …): only a near miss of ours is worth a word.
+			p.unknownKey(m, "setting", RootKeys, true)
 		}
 	}
 }
@@ -207,6 +211,8 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 			}
 		case "hooks":
 			hooksVal = &m.Value
+		default:
+			p.unknownKey(m, "matcher group", groupKeys, false)
 		}
 	}
 	if hooksVal == nil {
@@ -244,10 +250,7 @@ func isGroup(v *hujson.Value) bool {
 var osKey = map[string]string{"linux": "linux", "darwin": "osx", "windows": "windows"}[runtime.GOOS]
 
 func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hook, bool) {
-	h := Hook{Event: ev, Matcher: matcher, Timeout: DefaultTimeout, Source: p.file.Source, File: p.file.Path}
-	if p.file.Source == SourceVSCode {
-		h.Timeout = DefaultVSCodeTimeout
-	}
+	h := Hook{Event: ev, Matcher: matcher, Timeout: defaultTimeout(ev, p.file.Source), Source: p.file.Source, File: p.file.Path}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		p.report(v, SeverityError, CodeWrongType, `a hook must be an object like {"type": "command", "command": "..."}`, "")
@@ -307,6 +310,8 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 			if s, ok := p.stringValue(&m.Value, name); ok {
 				h.StatusMessage = s
 			}
+		case "if":
+			valid = p.parseIf(ev, &m.Value, &h) && valid
 		case "async":
 			lit, ok := m.Value.Value.(hujson.Literal)
 			if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
@@ -314,6 +319,10 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 				continue
 			}
 			h.Async = lit.Bool()
+		default:
+			if !otherHookTypeKeys[name] {
+				p.unknownKey(m, "hook", HookKeys, false)
+			}
 		}
 	}
 	h, ok = p.finishHook(h, v, cmdVal, overrideVal, overrides, valid)
@@ -351,9 +360,13 @@ func (p *fileParser) finishHook(h Hook, v, cmdVal, overrideVal *hujson.Value, ov
 		p.report(target, SeverityError, CodeEmptyCommand, "hook command is empty; this hook will not run", "")
 		return h, false
 	}
-	if h.Args != nil {
+	switch {
+	case pluginPlaceholder(&h) != "":
+		p.report(cmdVal, SeverityError, CodePluginPlaceholder, errPluginPlaceholder(pluginPlaceholder(&h)).Error()+
+			"; this hook will not run", "")
+	case h.Args != nil:
 		p.checkProgram(cmdVal, &h)
-	} else {
+	default:
 		p.checkScript(cmdVal, h.Command, h.Cwd)
 	}
 	return h, true
@@ -369,6 +382,25 @@ func secondsToDuration(secs float64) time.Duration {
 		return math.MaxInt64
 	}
 	return max(time.Duration(ns), 1)
+}
+
+// parseIf reads the hook's "if" rule (Claude Code's permission-rule syntax).
+// A rule that can never match keeps the hook, with an error saying so: the
+// run history then says why it never runs.
+func (p *fileParser) parseIf(ev Event, v *hujson.Value, h *Hook) bool {
+	if !p.isString(v, `"if" must be a string holding one permission rule, like "Bash(git *)"; this hook will not run`) {
+		return false
+	}
+	h.If = ParseIfRule(v.Value.(hujson.Literal).String())
+	problems, never := h.If.Problems(ev)
+	for _, msg := range problems {
+		sev := SeverityWarning
+		if never {
+			sev = SeverityError
+		}
+		p.report(v, sev, CodeBadIf, msg, "")
+	}
+	return true
 }
 
 // parseArgs reads the exec form's argument list: strings only.
@@ -452,9 +484,52 @@ func (p *fileParser) parseEnv(v *hujson.Value, h *Hook) bool {
 }
 
 // checkScript flags a command whose first word is a script path that does not
-// exist or is not executable: the hook would fail with exit 127 or 126.
+// exist or is not executable: the hook would fail with exit 127 or 126. A
+// command that hands a script to an interpreter ("python3 check.py") is
+// checked too: the script must exist.
 func (p *fileParser) checkScript(v *hujson.Value, command, cwd string) {
-	p.checkFile(v, scriptPath(command, p.root, filepath.Join(p.root, cwd)))
+	dir := filepath.Join(p.root, cwd)
+	if script := scriptPath(command, p.root, dir); script != "" {
+		p.checkFile(v, script)
+		return
+	}
+	interp, word := scriptGivenToInterpreter(command)
+	if word == "" || p.root == "" && !filepath.IsAbs(word) {
+		return
+	}
+	script := resolveScript(word, p.root, dir)
+	if script == "" {
+		return
+	}
+	if _, err := os.Stat(script); err != nil {
+		outcome := "the hook fails with an error every time"
+		if missingScriptExit2[interp] {
+			outcome = fmt.Sprintf("%s exits with code 2, a blocking error: every PreToolUse call is denied", interp)
+		}
+		p.report(v, SeverityError, CodeScriptMissing, fmt.Sprintf("script %s does not exist; %s", script, outcome), script)
+	}
+}
+
+// missingScriptExit2 are the interpreters that exit with code 2 when their
+// script is missing (measured with Debian's dash, python3 and perl).
+var missingScriptExit2 = map[string]bool{"sh": true, "dash": true, "python": true, "python3": true, "perl": true}
+
+// scriptGivenToInterpreter returns the interpreter and the script of a
+// command of the form "INTERPRETER [options] SCRIPT …", read as trust reads
+// it (interpreterScript in trustfiles.go), so lint and trust agree on what
+// a hook runs. Only a word that looks like a file (a path, or a name with an
+// extension) counts, so that an option's value the reader does not know is
+// never reported as a missing script.
+func scriptGivenToInterpreter(command string) (interp, script string) {
+	words := firstCommandWords(command)
+	if len(words) < 2 {
+		return "", ""
+	}
+	script, _ = interpreterScript(words, true)
+	if script == "" || !strings.ContainsAny(script, "/.") {
+		return "", ""
+	}
+	return filepath.Base(words[0]), script
 }
 
 // checkProgram checks the program of an exec-form hook, which no shell
@@ -462,10 +537,14 @@ func (p *fileParser) checkScript(v *hujson.Value, command, cwd string) {
 // certainly written for the shell form.
 func (p *fileParser) checkProgram(v *hujson.Value, h *Hook) {
 	prog := h.Command
+	if p.root != "" {
+		prog = substituteProjectDir(prog, p.root) // as the runner does: hooks/placeholder.go
+	}
 	switch {
 	case strings.ContainsAny(prog, "$`"):
 		p.report(v, SeverityWarning, CodeExecCommand, fmt.Sprintf(
-			"with \"args\", command is run without a shell: %q is not expanded; use a path relative to the project root", prog), "")
+			"with \"args\", command is run without a shell: %q is not expanded; use a path relative to the project root, "+
+				"or ${CLAUDE_PROJECT_DIR}, which is substituted", h.Command), "")
 		return
 	case strings.HasPrefix(prog, "~"):
 		p.report(v, SeverityWarning, CodeExecCommand, "with \"args\", command is run without a shell: ~ is not expanded", "")
@@ -512,6 +591,13 @@ func scriptPath(command, projectRoot, dir string) string {
 	if first == "" || !strings.ContainsRune(first, '/') {
 		return ""
 	}
+	return resolveScript(first, projectRoot, dir)
+}
+
+// resolveScript turns a script word of a command into the file it names:
+// the project-directory variables and ~ expanded, a relative path taken
+// from dir; "" when only the shell could tell (other variables, globs).
+func resolveScript(first, projectRoot, dir string) string {
 	for _, v := range []string{"$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}", "$WAVE_PROJECT_DIR", "${WAVE_PROJECT_DIR}"} {
 		if strings.HasPrefix(first, v) {
 			first = projectRoot + first[len(v):]
@@ -546,6 +632,49 @@ func firstWord(command string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// groupKeys are the keys of a matcher group.
+var groupKeys = []string{"matcher", "hooks"}
+
+// otherHookTypeKeys are keys of Claude Code's other hook types (http,
+// prompt, agent, mcp_tool) and of its command hooks that wavehooks accepts
+// without acting on them: not typos, so they get no unknown-key warning (a
+// hook of another type already gets an unknown-hook-type error).
+var otherHookTypeKeys = map[string]bool{"url": true, "headers": true, "allowedEnvVars": true, "prompt": true, "model": true,
+	"server": true, "tool": true, "input": true, "once": true, "shell": true, "asyncRewake": true, "rewakeMessage": true,
+	"rewakeSummary": true}
+
+// unknownKey warns about a key the parser does not know, with the closest
+// known key when there is one: a misspelt "timout" would otherwise leave the
+// hook on its default without a word. With nearMissOnly, keys that are not
+// close to a known one are left alone.
+func (p *fileParser) unknownKey(m *hujson.ObjectMember, where string, known []string, nearMissOnly bool) {
+	name := memberName(m)
+	sugg := closestKey(name, known)
+	if sugg == "" && nearMissOnly {
+		return
+	}
+	msg := fmt.Sprintf("unknown key %q in a %s; it is ignored", name, where)
+	if sugg != "" {
+		msg = fmt.Sprintf("unknown key %q in a %s; did you mean %q? It is ignored as written", name, where, sugg)
+	}
+	p.report(&m.Name, SeverityWarning, CodeUnknownKey, msg, sugg)
+}
+
+// closestKey is the known key nearest to a misspelt one (keys are
+// case-sensitive, so "Timeout" suggests "timeout"), or "" when none is close.
+func closestKey(name string, known []string) string {
+	best, bestDist := "", 1<<30
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if bestDist > max(1, min(2, len(name)/4)) {
+		return ""
+	}
+	return best
 }
 
 // closestEvent suggests the known event nearest to a misspelt name, or "".

@@ -48,6 +48,9 @@ type Result struct {
 	Permission Permission
 	// UpdatedInput is the tool input a PreToolUse hook rewrote, or nil.
 	UpdatedInput json.RawMessage
+	// UpdatedToolOutput is what the model must see instead of the tool's
+	// output (PostToolUse's updatedToolOutput), or nil.
+	UpdatedToolOutput json.RawMessage
 	// Context is plain stdout of exit-0 hooks, for events where it becomes
 	// context (UserPromptSubmit, SessionStart).
 	Context []string
@@ -57,6 +60,9 @@ type Result struct {
 	Warnings []string
 	// Errors become error blocks the user sees and the model never does.
 	Errors []string
+	// Env are the variables SessionStart hooks wrote to CLAUDE_ENV_FILE, for
+	// the agent's later tool runs; nil when none.
+	Env map[string]string
 	// Runs describe every configured hook of the event: matched or not, run or
 	// skipped, and what each one did.
 	Runs []Run
@@ -84,7 +90,12 @@ type Run struct {
 	// Matched says whether the matcher accepted the event; Why explains it.
 	Matched bool   `json:"matched"`
 	Why     string `json:"why"`
-	// Skipped says why a matching hook did not run (untrusted, disabled, duplicate).
+	// If is the hook's "if" rule, when it has one and the matcher matched;
+	// IfWhy says why the rule matches the tool call or not.
+	If    string `json:"if,omitempty"`
+	IfWhy string `json:"ifWhy,omitempty"`
+	// Skipped says why a matching hook did not run (its "if" rule, untrusted,
+	// disabled, duplicate).
 	Skipped string `json:"skipped,omitempty"`
 	Ran     bool   `json:"ran"`
 	// Async hooks run in the background: in the event's Result they have

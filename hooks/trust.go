@@ -163,10 +163,10 @@ func digest(full *Config) *Loaded {
 
 // hookLine is a hook's line in the trust hash: event, matcher, command, and
 // the options that change what runs (arguments, directory, environment,
-// background).
+// background, the "if" rule that decides when it runs).
 func hookLine(h *Hook) string {
 	line := string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.Command
-	if h.Args != nil || h.Cwd != "" || len(h.Env) > 0 || h.Async {
+	if h.Args != nil || h.Cwd != "" || len(h.Env) > 0 || h.Async || h.If != nil {
 		line += "\x00" + h.runKey() // only then, so that trust given before options existed still holds
 	}
 	return line

@@ -271,3 +271,16 @@ func TestNewEngineIsUntrusted(t *testing.T) {
 	require.False(t, e.WorkspaceTrusted())
 	require.Equal(t, hooks.PermissionDeny, e.Fire(context.Background(), rmInput(l.root)).Permission)
 }
+
+// A hook's "if" rule decides when it runs, so changing only the rule asks
+// for trust again.
+func TestIfRuleInTheHash(t *testing.T) {
+	seen := map[string]bool{}
+	for _, rule := range []string{``, `, "if": "Bash(git *)"`, `, "if": "Bash(rm *)"`} {
+		l := writeLayout(t, map[string]string{".wave/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash",
+			"hooks": [{"type": "command", "command": "npm test"` + rule + `}]}]}}`})
+		h := hooks.WorkspaceHash(l.load(t))
+		require.False(t, seen[h], "the rule %q hashes as another", rule)
+		seen[h] = true
+	}
+}

@@ -202,7 +202,7 @@ func TestQuickFixes(t *testing.T) {
 	script := filepath.Join(e.root, "check.sh")
 	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o644))
 	settings := filepath.Join(e.home, "settings.json")
-	text := `{"hooks": {"PreToolUs": [], "Stop": [{"hooks": [{"command": "` + script + `"}, {"type": "agent", "command": "x"}]}]}}`
+	text := `{"hooks": {"PreToolUs": [], "Stop": [{"hooks": [{"command": "` + script + `", "timout": 5}, {"type": "agent", "command": "x"}]}]}}`
 	require.NoError(t, os.WriteFile(settings, []byte(text), 0o644))
 	diags := e.diagnosticsFor(settings, hasCode("script-not-executable"))
 	actions := func() []protocol.CodeAction {
@@ -223,6 +223,9 @@ func TestQuickFixes(t *testing.T) {
 	edit := fix.Edit.Changes[uri.File(settings)][0]
 	require.Equal(t, `"PreToolUse"`, edit.NewText)
 	require.Equal(t, `"PreToolUs"`, text[edit.Range.Start.Character:edit.Range.End.Character])
+	edit = titles[`Change to "timeout"`].Edit.Changes[uri.File(settings)][0]
+	require.Equal(t, `"timeout"`, edit.NewText)
+	require.Equal(t, `"timout"`, text[edit.Range.Start.Character:edit.Range.End.Character])
 
 	mk := titles["Make check.sh executable"]
 	require.NotNil(t, mk.Command)

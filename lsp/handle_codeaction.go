@@ -47,7 +47,7 @@ func (s *Server) quickFix(u protocol.DocumentURI, d hooks.Diagnostic) (protocol.
 				u: {{Range: toRange(r), NewText: newText}}}}}
 	}
 	switch d.Code {
-	case hooks.CodeUnknownEvent:
+	case hooks.CodeUnknownEvent, hooks.CodeUnknownKey:
 		if d.Data != "" {
 			return edit(fmt.Sprintf("Change to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
 		}

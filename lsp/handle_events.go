@@ -47,6 +47,7 @@ func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams
 	if err != nil {
 		return nil, err
 	}
+	ctx = session.WithClientInput(ctx, p.input())
 	out, err := s.event(ctx, sess, hooks.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.UserPromptSubmit(ctx, p.Prompt)
 	})
@@ -61,6 +62,7 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	if err := requireTool(p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
 		return nil, err
 	}
+	ctx = session.WithClientInput(ctx, p.input())
 	out, err := s.event(ctx, sess, hooks.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PreToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, s.ask)
 	})
@@ -81,17 +83,21 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	if len(p.ToolResponse) == 0 {
 		p.ToolResponse = json.RawMessage("null")
 	}
+	in := p.input()
+	in.DurationMs = p.DurationMs
+	ctx = session.WithClientInput(ctx, in)
 	out, err := s.event(ctx, sess, hooks.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PostToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, p.ToolResponse)
 	})
 	return flowResult(out), err
 }
 
-func (s *Server) stop(ctx context.Context, p *SessionParams) (*FlowResult, error) {
+func (s *Server) stop(ctx context.Context, p *StopParams) (*FlowResult, error) {
 	sess, err := s.session(p.SessionID)
 	if err != nil {
 		return nil, err
 	}
+	ctx = session.WithClientInput(ctx, p.input())
 	out, err := s.event(ctx, sess, hooks.Stop, "", "Stop hooks", sess.Stop)
 	return flowResult(out), err
 }
@@ -104,6 +110,7 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 	if p.Reason == "" {
 		p.Reason = "other"
 	}
+	ctx = session.WithClientInput(ctx, p.input())
 	out, err := s.event(ctx, sess, hooks.SessionEnd, p.Reason, "SessionEnd hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.SessionEnd(ctx, p.Reason)
 	})

@@ -1,8 +1,8 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
@@ -24,9 +24,9 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 	if _, ok := hooks.Spec(ev); !ok {
 		return nil, badParam("event", "unknown event %q", p.Event)
 	}
-	raw, err := json.Marshal(p.Input)
-	if err != nil {
-		return nil, badParam("input", "%v", err)
+	raw := bytes.TrimSpace(p.Input)
+	if len(raw) > 0 && raw[0] != '{' && string(raw) != "null" {
+		return nil, badParam("input", "must be an object of the event's stdin fields")
 	}
 	in, err := hooks.ParseInput(ev, raw)
 	if err != nil {

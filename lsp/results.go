@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"encoding/json"
 
 	"github.com/wavehooks/wavehooks/hooks"
@@ -15,13 +16,18 @@ func preToolUseResult(out session.Outcome, requested json.RawMessage) *PreToolUs
 	if len(input) == 0 {
 		input = requested
 	}
-	return &PreToolUseResult{Permission: out.Permission, Reason: out.Reason, ToolInput: input, Asked: out.Asked,
+	return &PreToolUseResult{Permission: out.Permission, Decision: cmp.Or(out.Decision, "none"), Reason: out.Reason, ToolInput: input, Asked: out.Asked,
 		Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
 }
 
 func sessionStartResult(sessionID, transcriptPath string, out session.Outcome) *SessionStartResult {
+	env := out.Env
+	if env == nil {
+		env = map[string]string{}
+	}
 	return &SessionStartResult{SessionID: sessionID, TranscriptPath: transcriptPath,
-		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
+		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
+		Env: env}
 }
 
 func blocksResult(out session.Outcome) *BlocksResult {
@@ -29,7 +35,7 @@ func blocksResult(out session.Outcome) *BlocksResult {
 }
 
 func flowResult(out session.Outcome) *FlowResult {
-	return &FlowResult{Permission: out.Permission, ToolInput: out.ToolInput, Blocked: out.Blocked, Reason: out.Reason,
+	return &FlowResult{Permission: out.Permission, ToolInput: out.ToolInput, ToolResponse: out.ToolResponse, Blocked: out.Blocked, Reason: out.Reason,
 		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
 }
 

@@ -54,12 +54,36 @@ type SessionStartResult struct {
 	Continue          bool     `json:"continue"`
 	StopReason        string   `json:"stopReason,omitempty"`
 	Blocks            []Block  `json:"blocks"`
+	// Env are the environment variables the hooks wrote to CLAUDE_ENV_FILE
+	// ({} when none): the agent host applies them to its later tool runs, as
+	// Claude Code does to its Bash commands.
+	Env map[string]string `json:"env"`
+}
+
+// AgentState is what the client may say about the agent with an event, for
+// the hooks' stdin (prompt_id, permission_mode, effort): all optional. The
+// session remembers each until the client says otherwise (a new prompt
+// without a promptId forgets the last one).
+type AgentState struct {
+	// PromptID identifies the user prompt being processed.
+	PromptID string `json:"promptId,omitempty"`
+	// PermissionMode is Claude Code's permission mode: "default", "plan",
+	// "acceptEdits", "auto", "dontAsk" or "bypassPermissions".
+	PermissionMode string `json:"permissionMode,omitempty"`
+	// Effort is the turn's effort level ("low" … "max"), sent to hooks as
+	// effort.level and $CLAUDE_EFFORT.
+	Effort string `json:"effort,omitempty"`
+}
+
+func (a AgentState) input() hooks.Input {
+	return hooks.Input{PromptID: a.PromptID, PermissionMode: a.PermissionMode, Effort: a.Effort}
 }
 
 // UserPromptSubmitParams submits the user's prompt.
 type UserPromptSubmitParams struct {
 	SessionID string `json:"sessionId"`
 	Prompt    string `json:"prompt"`
+	AgentState
 }
 
 // FlowResult is the shape shared by the events that can block:
@@ -69,7 +93,10 @@ type FlowResult struct {
 	Permission string `json:"permission,omitempty"`
 	// ToolInput is set only for wave/runHooks of PermissionRequest when a hook
 	// allowed it: the tool input to run with (a hook's updatedInput applied).
-	ToolInput         json.RawMessage `json:"toolInput,omitempty"`
+	ToolInput json.RawMessage `json:"toolInput,omitempty"`
+	// ToolResponse is set only for PostToolUse: the tool's output as the
+	// model must see it — a hook's updatedToolOutput, or the tool's own.
+	ToolResponse      json.RawMessage `json:"toolResponse,omitempty"`
 	Blocked           bool            `json:"blocked"`
 	Reason            string          `json:"reason,omitempty"`
 	AdditionalContext []string        `json:"additionalContext"`
@@ -84,12 +111,17 @@ type PreToolUseParams struct {
 	ToolUseID string          `json:"toolUseId"`
 	ToolName  string          `json:"toolName"`
 	ToolInput json.RawMessage `json:"toolInput"`
+	AgentState
 }
 
 // PreToolUseResult is the decision: "allow" or "deny" (asks are resolved
 // with the user before the result is sent), and the effective tool input.
 type PreToolUseResult struct {
-	Permission string          `json:"permission"`
+	Permission string `json:"permission"`
+	// Decision is what the hooks decided before anyone was asked: "allow",
+	// "deny", "ask", or "none" when no hook decided — then the editor applies
+	// its own permission rules (permission is "allow" all the same).
+	Decision   string          `json:"decision"`
 	Reason     string          `json:"reason,omitempty"`
 	ToolInput  json.RawMessage `json:"toolInput"`
 	Asked      bool            `json:"asked"`
@@ -105,6 +137,9 @@ type PostToolUseParams struct {
 	ToolName     string          `json:"toolName"`
 	ToolInput    json.RawMessage `json:"toolInput"`
 	ToolResponse json.RawMessage `json:"toolResponse"`
+	// DurationMs is how long the tool ran, in milliseconds (duration_ms).
+	DurationMs *int64 `json:"durationMs,omitempty"`
+	AgentState
 }
 
 // SessionParams names a session.
@@ -112,10 +147,17 @@ type SessionParams struct {
 	SessionID string `json:"sessionId"`
 }
 
+// StopParams says the agent wants to end its turn.
+type StopParams struct {
+	SessionID string `json:"sessionId"`
+	AgentState
+}
+
 // SessionEndParams ends a session.
 type SessionEndParams struct {
 	SessionID string `json:"sessionId"`
 	Reason    string `json:"reason,omitempty"`
+	AgentState
 }
 
 // BlocksResult carries only the blocks an event added.
@@ -167,11 +209,13 @@ type ResolvePermissionResult struct {
 	Resolved bool `json:"resolved"`
 }
 
-// RunHooksParams fires any event with event-specific stdin fields.
+// RunHooksParams fires any event with event-specific stdin fields. Input
+// is an object, kept as the client wrote it: its keys reach the hooks in
+// the client's order.
 type RunHooksParams struct {
-	SessionID string                     `json:"sessionId"`
-	Event     string                     `json:"event"`
-	Input     map[string]json.RawMessage `json:"input"`
+	SessionID string          `json:"sessionId"`
+	Event     string          `json:"event"`
+	Input     json.RawMessage `json:"input"`
 }
 
 // HookRunsParams filters the run history.

@@ -32,7 +32,8 @@ type APIBlock struct {
 }
 
 // Prefixes that tell the model where a text came from. Loading a jsonl
-// transcript reads them back into hook and warn blocks.
+// transcript reads them back into hook blocks, and into warn blocks the
+// "[Warning] " lines that transcripts of earlier releases hold.
 const (
 	hookPrefix = "[Hook:"
 	warnPrefix = "[Warning] "
@@ -127,7 +128,7 @@ type apiLine struct {
 
 // ToAPI converts messages to what the model must see (seed 002's
 // convertMessagesForAPI): hook blocks become "[Hook:<Event>] …" text, warn
-// blocks "[Warning] …" text, error blocks are left out, a tool block is a
+// and error blocks are left out (they are for the user), a tool block is a
 // tool_use in its message and, once it has a result, a tool_result in the
 // user message that follows; empty messages are dropped and consecutive
 // messages of one role merged, because the API wants roles to alternate.
@@ -185,9 +186,9 @@ func apiContent(m *Message) (own, results []APIBlock) {
 				own = append(own, APIBlock{Type: "text", Text: hookPrefix + b.HookEvent + "] " + b.Content})
 			}
 		case BlockWarn:
-			if strings.TrimSpace(b.Content) != "" {
-				own = append(own, APIBlock{Type: "text", Text: warnPrefix + b.Content})
-			}
+			// For the user only, like error blocks: a hook's systemMessage and
+			// wavehooks' own notes never reach the model (Claude Code shows
+			// systemMessage to the user alone; docs/parity.md).
 		case BlockTool:
 			own = append(own, APIBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: b.Input})
 			if b.hasResult() {

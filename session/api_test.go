@@ -15,7 +15,7 @@ func TestToAPI(t *testing.T) {
 		msgs []Message
 		want string
 	}{{
-		name: "a single text is a string, hook and warn blocks are labelled, errors left out",
+		name: "a single text is a string, hook blocks are labelled, warn and error blocks left out",
 		msgs: []Message{
 			{Role: RoleUser, Blocks: []Block{{Type: BlockHook, HookEvent: "SessionStart", Content: "repo uses Go"}}},
 			{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: "hi"}}},
@@ -23,7 +23,7 @@ func TestToAPI(t *testing.T) {
 			{Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Content: "hello"}, {Type: BlockWarn, Content: "slow hook"}}},
 		},
 		want: `[{"role":"user","content":[{"type":"text","text":"[Hook:SessionStart] repo uses Go"},{"type":"text","text":"hi"}]},
-			{"role":"assistant","content":[{"type":"text","text":"hello"},{"type":"text","text":"[Warning] slow hook"}]}]`,
+			{"role":"assistant","content":"hello"}]`,
 	}, {
 		name: "tool results follow in a user message, merged with the next user message",
 		msgs: []Message{

@@ -1,9 +1,11 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
 )
@@ -36,6 +38,7 @@ func (s *Session) begin(change func()) error {
 // fire runs an event's hooks with the session's common stdin fields. It is
 // called without s.mu: hooks may take long and may run in parallel.
 func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
+	in = s.withClientInput(ctx, in)
 	in.SessionID, in.TranscriptPath, in.Cwd = s.id, s.TranscriptPath(), s.store.root
 	if s.store.firer == nil {
 		return hooks.Result{Event: in.Event, Continue: true}
@@ -151,25 +154,35 @@ func (s *Session) UserPromptSubmit(ctx context.Context, prompt string) (Outcome,
 // times in a row; the next block is not honoured and a warn block says so.
 func (s *Session) Stop(ctx context.Context) (Outcome, error) {
 	var active bool
-	if err := s.begin(func() { active = s.stopBlocks > 0 }); err != nil {
+	var last string
+	if err := s.begin(func() { active, last = s.stopBlocks > 0, s.conv.lastAssistantText() }); err != nil {
 		return Outcome{}, err
 	}
-	res := s.fire(ctx, hooks.Input{Event: hooks.Stop, StopHookActive: active})
+	res := s.fire(ctx, hooks.Input{Event: hooks.Stop, StopHookActive: active, LastAssistantMessage: last})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := newOutcome(res)
 	s.notices(&out, &res)
+	// additionalContext keeps the agent going too, as non-error feedback,
+	// under the same cap as a block (Claude Code's Stop decision control).
+	goOn := res.Blocked || len(res.AdditionalContext) > 0
 	switch {
-	case !res.Blocked || !out.Continue:
+	case !goOn || !out.Continue:
 		s.stopBlocks = 0
 	case s.stopBlocks >= maxStopBlocks:
 		s.stopBlocks = 0
 		out.add(s.conv.addWarn(fmt.Sprintf(
 			"Stop hooks blocked stopping %d times in a row; this block was not honoured and the agent stops: %s",
-			maxStopBlocks, res.Reason)))
+			maxStopBlocks, cmp.Or(res.Reason, strings.Join(res.AdditionalContext, "\n")))))
 	default:
 		s.stopBlocks++
-		s.feedback(&out, res.Reason)
+		if res.Blocked {
+			s.feedback(&out, res.Reason)
+		} else {
+			out.Blocked, out.Reason = true, strings.Join(res.AdditionalContext, "\n")
+		}
+		out.add(s.conv.addHookBlocks(string(hooks.Stop), res.AdditionalContext)...)
+		out.AdditionalContext = append(out.AdditionalContext, res.AdditionalContext...)
 	}
 	return s.finish(out)
 }
@@ -211,6 +224,7 @@ func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error
 //     previous stop was blocked, and at most maxStopBlocks stops in a row are.
 //   - Notification, PostCompact: additionalContext becomes hook blocks.
 func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
+	ctx = WithClientInput(ctx, in) // what the typed methods below do not take reaches the hooks all the same
 	switch in.Event {
 	case hooks.SessionStart:
 		return s.SessionStart(ctx, in.Source)

@@ -88,8 +88,8 @@ func TestUserPromptSubmit(t *testing.T) {
 			require.Equal(t, []string{"extra"}, out.AdditionalContext)
 			api, err := json.Marshal(session.ToAPI(msgs))
 			require.NoError(t, err)
-			require.JSONEq(t, `[{"role":"user","content":"prompt"},{"role":"assistant","content":"[Warning] careful"},
-				{"role":"user","content":"[Hook:UserPromptSubmit] extra"}]`, string(api))
+			require.JSONEq(t, `[{"role":"user","content":[{"type":"text","text":"prompt"},{"type":"text","text":"[Hook:UserPromptSubmit] extra"}]}]`, string(api),
+				"the systemMessage is for the user: it never reaches the model")
 		},
 	}, {
 		name:  "JSON decision block erases the prompt",

@@ -155,7 +155,8 @@ func (c *conversation) addError(text string) Block {
 	return b
 }
 
-// addWarn adds a warning the user sees and the model reads as "[Warning] …".
+// addWarn adds a warning the user sees and the model never does (seed 002's
+// warn flow ends at the user).
 func (c *conversation) addWarn(text string) Block {
 	b := Block{Type: BlockWarn, Content: text}
 	c.appendAssistant(b)

@@ -47,6 +47,12 @@ type Outcome struct {
 	// Permission is PreToolUse's decision, "allow" or "deny": asks are
 	// resolved before the Outcome is returned.
 	Permission string
+	// Decision is what PreToolUse hooks decided before anyone was asked:
+	// "allow", "deny", "ask", or "none" when no hook decided.
+	Decision string
+	// ToolResponse is PostToolUse's effective tool output: what the hooks
+	// replaced it with (updatedToolOutput), or the tool's own.
+	ToolResponse json.RawMessage
 	// ToolInput is the input the tool must run with (PreToolUse), with any
 	// hook's updatedInput applied.
 	ToolInput json.RawMessage
@@ -54,6 +60,9 @@ type Outcome struct {
 	Asked bool
 	// AdditionalContext is the context the event gave the model, in order; never nil.
 	AdditionalContext []string
+	// Env are the variables SessionStart hooks set through CLAUDE_ENV_FILE,
+	// for the agent host to apply to its later tool runs; never nil.
+	Env map[string]string
 	// Blocks are the blocks this event added or changed, in order, for the
 	// editor to render: the tool block of a tool event included, the user's
 	// own prompt not. Never nil.
@@ -71,7 +80,11 @@ const (
 )
 
 func newOutcome(res hooks.Result) Outcome {
-	return Outcome{Result: res, Continue: true, AdditionalContext: []string{}, Blocks: []Block{}}
+	env := res.Env
+	if env == nil {
+		env = map[string]string{}
+	}
+	return Outcome{Result: res, Continue: true, AdditionalContext: []string{}, Blocks: []Block{}, Env: env}
 }
 
 func (o *Outcome) add(bs ...Block) { o.Blocks = append(o.Blocks, bs...) }

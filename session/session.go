@@ -42,6 +42,8 @@ type Session struct {
 	stopBlocks int
 	// subagentStopBlocks counts SubagentStop events blocked in a row, by agent_id.
 	subagentStopBlocks map[string]int
+	// agent is the agent's state as the client last said it (client.go).
+	agent agentState
 	// unreported: catchUp reloaded a change of another process that the
 	// file watcher has not reported yet.
 	unreported bool

@@ -59,6 +59,7 @@ func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, to
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := newOutcome(res)
+	out.Decision = decision(res)
 	out.Asked = asked
 	out.ToolInput = orEmptyObject(effective)
 	change := func(*Block) {}
@@ -134,6 +135,17 @@ func (s *Session) PostToolUse(ctx context.Context, toolUseID, toolName string, t
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := newOutcome(res)
+	out.ToolResponse = orNull(toolResponse)
+	if res.UpdatedToolOutput != nil {
+		// A hook replaced what the model sees (a redaction, say): the tool
+		// block keeps only the replacement, so the model never sees the
+		// original, and once the event ends neither does the transcript.
+		out.ToolResponse = res.UpdatedToolOutput
+		result, success := describeResponse(res.UpdatedToolOutput)
+		if b, ok := s.conv.updateTool(toolUseID, func(b *Block) { b.Result, b.Success = result, boolPtr(success) }); ok {
+			tool = b
+		}
+	}
 	out.add(tool)
 	s.notices(&out, &res)
 	if out.Continue {
@@ -245,6 +257,26 @@ func normInput(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, fmt.Errorf("invalid JSON %.40q: %w", t, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// decision is what PreToolUse hooks decided, before anyone was asked:
+// "allow", "deny", "ask", or "none" when no hook had an opinion (the editor
+// then applies its own permission rules). continue:false counts as deny.
+func decision(res hooks.Result) string {
+	switch {
+	case !res.Continue:
+		return string(hooks.PermissionDeny)
+	case res.Permission == hooks.PermissionNone:
+		return "none"
+	}
+	return string(res.Permission)
+}
+
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
 }
 
 func orEmptyObject(raw json.RawMessage) json.RawMessage {

@@ -5,6 +5,7 @@
 //   const { sessionId } = await wave.sessionStart({ source: 'startup' });
 //   const pre = await wave.preToolUse({ sessionId, toolUseId, toolName: 'Write', toolInput });
 //   if (pre.permission === 'deny') { ... }
+//   if (pre.decision === 'none') { ... no hook decided: apply your own permission rules ... }
 //
 // It must not import 'vscode': the Node tests drive this same class over
 // vscode-jsonrpc against the real server.
@@ -33,6 +34,7 @@ import {
   SessionParams,
   SessionStartParams,
   SessionStartResult,
+  StopParams,
   UserPromptSubmitParams,
 } from './wire';
 
@@ -112,12 +114,13 @@ export class WaveApi {
     return this.request(Methods.preToolUse, params, token);
   }
 
+  /** Runs PostToolUse hooks; give the model `toolResponse`: a hook may have replaced (redacted) the output. */
   postToolUse(params: PostToolUseParams, token?: CancellationToken): Promise<FlowResult> {
     return this.request(Methods.postToolUse, params, token);
   }
 
   /** Runs Stop hooks; `blocked` means the agent must go on with `reason`. */
-  stop(params: SessionParams, token?: CancellationToken): Promise<FlowResult> {
+  stop(params: StopParams, token?: CancellationToken): Promise<FlowResult> {
     return this.request(Methods.stop, params, token);
   }
 

@@ -98,9 +98,25 @@ export interface SessionStartResult extends EventOutcome {
   sessionId: string;
   transcriptPath: string;
   additionalContext: string[];
+  /** Variables the SessionStart hooks wrote to CLAUDE_ENV_FILE ({} when none): apply them to later tool runs. */
+  env: Record<string, string>;
 }
 
-export interface UserPromptSubmitParams {
+/**
+ * What the agent host may say about the agent with an event, for the hooks'
+ * stdin (prompt_id, permission_mode, effort). All optional; the session
+ * remembers each until it is given again (a new prompt without a promptId
+ * forgets the last one).
+ */
+export interface AgentState {
+  promptId?: string;
+  /** 'default' | 'plan' | 'acceptEdits' | 'auto' | 'dontAsk' | 'bypassPermissions' */
+  permissionMode?: string;
+  /** The turn's effort level ('low' … 'max'): effort.level and $CLAUDE_EFFORT for hooks. */
+  effort?: string;
+}
+
+export interface UserPromptSubmitParams extends AgentState {
   sessionId: string;
   prompt: string;
 }
@@ -109,12 +125,14 @@ export interface UserPromptSubmitParams {
 export interface FlowResult extends EventOutcome {
   /** Only for wave/runHooks of PermissionRequest. */
   permission?: 'allow' | 'deny';
+  /** Only for postToolUse: the tool's output as the model must see it (a hook's updatedToolOutput, or the tool's own). */
+  toolResponse?: unknown;
   blocked: boolean;
   reason?: string;
   additionalContext: string[];
 }
 
-export interface PreToolUseParams {
+export interface PreToolUseParams extends AgentState {
   sessionId: string;
   toolUseId: string;
   toolName: string;
@@ -122,6 +140,11 @@ export interface PreToolUseParams {
 }
 export interface PreToolUseResult extends EventOutcome {
   permission: 'allow' | 'deny';
+  /**
+   * What the hooks decided before anyone was asked; 'none' when no hook
+   * decided: apply your own permission rules then (permission is 'allow').
+   */
+  decision: 'allow' | 'deny' | 'ask' | 'none';
   reason?: string;
   /** The effective tool input (a hook may have changed it). */
   toolInput: unknown;
@@ -131,12 +154,17 @@ export interface PreToolUseResult extends EventOutcome {
 
 export interface PostToolUseParams extends PreToolUseParams {
   toolResponse: unknown;
+  /** How long the tool ran, in milliseconds (duration_ms). */
+  durationMs?: number;
 }
 
 export interface SessionParams {
   sessionId: string;
 }
-export interface SessionEndParams {
+export interface StopParams extends AgentState {
+  sessionId: string;
+}
+export interface SessionEndParams extends AgentState {
   sessionId: string;
   reason?: string;
 }
@@ -200,7 +228,10 @@ export interface HookRun {
   matched: boolean;
   /** Why the matcher matched or not. */
   why: string;
-  /** Why a matching hook did not run (untrusted, disabled, duplicate). */
+  /** The hook's "if" rule, when it has one and the matcher matched; ifWhy says whether it matched. */
+  if?: string;
+  ifWhy?: string;
+  /** Why a matching hook did not run (its "if" rule, untrusted, disabled, duplicate). */
   skipped?: string;
   ran: boolean;
   exitCode: number;

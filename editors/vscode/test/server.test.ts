@@ -152,6 +152,7 @@ describe('wavehooks server through vscode-jsonrpc', () => {
     assert.ok(fs.existsSync(res.transcriptPath), res.transcriptPath);
     assert.equal(res.continue, true);
     assert.deepEqual(res.additionalContext, ['notes app; started from startup']);
+    assert.deepEqual(res.env, {});
     assert.ok(Array.isArray(res.blocks));
   });
 
@@ -181,10 +182,12 @@ describe('wavehooks server through vscode-jsonrpc', () => {
   test('preToolUse: a deny hook (exit 2) denies with its stderr', async () => {
     const res = await srv.api.preToolUse({ sessionId, toolUseId: 'tu-1', toolName: 'Bash', toolInput: { command: 'rm -rf /' } });
     assert.equal(res.permission, 'deny');
+    assert.equal(res.decision, 'deny');
     assert.equal(res.asked, false);
     assert.match(res.reason ?? '', /rm -rf is not allowed/);
     const allowed = await srv.api.preToolUse({ sessionId, toolUseId: 'tu-0', toolName: 'Bash', toolInput: { command: 'ls' } });
     assert.equal(allowed.permission, 'allow');
+    assert.equal(allowed.decision, 'none', 'no hook decided: the agent applies its own permission rules');
   });
 
   test('preToolUse: an ask answered Allow through window/showMessageRequest', async () => {
@@ -197,6 +200,7 @@ describe('wavehooks server through vscode-jsonrpc', () => {
       toolInput: { file_path: file, content: 'hi' },
     });
     assert.equal(res.permission, 'allow');
+    assert.equal(res.decision, 'ask');
     assert.equal(res.asked, true);
     assert.equal(res.continue, true);
     assert.match(srv.user.asked.at(-1) ?? '', /Write/);
@@ -272,6 +276,7 @@ describe('wavehooks server through vscode-jsonrpc', () => {
     });
     assert.equal(res.blocked, false);
     assert.deepEqual(res.additionalContext, ['file written; run the tests']);
+    assert.deepEqual(res.toolResponse, { success: true, filePath: path.join(root, 'notes.txt') }, 'the effective output: no hook replaced it');
   });
 
   test('stop: blocked once by exit 2, then allowed', async () => {

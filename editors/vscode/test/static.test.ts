@@ -56,6 +56,20 @@ describe('settings schema', () => {
     }
   });
 
+  test('knows exactly the hook keys the server knows (hooks/docs.go HookKeys)', (t) => {
+    const src = path.join(repo, 'hooks', 'docs.go');
+    if (!fs.existsSync(src)) {
+      t.skip('hooks/docs.go not found');
+      return;
+    }
+    const m = fs.readFileSync(src, 'utf8').match(/var HookKeys = \[\]string\{([^}]*)\}/);
+    assert.ok(m, 'HookKeys in hooks/docs.go');
+    const keys = [...m[1].matchAll(/"(\w+)"/g)].map((k) => k[1]).sort();
+    assert.deepEqual(Object.keys(schema.definitions.hook.properties).sort(), keys);
+    const hook = { type: 'command', command: 'x', if: 'Bash(git *)', args: ['a'], cwd: 'sub', env: { A: 'b' }, async: true };
+    assert.ok(validate({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] } }), JSON.stringify(validate.errors));
+  });
+
   test('names exactly the events the server knows (hooks/event.go)', (t) => {
     const src = path.join(repo, 'hooks', 'event.go');
     if (!fs.existsSync(src)) {

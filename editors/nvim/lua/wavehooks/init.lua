@@ -224,11 +224,14 @@ end
 
 -- Typed helpers for agent plugins: each takes (params, callback(err, result)).
 local methods = {
-  session_start = 'wave/sessionStart', -- {sessionId?, source?} -> {sessionId, transcriptPath, additionalContext, continue, stopReason?, blocks}
+  session_start = 'wave/sessionStart', -- {sessionId?, source?} -> {sessionId, transcriptPath, additionalContext, env, continue, stopReason?, blocks}
+  -- Event params may also carry the agent's state: promptId?, permissionMode?, effort? (see docs/hooks.md).
   user_prompt_submit = 'wave/userPromptSubmit', -- {sessionId, prompt} -> {blocked, reason?, additionalContext, continue, stopReason?, blocks}
-  pre_tool_use = 'wave/preToolUse', -- {sessionId, toolUseId, toolName, toolInput} -> {permission, reason?, toolInput, asked, continue, stopReason?, blocks}
-  post_tool_use = 'wave/postToolUse', -- {sessionId, toolUseId, toolName, toolInput, toolResponse} -> {blocked, reason?, additionalContext, continue, blocks}
-  stop = 'wave/stop', -- {sessionId} -> {blocked, reason?, continue, stopReason?, blocks}
+  -- decision: 'allow'|'deny'|'ask'|'none' ('none': no hook decided, apply your own permission rules)
+  pre_tool_use = 'wave/preToolUse', -- {sessionId, toolUseId, toolName, toolInput} -> {permission, decision, reason?, toolInput, asked, continue, stopReason?, blocks}
+  -- toolResponse in the result: the output the model must see (a hook may have redacted it)
+  post_tool_use = 'wave/postToolUse', -- {sessionId, toolUseId, toolName, toolInput, toolResponse, durationMs?} -> {toolResponse, blocked, reason?, additionalContext, continue, blocks}
+  stop = 'wave/stop', -- {sessionId} -> {blocked, reason?, additionalContext, continue, stopReason?, blocks}
   session_end = 'wave/sessionEnd', -- {sessionId, reason?} -> {blocks}
   add_assistant_message = 'wave/addAssistantMessage', -- {sessionId, blocks} -> {}
   get_session = 'wave/getSession', -- {sessionId} -> {sessionId, transcriptPath, messages}
