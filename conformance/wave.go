@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,7 +61,7 @@ func (w *Wave) Run(ctx context.Context, s *Scenario, dir string, oracle *Observa
 	if err != nil {
 		return nil, err
 	}
-	h := &host{srv: srv, s: s, proj: proj, env: env, oracle: oracle,
+	h := &host{srv: srv, s: s, proj: proj, env: slices.Clone(env), oracle: oracle,
 		obs: &Observation{Dirs: map[string]string{proj: "$PROJECT", home: "$HOME"}}}
 	playErr := h.play(ctx)
 	if err := srv.close(); err != nil && playErr == nil {
@@ -206,7 +207,10 @@ type result struct {
 	ToolInput  json.RawMessage `json:"toolInput"`
 	Blocked    bool            `json:"blocked"`
 	Continue   bool            `json:"continue"`
-	raw        json.RawMessage
+	// Env is what SessionStart hooks wrote to CLAUDE_ENV_FILE: the host
+	// gives it to every later tool run, as Claude Code does.
+	Env map[string]string `json:"env"`
+	raw json.RawMessage
 }
 
 func (h *host) call(ctx context.Context, method string, params map[string]any) (result, error) {
@@ -234,6 +238,9 @@ func (h *host) play(ctx context.Context) error {
 		return err
 	}
 	h.sid = start.SessionID
+	for _, name := range slices.Sorted(maps.Keys(start.Env)) {
+		h.env = append(h.env, name+"="+start.Env[name])
+	}
 	prompt := h.s.Prompt
 	if prompt == "" {
 		prompt = defaultPrompt
@@ -403,13 +410,13 @@ func (h *host) toolCall(ctx context.Context, b Block) (bool, error) {
 }
 
 // preToolUseDecided says whether a PreToolUse hook decided (an explicit
-// allow lets the tool skip the host's permission prompt, as in Claude Code).
-// The result has no field for it yet (issue #14: "PreToolUse cannot say 'no
-// decision'"), so an allow is taken as no decision; read the new field here
-// once the result carries one.
+// allow lets the tool skip the host's permission prompt, as in Claude Code):
+// the result's "decision" is "none" when no hook said anything.
 func preToolUseDecided(raw json.RawMessage) bool {
-	_ = raw
-	return false
+	var r struct {
+		Decision string `json:"decision"`
+	}
+	return json.Unmarshal(raw, &r) == nil && r.Decision != "" && r.Decision != "none"
 }
 
 // runTool runs a tool as the agent would, in the project: Bash with sh,
