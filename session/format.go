@@ -77,10 +77,10 @@ func jsonHead(h fileHeader) ([]byte, error) {
 type parsedFile struct {
 	hdr  fileHeader
 	msgs []Message
-	// units are the file's unit lines and headLen the head's length, when the
-	// file is in this package's layout (layout true); the session then
-	// rewrites only what changes.
-	units   [][]byte
+	// lens are the lengths of the file's unit lines and headLen the head's
+	// length, when the file is in this package's layout (layout true); the
+	// session then rewrites only what changes.
+	lens    []int64
 	headLen int64
 	layout  bool
 	// torn: the file ended in the middle of a write; msgs holds every
@@ -117,7 +117,7 @@ func parseJSONFile(data []byte) (parsedFile, error) {
 			footer = true
 			continue
 		case len(line) == 0:
-			p.layout = p.layout && len(p.units) == 0
+			p.layout = p.layout && len(p.lens) == 0
 			continue
 		}
 		// A line is a message and its separator. An append overwrites the
@@ -132,7 +132,7 @@ func parseJSONFile(data []byte) (parsedFile, error) {
 		unit, after := line[:dec.InputOffset()], line[dec.InputOffset():]
 		p.layout = p.layout && lastComma
 		lastComma = string(after) == ","
-		p.units = append(p.units, unit)
+		p.lens = append(p.lens, int64(len(unit)))
 		p.msgs = append(p.msgs, m)
 		if len(after) > 0 && !lastComma {
 			break
@@ -145,7 +145,7 @@ func parseJSONFile(data []byte) (parsedFile, error) {
 		p.torn, p.layout = true, false
 		return p, nil
 	}
-	if lastComma && len(p.units) > 0 {
+	if lastComma && len(p.lens) > 0 {
 		p.layout = false
 	}
 	return p, nil

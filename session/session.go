@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sort"
 	"sync"
 	"sync/atomic"
 )
@@ -32,8 +31,8 @@ type Session struct {
 	hdr  fileHeader
 	conv *conversation
 	file *segFile
-	// lines are the file's lines of a jsonl session, with their origins.
-	lines []apiLine
+	// enc encodes the conversation into the file's units (encode.go).
+	enc fileEncoder
 	// needFull: the file is not in this package's layout (or a write failed),
 	// so the next save rewrites it whole.
 	needFull  bool
@@ -138,10 +137,13 @@ func (s *Session) load() error {
 	s.hdr = p.hdr
 	s.conv = newConversation(p.msgs)
 	s.file = &segFile{path: path, sep: jsonSep, foot: jsonFoot}
+	enc := &jsonEncoder{}
+	enc.loaded(p.msgs)
+	s.enc = enc
 	switch {
 	case p.layout:
 		s.needFull = false
-		return s.file.open(p.headLen, p.units, int64(len(data)))
+		return s.file.open(p.headLen, p.lens, int64(len(data)))
 	case p.torn:
 		return s.rewriteAll()
 	default:
@@ -175,30 +177,49 @@ func (s *Session) loadJSONL() error {
 	} else if err != nil {
 		return err
 	}
+	fileSize := len(data)
 	api, units, layout, torn := parseJSONLFile(data)
+	data = nil
 	msgs := FromAPI(api)
+	api = nil
 	s.conv = newConversation(msgs)
-	s.lines = convert(msgs, 0)
 	s.file = &segFile{path: path, term: jsonlTerm}
+	enc := &jsonlEncoder{}
+	s.enc = enc
 	if torn {
 		return s.rewriteAll()
 	}
-	if layout && len(units) == len(s.lines) {
-		for i := range s.lines {
-			enc, err := appendAPIMessage(nil, &s.lines[i].msg)
-			if err != nil || !bytes.Equal(enc, units[i]) {
-				layout = false
-				break
-			}
-		}
-	} else {
-		layout = false
+	// The file is in this package's layout when folding the messages gives
+	// its lines back exactly; then saves rewrite only what changes.
+	w, _, err := enc.update(s.conv, 0)
+	if err != nil {
+		return err
 	}
+	layout = layout && len(w.units) == len(units)
+	for i := 0; layout && i < len(units); i++ {
+		layout = piecesEqual(w.units[i], units[i])
+	}
+	enc.forget()
 	s.needFull = !layout
 	if !layout {
-		return s.file.open(0, nil, int64(len(data)))
+		return s.file.open(0, nil, int64(fileSize))
 	}
-	return s.file.open(0, units, int64(len(data)))
+	lens := make([]int64, len(units))
+	for i, u := range units {
+		lens[i] = int64(len(u))
+	}
+	return s.file.open(0, lens, int64(fileSize))
+}
+
+// piecesEqual reports whether pieces joined are unit.
+func piecesEqual(pieces [][]byte, unit []byte) bool {
+	for _, p := range pieces {
+		if !bytes.HasPrefix(unit, p) {
+			return false
+		}
+		unit = unit[len(p):]
+	}
+	return len(unit) == 0
 }
 
 // diskChanged reports whether the file is no longer as this session last
@@ -249,10 +270,8 @@ func (s *Session) save() error {
 		// Changed by another process while hooks ran: the offsets are no
 		// longer the file's. The session's state wins, written whole.
 		err = s.rewriteAll()
-	case s.format == FormatJSONL:
-		err = s.saveJSONL()
 	default:
-		err = s.saveJSON()
+		err = s.saveUnits()
 	}
 	if err != nil {
 		// The file may now differ from what the session believes it holds:
@@ -260,110 +279,64 @@ func (s *Session) save() error {
 		s.needFull = true
 		return fmt.Errorf("saving session %s: %w", s.id, err)
 	}
-	s.conv.dirty = clean
+	s.conv.saved()
 	return nil
 }
 
-// saveJSON re-encodes the messages from the first changed one and writes
-// from the first whose bytes differ.
-func (s *Session) saveJSON() error {
-	msgs, old := s.conv.msgs, s.file.units
-	from := min(s.conv.dirty, len(msgs), len(old))
-	units := make([][]byte, 0, len(msgs)-from)
-	for i := from; i < len(msgs); i++ {
-		b, err := encodeJSON(msgs[i])
-		if err != nil {
-			return err
-		}
-		units = append(units, b)
-	}
-	j := 0
-	for j < len(units) && from+j < len(old) && bytes.Equal(units[j], old[from+j]) {
-		j++
-	}
-	if j == len(units) && len(msgs) == len(old) {
-		return nil
-	}
-	return s.file.replace(from+j, units[j:], s.readers.Load() > 0)
+// fileEncoder turns the conversation into the file's units and remembers
+// what it wrote (encode.go): update encodes the messages from index from on,
+// reusing what did not change, and says what to write (ok false: nothing).
+type fileEncoder interface {
+	update(c *conversation, from int) (w unitWrite, ok bool, err error)
 }
 
-// saveJSONL converts again from the nearest line that the change cannot
-// have affected: the last line that starts with the first content of a
-// message before the first changed one. Converting from there reproduces the
-// lines before the change unchanged, so only the lines that differ are written.
-func (s *Session) saveJSONL() error {
-	k, start := s.reconvertFrom()
-	lines := convert(s.conv.msgs, start)
-	units := make([][]byte, len(lines))
-	for i := range lines {
-		b, err := appendAPIMessage(nil, &lines[i].msg)
-		if err != nil {
-			return err
-		}
-		units[i] = b
+func newEncoder(f Format) fileEncoder {
+	if f == FormatJSONL {
+		return &jsonlEncoder{}
 	}
-	old := s.file.units
-	j := 0
-	for j < len(units) && k+j < len(old) && bytes.Equal(units[j], old[k+j]) {
-		j++
-	}
-	s.lines = append(s.lines[:k], lines...)
-	if j == len(units) && k+j == len(old) {
-		return nil
-	}
-	return s.file.replace(k+j, units[j:], s.readers.Load() > 0)
+	return &jsonEncoder{}
 }
 
-// reconvertFrom says where saveJSONL converts again: from message start,
-// giving the lines from index k on.
-func (s *Session) reconvertFrom() (k, start int) {
-	from := min(s.conv.dirty, len(s.conv.msgs))
-	k = sort.Search(len(s.lines), func(i int) bool { return s.lines[i].first >= from }) - 1
-	for k >= 0 && !s.lines[k].clean {
-		k--
+// saveUnits writes what changed from the first changed message on.
+func (s *Session) saveUnits() error {
+	if s.enc == nil {
+		s.enc = newEncoder(s.format) // a new session: nothing written yet
 	}
-	if k < 0 {
-		// No line starts before the change: the messages before it send
-		// nothing, so converting from the change is converting from the start.
-		return 0, from
+	w, ok, err := s.enc.update(s.conv, s.conv.dirty)
+	if err != nil || !ok {
+		return err
 	}
-	return k, s.lines[k].first
+	return s.file.replace(w.from, w.keep, w.units, s.readers.Load() > 0)
 }
 
-// rewriteAll writes the whole file atomically.
+// rewriteAll writes the whole file atomically, encoding it afresh.
 func (s *Session) rewriteAll() error {
 	var head []byte
-	var units [][]byte
 	if s.format == FormatJSONL {
 		if err := s.ensureMeta(); err != nil {
 			return err
-		}
-		s.lines = convert(s.conv.msgs, 0)
-		units = make([][]byte, len(s.lines))
-		for i := range s.lines {
-			b, err := appendAPIMessage(nil, &s.lines[i].msg)
-			if err != nil {
-				return err
-			}
-			units[i] = b
 		}
 	} else {
 		var err error
 		if head, err = jsonHead(s.hdr); err != nil {
 			return err
 		}
-		units = make([][]byte, len(s.conv.msgs))
-		for i := range s.conv.msgs {
-			if units[i], err = encodeJSON(s.conv.msgs[i]); err != nil {
-				return err
-			}
-		}
+	}
+	enc := newEncoder(s.format)
+	w, _, err := enc.update(s.conv, 0)
+	if err != nil {
+		return err
+	}
+	units := make([][]byte, len(w.units))
+	for i, u := range w.units {
+		units[i] = joinPieces(u)
 	}
 	if err := s.file.rewrite(head, units); err != nil {
 		return err
 	}
+	s.enc = enc
 	s.needFull = false
-	s.conv.dirty = clean
+	s.conv.saved()
 	return nil
 }
 

@@ -70,7 +70,7 @@ func (s *Session) reload() error {
 	if old != nil {
 		old.close()
 	}
-	s.hdr, s.conv, s.file, s.lines = fresh.hdr, fresh.conv, fresh.file, fresh.lines
+	s.hdr, s.conv, s.file, s.enc = fresh.hdr, fresh.conv, fresh.file, fresh.enc
 	s.needFull, s.metaStamp = fresh.needFull, fresh.metaStamp
 	// An event in flight may still look up a message of the old conversation
 	// by seq (a prompt to erase): new seqs must not collide with old ones.
