@@ -45,6 +45,12 @@ type Session struct {
 	// file watcher has not reported yet.
 	unreported bool
 	closed     bool
+
+	// version, firstVersion, changes and forgotten describe the versions of
+	// the conversation (changes.go); changes at or before forgotten are not
+	// remembered.
+	version, firstVersion, forgotten uint64
+	changes                          []change
 }
 
 // ID is the session id hooks receive as session_id.
@@ -67,11 +73,7 @@ func (s *Session) TranscriptPath() string {
 func (s *Session) Messages() []Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Message, len(s.conv.msgs))
-	for i, m := range s.conv.msgs {
-		out[i] = m.clone()
-	}
-	return out
+	return s.messages(0)
 }
 
 // APIMessages returns the conversation as the model must see it (see ToAPI).
@@ -110,6 +112,7 @@ func (s *Session) closeFiles() error {
 // (journal) and repairing a torn tail, which it rewrites at once so that no
 // reader ever sees the torn file again.
 func (s *Session) load() error {
+	s.startVersions()
 	if s.format == FormatJSONL {
 		return s.loadJSONL()
 	}
@@ -260,6 +263,7 @@ func (s *Session) save() error {
 			return fmt.Errorf("saving session %s: %w", s.id, err)
 		}
 	}
+	changed, from := s.conv.dirty != clean, min(s.conv.dirty, len(s.conv.msgs))
 	var err error
 	switch {
 	case s.needFull:
@@ -278,6 +282,9 @@ func (s *Session) save() error {
 		// rewrite it whole next time.
 		s.needFull = true
 		return fmt.Errorf("saving session %s: %w", s.id, err)
+	}
+	if changed {
+		s.noteChange(from)
 	}
 	s.conv.saved()
 	return nil
