@@ -1,14 +1,20 @@
 package session
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Versions let an editor keep a copy of a conversation and apply only what
 // changed (the server's wave/sessionChanged carries a Delta): every save that
 // changes a session's messages gives it a new version and notes the first
 // message it changed. Versions come from one counter for the whole process,
 // so a session closed and opened again never repeats a version an editor
-// has seen.
+// has seen, and the counter starts at the clock in microseconds, so a
+// restarted server's versions are above those of the one before.
 var versions atomic.Uint64
+
+func init() { versions.Store(uint64(time.Now().UnixMicro())) }
 
 // maxChanges bounds the changes a session remembers; an editor further
 // behind gets the whole conversation.
