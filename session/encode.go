@@ -157,6 +157,10 @@ func encodeBlock(b *Block) ([]byte, error) { return encodeJSON(b) }
 
 // jsonEncoder writes a json session: one unit per message, one part per block.
 type jsonEncoder struct {
+	// msgs are the messages from index base on; those before base were
+	// loaded from the file and are not known (a long session resumed holds
+	// nothing here for them).
+	base int
 	msgs []jsonMsg
 }
 
@@ -169,13 +173,26 @@ type jsonMsg struct {
 
 // loaded records messages read from the file: their bytes are not kept.
 func (e *jsonEncoder) loaded(msgs []Message) {
-	e.msgs = make([]jsonMsg, len(msgs))
+	e.base, e.msgs = len(msgs), nil
 }
 
 // update encodes what changed since the last save and says what to write;
 // ok is false when the file already holds the conversation.
 func (e *jsonEncoder) update(c *conversation, from int) (w unitWrite, ok bool, err error) {
-	d := min(from, len(c.msgs), len(e.msgs))
+	d := min(from, len(c.msgs), e.base+len(e.msgs))
+	if d < e.base {
+		// A change among the loaded messages: track them from there on.
+		e.msgs = append(make([]jsonMsg, e.base-d, e.base-d+len(e.msgs)), e.msgs...)
+		e.base = d
+	}
+	w, ok, err = e.updateFrom(c, d-e.base)
+	w.from += e.base
+	return w, ok, err
+}
+
+// updateFrom is update on c.msgs[e.base:], from index d of it.
+func (e *jsonEncoder) updateFrom(whole *conversation, d int) (w unitWrite, ok bool, err error) {
+	c := &conversation{msgs: whole.msgs[e.base:], touched: whole.touched}
 	diffU, diffP := -1, 0
 	for i := d; i < len(c.msgs); i++ {
 		m := &c.msgs[i]

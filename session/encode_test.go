@@ -162,3 +162,32 @@ func randomChange(rng *rand.Rand, c *conversation, ids *[]string) string {
 		return "hook blocks"
 	}
 }
+
+// TestLoadingReadsLinesOfAnyLength: the json file is read line by line
+// through a 64 KiB buffer; messages longer than that, and lines that end
+// right at its edge, load whole.
+func TestLoadingReadsLinesOfAnyLength(t *testing.T) {
+	home := t.TempDir()
+	st, err := NewStore(Options{WaveHome: home})
+	require.NoError(t, err)
+	s, err := st.Create("long-lines")
+	require.NoError(t, err)
+	s.mu.Lock()
+	for _, n := range []int{10, 64<<10 - 40, 64 << 10, 300 << 10, 5} {
+		s.conv.addUser(Block{Type: BlockText, Content: strings.Repeat("x", n)})
+	}
+	require.NoError(t, s.save())
+	want := cloneAll(s.conv.msgs)
+	s.mu.Unlock()
+	require.NoError(t, st.Close())
+
+	st2, err := NewStore(Options{WaveHome: home})
+	require.NoError(t, err)
+	defer st2.Close()
+	s2, err := st2.Open("long-lines")
+	require.NoError(t, err)
+	require.Equal(t, want, s2.Messages())
+	s2.mu.Lock()
+	defer s2.mu.Unlock()
+	require.False(t, s2.needFull, "the file is in the layout: saves stay incremental")
+}

@@ -107,12 +107,38 @@ func newConversation(msgs []Message) *conversation {
 // decides whether the file must be rewritten.
 func (c *conversation) reset(msgs []Message) {
 	c.msgs = msgs
+	in := interner{}
 	for i := range c.msgs {
-		if c.msgs[i].Blocks == nil {
-			c.msgs[i].Blocks = []Block{}
+		m := &c.msgs[i]
+		if m.Blocks == nil {
+			m.Blocks = []Block{}
+		}
+		m.Role = in.of(m.Role)
+		for j := range m.Blocks {
+			b := &m.Blocks[j]
+			b.Type, b.Name, b.HookEvent = in.of(b.Type), in.of(b.Name), in.of(b.HookEvent)
 		}
 	}
 	c.renumber(c.nextSeq)
+}
+
+// interner shares one copy of the short strings every message of a loaded
+// session repeats (roles, block types, tool names, hook events): decoding
+// gives each message its own, which in a long session of small messages
+// is a good part of its memory.
+type interner map[string]string
+
+func (in interner) of(s string) string {
+	if s == "" || len(s) > 64 {
+		return s
+	}
+	if v, ok := in[s]; ok {
+		return v
+	}
+	if len(in) < 1024 {
+		in[s] = s
+	}
+	return s
 }
 
 // renumber gives every message a seq above after, in order, and indexes

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"sync"
@@ -120,11 +121,7 @@ func (s *Session) load() error {
 	if err := replayJournal(path); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	p, err := parseJSONFile(data)
+	p, size, err := readJSONFile(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -146,13 +143,48 @@ func (s *Session) load() error {
 	switch {
 	case p.layout:
 		s.needFull = false
-		return s.file.open(p.headLen, p.lens, int64(len(data)))
+		return s.file.open(p.headLen, p.lens, size)
 	case p.torn:
 		return s.rewriteAll()
 	default:
 		s.needFull = true
-		return s.file.open(0, nil, int64(len(data)))
+		return s.file.open(0, nil, size)
 	}
+}
+
+// readJSONFile reads a json session file line by line (scanJSONFile), and
+// whole only when it is not in this package's layout.
+func readJSONFile(path string) (parsedFile, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return parsedFile{}, 0, err
+	}
+	if fi, err := f.Stat(); err == nil {
+		defer enterLoad(fi.Size())()
+	}
+	counted := &countingReader{r: f}
+	p, done, err := scanJSONFile(counted)
+	f.Close()
+	if err != nil || done {
+		return p, counted.n, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return parsedFile{}, 0, err
+	}
+	p, err = parseJSONFile(data)
+	return p, int64(len(data)), err
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
 }
 
 func (s *Session) loadJSONL() error {
