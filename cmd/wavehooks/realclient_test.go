@@ -53,7 +53,10 @@ func clientScript(b *testing.B) string {
 func startClient(b *testing.B, home string) *nodeClient {
 	b.Helper()
 	script := clientScript(b)
-	bin := e2eBinary(b)
+	bin := os.Getenv("WAVEHOOKS_BIN") // a binary built elsewhere, to compare builds
+	if bin == "" {
+		bin = e2eBinary(b)
+	}
 	root := b.TempDir()
 	cmd := exec.Command("node", script, bin)
 	cmd.Dir = filepath.Dir(script)
@@ -286,9 +289,11 @@ func benchLargeSession(b *testing.B, messages, text int) {
 
 // BenchmarkRealClientOneTrueHook alternates, in each iteration, a bare
 // `sh -c true` (Go os/exec, here) and one wave/preToolUse through the client
-// with one matching `true` hook: the hook round trip against the fork/exec it
-// cannot avoid. The client times its request itself, so the control line
-// between the two processes is not in the figure.
+// with one matching `true` hook, for a new tool call each time as an agent
+// makes them (so the session is saved and the editor told, as in use): the
+// hook round trip against the fork/exec it cannot avoid. The client times
+// its request itself, so the control line between the two processes is not
+// in the figure.
 func BenchmarkRealClientOneTrueHook(b *testing.B) {
 	home := b.TempDir()
 	if err := os.WriteFile(filepath.Join(home, "settings.json"),
@@ -298,7 +303,7 @@ func BenchmarkRealClientOneTrueHook(b *testing.B) {
 	c := startClient(b, home)
 	sid, _ := c.session(b, "", "")
 	for i := 0; i < 50; i++ { // warm both paths up
-		c.do(b, map[string]any{"op": "pre", "sessionId": sid, "id": "t1"}, nil)
+		c.do(b, map[string]any{"op": "pre", "sessionId": sid, "id": fmt.Sprintf("warm_%d", i)}, nil)
 	}
 	var base time.Duration
 	var rt float64
@@ -310,7 +315,7 @@ func BenchmarkRealClientOneTrueHook(b *testing.B) {
 		}
 		base += time.Since(t0)
 		var r struct{ Us float64 }
-		c.do(b, map[string]any{"op": "pre", "sessionId": sid, "id": "t1"}, &r)
+		c.do(b, map[string]any{"op": "pre", "sessionId": sid, "id": fmt.Sprintf("toolu_%d", i)}, &r)
 		rt += r.Us
 	}
 	b.ReportMetric(float64(base.Microseconds())/float64(b.N), "baseline-µs")
