@@ -450,47 +450,14 @@ func (e *jsonlEncoder) update(c *conversation, from int) (w unitWrite, ok bool, 
 		}
 		lines = append(lines, jsonlLine{role: role, parts: append(parts, part), first: msg, clean: first})
 	}
-	for i := start; i < len(c.msgs); i++ {
-		m := &c.msgs[i]
-		var enc []ownRes
-		if i < len(e.msgs) && e.msgs[i].enc != nil && e.msgs[i].seq == m.seq {
-			if enc, _, err = refreshParts(e.msgs[i].enc, m.Blocks, m.seq, c.touched, encodeOwnRes, sameOwnRes); err != nil {
-				return w, false, err
-			}
-		} else {
-			enc = make([]ownRes, len(m.Blocks))
-			for k := range m.Blocks {
-				if enc[k], err = encodeOwnRes(&m.Blocks[k]); err != nil {
-					return w, false, err
-				}
-			}
-		}
-		jm := jsonlMsg{seq: m.seq, enc: enc, at: foldAt{len(lines), 0}}
+	pos := func() foldAt {
 		if n := len(lines); n > 0 {
-			jm.at.parts = len(lines[n-1].parts)
+			return foldAt{n, len(lines[n-1].parts)}
 		}
-		if i < len(e.msgs) {
-			e.msgs[i] = jm
-		} else {
-			e.msgs = append(e.msgs, jm)
-		}
-		emitted := false
-		for _, p := range enc {
-			if p.own != nil {
-				emit(m.Role, p.own, i, !emitted)
-				emitted = true
-			}
-		}
-		for _, p := range enc {
-			if p.res != nil {
-				emit(RoleUser, p.res, i, !emitted)
-				emitted = true
-			}
-		}
+		return foldAt{}
 	}
-	if len(e.msgs) > len(c.msgs) {
-		clear(e.msgs[len(c.msgs):])
-		e.msgs = e.msgs[:len(c.msgs)]
+	if err := e.fold(c, start, pos, emit, true); err != nil {
+		return w, false, err
 	}
 	if n := len(lines); n > 0 {
 		diff.end(n-1, len(lines[n-1].parts))
@@ -521,4 +488,91 @@ func (e *jsonlEncoder) update(c *conversation, from int) (w unitWrite, ok bool, 
 		w.units = append(w.units, pieces)
 	}
 	return w, true, nil
+}
+
+// fold hands the API parts of the messages from start on to emit, in file
+// order, and records for each message how the lines stood before it (pos)
+// and, with keep, its blocks' encodings for the next change (reused from
+// the last fold where the blocks did not change).
+func (e *jsonlEncoder) fold(c *conversation, start int, pos func() foldAt,
+	emit func(role string, part []byte, msg int, first bool), keep bool) error {
+	var err error
+	for i := start; i < len(c.msgs); i++ {
+		m := &c.msgs[i]
+		var enc []ownRes
+		if i < len(e.msgs) && e.msgs[i].enc != nil && e.msgs[i].seq == m.seq {
+			if enc, _, err = refreshParts(e.msgs[i].enc, m.Blocks, m.seq, c.touched, encodeOwnRes, sameOwnRes); err != nil {
+				return err
+			}
+		} else {
+			enc = make([]ownRes, len(m.Blocks))
+			for k := range m.Blocks {
+				if enc[k], err = encodeOwnRes(&m.Blocks[k]); err != nil {
+					return err
+				}
+			}
+		}
+		jm := jsonlMsg{seq: m.seq, at: pos()}
+		if keep {
+			jm.enc = enc
+		}
+		if i < len(e.msgs) {
+			e.msgs[i] = jm
+		} else {
+			e.msgs = append(e.msgs, jm)
+		}
+		emitted := false
+		for _, p := range enc {
+			if p.own != nil {
+				emit(m.Role, p.own, i, !emitted)
+				emitted = true
+			}
+		}
+		for _, p := range enc {
+			if p.res != nil {
+				emit(RoleUser, p.res, i, !emitted)
+				emitted = true
+			}
+		}
+	}
+	if len(e.msgs) > len(c.msgs) {
+		clear(e.msgs[len(c.msgs):])
+		e.msgs = e.msgs[:len(c.msgs)]
+	}
+	return nil
+}
+
+// load folds a conversation just read from its file, keeping no encoding:
+// each line, once complete, is handed to same, which says whether the file
+// has exactly that line at that index. It reports whether every line was.
+func (e *jsonlEncoder) load(c *conversation, same func(i int, pieces [][]byte) bool) (bool, error) {
+	e.lines, e.msgs = nil, nil
+	ok := true
+	done := func() {
+		if n := len(e.lines); n > 0 {
+			l := &e.lines[n-1]
+			_, pieces := linePieces(l, 0)
+			ok = ok && same(n-1, pieces)
+			l.parts = nil // not kept: the file holds it
+		}
+	}
+	pos := func() foldAt {
+		if n := len(e.lines); n > 0 {
+			return foldAt{n, len(e.lines[n-1].parts)}
+		}
+		return foldAt{}
+	}
+	emit := func(role string, part []byte, msg int, first bool) {
+		if n := len(e.lines); n > 0 && e.lines[n-1].role == role {
+			e.lines[n-1].parts = append(e.lines[n-1].parts, part)
+			return
+		}
+		done()
+		e.lines = append(e.lines, jsonlLine{role: role, parts: [][]byte{part}, first: msg, clean: first})
+	}
+	if err := e.fold(c, 0, pos, emit, false); err != nil {
+		return false, err
+	}
+	done()
+	return ok, nil
 }

@@ -1,9 +1,12 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"os"
@@ -203,20 +206,25 @@ func (s *Session) loadJSONL() error {
 	if err := replayJournal(path); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Killed between claiming the name and creating the transcript.
-		if err = os.WriteFile(path, nil, 0o600); err != nil {
-			return err
+		if err = os.WriteFile(path, nil, 0o600); err == nil {
+			f, err = os.Open(path)
 		}
-	} else if err != nil {
+	}
+	if err != nil {
 		return err
 	}
-	fileSize := len(data)
-	api, units, layout, torn := parseJSONLFile(data)
-	data = nil
-	msgs := FromAPI(api)
-	api = nil
+	if fi, err := f.Stat(); err == nil {
+		defer enterLoad(fi.Size())()
+	}
+	counted := &countingReader{r: f}
+	msgs, sums, layout, torn, err := scanJSONLFile(counted)
+	f.Close()
+	if err != nil {
+		return err
+	}
 	s.conv = newConversation(msgs)
 	s.file = &segFile{path: path, term: jsonlTerm}
 	enc := &jsonlEncoder{}
@@ -226,35 +234,73 @@ func (s *Session) loadJSONL() error {
 	}
 	// The file is in this package's layout when folding the messages gives
 	// its lines back exactly; then saves rewrite only what changes.
-	w, _, err := enc.update(s.conv, 0)
+	same, err := enc.load(s.conv, func(i int, pieces [][]byte) bool {
+		return i < len(sums) && sums[i] == sumOf(pieces...)
+	})
 	if err != nil {
 		return err
 	}
-	layout = layout && len(w.units) == len(units)
-	for i := 0; layout && i < len(units); i++ {
-		layout = piecesEqual(w.units[i], units[i])
-	}
-	enc.forget()
+	layout = layout && same && len(enc.lines) == len(sums)
 	s.needFull = !layout
 	if !layout {
-		return s.file.open(0, nil, int64(fileSize))
+		return s.file.open(0, nil, counted.n)
 	}
-	lens := make([]int64, len(units))
-	for i, u := range units {
-		lens[i] = int64(len(u))
+	lens := make([]int64, len(sums))
+	for i, sum := range sums {
+		lens[i] = sum.n
 	}
-	return s.file.open(0, lens, int64(fileSize))
+	return s.file.open(0, lens, counted.n)
 }
 
-// piecesEqual reports whether pieces joined are unit.
-func piecesEqual(pieces [][]byte, unit []byte) bool {
+// lineSum identifies a line of a jsonl file without keeping it: its length
+// and a hash of its bytes.
+type lineSum struct {
+	n    int64
+	hash uint64
+}
+
+// lineSeed seeds the line hashes; they are only compared within a process.
+var lineSeed = maphash.MakeSeed()
+
+func sumOf(pieces ...[]byte) lineSum {
+	var h maphash.Hash
+	h.SetSeed(lineSeed)
+	var n int64
 	for _, p := range pieces {
-		if !bytes.HasPrefix(unit, p) {
-			return false
-		}
-		unit = unit[len(p):]
+		h.Write(p)
+		n += int64(len(p))
 	}
-	return len(unit) == 0
+	return lineSum{n, h.Sum64()}
+}
+
+// scanJSONLFile reads a jsonl transcript one line at a time: the messages of
+// every complete line up to the first one that does not parse (torn), and
+// each line's sum. layout is false when the file has blank lines.
+func scanJSONLFile(r io.Reader) (msgs []Message, sums []lineSum, layout, torn bool, err error) {
+	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	layout = true
+	for {
+		line, complete, err := lr.next()
+		if err == io.EOF {
+			return msgs, sums, layout, false, nil
+		}
+		if err != nil {
+			return nil, nil, false, false, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			if complete {
+				layout = false
+				continue
+			}
+			return msgs, sums, layout, false, nil
+		}
+		var m APIMessage
+		if !complete || json.Unmarshal(line, &m) != nil || m.Role == "" {
+			return msgs, sums, false, true, nil
+		}
+		msgs = appendFromAPI(msgs, &m)
+		sums = append(sums, sumOf(line))
+	}
 }
 
 // diskChanged reports whether the file is no longer as this session last
