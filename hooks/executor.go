@@ -135,7 +135,7 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 	timer := time.AfterFunc(timeout, func() { kill(killedByTimeout) })
 	stopWatchingCtx := context.AfterFunc(ctx, func() { kill(killedByCancel) })
 	stopCapping := files.capWhileRunning()
-	err = cmd.Wait()
+	err = waitProcess(cmd)
 	hookChildren.done(cmd.Process.Pid)
 	killMu.Lock()
 	waited = true

@@ -139,7 +139,8 @@ func requireTool(id, name string, input *json.RawMessage) error {
 // event runs one lifecycle event of a session with everything the editor
 // sees around it: progress when the hooks take long (titled with the
 // statusMessage of the hooks that run, if they have one), the run history
-// and its notification, warn and error blocks as messages, and the changed session.
+// and its notification, warn and error blocks as messages, and what changed
+// in the session (every change is announced, a prompt that only adds itself too).
 func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Event, matchValue, title string,
 	fire func(context.Context) (session.Outcome, error)) (session.Outcome, error) {
 	fireCtx, done := s.startProgress(ctx, func() string {
@@ -151,6 +152,7 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 	out, err := fire(fireCtx)
 	done()
 	if err != nil {
+		whenReplied(ctx, func() { s.announce(sess) }) // what was saved before the error
 		return out, err
 	}
 	run, recorded := s.record(sess.ID(), matchValue, &out.Result, askedNote(out)) // in wave/hookRuns before the response
@@ -158,7 +160,8 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 		if recorded {
 			s.notify(notifyHookRun, run)
 		}
-		s.surface(sess, out.Blocks)
+		s.surface(out.Blocks)
+		s.announce(sess)
 	})
 	return out, nil
 }

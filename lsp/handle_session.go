@@ -13,7 +13,7 @@ func init() {
 	register(methodAPIMessages, request((*Server).apiMessages))
 }
 
-func (s *Server) addAssistantMessage(_ context.Context, p *AddAssistantMessageParams) (*struct{}, error) {
+func (s *Server) addAssistantMessage(ctx context.Context, p *AddAssistantMessageParams) (*struct{}, error) {
 	sess, err := s.session(p.SessionID)
 	if err != nil {
 		return nil, err
@@ -29,10 +29,11 @@ func (s *Server) addAssistantMessage(_ context.Context, p *AddAssistantMessagePa
 			return nil, badParam(fmt.Sprintf("blocks[%d].type", i), `must be "text" or "tool", not %q`, b.Type)
 		}
 	}
-	if err := sess.AddAssistantMessage(p.Blocks); err != nil {
+	err = sess.AddAssistantMessage(p.Blocks)
+	whenReplied(ctx, func() { s.announce(sess) })
+	if err != nil {
 		return nil, err
 	}
-	s.announce(sess)
 	return &struct{}{}, nil
 }
 
@@ -41,7 +42,8 @@ func (s *Server) getSession(_ context.Context, p *SessionParams) (*GetSessionRes
 	if err != nil {
 		return nil, err
 	}
-	return &GetSessionResult{SessionID: sess.ID(), TranscriptPath: sess.TranscriptPath(), Messages: nonNil(sess.Messages())}, nil
+	version, msgs := sess.Snapshot()
+	return &GetSessionResult{SessionID: sess.ID(), TranscriptPath: sess.TranscriptPath(), Messages: nonNil(msgs), Version: version}, nil
 }
 
 func (s *Server) apiMessages(_ context.Context, p *SessionParams) (*APIMessagesResult, error) {

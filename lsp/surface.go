@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"sync"
-	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -18,9 +17,9 @@ func (s *Server) notify(method string, params any) {
 }
 
 // surface shows what hooks said where the user looks: warn blocks as warning
-// messages, error blocks as error messages (on one line, escaped: a hook's
-// text must not pass for the server's), and the changed conversation.
-func (s *Server) surface(sess *session.Session, blocks []session.Block) {
+// messages and error blocks as error messages, each on one line and
+// escaped: a hook's text must not pass for the server's.
+func (s *Server) surface(blocks []session.Block) {
 	for _, b := range blocks {
 		switch b.Type {
 		case session.BlockWarn:
@@ -29,53 +28,64 @@ func (s *Server) surface(sess *session.Session, blocks []session.Block) {
 			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: oneLine(b.Content, messageRunes)})
 		}
 	}
-	if len(blocks) > 0 {
-		s.announce(sess)
-	}
 }
 
-// announceDelay is how long changes to a session are gathered before
-// wave/sessionChanged goes out.
-const announceDelay = 10 * time.Millisecond
-
-// announcements coalesces wave/sessionChanged per session. The notification
-// carries the whole conversation, so sending one per event would make a
-// burst of n events cost O(n²); instead a change schedules one notification
-// with the state at the time it is sent, and a long conversation backs off in
-// proportion to what sending it costs.
+// announcements keeps, per session, the version of the conversation the
+// editor was last told about, so that wave/sessionChanged carries only what
+// changed since (session.Delta). One announcement per session is sent at a
+// time, in version order; changes made while one is being sent are gathered
+// into the next, so a burst of events costs what it changed, not more.
 type announcements struct {
-	mu      sync.Mutex
-	pending map[string]bool
-	cost    map[string]time.Duration
+	mu       sync.Mutex
+	sessions map[string]*announced
+}
+
+type announced struct {
+	told    uint64 // the version in the last notification
+	sending bool   // an announcement is being sent
+	again   bool   // the session changed while it was
 }
 
 func newAnnouncements() *announcements {
-	return &announcements{pending: map[string]bool{}, cost: map[string]time.Duration{}}
+	return &announcements{sessions: map[string]*announced{}}
 }
 
-// announce sends the session's conversation soon after it changed.
+// announce tells the editor what changed in the session since it was last
+// told, if anything did. The first announcement of a session reaches back to
+// the version it had when this server opened it: what came before, an
+// editor reads with wave/getSession.
 func (s *Server) announce(sess *session.Session) {
 	a := s.announced
 	id := sess.ID()
 	a.mu.Lock()
-	if a.pending[id] {
+	st := a.sessions[id]
+	if st == nil {
+		st = &announced{told: sess.FirstVersion()}
+		a.sessions[id] = st
+	}
+	if st.sending {
+		st.again = true
 		a.mu.Unlock()
 		return
 	}
-	a.pending[id] = true
-	delay := max(announceDelay, 4*a.cost[id])
-	a.mu.Unlock()
-	time.AfterFunc(delay, func() {
-		a.mu.Lock()
-		delete(a.pending, id) // changes from now on schedule another notification
+	st.sending = true
+	for {
+		st.again = false
+		since := st.told
 		a.mu.Unlock()
-		if s.connCtx.Err() != nil {
-			return
+		d, changed := sess.ChangesSince(since)
+		if changed && s.connCtx.Err() == nil {
+			s.notify(notifySessionChanged, &SessionChangedParams{SessionID: id, Messages: nonNil(d.Messages),
+				Version: d.Version, Since: d.Since, From: d.From, Full: d.From == 0})
 		}
-		start := time.Now()
-		s.notify(notifySessionChanged, &SessionChangedParams{SessionID: id, Messages: nonNil(sess.Messages())})
 		a.mu.Lock()
-		a.cost[id] = time.Since(start)
-		a.mu.Unlock()
-	})
+		if changed {
+			st.told = d.Version
+		}
+		if !st.again {
+			break
+		}
+	}
+	st.sending = false
+	a.mu.Unlock()
 }

@@ -176,6 +176,8 @@ type GetSessionResult struct {
 	SessionID      string    `json:"sessionId"`
 	TranscriptPath string    `json:"transcriptPath"`
 	Messages       []Message `json:"messages"`
+	// Version is the version of these messages, as wave/sessionChanged counts them.
+	Version uint64 `json:"version"`
 }
 
 // APIMessagesResult is the conversation as the model should see it.
@@ -230,10 +232,19 @@ type HookRunsResult struct {
 	Runs []hooks.EventRun `json:"runs"`
 }
 
-// SessionChangedParams announces a session's new state.
+// SessionChangedParams announces what changed in a session's conversation:
+// the messages before From are as they were in version Since, and Messages
+// are every message from From on in version Version (fewer than before when
+// the conversation got shorter). Full (From is 0) carries the whole
+// conversation. An editor whose copy is not at version Since asks
+// wave/getSession, which returns the version with the messages.
 type SessionChangedParams struct {
 	SessionID string    `json:"sessionId"`
 	Messages  []Message `json:"messages"`
+	Version   uint64    `json:"version"`
+	Since     uint64    `json:"since"`
+	From      int       `json:"from"`
+	Full      bool      `json:"full"`
 }
 
 // HooksChangedParams announces the configuration in force: once the

@@ -214,27 +214,34 @@ func apiContent(m *Message) (own, results []APIBlock) {
 // the same API text.
 func FromAPI(api []APIMessage) []Message {
 	var msgs []Message
-	for _, am := range api {
-		blocks := am.Blocks
-		if blocks == nil && am.Text != "" {
-			blocks = []APIBlock{{Type: "text", Text: am.Text}}
-		}
-		var out []Block
-		for _, ab := range blocks {
-			switch ab.Type {
-			case "text":
-				out = append(out, blockFromText(ab.Text))
-			case "tool_use":
-				out = append(out, Block{Type: BlockTool, ID: ab.ID, Name: ab.Name, Input: ab.Input})
-			case "tool_result":
-				if !setToolResult(msgs, out, ab) {
-					out = append(out, Block{Type: BlockText, Content: ab.Content})
-				}
+	for i := range api {
+		msgs = appendFromAPI(msgs, &api[i])
+	}
+	return msgs
+}
+
+// appendFromAPI is FromAPI for one more API message: a tool result it
+// carries is set on the tool block it answers among msgs.
+func appendFromAPI(msgs []Message, am *APIMessage) []Message {
+	blocks := am.Blocks
+	if blocks == nil && am.Text != "" {
+		blocks = []APIBlock{{Type: "text", Text: am.Text}}
+	}
+	var out []Block
+	for _, ab := range blocks {
+		switch ab.Type {
+		case "text":
+			out = append(out, blockFromText(ab.Text))
+		case "tool_use":
+			out = append(out, Block{Type: BlockTool, ID: ab.ID, Name: ab.Name, Input: ab.Input})
+		case "tool_result":
+			if !setToolResult(msgs, out, ab) {
+				out = append(out, Block{Type: BlockText, Content: ab.Content})
 			}
 		}
-		if len(out) > 0 {
-			msgs = append(msgs, Message{Role: am.Role, Blocks: out})
-		}
+	}
+	if len(out) > 0 {
+		msgs = append(msgs, Message{Role: am.Role, Blocks: out})
 	}
 	return msgs
 }

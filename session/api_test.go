@@ -82,25 +82,6 @@ func TestFromAPIReadsForeignShapes(t *testing.T) {
 	}, FromAPI(api))
 }
 
-// Converting again from the line saveJSONL picks gives the same lines as
-// converting everything, whatever the conversation and the change.
-func TestIncrementalConversionMatchesFull(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for round := 0; round < 300; round++ {
-		msgs := randomMessages(rng, rng.IntN(12))
-		s := &Session{format: FormatJSONL, conv: newConversation(msgs)}
-		s.lines = convert(s.conv.msgs, 0)
-		from := rng.IntN(len(msgs) + 1)
-		// change everything from `from` on
-		s.conv.truncate(from)
-		s.conv.msgs = append(s.conv.msgs, randomMessages(rng, rng.IntN(4))...)
-		s.conv.touch(from)
-		k, start := s.reconvertFrom()
-		got := append(append([]apiLine(nil), s.lines[:k]...), convert(s.conv.msgs, start)...)
-		require.Equal(t, convert(s.conv.msgs, 0), got, "round %d from %d", round, from)
-	}
-}
-
 func randomMessages(rng *rand.Rand, n int) []Message {
 	msgs := make([]Message, n)
 	for i := range msgs {

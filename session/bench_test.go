@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wavehooks/wavehooks/hooks"
 )
@@ -143,4 +145,137 @@ func benchMessages(n int) []Message {
 		msgs[i] = Message{Role: RoleAssistant, Blocks: blocks}
 	}
 	return msgs
+}
+
+// growthCalls is how many calls BenchmarkSessionGrowth makes on one session,
+// and growthWindow how many of the first and of the last it compares.
+const (
+	growthCalls  = 3000
+	growthWindow = 300
+)
+
+// BenchmarkSessionGrowth drives one session from empty through growthCalls
+// calls with a fresh tool id each, as agents send them, and compares the p50
+// of the last growthWindow calls with that of the first: the ratio must stay
+// near 1 whatever the call pattern. The patterns:
+//
+//   - turn: addAssistantMessage with a text and a tool block, then
+//     preToolUse and postToolUse (an agent in the editor);
+//   - pre-post: preToolUse and postToolUse without addAssistantMessage (a
+//     proxy or a simple agent);
+//   - pre-only: preToolUse alone (a proxy that only asks for permission);
+//   - one-message: one addAssistantMessage holding every tool block, then
+//     preToolUse and postToolUse for each (one reply with thousands of calls).
+//
+// Each iteration builds one session; run with -benchtime 1x or a few x.
+func BenchmarkSessionGrowth(b *testing.B) {
+	firer := fixedFirer{hooks.PreToolUse: {Permission: hooks.PermissionAllow}}
+	in := json.RawMessage(`{"command":"ls -la","description":"list the files in the working directory"}`)
+	out := json.RawMessage(`{"output":"a.go\nb.go\nc.go\nREADME.md"}`)
+	ctx := context.Background()
+	patterns := []struct {
+		name  string
+		setup func(s *Session) error
+		call  func(s *Session, i int) error
+	}{{
+		name: "turn",
+		call: func(s *Session, i int) error {
+			id := fmt.Sprintf("toolu_%06d", i)
+			if err := s.AddAssistantMessage([]Block{{Type: BlockText, Content: "Let me look."},
+				{Type: BlockTool, ID: id, Name: "Bash", Input: in}}); err != nil {
+				return err
+			}
+			if _, err := s.PreToolUse(ctx, id, "Bash", in, nil); err != nil {
+				return err
+			}
+			_, err := s.PostToolUse(ctx, id, "Bash", in, out)
+			return err
+		},
+	}, {
+		name: "pre-post",
+		call: func(s *Session, i int) error {
+			id := fmt.Sprintf("toolu_%06d", i)
+			if _, err := s.PreToolUse(ctx, id, "Bash", in, nil); err != nil {
+				return err
+			}
+			_, err := s.PostToolUse(ctx, id, "Bash", in, out)
+			return err
+		},
+	}, {
+		name: "pre-only",
+		call: func(s *Session, i int) error {
+			_, err := s.PreToolUse(ctx, fmt.Sprintf("toolu_%06d", i), "Bash", in, nil)
+			return err
+		},
+	}, {
+		name: "one-message",
+		setup: func(s *Session) error {
+			blocks := make([]Block, growthCalls)
+			for i := range blocks {
+				blocks[i] = Block{Type: BlockTool, ID: fmt.Sprintf("toolu_%06d", i), Name: "Bash", Input: in}
+			}
+			return s.AddAssistantMessage(blocks)
+		},
+		call: func(s *Session, i int) error {
+			id := fmt.Sprintf("toolu_%06d", i)
+			if _, err := s.PreToolUse(ctx, id, "Bash", in, nil); err != nil {
+				return err
+			}
+			_, err := s.PostToolUse(ctx, id, "Bash", in, out)
+			return err
+		},
+	}}
+	for _, format := range []Format{FormatJSON, FormatJSONL} {
+		for _, p := range patterns {
+			b.Run(fmt.Sprintf("%s/%s", format, p.name), func(b *testing.B) {
+				var first, last []time.Duration
+				b.ReportAllocs()
+				for n := 0; n < b.N; n++ {
+					b.StopTimer()
+					st, err := NewStore(Options{WaveHome: b.TempDir(), Format: format, Firer: firer})
+					if err != nil {
+						b.Fatal(err)
+					}
+					s, err := st.Create("growth-session")
+					if err != nil {
+						b.Fatal(err)
+					}
+					if p.setup != nil {
+						if err := p.setup(s); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.StartTimer()
+					for i := 0; i < growthCalls; i++ {
+						start := time.Now()
+						if err := p.call(s, i); err != nil {
+							b.Fatal(err)
+						}
+						d := time.Since(start)
+						switch {
+						case i < growthWindow:
+							first = append(first, d)
+						case i >= growthCalls-growthWindow:
+							last = append(last, d)
+						}
+					}
+					b.StopTimer()
+					st.Close()
+				}
+				f, l := median(first), median(last)
+				b.ReportMetric(float64(f.Nanoseconds())/1e3, "first-p50-µs")
+				b.ReportMetric(float64(l.Nanoseconds())/1e3, "last-p50-µs")
+				b.ReportMetric(float64(l)/float64(f), "last/first")
+			})
+		}
+	}
+}
+
+func median(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

@@ -1,9 +1,13 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
 )
 
 // Format is how a session file is written. It is chosen per session when the
@@ -77,10 +81,10 @@ func jsonHead(h fileHeader) ([]byte, error) {
 type parsedFile struct {
 	hdr  fileHeader
 	msgs []Message
-	// units are the file's unit lines and headLen the head's length, when the
-	// file is in this package's layout (layout true); the session then
-	// rewrites only what changes.
-	units   [][]byte
+	// lens are the lengths of the file's unit lines and headLen the head's
+	// length, when the file is in this package's layout (layout true); the
+	// session then rewrites only what changes.
+	lens    []int64
 	headLen int64
 	layout  bool
 	// torn: the file ended in the middle of a write; msgs holds every
@@ -91,64 +95,137 @@ type parsedFile struct {
 // parseJSONFile reads a json session file, in this package's layout or any
 // other valid JSON of the same shape.
 func parseJSONFile(data []byte) (parsedFile, error) {
-	var p parsedFile
-	nl := bytes.IndexByte(data, '\n')
-	if nl < 0 || !bytes.HasSuffix(data[:nl], jsonHeadEnd) {
+	p, done, err := scanJSONFile(bytes.NewReader(data))
+	if err != nil {
+		return p, err
+	}
+	if done {
+		return p, nil
+	}
+	if p.headLen == 0 || json.Valid(data) {
 		return parseForeignJSON(data)
 	}
-	head := append(bytes.Clone(data[:nl]), "]}}"...)
-	if err := json.Unmarshal(head, &p.hdr); err != nil {
-		return parseForeignJSON(data)
+	p.torn, p.layout = true, false
+	return p, nil
+}
+
+// scanJSONFile reads a json session file in this package's layout one line
+// at a time, so that loading a long session never holds the file in memory
+// besides its messages. done is false when the file turned out not to be
+// entirely in the layout (another program's JSON, or a torn tail): the
+// caller then reads it whole (parseJSONFile); p.headLen is 0 when not even
+// its first line was.
+func scanJSONFile(r io.Reader) (p parsedFile, done bool, err error) {
+	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	line, complete, err := lr.next()
+	if err != nil || !complete || !bytes.HasSuffix(line, jsonHeadEnd) {
+		return p, false, ignoreEOF(err)
 	}
-	p.headLen = int64(nl + 1)
+	if err := json.Unmarshal(append(bytes.Clone(line), "]}}"...), &p.hdr); err != nil {
+		return p, false, nil
+	}
+	p.headLen = int64(len(line) + 1)
 	p.layout = true
-	rest := data[nl+1:]
 	footer := false
 	lastComma := true
 	for !footer {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			break
+		line, complete, err := lr.next()
+		if err != nil || !complete {
+			return p, false, ignoreEOF(err)
 		}
-		line := rest[:i]
-		rest = rest[i+1:]
 		switch {
 		case string(line) == "]}}":
 			footer = true
 			continue
 		case len(line) == 0:
-			p.layout = p.layout && len(p.units) == 0
+			p.layout = p.layout && len(p.lens) == 0
 			continue
 		}
-		// A line is a message and its separator. An append overwrites the
-		// newline after the last message with ",\n…": cut after one byte, it
-		// leaves that message's line as `{…},]}}`. The message is whole, so
-		// it is kept and the tail after it dropped.
-		dec := json.NewDecoder(bytes.NewReader(line))
-		var m Message
-		if err := dec.Decode(&m); err != nil || m.Role == "" {
-			break
+		m, unit, after, ok := decodeMessageLine(line)
+		if !ok {
+			return p, false, nil
 		}
-		unit, after := line[:dec.InputOffset()], line[dec.InputOffset():]
 		p.layout = p.layout && lastComma
 		lastComma = string(after) == ","
-		p.units = append(p.units, unit)
+		p.lens = append(p.lens, int64(len(unit)))
 		p.msgs = append(p.msgs, m)
 		if len(after) > 0 && !lastComma {
+			return p, false, nil
+		}
+	}
+	for {
+		line, _, err := lr.next()
+		if err != nil {
+			if err != io.EOF {
+				return p, false, err
+			}
 			break
 		}
-	}
-	if !footer || len(bytes.TrimSpace(rest)) > 0 {
-		if json.Valid(data) {
-			return parseForeignJSON(data)
+		if len(bytes.TrimSpace(line)) > 0 {
+			return p, false, nil
 		}
-		p.torn, p.layout = true, false
-		return p, nil
 	}
-	if lastComma && len(p.units) > 0 {
+	if lastComma && len(p.lens) > 0 {
 		p.layout = false
 	}
-	return p, nil
+	return p, true, nil
+}
+
+// decodeMessageLine reads a line of the messages array: a message and its
+// separator. An append overwrites the newline after the last message with
+// ",\n…": cut after one byte, it leaves that message's line as `{…},]}}`.
+// The message is whole, so it is returned, and the caller drops the tail.
+func decodeMessageLine(line []byte) (m Message, unit, after []byte, ok bool) {
+	unit = line
+	if n := len(line); n > 0 && line[n-1] == ',' {
+		unit, after = line[:n-1], line[n-1:]
+	}
+	if json.Unmarshal(unit, &m) == nil && m.Role != "" {
+		return m, unit, after, true
+	}
+	m = Message{}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&m); err != nil || m.Role == "" {
+		return Message{}, nil, nil, false
+	}
+	return m, line[:dec.InputOffset()], line[dec.InputOffset():], true
+}
+
+// lineReader reads lines of any length from a buffered reader.
+type lineReader struct {
+	r   *bufio.Reader
+	buf []byte
+}
+
+// next returns the next line without its newline, valid until the next
+// call; complete is false for a last line that has no newline.
+func (l *lineReader) next() (line []byte, complete bool, err error) {
+	l.buf = l.buf[:0]
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			l.buf = append(l.buf, chunk...)
+			continue
+		}
+		if len(l.buf) > 0 {
+			l.buf = append(l.buf, chunk...)
+			chunk = l.buf
+		}
+		switch {
+		case err == io.EOF && len(chunk) > 0:
+			return chunk, false, nil
+		case err != nil:
+			return nil, false, err
+		}
+		return chunk[:len(chunk)-1], true, nil
+	}
+}
+
+func ignoreEOF(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return err
 }
 
 // parseForeignJSON reads a valid session file that is not laid out one
@@ -193,4 +270,38 @@ func parseJSONLFile(data []byte) (api []APIMessage, units [][]byte, layout, torn
 		return api, units, false, true
 	}
 	return api, units, layout, false
+}
+
+// loadGC lowers the garbage collector's target while large session files
+// load: decoding a file leaves garbage of about its size, which the default
+// target (a heap twice the live one) lets pile up to double the memory a
+// resume needs. Loads may overlap; the target in force before the first is
+// restored after the last.
+var loadGC struct {
+	sync.Mutex
+	loads int
+	old   int
+}
+
+// largeLoad is the file size from which a load lowers the GC target.
+const largeLoad = 4 << 20
+
+func enterLoad(size int64) func() {
+	if size < largeLoad {
+		return func() {}
+	}
+	loadGC.Lock()
+	if loadGC.loads == 0 {
+		loadGC.old = debug.SetGCPercent(25)
+	}
+	loadGC.loads++
+	loadGC.Unlock()
+	return func() {
+		loadGC.Lock()
+		loadGC.loads--
+		if loadGC.loads == 0 {
+			debug.SetGCPercent(loadGC.old)
+		}
+		loadGC.Unlock()
+	}
 }

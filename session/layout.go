@@ -23,9 +23,10 @@ import (
 //	       ]}}\n
 //	jsonl: {api message 0}\n{api message 1}\n
 //
-// It remembers every unit's bytes and file offset, so a change to units
-// i..n is one pwrite from unit i's offset: the cost of an event does not grow
-// with the session. A shrink pads the old tail with spaces in that same write
+// It remembers every unit's length and file offset, so a change to units
+// i..n is one pwrite from unit i's offset, or from a byte inside it when the
+// caller knows the unit's head is unchanged (session/encode.go): the cost of
+// an event does not grow with the session. A shrink pads the old tail with spaces in that same write
 // (whitespace after a JSON value or between JSON lines is still valid) and
 // only then truncates, so the file parses at every moment.
 //
@@ -53,9 +54,9 @@ type segFile struct {
 	term    []byte // after every unit
 	foot    []byte // after the last unit
 
-	units [][]byte
-	offs  []int64
-	size  int64 // bytes in the file, trailing padding included
+	lens []int64 // every unit's length, separator and terminator excluded
+	offs []int64 // where every unit starts, separator included
+	size int64   // bytes in the file, trailing padding included
 	// reserved is where the blocks reserved for growth end (reserve): up
 	// to there, a write cannot fail for lack of space. 0 after the file
 	// changed under it (a rename, a truncate), which reserves again.
@@ -83,16 +84,20 @@ func (s fileStamp) same(fi fs.FileInfo) bool {
 }
 
 func (sf *segFile) segLen(i int) int64 {
-	n := int64(len(sf.units[i]) + len(sf.term))
+	return sf.sepLen(i) + sf.lens[i] + int64(len(sf.term))
+}
+
+// sepLen is the length of the separator before unit i.
+func (sf *segFile) sepLen(i int) int64 {
 	if i > 0 {
-		n += int64(len(sf.sep))
+		return int64(len(sf.sep))
 	}
-	return n
+	return 0
 }
 
 // unitsEnd is where the foot starts.
 func (sf *segFile) unitsEnd() int64 {
-	if n := len(sf.units); n > 0 {
+	if n := len(sf.lens); n > 0 {
 		return sf.offs[n-1] + sf.segLen(n-1)
 	}
 	return sf.headLen
@@ -100,39 +105,51 @@ func (sf *segFile) unitsEnd() int64 {
 
 // replace makes units[from:] the given units with a single positioned
 // write, or, with viaCopy, in a copy renamed over the file (replaceByCopy).
-func (sf *segFile) replace(from int, units [][]byte, viaCopy bool) error {
+// Every unit is given as pieces to concatenate. The first keep bytes of unit
+// from stay as they are on disk, and units[0] is only the rest of it: a
+// change at the end of a long unit writes only that end.
+func (sf *segFile) replace(from int, keep int64, units [][][]byte, viaCopy bool) error {
 	oldEnd := sf.unitsEnd()
 	start := oldEnd
-	if from < len(sf.units) {
+	if from < len(sf.lens) {
 		start = sf.offs[from]
+	}
+	at := start // where the write starts
+	if keep > 0 {
+		at += sf.sepLen(from) + keep
 	}
 	var buf bytes.Buffer
 	offs := make([]int64, len(units))
+	lens := make([]int64, len(units))
 	for k, u := range units {
-		offs[k] = start + int64(buf.Len())
-		if from+k > 0 {
+		offs[k] = at + int64(buf.Len())
+		if k == 0 && keep > 0 {
+			offs[k], lens[k] = start, keep
+		} else if from+k > 0 {
 			buf.Write(sf.sep)
 		}
-		buf.Write(u)
+		for _, piece := range u {
+			buf.Write(piece)
+			lens[k] += int64(len(piece))
+		}
 		buf.Write(sf.term)
 	}
 	buf.Write(sf.foot)
-	newSize := start + int64(buf.Len())
+	newSize := at + int64(buf.Len())
 	if viaCopy {
-		if err := sf.replaceByCopy(start, buf.Bytes()); err != nil {
+		if err := sf.replaceByCopy(at, buf.Bytes()); err != nil {
 			return err
 		}
-	} else if err := sf.writeInPlace(from, start, oldEnd, newSize, &buf); err != nil {
+	} else if err := sf.writeInPlace(at, oldEnd, newSize, &buf); err != nil {
 		return err
 	}
-	sf.units = append(sf.units[:from], units...)
+	sf.lens = append(sf.lens[:from], lens...)
 	sf.offs = append(sf.offs[:from], offs...)
 	sf.size = newSize
 	return sf.restamp()
 }
 
-// writeInPlace writes buf (from start, where unit from begins, to the new
-// foot) over the file at start. Overwritten bytes are journalled first and a
+// writeInPlace writes buf (from start to the new foot) over the file at start. Overwritten bytes are journalled first and a
 // shrink is padded, so a crash at any moment leaves a file that loads whole;
 // a reader in the middle of the write, though, can see part of it.
 //
@@ -140,12 +157,18 @@ func (sf *segFile) replace(from int, units [][]byte, viaCopy bool) error {
 // the blocks it grows into are reserved first, so a full disk or quota
 // (ENOSPC, EDQUOT) fails before a byte changes; a write that fails anyway
 // (EIO, EFBIG past a file size limit, a file system that cannot reserve) is
-// undone from the old units, which are still in memory.
-func (sf *segFile) writeInPlace(from int, start, oldEnd, newSize int64, buf *bytes.Buffer) error {
+// undone from the bytes it overwrote, read before writing.
+func (sf *segFile) writeInPlace(start, oldEnd, newSize int64, buf *bytes.Buffer) error {
 	if newSize < sf.size {
 		buf.Write(bytes.Repeat([]byte{' '}, int(sf.size-newSize)))
 	}
 	if err := sf.reserveTo(newSize); err != nil {
+		return sf.intact(err)
+	}
+	// What the write overwrites, to put back if it fails: the file keeps no
+	// copy of its units in memory (resume would need twice the file).
+	old := make([]byte, sf.size-start)
+	if _, err := sf.f.ReadAt(old, start); err != nil {
 		return sf.intact(err)
 	}
 	rewrites := start < oldEnd
@@ -163,7 +186,7 @@ func (sf *segFile) writeInPlace(from int, start, oldEnd, newSize int64, buf *byt
 		sf.reserved = 0 // the truncate freed the blocks past the new end
 	}
 	if err != nil {
-		if uerr := sf.undo(from, start); uerr != nil {
+		if uerr := sf.undo(start, old); uerr != nil {
 			// The journal, kept, finishes the write when the file is next
 			// loaded: a whole file, if not the one the editor was told of.
 			return fmt.Errorf("writing %s: %w; undoing the partial write failed too: %v", sf.path, err, uerr)
@@ -223,24 +246,11 @@ func (sf *segFile) intact(err error) error {
 	return fmt.Errorf("writing %s: %w (%w)", sf.path, err, errFileIntact)
 }
 
-// undo puts back the file as it was before a write from start (where unit
-// from begins) failed: its old bytes from start, rebuilt from the units in
-// memory, and its old size. The old bytes were on disk before, so putting
+// undo puts back the file as it was before a write from start failed: the
+// old bytes from start, read before the write, and its old size. The old bytes were on disk before, so putting
 // them back needs no new blocks.
-func (sf *segFile) undo(from int, start int64) error {
-	var old bytes.Buffer
-	for i := from; i < len(sf.units); i++ {
-		if i > 0 {
-			old.Write(sf.sep)
-		}
-		old.Write(sf.units[i])
-		old.Write(sf.term)
-	}
-	old.Write(sf.foot)
-	if pad := sf.size - start - int64(old.Len()); pad > 0 {
-		old.Write(bytes.Repeat([]byte{' '}, int(pad)))
-	}
-	if _, err := sf.f.WriteAt(old.Bytes(), start); err != nil {
+func (sf *segFile) undo(start int64, old []byte) error {
+	if _, err := sf.f.WriteAt(old, start); err != nil {
 		return err
 	}
 	sf.reserved = 0
@@ -400,16 +410,20 @@ func (sf *segFile) rewrite(head []byte, units [][]byte) error {
 	}
 	sf.f, sf.reserved = f, 0
 	sf.headLen = int64(len(head))
-	sf.units, sf.offs, sf.size = units, offs, int64(buf.Len())
+	sf.lens = make([]int64, len(units))
+	for i, u := range units {
+		sf.lens[i] = int64(len(u))
+	}
+	sf.offs, sf.size = offs, int64(buf.Len())
 	return sf.restamp()
 }
 
-// open opens the file, whose content is already head, units and foot (plus
-// padding up to size), and computes where each unit is. A file this process
+// open opens the file, whose content is already head, units of the given
+// lengths and foot (plus padding up to size), and computes where each unit is. A file this process
 // may read but not write (a read-only mount, another user's file) is opened
 // for reading: the session can still be shown, and writes fail with the
 // reason (writable).
-func (sf *segFile) open(headLen int64, units [][]byte, size int64) error {
+func (sf *segFile) open(headLen int64, lens []int64, size int64) error {
 	f, err := os.OpenFile(sf.path, os.O_RDWR, 0)
 	sf.readOnly = nil
 	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
@@ -423,10 +437,10 @@ func (sf *segFile) open(headLen int64, units [][]byte, size int64) error {
 		sf.f.Close()
 	}
 	sf.f, sf.reserved = f, 0
-	sf.headLen, sf.units, sf.size = headLen, units, size
-	sf.offs = make([]int64, len(units))
+	sf.headLen, sf.lens, sf.size = headLen, lens, size
+	sf.offs = make([]int64, len(lens))
 	off := headLen
-	for i := range units {
+	for i := range lens {
 		sf.offs[i] = off
 		off += sf.segLen(i)
 	}

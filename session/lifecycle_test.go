@@ -517,3 +517,70 @@ func TestAddAssistantMessage(t *testing.T) {
 	_, err = s.PostToolUse(ctx, "toolu_9", "Read", nil, json.RawMessage(`{broken`))
 	require.Error(t, err)
 }
+
+// TestToolCallsWithoutAddAssistantMessage: a client that reports its tool
+// calls through preToolUse and postToolUse only (a proxy, a simple agent)
+// gets one assistant message per step, as the model's API has them: calls
+// made before any result came back share the reply addAssistantMessage
+// recorded, and a call after a result starts a message of its own. Long
+// sessions of such calls therefore never pile into one message.
+func TestToolCallsWithoutAddAssistantMessage(t *testing.T) {
+	in := json.RawMessage(`{"file_path":"x"}`)
+	out := json.RawMessage(`"ok"`)
+	type step struct {
+		kind, id string // kind: reply (addAssistantMessage with a text), pre, post
+	}
+	cases := []struct {
+		name  string
+		steps []step
+		want  []string
+		api   []string
+	}{{
+		name:  "one call after another",
+		steps: []step{{"pre", "a"}, {"post", "a"}, {"pre", "b"}, {"post", "b"}, {"pre", "c"}},
+		want:  []string{"assistant:tool", "assistant:tool", "assistant:tool"},
+		api:   []string{"assistant", "user", "assistant", "user", "assistant"},
+	}, {
+		name:  "calls only asked about",
+		steps: []step{{"pre", "a"}, {"pre", "b"}, {"pre", "c"}},
+		want:  []string{"assistant:tool", "assistant:tool", "assistant:tool"},
+		api:   []string{"assistant"},
+	}, {
+		name:  "parallel calls of a recorded reply",
+		steps: []step{{"reply", ""}, {"pre", "a"}, {"pre", "b"}, {"post", "a"}, {"post", "b"}},
+		want:  []string{"assistant:text,tool,tool"},
+		api:   []string{"assistant", "user"},
+	}, {
+		name:  "a call after a result of the reply",
+		steps: []step{{"reply", ""}, {"pre", "a"}, {"post", "a"}, {"pre", "b"}, {"post", "b"}},
+		want:  []string{"assistant:text,tool", "assistant:tool"},
+		api:   []string{"assistant", "user", "assistant", "user"},
+	}}
+	for _, format := range []session.Format{session.FormatJSON, session.FormatJSONL} {
+		for _, tc := range cases {
+			t.Run(string(format)+"/"+tc.name, func(t *testing.T) {
+				e := newEnv(t, format)
+				s := e.create(t)
+				ctx := context.Background()
+				for _, st := range tc.steps {
+					var err error
+					switch st.kind {
+					case "reply":
+						err = s.AddAssistantMessage([]session.Block{{Type: "text", Content: "Let me look."}})
+					case "pre":
+						_, err = s.PreToolUse(ctx, st.id, "Read", in, nil)
+					case "post":
+						_, err = s.PostToolUse(ctx, st.id, "Read", in, out)
+					}
+					require.NoError(t, err)
+				}
+				require.Equal(t, tc.want, roles(s.Messages()))
+				var api []string
+				for _, m := range s.APIMessages() {
+					api = append(api, m.Role)
+				}
+				require.Equal(t, tc.api, api)
+			})
+		}
+	}
+}

@@ -47,6 +47,8 @@ type Message struct {
 	// an event can undo exactly the message it added even when other requests
 	// added messages meanwhile.
 	seq uint64
+	// reply: addAssistantMessage recorded this message (see conversation.addTool).
+	reply bool
 }
 
 // hasResult reports whether a tool block ran (or was refused), that is,
@@ -60,7 +62,7 @@ func (b *Block) hasResult() bool {
 // Input, Success and Metadata are shared: the package never changes them in
 // place, it replaces them.
 func (m Message) clone() Message {
-	m.Blocks, m.seq = slices.Clone(m.Blocks), 0
+	m.Blocks, m.seq, m.reply = slices.Clone(m.Blocks), 0, false
 	if m.Blocks == nil {
 		m.Blocks = []Block{}
 	}

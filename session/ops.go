@@ -22,14 +22,30 @@ type conversation struct {
 	msgs []Message
 	// dirty is the index of the first message that may differ from the file;
 	// clean when nothing changed since the last save.
-	dirty   int
+	dirty int
+	// touched lists the blocks changed in place since the last save. Blocks
+	// are otherwise only appended to a message or cut from its end, so with
+	// it the file's encoders re-encode only what changed (see encode.go).
+	touched []blockRef
 	nextSeq uint64
+	// noResults says that the first n blocks of message seq hold no tool
+	// result, so that placing a tool call does not scan a long message again.
+	noResults struct {
+		seq uint64
+		n   int
+	}
 	// tools maps a tool id to the seq of the message holding its block, so
 	// that finding a tool (or learning it is new) does not scan the session.
 	tools map[string]uint64
 	// undoLog, while set, records what it takes to undo the changes made
 	// since startUndo: they only append or change tool blocks in place.
 	undoLog *undoLog
+}
+
+// blockRef names block i of the message with the given seq.
+type blockRef struct {
+	seq uint64
+	i   int
 }
 
 type undoLog struct {
@@ -66,7 +82,7 @@ func (c *conversation) undo() {
 		t := u.tools[i]
 		if mi := c.indexOf(t.seq); mi >= 0 && t.i < len(c.msgs[mi].Blocks) {
 			c.msgs[mi].Blocks[t.i] = t.old
-			c.touch(mi)
+			c.touchBlock(mi, t.i)
 		}
 	}
 	if len(c.msgs) > u.msgs {
@@ -91,12 +107,38 @@ func newConversation(msgs []Message) *conversation {
 // decides whether the file must be rewritten.
 func (c *conversation) reset(msgs []Message) {
 	c.msgs = msgs
+	in := interner{}
 	for i := range c.msgs {
-		if c.msgs[i].Blocks == nil {
-			c.msgs[i].Blocks = []Block{}
+		m := &c.msgs[i]
+		if m.Blocks == nil {
+			m.Blocks = []Block{}
+		}
+		m.Role = in.of(m.Role)
+		for j := range m.Blocks {
+			b := &m.Blocks[j]
+			b.Type, b.Name, b.HookEvent = in.of(b.Type), in.of(b.Name), in.of(b.HookEvent)
 		}
 	}
 	c.renumber(c.nextSeq)
+}
+
+// interner shares one copy of the short strings every message of a loaded
+// session repeats (roles, block types, tool names, hook events): decoding
+// gives each message its own, which in a long session of small messages
+// is a good part of its memory.
+type interner map[string]string
+
+func (in interner) of(s string) string {
+	if s == "" || len(s) > 64 {
+		return s
+	}
+	if v, ok := in[s]; ok {
+		return v
+	}
+	if len(in) < 1024 {
+		in[s] = s
+	}
+	return s
 }
 
 // renumber gives every message a seq above after, in order, and indexes
@@ -119,6 +161,19 @@ func (c *conversation) noteTools(seq uint64, blocks []Block) {
 }
 
 func (c *conversation) touch(i int) { c.dirty = min(c.dirty, i) }
+
+// touchBlock notes that block bi of message mi changed in place.
+func (c *conversation) touchBlock(mi, bi int) {
+	c.touch(mi)
+	c.touched = append(c.touched, blockRef{c.msgs[mi].seq, bi})
+}
+
+// saved forgets the changes once the file holds them.
+func (c *conversation) saved() {
+	c.dirty = clean
+	clear(c.touched)
+	c.touched = c.touched[:0]
+}
 
 // add appends a new message and returns its seq.
 func (c *conversation) add(role string, blocks ...Block) uint64 {
@@ -146,6 +201,39 @@ func (c *conversation) appendAssistant(blocks ...Block) {
 		return
 	}
 	c.add(RoleAssistant, blocks...)
+}
+
+// addTool records a tool call that no addAssistantMessage announced (a
+// proxy or a simple agent reports its calls through preToolUse only). It
+// joins the last message while that is a reply recorded by
+// addAssistantMessage and none of its tool calls has a result yet: calls the
+// model made in one reply. Otherwise it starts an assistant message of its
+// own, as the model's next step after a result came back is a new reply in
+// the model's API. Either way the session's messages stay short, so a
+// change re-encodes and resends little however many calls the session holds.
+func (c *conversation) addTool(b Block) {
+	if n := len(c.msgs); n > 0 && c.msgs[n-1].reply && !c.hasResults(n-1) {
+		c.appendAssistant(b)
+		return
+	}
+	c.add(RoleAssistant, b)
+}
+
+// hasResults reports whether a tool block of message mi has a result.
+func (c *conversation) hasResults(mi int) bool {
+	m := &c.msgs[mi]
+	from := 0
+	if c.noResults.seq == m.seq {
+		from = min(c.noResults.n, len(m.Blocks))
+	}
+	for i := from; i < len(m.Blocks); i++ {
+		if m.Blocks[i].Type == BlockTool && m.Blocks[i].hasResult() {
+			c.noResults.seq = 0
+			return true
+		}
+	}
+	c.noResults.seq, c.noResults.n = m.seq, len(m.Blocks)
+	return false
 }
 
 // addError is seed 003's addErrorBlock: text for the user that the model never sees.
@@ -220,7 +308,10 @@ func (c *conversation) updateTool(id string, change func(*Block)) (Block, bool) 
 		c.undoLog.tools = append(c.undoLog.tools, undoTool{seq: c.msgs[mi].seq, i: bi, old: *b})
 	}
 	change(b)
-	c.touch(mi)
+	c.touchBlock(mi, bi)
+	if c.noResults.seq == c.msgs[mi].seq && b.hasResult() {
+		c.noResults.seq = 0
+	}
 	return *b, true
 }
 

@@ -1,12 +1,15 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"io"
 	"io/fs"
 	"os"
-	"sort"
 	"sync"
 	"sync/atomic"
 )
@@ -32,8 +35,8 @@ type Session struct {
 	hdr  fileHeader
 	conv *conversation
 	file *segFile
-	// lines are the file's lines of a jsonl session, with their origins.
-	lines []apiLine
+	// enc encodes the conversation into the file's units (encode.go).
+	enc fileEncoder
 	// needFull: the file is not in this package's layout (or a write failed),
 	// so the next save rewrites it whole.
 	needFull  bool
@@ -48,6 +51,12 @@ type Session struct {
 	// file watcher has not reported yet.
 	unreported bool
 	closed     bool
+
+	// version, firstVersion, changes and forgotten describe the versions of
+	// the conversation (changes.go); changes at or before forgotten are not
+	// remembered.
+	version, firstVersion, forgotten uint64
+	changes                          []change
 }
 
 // ID is the session id hooks receive as session_id.
@@ -70,11 +79,7 @@ func (s *Session) TranscriptPath() string {
 func (s *Session) Messages() []Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Message, len(s.conv.msgs))
-	for i, m := range s.conv.msgs {
-		out[i] = m.clone()
-	}
-	return out
+	return s.messages(0)
 }
 
 // APIMessages returns the conversation as the model must see it (see ToAPI).
@@ -113,6 +118,7 @@ func (s *Session) closeFiles() error {
 // (journal) and repairing a torn tail, which it rewrites at once so that no
 // reader ever sees the torn file again.
 func (s *Session) load() error {
+	s.startVersions()
 	if s.format == FormatJSONL {
 		return s.loadJSONL()
 	}
@@ -120,11 +126,7 @@ func (s *Session) load() error {
 	if err := replayJournal(path); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	p, err := parseJSONFile(data)
+	p, size, err := readJSONFile(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -140,16 +142,54 @@ func (s *Session) load() error {
 	s.hdr = p.hdr
 	s.conv = newConversation(p.msgs)
 	s.file = &segFile{path: path, sep: jsonSep, foot: jsonFoot}
+	enc := &jsonEncoder{}
+	enc.loaded(p.msgs)
+	s.enc = enc
 	switch {
 	case p.layout:
 		s.needFull = false
-		return s.file.open(p.headLen, p.units, int64(len(data)))
+		return s.file.open(p.headLen, p.lens, size)
 	case p.torn:
 		return s.rewriteAll()
 	default:
 		s.needFull = true
-		return s.file.open(0, nil, int64(len(data)))
+		return s.file.open(0, nil, size)
 	}
+}
+
+// readJSONFile reads a json session file line by line (scanJSONFile), and
+// whole only when it is not in this package's layout.
+func readJSONFile(path string) (parsedFile, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return parsedFile{}, 0, err
+	}
+	if fi, err := f.Stat(); err == nil {
+		defer enterLoad(fi.Size())()
+	}
+	counted := &countingReader{r: f}
+	p, done, err := scanJSONFile(counted)
+	f.Close()
+	if err != nil || done {
+		return p, counted.n, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return parsedFile{}, 0, err
+	}
+	p, err = parseJSONFile(data)
+	return p, int64(len(data)), err
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
 }
 
 func (s *Session) loadJSONL() error {
@@ -168,39 +208,101 @@ func (s *Session) loadJSONL() error {
 	if err := replayJournal(path); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Killed between claiming the name and creating the transcript.
-		if err = os.WriteFile(path, nil, 0o600); err != nil {
-			return err
+		if err = os.WriteFile(path, nil, 0o600); err == nil {
+			f, err = os.Open(path)
 		}
-	} else if err != nil {
+	}
+	if err != nil {
 		return err
 	}
-	api, units, layout, torn := parseJSONLFile(data)
-	msgs := FromAPI(api)
+	if fi, err := f.Stat(); err == nil {
+		defer enterLoad(fi.Size())()
+	}
+	counted := &countingReader{r: f}
+	msgs, sums, layout, torn, err := scanJSONLFile(counted)
+	f.Close()
+	if err != nil {
+		return err
+	}
 	s.conv = newConversation(msgs)
-	s.lines = convert(msgs, 0)
 	s.file = &segFile{path: path, term: jsonlTerm}
+	enc := &jsonlEncoder{}
+	s.enc = enc
 	if torn {
 		return s.rewriteAll()
 	}
-	if layout && len(units) == len(s.lines) {
-		for i := range s.lines {
-			enc, err := appendAPIMessage(nil, &s.lines[i].msg)
-			if err != nil || !bytes.Equal(enc, units[i]) {
-				layout = false
-				break
-			}
-		}
-	} else {
-		layout = false
+	// The file is in this package's layout when folding the messages gives
+	// its lines back exactly; then saves rewrite only what changes.
+	same, err := enc.load(s.conv, func(i int, pieces [][]byte) bool {
+		return i < len(sums) && sums[i] == sumOf(pieces...)
+	})
+	if err != nil {
+		return err
 	}
+	layout = layout && same && len(enc.lines) == len(sums)
 	s.needFull = !layout
 	if !layout {
-		return s.file.open(0, nil, int64(len(data)))
+		return s.file.open(0, nil, counted.n)
 	}
-	return s.file.open(0, units, int64(len(data)))
+	lens := make([]int64, len(sums))
+	for i, sum := range sums {
+		lens[i] = sum.n
+	}
+	return s.file.open(0, lens, counted.n)
+}
+
+// lineSum identifies a line of a jsonl file without keeping it: its length
+// and a hash of its bytes.
+type lineSum struct {
+	n    int64
+	hash uint64
+}
+
+// lineSeed seeds the line hashes; they are only compared within a process.
+var lineSeed = maphash.MakeSeed()
+
+func sumOf(pieces ...[]byte) lineSum {
+	var h maphash.Hash
+	h.SetSeed(lineSeed)
+	var n int64
+	for _, p := range pieces {
+		h.Write(p)
+		n += int64(len(p))
+	}
+	return lineSum{n, h.Sum64()}
+}
+
+// scanJSONLFile reads a jsonl transcript one line at a time: the messages of
+// every complete line up to the first one that does not parse (torn), and
+// each line's sum. layout is false when the file has blank lines.
+func scanJSONLFile(r io.Reader) (msgs []Message, sums []lineSum, layout, torn bool, err error) {
+	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	layout = true
+	for {
+		line, complete, err := lr.next()
+		if err == io.EOF {
+			return msgs, sums, layout, false, nil
+		}
+		if err != nil {
+			return nil, nil, false, false, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			if complete {
+				layout = false
+				continue
+			}
+			return msgs, sums, layout, false, nil
+		}
+		var m APIMessage
+		if !complete || json.Unmarshal(line, &m) != nil || m.Role == "" {
+			return msgs, sums, false, true, nil
+		}
+		msgs = appendFromAPI(msgs, &m)
+		sums = append(sums, sumOf(line))
+	}
 }
 
 // diskChanged reports whether the file is no longer as this session last
@@ -241,6 +343,7 @@ func (s *Session) save() error {
 			return fmt.Errorf("saving session %s: %w", s.id, err)
 		}
 	}
+	changed, from := s.conv.dirty != clean, min(s.conv.dirty, len(s.conv.msgs))
 	var err error
 	switch {
 	case s.needFull:
@@ -251,10 +354,8 @@ func (s *Session) save() error {
 		// Changed by another process while hooks ran: the offsets are no
 		// longer the file's. The session's state wins, written whole.
 		err = s.rewriteAll()
-	case s.format == FormatJSONL:
-		err = s.saveJSONL()
 	default:
-		err = s.saveJSON()
+		err = s.saveUnits()
 	}
 	if err != nil {
 		if !errors.Is(err, errFileIntact) {
@@ -264,110 +365,67 @@ func (s *Session) save() error {
 		}
 		return fmt.Errorf("saving session %s: %w", s.id, err)
 	}
-	s.conv.dirty = clean
+	if changed {
+		s.noteChange(from)
+	}
+	s.conv.saved()
 	return nil
 }
 
-// saveJSON re-encodes the messages from the first changed one and writes
-// from the first whose bytes differ.
-func (s *Session) saveJSON() error {
-	msgs, old := s.conv.msgs, s.file.units
-	from := min(s.conv.dirty, len(msgs), len(old))
-	units := make([][]byte, 0, len(msgs)-from)
-	for i := from; i < len(msgs); i++ {
-		b, err := encodeJSON(msgs[i])
-		if err != nil {
-			return err
-		}
-		units = append(units, b)
-	}
-	j := 0
-	for j < len(units) && from+j < len(old) && bytes.Equal(units[j], old[from+j]) {
-		j++
-	}
-	if j == len(units) && len(msgs) == len(old) {
-		return nil
-	}
-	return s.file.replace(from+j, units[j:], s.readers.Load() > 0)
+// fileEncoder turns the conversation into the file's units and remembers
+// what it wrote (encode.go): update encodes the messages from index from on,
+// reusing what did not change, and says what to write (ok false: nothing).
+type fileEncoder interface {
+	update(c *conversation, from int) (w unitWrite, ok bool, err error)
 }
 
-// saveJSONL converts again from the nearest line that the change cannot
-// have affected: the last line that starts with the first content of a
-// message before the first changed one. Converting from there reproduces the
-// lines before the change unchanged, so only the lines that differ are written.
-func (s *Session) saveJSONL() error {
-	k, start := s.reconvertFrom()
-	lines := convert(s.conv.msgs, start)
-	units := make([][]byte, len(lines))
-	for i := range lines {
-		b, err := appendAPIMessage(nil, &lines[i].msg)
-		if err != nil {
-			return err
-		}
-		units[i] = b
+func newEncoder(f Format) fileEncoder {
+	if f == FormatJSONL {
+		return &jsonlEncoder{}
 	}
-	old := s.file.units
-	j := 0
-	for j < len(units) && k+j < len(old) && bytes.Equal(units[j], old[k+j]) {
-		j++
-	}
-	s.lines = append(s.lines[:k], lines...)
-	if j == len(units) && k+j == len(old) {
-		return nil
-	}
-	return s.file.replace(k+j, units[j:], s.readers.Load() > 0)
+	return &jsonEncoder{}
 }
 
-// reconvertFrom says where saveJSONL converts again: from message start,
-// giving the lines from index k on.
-func (s *Session) reconvertFrom() (k, start int) {
-	from := min(s.conv.dirty, len(s.conv.msgs))
-	k = sort.Search(len(s.lines), func(i int) bool { return s.lines[i].first >= from }) - 1
-	for k >= 0 && !s.lines[k].clean {
-		k--
+// saveUnits writes what changed from the first changed message on.
+func (s *Session) saveUnits() error {
+	if s.enc == nil {
+		s.enc = newEncoder(s.format) // a new session: nothing written yet
 	}
-	if k < 0 {
-		// No line starts before the change: the messages before it send
-		// nothing, so converting from the change is converting from the start.
-		return 0, from
+	w, ok, err := s.enc.update(s.conv, s.conv.dirty)
+	if err != nil || !ok {
+		return err
 	}
-	return k, s.lines[k].first
+	return s.file.replace(w.from, w.keep, w.units, s.readers.Load() > 0)
 }
 
-// rewriteAll writes the whole file atomically.
+// rewriteAll writes the whole file atomically, encoding it afresh.
 func (s *Session) rewriteAll() error {
 	var head []byte
-	var units [][]byte
 	if s.format == FormatJSONL {
 		if err := s.ensureMeta(); err != nil {
 			return err
-		}
-		s.lines = convert(s.conv.msgs, 0)
-		units = make([][]byte, len(s.lines))
-		for i := range s.lines {
-			b, err := appendAPIMessage(nil, &s.lines[i].msg)
-			if err != nil {
-				return err
-			}
-			units[i] = b
 		}
 	} else {
 		var err error
 		if head, err = jsonHead(s.hdr); err != nil {
 			return err
 		}
-		units = make([][]byte, len(s.conv.msgs))
-		for i := range s.conv.msgs {
-			if units[i], err = encodeJSON(s.conv.msgs[i]); err != nil {
-				return err
-			}
-		}
+	}
+	enc := newEncoder(s.format)
+	w, _, err := enc.update(s.conv, 0)
+	if err != nil {
+		return err
+	}
+	units := make([][]byte, len(w.units))
+	for i, u := range w.units {
+		units[i] = joinPieces(u)
 	}
 	if err := s.file.rewrite(head, units); err != nil {
 		return err
 	}
+	s.enc = enc
 	s.needFull = false
-	s.conv.dirty = clean
+	s.conv.saved()
 	return nil
 }
 

@@ -101,7 +101,7 @@ func (s *Session) ensureTool(id, name string, input json.RawMessage) bool {
 		s.conv.updateTool(id, func(b *Block) { b.Input = input })
 		return true
 	}
-	s.conv.appendAssistant(Block{Type: BlockTool, ID: id, Name: name, Input: input})
+	s.conv.addTool(Block{Type: BlockTool, ID: id, Name: name, Input: input})
 	return true
 }
 
@@ -240,6 +240,7 @@ func (s *Session) AddAssistantMessage(blocks []Block) error {
 		}
 		if len(fresh) > 0 {
 			s.conv.add(RoleAssistant, fresh...)
+			s.conv.msgs[len(s.conv.msgs)-1].reply = true
 		}
 	})
 }

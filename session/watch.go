@@ -70,8 +70,9 @@ func (s *Session) reload() error {
 	if old != nil {
 		old.close()
 	}
-	s.hdr, s.conv, s.file, s.lines = fresh.hdr, fresh.conv, fresh.file, fresh.lines
+	s.hdr, s.conv, s.file, s.enc = fresh.hdr, fresh.conv, fresh.file, fresh.enc
 	s.needFull, s.metaStamp = fresh.needFull, fresh.metaStamp
+	s.noteChange(0) // another process's conversation: the whole of it is new
 	// An event in flight may still look up a message of the old conversation
 	// by seq (a prompt to erase): new seqs must not collide with old ones.
 	s.conv.renumber(oldSeq)

@@ -25,7 +25,7 @@ var (
 )
 
 // e2eBinary builds the real wavehooks binary once for the end-to-end tests.
-func e2eBinary(t *testing.T) string {
+func e2eBinary(t testing.TB) string {
 	t.Helper()
 	e2eOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "wavehooks-e2e-")

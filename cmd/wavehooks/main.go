@@ -120,6 +120,12 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer cancel()
 	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
 		TrustWorkspace: c.trust, Logger: logger, Version: version})
+	if f, ok := stdin.(*os.File); ok {
+		stdin = pollable(f)
+	}
+	if f, ok := stdout.(*os.File); ok {
+		stdout = pollable(f)
+	}
 	return srv.Serve(ctx, stdioConn{stdin, stdout})
 }
 

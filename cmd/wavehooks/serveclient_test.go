@@ -63,7 +63,7 @@ func (l *lockedBuffer) String() string {
 }
 
 // startProc starts cmd (a wavehooks serve command line) and reads its output.
-func startProc(t *testing.T, cmd *exec.Cmd) *procClient {
+func startProc(t testing.TB, cmd *exec.Cmd) *procClient {
 	t.Helper()
 	c := &procClient{cmd: cmd, wait: map[string]chan procResponse{}, done: make(chan struct{})}
 	var err error
@@ -183,7 +183,7 @@ func (c *procClient) initialize(project string) error {
 }
 
 // stop closes the server's stdin and waits for it to exit.
-func (c *procClient) stop(t *testing.T) {
+func (c *procClient) stop(t testing.TB) {
 	t.Helper()
 	_ = c.in.Close()
 	select {

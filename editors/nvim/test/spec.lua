@@ -227,6 +227,15 @@ test('a session through the Lua API', function()
   check(not err, vim.inspect(err))
   sid = res.sessionId
   eq(res.additionalContext, { 'notes app; started from startup' }, 'additionalContext')
+  -- From here on the plugin keeps a copy of the session from the deltas alone.
+  local copy
+  wh.session(sid, function(e, c)
+    check(not e, vim.inspect(e))
+    copy = c
+  end)
+  wait(function()
+    return copy
+  end, 'the first copy of the session')
   local sub = call('user_prompt_submit', { sessionId = sid, prompt = 'add a search box' })
   eq(sub.blocked, false, 'blocked')
   eq(sub.additionalContext, { 'prompt has 16 characters' }, 'prompt context')
@@ -398,6 +407,26 @@ test('request_sync, get_session and api_messages', function()
   eq(#runs.runs, 2, 'limited runs')
   local _, bad = wh.request_sync('wave/resolvePermission', { id = 'x', decision = 'maybe' })
   check(bad and bad.message:find('decision'), vim.inspect(bad))
+end)
+
+test('the session copy kept from wave/sessionChanged deltas equals get_session', function()
+  local whole = wh.request_sync('wave/getSession', { sessionId = sid })
+  wait(function()
+    local c = wh.session_copy(sid)
+    return c and c.version == whole.version
+  end, 'the copy to reach version ' .. tostring(whole.version))
+  local c, fetches = wh.session_copy(sid)
+  eq(c.messages, whole.messages, 'messages')
+  eq(fetches, 1, 'fetched whole only once')
+  local deltas = 0
+  for _, p in ipairs(events.sessionChanged) do
+    if p.sessionId == sid then
+      deltas = deltas + 1
+      check(type(p.version) == 'number' and type(p.since) == 'number' and type(p['from']) == 'number', vim.inspect(p))
+      check(deltas == 1 or not p.full, 'only the first delta may be whole')
+    end
+  end
+  check(deltas >= 3, 'deltas: ' .. deltas)
 end)
 
 test(':checkhealth wavehooks reports the binary, its version and the broken settings', function()

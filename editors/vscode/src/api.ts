@@ -37,8 +37,10 @@ import {
   StopParams,
   UserPromptSubmitParams,
 } from './wire';
+import { SessionMirror } from './sessions';
 
 export * from './wire';
+export * from './sessions';
 
 export interface Disposable {
   dispose(): void;
@@ -86,10 +88,19 @@ export class NotificationHub {
 
 /** Typed wrappers around every wave/* method of the server. */
 export class WaveApi {
+  /**
+   * Copies of sessions kept up to date from wave/sessionChanged deltas:
+   * `await api.sessions.get(sessionId)` gives the whole conversation, and
+   * `api.sessions.onDidChange` each new copy.
+   */
+  readonly sessions: SessionMirror;
+
   constructor(
     private readonly transport: WaveTransport,
     private readonly hub: NotificationHub = new NotificationHub(),
-  ) {}
+  ) {
+    this.sessions = new SessionMirror(this);
+  }
 
   /** Any request, for methods newer than this API. */
   request<R = unknown>(method: string, params?: unknown, token?: CancellationToken): Promise<R> {
@@ -160,7 +171,11 @@ export class WaveApi {
     return this.request(Methods.hookRuns, params, token);
   }
 
-  /** A session's messages changed (an event, or another process edited its file). */
+  /**
+   * A session's messages changed (an event, or another process edited its
+   * file). The notification carries only the change (see
+   * SessionChangedParams); `sessions` applies it to a whole copy.
+   */
   onSessionChanged(listener: (params: SessionChangedParams) => void): Disposable {
     return this.hub.on(Notifications.sessionChanged, listener);
   }

@@ -194,6 +194,7 @@ class Controller implements vscode.Disposable {
       client.onNotification(method, (params: unknown) => this.hub.emit(method, params));
     }
     const trace = config.get<string>('trace.server', 'off');
+    this.api.sessions.reset(); // a new server: session versions start over
     try {
       await client.start();
       if (trace !== 'off') {

@@ -181,6 +181,8 @@ export interface GetSessionResult {
   sessionId: string;
   transcriptPath: string;
   messages: Message[];
+  /** The version of these messages, as wave/sessionChanged counts them. */
+  version: number;
 }
 export interface ApiMessagesResult {
   messages: ApiMessage[];
@@ -265,9 +267,20 @@ export interface HookRunsResult {
   runs: EventRun[];
 }
 
+/**
+ * What changed in a session: the messages before `from` are as they were in
+ * version `since`, and `messages` are every message from `from` on in version
+ * `version` (fewer than before when the conversation got shorter). `full`
+ * (`from` is 0) carries the whole conversation. A copy that is not at version
+ * `since` asks wave/getSession (SessionMirror does all this).
+ */
 export interface SessionChangedParams {
   sessionId: string;
   messages: Message[];
+  version: number;
+  since: number;
+  from: number;
+  full: boolean;
 }
 export interface HooksChangedParams {
   files: string[];

@@ -154,6 +154,10 @@ describe('wavehooks server through vscode-jsonrpc', () => {
     assert.deepEqual(res.additionalContext, ['notes app; started from startup']);
     assert.deepEqual(res.env, {});
     assert.ok(Array.isArray(res.blocks));
+    // From here on the API keeps a copy of the session from the deltas alone
+    // (checked against getSession at the end).
+    const copy = await srv.api.sessions.get(sessionId);
+    assert.equal(copy.sessionId, sessionId);
   });
 
   test('userPromptSubmit: context from exit 0, blocked on exit 2', async () => {
@@ -305,7 +309,30 @@ describe('wavehooks server through vscode-jsonrpc', () => {
   test('sends wave/sessionChanged and wave/hookRun notifications', async () => {
     const changed = await srv.waitNotification('wave/sessionChanged', (p) => p.sessionId === sessionId);
     assert.ok(Array.isArray(changed.messages));
+    for (const k of ['version', 'since', 'from']) {
+      assert.equal(typeof changed[k], 'number', k);
+    }
+    assert.equal(typeof changed.full, 'boolean');
     await srv.waitNotification('wave/hookRun', (p) => p.event === 'Stop');
+  });
+
+  test('the session copy kept from deltas equals getSession, fetched only once', async () => {
+    const whole = await srv.api.getSession({ sessionId });
+    const copy = await waitFor(
+      () => {
+        const c = srv.api.sessions.peek(sessionId);
+        return c && c.version === whole.version && c;
+      },
+      () => `the copy at version ${whole.version}; it is at ${srv.api.sessions.peek(sessionId)?.version}`,
+    );
+    assert.deepEqual(copy.messages, whole.messages);
+    assert.equal(srv.api.sessions.fetches, 1, 'every delta followed on: no fetch after the first');
+    const deltas = srv.notifications('wave/sessionChanged').filter((p) => p.sessionId === sessionId);
+    assert.ok(deltas.length >= 8, `one per change: ${deltas.length}`);
+    assert.ok(
+      deltas.slice(1).every((p) => p.from > 0 && !p.full),
+      'after the first, no delta resends the whole conversation',
+    );
   });
 
   test('hookRuns explains each run: stdin, stderr, decision; newest first; filters', async () => {

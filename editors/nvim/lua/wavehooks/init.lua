@@ -44,6 +44,7 @@ local state = {
   prompting = {}, -- ask ids whose vim.ui.select is up
   pending = 0, -- pending permissions, for statusline()
   hooks = nil, -- the last wave/hooksChanged
+  sessions = {}, -- session id -> copy kept from wave/sessionChanged (see M.session)
   setup_done = false,
 }
 
@@ -121,7 +122,8 @@ end
 -- Notification listeners --------------------------------------------------
 
 --- Subscribes to a server notification: 'wave/hookRun', 'wave/sessionChanged',
---- 'wave/hooksChanged' (or the short names 'hookRun', 'sessionChanged', 'hooksChanged').
+--- 'wave/hooksChanged' (or the short names 'hookRun', 'sessionChanged', 'hooksChanged'),
+--- or to 'session': each new copy of a session kept by M.session.
 --- Returns a function that unsubscribes.
 function M.on(method, fn)
   if not method:find('/') then
@@ -234,7 +236,7 @@ local methods = {
   stop = 'wave/stop', -- {sessionId} -> {blocked, reason?, additionalContext, continue, stopReason?, blocks}
   session_end = 'wave/sessionEnd', -- {sessionId, reason?} -> {blocks}
   add_assistant_message = 'wave/addAssistantMessage', -- {sessionId, blocks} -> {}
-  get_session = 'wave/getSession', -- {sessionId} -> {sessionId, transcriptPath, messages}
+  get_session = 'wave/getSession', -- {sessionId} -> {sessionId, transcriptPath, messages, version}
   api_messages = 'wave/apiMessages', -- {sessionId} -> {messages}
   list_permissions = 'wave/listPermissions', -- {} -> {pending}
   resolve_permission = 'wave/resolvePermission', -- {id, decision} -> {resolved}
@@ -246,6 +248,112 @@ for name, method in pairs(methods) do
   M[name] = function(params, callback)
     return M.request(method, params, callback)
   end
+end
+
+-- Session copies ------------------------------------------------------------
+--
+-- wave/sessionChanged carries only what changed: `messages` are the messages
+-- from index `from` (0-based) on, on top of version `since` (`full` when
+-- `from` is 0). A copy applies each delta that follows on from its version
+-- and fetches the session again (wave/getSession) when one does not.
+
+local function set_copy(e, copy)
+  e.copy = copy
+  emit('wave/session', copy)
+end
+
+local apply_delta
+
+local function fetch_copy(id, e, callback)
+  if e.fetching then
+    if callback then
+      table.insert(e.waiting, callback)
+    end
+    return
+  end
+  e.fetching = true
+  e.fetches = (e.fetches or 0) + 1
+  e.waiting = callback and { callback } or {}
+  M.request('wave/getSession', { sessionId = id }, function(err, res)
+    e.fetching = false
+    local waiting = e.waiting
+    e.waiting = {}
+    if not err and res and (not e.copy or (res.version or 0) >= e.copy.version) then
+      set_copy(e, { sessionId = id, version = res.version or 0, messages = res.messages or {} })
+    end
+    local queued = e.queued
+    e.queued = {}
+    if not err then
+      for _, p in ipairs(queued) do
+        apply_delta(id, e, p)
+      end
+    end
+    for _, cb in ipairs(waiting) do
+      cb(err, e.copy)
+    end
+  end)
+end
+
+apply_delta = function(id, e, p)
+  local c = e.copy
+  if c and p.version <= c.version then
+    return -- already in the copy
+  end
+  if p.full then
+    set_copy(e, { sessionId = id, version = p.version, messages = p.messages or {} })
+  elseif c and p.since == c.version and p.from <= #c.messages then
+    local msgs = {}
+    for i = 1, p.from do
+      msgs[i] = c.messages[i]
+    end
+    for _, m in ipairs(p.messages or {}) do
+      msgs[#msgs + 1] = m
+    end
+    set_copy(e, { sessionId = id, version = p.version, messages = msgs })
+  else
+    fetch_copy(id, e)
+  end
+end
+
+local function on_session_changed(p)
+  local e = state.sessions[p.sessionId]
+  if not e then
+    if p.full then
+      e = { queued = {}, waiting = {} }
+      state.sessions[p.sessionId] = e
+      set_copy(e, { sessionId = p.sessionId, version = p.version, messages = p.messages or {} })
+    end
+    return -- a session no one asked for: M.session fetches it when someone does
+  end
+  if e.fetching then
+    table.insert(e.queued, p)
+    return
+  end
+  apply_delta(p.sessionId, e, p)
+end
+
+--- The copy of a session, kept up to date from wave/sessionChanged:
+--- callback(err, {sessionId, version, messages}). The first call fetches it
+--- with wave/getSession; after that the copy follows every change, and
+--- on('session', fn) is called with each new copy.
+function M.session(id, callback)
+  callback = callback or function() end
+  local e = state.sessions[id]
+  if not e then
+    e = { queued = {}, waiting = {} }
+    state.sessions[id] = e
+  end
+  if e.copy and not e.fetching then
+    callback(nil, e.copy)
+    return
+  end
+  fetch_copy(id, e, callback)
+end
+
+--- The copy of a session as it is now (nil if none), and how often it was fetched whole.
+function M.session_copy(id)
+  local e = state.sessions[id]
+  return e and e.copy, e and e.fetches or 0
 end
 
 -- Prompts -------------------------------------------------------------------
@@ -377,6 +485,8 @@ local handlers = {
     refresh_pending()
   end,
   ['wave/sessionChanged'] = function(_, params)
+    params = denull(params)
+    on_session_changed(params)
     emit('wave/sessionChanged', params)
     refresh_pending()
   end,
@@ -420,6 +530,14 @@ local function client_config()
     on_exit = function(code, _, id)
       if id == state.client_id then
         state.client_id, state.initialized = nil, false
+        -- A new server's versions do not follow on from this one's: the
+        -- copies stay readable and are fetched again at their next change.
+        for _, e in pairs(state.sessions) do
+          e.queued = {}
+          if e.copy then
+            e.copy = vim.tbl_extend('force', e.copy, { version = -1 })
+          end
+        end
         local queued = state.queue
         state.queue = {}
         vim.schedule(function()
