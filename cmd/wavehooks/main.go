@@ -29,6 +29,7 @@ usage:
   wavehooks serve [--stdio] [--wave-home DIR] [--trust-workspace]   language server on stdin/stdout
   wavehooks run EVENT [--project DIR] [--wave-home DIR] [--trust-workspace] [--explain] < input.json
   wavehooks lint [--project DIR] [--wave-home DIR] [--format text|json]
+  wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks demo                                                     play a scripted agent session
   wavehooks version
 `
@@ -49,6 +50,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runEvent(args[1:], stdin, stdout, stderr)
 	case "lint":
 		return lint(args[1:], stdout, stderr)
+	case "acp":
+		return acpProxy(args[1:], stdin, stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
 	case "version", "--version":
