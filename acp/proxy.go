@@ -446,11 +446,9 @@ func (p *Proxy) agentResponse(m *message) {
 		p.sessionOpened(call, m)
 		return
 	case methodSessionClose:
-		p.sendEditor(m.line)
 		if m.Error == nil {
-			p.endSession(call.sessionID, "other")
+			p.endSession(call.sessionID, "other") // before the answer: the editor may end the proxy next
 		}
-		return
 	case methodSessionPrompt:
 		p.promptAnswered(call.turn, m)
 		return
