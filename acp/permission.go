@@ -48,12 +48,12 @@ func (p *Proxy) requestPermission(m *message) {
 		Options   []permissionOption `json:"options"`
 	}
 	if err := decode(m.Params, &params); err != nil || params.ToolCall.ToolCallID == "" {
-		p.sendEditor(m.line)
+		p.passEditor(m)
 		return
 	}
 	st := p.sessionState(params.SessionID)
 	if st == nil {
-		p.sendEditor(m.line)
+		p.passEditor(m)
 		return
 	}
 	t := st.tool(params.ToolCall.ToolCallID)
@@ -76,7 +76,7 @@ func (p *Proxy) requestPermission(m *message) {
 	var note string
 	switch {
 	case ctx.Err() != nil:
-		p.sendAgent(resultLine(m.ID, cancelledOutcome))
+		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
 		note = "cancelled by the editor: the agent was answered \"cancelled\""
 	case !ok:
 		note = "the hooks could not run; the editor asks the user"
@@ -86,10 +86,10 @@ func (p *Proxy) requestPermission(m *message) {
 		t.checked, t.denied = methodRequestPermission, true
 		st.mu.Unlock()
 		if opt := pickOption(params.Options, "reject_once", "reject_always"); opt != nil {
-			p.sendAgent(resultLine(m.ID, selected(opt.OptionID)))
+			p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
 			note = "the agent was answered " + opt.Kind
 		} else {
-			p.sendAgent(resultLine(m.ID, cancelledOutcome))
+			p.toAgent(m, resultLine(m.ID, cancelledOutcome))
 			note = "the agent offered no reject option; it was answered \"cancelled\""
 		}
 		p.showToolFailed(st, t, "Denied by a PreToolUse hook: "+out.Reason)
@@ -101,7 +101,7 @@ func (p *Proxy) requestPermission(m *message) {
 			st.mu.Lock()
 			t.checked = methodRequestPermission
 			st.mu.Unlock()
-			p.sendAgent(resultLine(m.ID, selected(opt.OptionID)))
+			p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
 			note = "the agent was answered allow_once"
 			break
 		}
@@ -130,7 +130,7 @@ func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []per
 	p.mu.Lock()
 	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options}
 	p.mu.Unlock()
-	p.sendEditor(m.line)
+	p.passEditor(m)
 }
 
 // showToolFailed shows the editor a tool call the proxy refused, as failed
@@ -232,14 +232,14 @@ func boolPtr(b bool) *bool { return &b }
 func (p *Proxy) clientOperation(m *message) {
 	params, err := decodeObject(m.Params)
 	if err != nil {
-		p.sendEditor(m.line)
+		p.passEditor(m)
 		return
 	}
 	var acpID string
 	_ = decode(params["sessionId"], &acpID)
 	st := p.sessionState(acpID)
 	if st == nil {
-		p.sendEditor(m.line)
+		p.passEditor(m)
 		return
 	}
 	op := operationOf(m.Method, params)
@@ -260,13 +260,13 @@ func (p *Proxy) clientOperation(m *message) {
 	})
 	var note string
 	deny := func(reason string) {
-		p.sendAgent(errorLine(m.ID, codeHookDenied, reason,
+		p.toAgent(m, errorLine(m.ID, codeHookDenied, reason,
 			map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "tool": name, "decision": "deny"}}))
 		p.hookMessage(st, hooks.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
 	}
 	switch {
 	case ctx.Err() != nil:
-		p.sendAgent(errorLine(m.ID, codeCancelled, "cancelled: the editor cancelled the turn", nil))
+		p.toAgent(m, errorLine(m.ID, codeCancelled, "cancelled: the editor cancelled the turn", nil))
 		note = "cancelled by the editor"
 	case !ok:
 		deny("Not carried out: its PreToolUse hooks could not run.")
@@ -292,7 +292,7 @@ func (p *Proxy) clientOperation(m *message) {
 		p.mu.Lock()
 		p.agentCalls[idKey(m.ID)] = &agentCall{method: m.Method, st: st, tool: t}
 		p.mu.Unlock()
-		p.sendEditor(line)
+		p.toEditor(m, line)
 	}
 	p.record(st, name, &out, note)
 	p.surface(st, hooks.PreToolUse, out.Blocks)

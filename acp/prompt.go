@@ -23,13 +23,13 @@ type promptParams struct {
 func (p *Proxy) prompt(m *message) {
 	var params promptParams
 	if err := decode(m.Params, &params); err != nil {
-		p.forwardCall(&editorCall{id: m.ID, method: m.Method}, m.line) // the agent answers bad params itself
+		p.forwardCall(m, &editorCall{id: m.ID, method: m.Method}, m.line) // the agent answers bad params itself
 		return
 	}
 	st := p.sessionState(params.SessionID)
 	if st == nil {
 		p.log.Warn("a prompt for a session the proxy did not see start: no hooks run for it", "session", params.SessionID)
-		p.forwardCall(&editorCall{id: m.ID, method: m.Method, sessionID: params.SessionID}, m.line)
+		p.forwardCall(m, &editorCall{id: m.ID, method: m.Method, sessionID: params.SessionID}, m.line)
 		return
 	}
 	p.flushText(st)
@@ -43,16 +43,16 @@ func (p *Proxy) prompt(m *message) {
 	case ctx.Err() != nil:
 		// session/cancel came while the hooks ran: the prompt is not sent.
 		p.record(st, "", &out, "cancelled by the editor; the prompt was not sent")
-		p.sendEditor(resultLine(m.ID, map[string]string{"stopReason": "cancelled"}))
+		p.toEditor(m, resultLine(m.ID, map[string]string{"stopReason": "cancelled"}))
 		return
 	case !ok:
-		p.sendEditor(errorLine(m.ID, codeInternalError,
+		p.toEditor(m, errorLine(m.ID, codeInternalError,
 			"wavehooks: the prompt could not be recorded, so its UserPromptSubmit hooks could not run; it was not sent to the agent", nil))
 		return
 	case out.Blocked || !out.Continue:
 		p.record(st, "", &out, "the prompt was not sent to the agent")
 		p.surface(st, hooks.UserPromptSubmit, out.Blocks)
-		p.sendEditor(resultLine(m.ID, map[string]string{"stopReason": "refusal"}))
+		p.toEditor(m, resultLine(m.ID, map[string]string{"stopReason": "refusal"}))
 		return
 	}
 	p.record(st, "", &out, "")
@@ -64,7 +64,7 @@ func (p *Proxy) prompt(m *message) {
 	}
 	t := &turn{st: st, editorID: m.ID}
 	st.setTurn(t)
-	p.forwardCall(&editorCall{id: m.ID, method: m.Method, sessionID: params.SessionID, turn: t}, line)
+	p.forwardCall(m, &editorCall{id: m.ID, method: m.Method, sessionID: params.SessionID, turn: t}, line)
 }
 
 // withPrompt is the session/prompt m with its prompt between the blocks
@@ -110,6 +110,10 @@ func promptText(blocks []json.RawMessage) string {
 // a follow-up prompt with the hook's reason and answers the editor when the
 // agent stops for good (at most 8 blocks in a row, as in `wavehooks serve`).
 func (p *Proxy) promptAnswered(t *turn, m *message) {
+	if t == nil { // a prompt the proxy did not follow (bad params, unknown session)
+		p.passEditor(m)
+		return
+	}
 	st := t.st
 	p.flushText(st)
 	var res struct {
@@ -130,6 +134,7 @@ func (p *Proxy) promptAnswered(t *turn, m *message) {
 		p.record(st, "", &out, "the agent goes on with a follow-up prompt")
 		p.surface(st, hooks.Stop, out.Blocks)
 		p.hookMessage(st, hooks.Stop, levelInfo, "the agent goes on: "+out.Reason)
+		m.passed = true // held: the editor gets the answer to the follow-up instead
 		p.followUp(t, out.Reason)
 		return
 	}
@@ -151,12 +156,13 @@ func (p *Proxy) followUp(t *turn, reason string) {
 	st.mu.Lock()
 	t.followUps++
 	st.mu.Unlock()
-	p.forwardCall(&editorCall{id: id, method: methodSessionPrompt, sessionID: st.acpID, turn: t},
+	p.forwardCall(nil, &editorCall{id: id, method: methodSessionPrompt, sessionID: st.acpID, turn: t},
 		requestLine(id, methodSessionPrompt, map[string]any{"sessionId": st.acpID, "prompt": textBlocks(texts)}))
 }
 
 // answerTurn answers the editor's prompt with the agent's last answer.
 func (p *Proxy) answerTurn(t *turn, m *message) {
+	m.passed = true
 	t.st.mu.Lock()
 	if t.st.turn == t {
 		t.st.turn = nil
@@ -164,7 +170,7 @@ func (p *Proxy) answerTurn(t *turn, m *message) {
 	t.st.mu.Unlock()
 	switch {
 	case idKey(m.ID) == idKey(t.editorID):
-		p.sendEditor(m.line)
+		p.passEditor(m)
 	case m.Error != nil:
 		p.sendEditor(rawErrorLine(t.editorID, m.Error))
 	default:

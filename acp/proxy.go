@@ -81,8 +81,8 @@ type Proxy struct {
 	history *hooks.History
 	agent   *agentProcess
 
-	toEditor *lineWriter
-	toAgent  *lineWriter
+	editorOut *lineWriter
+	agentIn   *lineWriter
 
 	// ctx ends when the proxy shuts down: every hook run derives from it.
 	ctx  context.Context
@@ -143,7 +143,7 @@ func Run(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Wri
 	opts.setDefaults()
 	p := &Proxy{
 		opts: opts, log: opts.Logger, history: hooks.NewHistory(opts.HistorySize),
-		toEditor:   newLineWriter(editorOut),
+		editorOut:  newLineWriter(editorOut),
 		workspaces: map[string]*workspace{}, sessions: map[string]*sessState{}, loading: map[string]int{},
 		editorCalls: map[string]*editorCall{}, agentCalls: map[string]*agentCall{}, ownCalls: map[string]chan *message{},
 	}
@@ -161,7 +161,7 @@ func Run(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Wri
 		closeReader(editorIn)
 		return 1
 	}
-	p.agent, p.toAgent = agent, newLineWriter(agent.stdin)
+	p.agent, p.agentIn = agent, newLineWriter(agent.stdin)
 
 	up := make(chan *message, queueSize)
 	down := make(chan *message, queueSize)
@@ -171,8 +171,8 @@ func Run(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Wri
 	go func() { defer readers.Done(); p.readAgent(agent.stdout, down) }()
 	editorDone, agentDone := make(chan struct{}), make(chan struct{})
 	workers.Add(2)
-	go func() { defer workers.Done(); defer close(editorDone); p.work(up, p.fromEditor) }()
-	go func() { defer workers.Done(); defer close(agentDone); p.work(down, p.fromAgent) }()
+	go func() { defer workers.Done(); defer close(editorDone); p.work(up, p.fromEditor, true) }()
+	go func() { defer workers.Done(); defer close(agentDone); p.work(down, p.fromAgent, false) }()
 
 	code := 0
 	select {
@@ -244,18 +244,38 @@ func closeReader(r io.Reader) {
 }
 
 // work runs a direction's messages through handle, in order.
-func (p *Proxy) work(in <-chan *message, handle func(*message)) {
+func (p *Proxy) work(in <-chan *message, handle func(*message), fromEditor bool) {
 	for m := range in {
-		p.safely(m, handle)
+		p.safely(m, handle, fromEditor)
 	}
 }
 
-// safely handles one message; a panic in the proxy's own code forwards the
-// message unchanged and is logged, so that one bad message never ends a session.
-func (p *Proxy) safely(m *message, handle func(*message)) {
+// safely handles one message. A panic in the proxy's own code is logged and,
+// if the message was not dealt with yet, it is passed on unchanged (a request
+// is answered with an internal error instead, so that its sender does not
+// wait forever): one bad message never ends a session.
+func (p *Proxy) safely(m *message, handle func(*message), fromEditor bool) {
 	defer func() {
-		if r := recover(); r != nil {
-			p.log.Error("internal error handling a message; it was passed on unchanged", "method", m.Method, "panic", r)
+		r := recover()
+		if r == nil {
+			return
+		}
+		p.log.Error("internal error handling a message", "method", m.Method, "passedOn", m.passed, "panic", r)
+		if m.passed {
+			return
+		}
+		switch {
+		case m.isRequest():
+			line := errorLine(m.ID, codeInternalError, fmt.Sprintf("wavehooks: internal error handling %s: %v", m.Method, r), nil)
+			if fromEditor {
+				p.sendEditor(line)
+			} else {
+				p.sendAgent(line)
+			}
+		case fromEditor:
+			p.sendAgent(m.line)
+		default:
+			p.sendEditor(m.line)
 		}
 	}()
 	handle(m)
@@ -274,7 +294,7 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 			var tooLong *errLineTooLong
 			if errors.As(err, &tooLong) {
 				p.log.Warn("the editor sent a message too large to pass on", "err", err)
-				p.toEditor.write(errorLine(nil, codeInvalidRequest, "wavehooks: "+err.Error(), nil))
+				p.sendEditor(errorLine(nil, codeInvalidRequest, "wavehooks: "+err.Error(), nil))
 				continue
 			}
 			if !errors.Is(err, io.EOF) {
@@ -286,7 +306,7 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 		if err != nil {
 			p.log.Warn("the editor sent a line that is not a JSON-RPC message; it was not passed on",
 				"err", err, "line", clipText(string(line), 200))
-			p.toEditor.write(errorLine(nil, codeParseError, "wavehooks: parse error: "+err.Error(), nil))
+			p.sendEditor(errorLine(nil, codeParseError, "wavehooks: parse error: "+err.Error(), nil))
 			continue
 		}
 		if m.isNotification() && m.Method == methodSessionCancel {
@@ -333,7 +353,7 @@ func (p *Proxy) fromEditor(m *message) {
 	case m.isResponse():
 		p.editorResponse(m)
 	default:
-		p.sendAgent(m.line)
+		p.passAgent(m)
 	}
 }
 
@@ -347,12 +367,20 @@ func (p *Proxy) fromAgent(m *message) {
 	case m.Method == methodSessionUpdate:
 		p.sessionUpdate(m)
 	default:
-		p.sendEditor(m.line)
+		p.passEditor(m)
 	}
 }
 
-func (p *Proxy) sendEditor(line []byte) { p.toEditor.write(line) }
-func (p *Proxy) sendAgent(line []byte)  { p.toAgent.write(line) }
+func (p *Proxy) sendEditor(line []byte) { p.editorOut.write(line) }
+func (p *Proxy) sendAgent(line []byte)  { p.agentIn.write(line) }
+
+// toEditor and toAgent send what a message turned into: itself, a changed
+// copy, or the proxy's answer to it; passEditor and passAgent pass it on
+// unchanged. Each marks the message as dealt with (see safely).
+func (p *Proxy) toEditor(m *message, line []byte) { m.passed = true; p.sendEditor(line) }
+func (p *Proxy) toAgent(m *message, line []byte)  { m.passed = true; p.sendAgent(line) }
+func (p *Proxy) passEditor(m *message)            { p.toEditor(m, m.line) }
+func (p *Proxy) passAgent(m *message)             { p.toAgent(m, m.line) }
 
 // editorRequest tracks a request of the editor's and routes it by method.
 func (p *Proxy) editorRequest(m *message) {
@@ -374,13 +402,16 @@ func (p *Proxy) editorRequest(m *message) {
 		_ = decode(m.Params, &params)
 		call.sessionID, call.cwd = params.SessionID, params.Cwd
 	}
-	p.forwardCall(call, m.line)
+	p.forwardCall(m, call, m.line)
 }
 
 // forwardCall passes an editor's request to the agent, remembering it so
 // that its answer can be acted on, or answers it with an error when the
 // agent is gone.
-func (p *Proxy) forwardCall(call *editorCall, line []byte) {
+func (p *Proxy) forwardCall(m *message, call *editorCall, line []byte) {
+	if m != nil {
+		m.passed = true
+	}
 	p.mu.Lock()
 	if p.agentGone {
 		code := p.agentCode
@@ -404,6 +435,7 @@ func (p *Proxy) editorResponse(m *message) {
 	if ch, ok := p.ownCalls[key]; ok {
 		delete(p.ownCalls, key)
 		p.mu.Unlock()
+		m.passed = true
 		ch <- m
 		return
 	}
@@ -413,7 +445,7 @@ func (p *Proxy) editorResponse(m *message) {
 	if call != nil {
 		p.editorAnswered(call, m)
 	}
-	p.sendAgent(m.line)
+	p.passAgent(m)
 }
 
 // agentResponse acts on the agent's answer to an editor's request (or to
@@ -424,6 +456,7 @@ func (p *Proxy) agentResponse(m *message) {
 	if ch, ok := p.ownCalls[key]; ok {
 		delete(p.ownCalls, key)
 		p.mu.Unlock()
+		m.passed = true
 		ch <- m
 		return
 	}
@@ -436,7 +469,7 @@ func (p *Proxy) agentResponse(m *message) {
 	}
 	p.mu.Unlock()
 	if call == nil {
-		p.sendEditor(m.line)
+		p.passEditor(m)
 		return
 	}
 	switch call.method {
@@ -453,7 +486,7 @@ func (p *Proxy) agentResponse(m *message) {
 		p.promptAnswered(call.turn, m)
 		return
 	}
-	p.sendEditor(m.line)
+	p.passEditor(m)
 }
 
 // agentRequest decides or passes on a request of the agent's to the editor.
@@ -464,7 +497,7 @@ func (p *Proxy) agentRequest(m *message) {
 	case methodWriteTextFile, methodReadTextFile, methodTerminalCreate:
 		p.clientOperation(m)
 	default:
-		p.sendEditor(m.line)
+		p.passEditor(m)
 	}
 }
 
@@ -552,7 +585,7 @@ func (p *Proxy) hookRuns(m *message) {
 		Limit     int         `json:"limit"`
 	}
 	if err := decode(m.Params, &params); err != nil {
-		p.sendEditor(errorLine(m.ID, -32602, "wavehooks: invalid params: "+err.Error(), nil))
+		p.toEditor(m, errorLine(m.ID, -32602, "wavehooks: invalid params: "+err.Error(), nil))
 		return
 	}
 	if params.SessionID != "" {
@@ -562,7 +595,7 @@ func (p *Proxy) hookRuns(m *message) {
 		}
 		p.mu.Unlock()
 	}
-	p.sendEditor(resultLine(m.ID, map[string]any{"runs": p.history.List(params.SessionID, params.Event, params.Limit)}))
+	p.toEditor(m, resultLine(m.ID, map[string]any{"runs": p.history.List(params.SessionID, params.Event, params.Limit)}))
 }
 
 // workspace returns the hooks and sessions of a project root, opening them

@@ -21,13 +21,13 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 		acpID = res.SessionID
 	}
 	if m.Error != nil || acpID == "" {
-		p.sendEditor(m.line)
+		p.passEditor(m)
 		return
 	}
 	st, err := p.openSession(call, acpID)
 	if err != nil {
 		p.log.Warn("no hooks for this session: its transcript cannot be opened", "session", acpID, "err", err)
-		p.sendEditor(m.line)
+		p.passEditor(m)
 		return
 	}
 	source := "startup"
@@ -40,7 +40,7 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 	if ok && out.Continue {
 		st.addPending(marked(hooks.SessionStart, out.AdditionalContext)...)
 	}
-	p.sendEditor(m.line)
+	p.passEditor(m)
 	if ok {
 		p.record(st, source, &out, "")
 		p.surface(st, hooks.SessionStart, out.Blocks)

@@ -8,22 +8,24 @@ import (
 	"github.com/wavehooks/wavehooks/session"
 )
 
-// updateHead is the part of a session/update every kind of update shares.
-type updateHead struct {
-	SessionUpdate string          `json:"sessionUpdate"`
-	Content       json.RawMessage `json:"content"`
-	MessageID     *string         `json:"messageId"`
+// updateParams is the part of a session/update's params every kind of
+// update shares, read in one pass: text chunks, the most frequent message,
+// need nothing more than this and their content.
+type updateParams struct {
+	SessionID string `json:"sessionId"`
+	Update    struct {
+		SessionUpdate string          `json:"sessionUpdate"`
+		Content       json.RawMessage `json:"content"`
+		MessageID     *string         `json:"messageId"`
+	} `json:"update"`
 }
 
 // sessionUpdate passes a session/update to the editor first (hooks here only
 // observe), then records it: the agent's text, gathered per message, and its
 // tool calls; a finished tool call runs PostToolUse or PostToolUseFailure.
 func (p *Proxy) sessionUpdate(m *message) {
-	p.sendEditor(m.line)
-	var params struct {
-		SessionID string          `json:"sessionId"`
-		Update    json.RawMessage `json:"update"`
-	}
+	p.passEditor(m)
+	var params updateParams
 	if decode(m.Params, &params) != nil {
 		return
 	}
@@ -31,10 +33,7 @@ func (p *Proxy) sessionUpdate(m *message) {
 	if st == nil {
 		return
 	}
-	var head updateHead
-	if decode(params.Update, &head) != nil {
-		return
-	}
+	head := &params.Update
 	switch head.SessionUpdate {
 	case "agent_message_chunk":
 		var c struct {
@@ -50,11 +49,14 @@ func (p *Proxy) sessionUpdate(m *message) {
 		}
 		p.saveText(st, st.addText(msgID, c.Text))
 	case "tool_call", "tool_call_update":
-		var u toolCallUpdate
-		if decode(params.Update, &u) != nil || u.ToolCallID == "" {
+		var tool struct {
+			Update toolCallUpdate `json:"update"`
+		}
+		if decode(m.Params, &tool) != nil || tool.Update.ToolCallID == "" {
 			return
 		}
-		p.toolUpdate(st, &u, head.SessionUpdate == "tool_call")
+		u := &tool.Update
+		p.toolUpdate(st, u, head.SessionUpdate == "tool_call")
 	}
 }
 

@@ -47,6 +47,9 @@ const (
 type message struct {
 	// line is the message's bytes as read, ending in "\n".
 	line []byte
+	// passed: the message was passed on, changed, answered or taken by the
+	// proxy (set by the worker that handles it).
+	passed bool
 
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
@@ -66,11 +69,13 @@ func parseMessage(line []byte) (*message, error) {
 		return nil, errNotObject
 	}
 	m := &message{line: line}
-	if err := fastjson.Unmarshal(body, m); err != nil {
+	if err := decode(body, m); err != nil {
 		return nil, err
 	}
 	if isNull(m.ID) {
 		m.ID = nil
+	} else {
+		m.ID = append(json.RawMessage(nil), m.ID...) // kept while a call is open; the line need not be
 	}
 	return m, nil
 }
@@ -178,7 +183,7 @@ func withParams(m *message, params any) []byte {
 // bytes, so that a changed message keeps every member the proxy does not touch.
 func decodeObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
 	var obj map[string]json.RawMessage
-	if err := fastjson.Unmarshal(raw, &obj); err != nil {
+	if err := decode(raw, &obj); err != nil {
 		return nil, err
 	}
 	if obj == nil {
@@ -188,11 +193,21 @@ func decodeObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
 }
 
 // decode decodes raw JSON into v; empty or null leaves v as it is.
+// RawMessage fields of v point into raw instead of copying it: a message's
+// line is never changed or reused, and a 50 MB prompt is not copied again
+// at every step.
 func decode(raw json.RawMessage, v any) error {
 	if isNull(raw) {
 		return nil
 	}
-	return fastjson.Unmarshal(raw, v)
+	rest, err := fastjson.Parse(raw, v, fastjson.DontCopyRawMessage)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return fmt.Errorf("invalid character %q after a JSON value", rest[0])
+	}
+	return nil
 }
 
 // mustRaw encodes a value the proxy built.
