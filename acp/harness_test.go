@@ -227,12 +227,18 @@ func (r *rig) read() *testMsg {
 	return m
 }
 
-// handshake runs initialize and session/new and returns the session id.
+// handshake runs initialize and session/new and returns the session id;
+// the editor offers file and terminal operations.
 func (r *rig) handshake() string {
 	r.t.Helper()
-	init := r.call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{
-		"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true}})
-	require.Nil(r.t, init.Error)
+	return r.handshakeWith(map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true})
+}
+
+func (r *rig) handshakeWith(capabilities map[string]any) string {
+	r.t.Helper()
+	init := r.call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": capabilities,
+		"clientInfo": map[string]string{"name": "wavehooks-test", "version": "1"}})
+	require.Nil(r.t, init.Error, "initialize: %s", init.Line)
 	res := r.call("session/new", map[string]any{"cwd": r.project, "mcpServers": []any{}})
 	require.Nil(r.t, res.Error, "session/new: %s", res.Line)
 	var out struct {
