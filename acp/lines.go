@@ -105,18 +105,29 @@ func blank(line []byte) bool {
 	return true
 }
 
-// lineWriter writes whole messages to one side. Each message goes out in
-// one Write, so messages from the two directions' workers never interleave.
-// After a write fails (the peer is gone) it drops what it is given.
+// buffered is how many bytes of a reader's input are read but not yet returned.
+func (lr *lineReader) buffered() int { return lr.r.Buffered() }
+
+// writeBufferSize is the output buffer of each side: a burst of small
+// messages (streamed text chunks) goes out in a few writes.
+const writeBufferSize = 64 << 10
+
+// lineWriter writes whole messages to one side. Lines are buffered until
+// flush, which the proxy calls whenever it has nothing more to pass on at
+// once (its input is drained, or a hook is about to run); a line never
+// interleaves with another. After a write fails (the peer is gone) it drops
+// what it is given.
 type lineWriter struct {
 	mu     sync.Mutex
-	w      io.Writer
+	w      *bufio.Writer
 	broken error
 }
 
-func newLineWriter(w io.Writer) *lineWriter { return &lineWriter{w: w} }
+func newLineWriter(w io.Writer) *lineWriter {
+	return &lineWriter{w: bufio.NewWriterSize(w, writeBufferSize)}
+}
 
-// write sends one line (ending in "\n"); it reports false once the peer is gone.
+// write queues one line (ending in "\n"); it reports false once the peer is gone.
 func (lw *lineWriter) write(line []byte) bool {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
@@ -128,4 +139,15 @@ func (lw *lineWriter) write(line []byte) bool {
 		return false
 	}
 	return true
+}
+
+// flush sends what is queued.
+func (lw *lineWriter) flush() {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.broken == nil && lw.w.Buffered() > 0 {
+		if err := lw.w.Flush(); err != nil {
+			lw.broken = err
+		}
+	}
 }

@@ -140,6 +140,12 @@ type agentCall struct {
 // when the editor did, and 1 when the agent could not be started. When
 // editorIn is an io.Closer it is closed before Run returns.
 func Run(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Writer) int {
+	return runProxy(ctx, opts, editorIn, editorOut, nil)
+}
+
+// runProxy is Run; started, when not nil, gets the proxy once it runs (for
+// tests that look inside it).
+func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Writer, started chan<- *Proxy) int {
 	opts.setDefaults()
 	p := &Proxy{
 		opts: opts, log: opts.Logger, history: hooks.NewHistory(opts.HistorySize),
@@ -162,17 +168,22 @@ func Run(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Wri
 		return 1
 	}
 	p.agent, p.agentIn = agent, newLineWriter(agent.stdin)
+	if started != nil {
+		started <- p
+	}
 
+	// The editor's messages are read ahead of their worker, so that a
+	// session/cancel is seen while a hook holds the messages before it. The
+	// agent's are handled as they are read: holding them back while a hook
+	// runs is what keeps their order.
 	up := make(chan *message, queueSize)
-	down := make(chan *message, queueSize)
 	var readers, workers sync.WaitGroup
-	readers.Add(2)
-	go func() { defer readers.Done(); p.readEditor(editorIn, up) }()
-	go func() { defer readers.Done(); p.readAgent(agent.stdout, down) }()
 	editorDone, agentDone := make(chan struct{}), make(chan struct{})
+	readers.Add(1)
+	go func() { defer readers.Done(); p.readEditor(editorIn, up) }()
 	workers.Add(2)
-	go func() { defer workers.Done(); defer close(editorDone); p.work(up, p.fromEditor, true) }()
-	go func() { defer workers.Done(); defer close(agentDone); p.work(down, p.fromAgent, false) }()
+	go func() { defer workers.Done(); defer close(editorDone); p.work(up) }()
+	go func() { defer workers.Done(); defer close(agentDone); p.readAgent(agent.stdout) }()
 
 	code := 0
 	select {
@@ -201,6 +212,7 @@ func Run(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Wri
 		p.stop()
 		p.endSessions("other")
 	}
+	p.flush()
 	closeReader(editorIn)
 	_ = agent.stdin.Close()
 	agent.signal(syscall.SIGKILL) // whatever the agent left in its process group
@@ -243,11 +255,22 @@ func closeReader(r io.Reader) {
 	}
 }
 
-// work runs a direction's messages through handle, in order.
-func (p *Proxy) work(in <-chan *message, handle func(*message), fromEditor bool) {
+// work handles the editor's messages in order. Output is flushed whenever
+// no message is waiting.
+func (p *Proxy) work(in <-chan *message) {
 	for m := range in {
-		p.safely(m, handle, fromEditor)
+		p.safely(m, p.fromEditor, true)
+		if len(in) == 0 {
+			p.flush()
+		}
 	}
+	p.flush()
+}
+
+// flush sends what is queued for either side.
+func (p *Proxy) flush() {
+	p.editorOut.flush()
+	p.agentIn.flush()
 }
 
 // safely handles one message. A panic in the proxy's own code is logged and,
@@ -295,6 +318,7 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 			if errors.As(err, &tooLong) {
 				p.log.Warn("the editor sent a message too large to pass on", "err", err)
 				p.sendEditor(errorLine(nil, codeInvalidRequest, "wavehooks: "+err.Error(), nil))
+				p.editorOut.flush()
 				continue
 			}
 			if !errors.Is(err, io.EOF) {
@@ -307,6 +331,7 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 			p.log.Warn("the editor sent a line that is not a JSON-RPC message; it was not passed on",
 				"err", err, "line", clipText(string(line), 200))
 			p.sendEditor(errorLine(nil, codeParseError, "wavehooks: parse error: "+err.Error(), nil))
+			p.editorOut.flush()
 			continue
 		}
 		if m.isNotification() && m.Method == methodSessionCancel {
@@ -316,13 +341,17 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 	}
 }
 
-// readAgent reads the agent's messages into down. Lines that are not JSON
-// (an agent printing a log line to stdout) go to stderr instead of to the
-// editor, which would choke on them.
-func (p *Proxy) readAgent(r io.Reader, down chan<- *message) {
-	defer close(down)
+// readAgent reads and handles the agent's messages, in order. Lines that
+// are not JSON (an agent printing a log line to stdout) go to stderr
+// instead of to the editor, which would choke on them. Output is flushed
+// whenever no more of the agent's input is read already.
+func (p *Proxy) readAgent(r io.Reader) {
+	defer p.flush()
 	lr := newLineReader(r, p.opts.MaxLine)
 	for {
+		if lr.buffered() == 0 {
+			p.flush()
+		}
 		line, err := lr.next()
 		if err != nil {
 			var tooLong *errLineTooLong
@@ -341,7 +370,7 @@ func (p *Proxy) readAgent(r io.Reader, down chan<- *message) {
 				"err", err, "line", clipText(string(line), 4096))
 			continue
 		}
-		down <- m
+		p.safely(m, p.fromAgent, false)
 	}
 }
 
@@ -548,6 +577,7 @@ func (p *Proxy) agentEnded(code int) {
 		p.sendEditor(errorLine(id, codeInternalError,
 			fmt.Sprintf("wavehooks: the agent exited (status %d) before answering %s", code, call.method), nil))
 	}
+	p.flush()
 }
 
 // call sends a request of the proxy's own to one side and waits for the
@@ -565,6 +595,7 @@ func (p *Proxy) call(ctx context.Context, toEditor bool, kind, method string, pa
 	} else {
 		p.sendAgent(line)
 	}
+	p.flush()
 	select {
 	case m := <-ch:
 		return m

@@ -14,6 +14,7 @@ import (
 // hooks did not run, and the caller decides what is safe.
 func (p *Proxy) fire(ctx context.Context, st *sessState, ev hooks.Event, matchValue string,
 	f func(context.Context) (session.Outcome, error)) (session.Outcome, bool) {
+	p.flush() // what came before the event reaches its side before the hooks take their time
 	out, err := f(ctx)
 	if err != nil {
 		p.log.Warn("hooks did not run: the session could not be recorded", "event", ev, "match", matchValue,

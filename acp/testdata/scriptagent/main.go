@@ -23,6 +23,8 @@ type script struct {
 	Turns     [][]step `json:"turns"`
 	// Replay is what session/load replays: user and agent texts, alternating.
 	Replay []string `json:"replay"`
+	// Every is the turn of every prompt after the listed turns.
+	Every []step `json:"every"`
 }
 
 // step is one thing the agent does in a turn; exactly one field is set.
@@ -181,6 +183,8 @@ func (a *agent) request(m msg) {
 		var steps []step
 		if a.turn < len(a.sc.Turns) {
 			steps = a.sc.Turns[a.turn]
+		} else if a.sc.Every != nil {
+			steps = a.sc.Every
 		}
 		a.turn++
 		cancel := make(chan struct{})
