@@ -74,6 +74,7 @@ func (p *Proxy) requestPermission(m *message) {
 	t.recorded = t.recorded || ok
 	st.mu.Unlock()
 	var note string
+	next := false // no decision: PermissionRequest hooks decide next
 	switch {
 	case ctx.Err() != nil:
 		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
@@ -82,41 +83,94 @@ func (p *Proxy) requestPermission(m *message) {
 		note = "the hooks could not run; the editor asks the user"
 		p.askEditor(m, st, t, params.Options)
 	case out.Permission == string(hooks.PermissionDeny):
-		st.mu.Lock()
-		t.checked, t.denied = methodRequestPermission, true
-		st.mu.Unlock()
-		if opt := pickOption(params.Options, "reject_once", "reject_always"); opt != nil {
-			p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
-			note = "the agent was answered " + opt.Kind
-		} else {
-			p.toAgent(m, resultLine(m.ID, cancelledOutcome))
-			note = "the agent offered no reject option; it was answered \"cancelled\""
-		}
-		p.showToolFailed(st, t, "Denied by a PreToolUse hook: "+out.Reason)
-		if !out.Continue {
-			p.stopTurn(st)
-		}
+		note = p.denyPermission(m, st, t, params.Options, "Denied by a PreToolUse hook: "+out.Reason, out.Continue)
 	case out.Result.Permission == hooks.PermissionAllow && out.Result.UpdatedInput == nil && out.Continue:
-		if opt := pickOption(params.Options, "allow_once"); opt != nil {
-			st.mu.Lock()
-			t.checked = methodRequestPermission
-			st.mu.Unlock()
-			p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
-			note = "the agent was answered allow_once"
-			break
-		}
-		note = "the agent offered no allow_once option; the editor asks the user"
-		p.askEditor(m, st, t, params.Options)
-	default:
-		if out.Result.UpdatedInput != nil {
-			p.hookMessage(st, hooks.PreToolUse, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
-				"which ACP cannot pass to an agent that asks for permission; you are asked instead")
-		}
+		note = p.allowPermission(m, st, t, params.Options)
+	case out.Result.UpdatedInput != nil:
+		p.hookMessage(st, hooks.PreToolUse, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
+			"which ACP cannot pass to an agent that asks for permission; you are asked instead")
 		note = "the editor asks the user"
 		p.askEditor(m, st, t, params.Options)
+	default:
+		next = true
+		note = "no decision: the PermissionRequest hooks come next"
 	}
 	p.record(st, name, &out, note)
 	p.surface(st, hooks.PreToolUse, out.Blocks)
+	if next {
+		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options)
+	}
+}
+
+// permissionRequestHooks runs PermissionRequest, Claude Code's event for
+// the moment a permission dialog would be shown, when PreToolUse did not
+// decide: its allow or deny answers the agent as PreToolUse's would; with
+// no decision the editor shows its dialog.
+func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sessState, t *toolState, name string,
+	input json.RawMessage, options []permissionOption) {
+	out, ok := p.fire(ctx, st, hooks.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
+		return st.sess.RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
+	})
+	var note string
+	switch {
+	case ctx.Err() != nil:
+		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		note = "cancelled by the editor: the agent was answered \"cancelled\""
+	case !ok:
+		note = "the hooks could not run; the editor asks the user"
+		p.askEditor(m, st, t, options)
+	case out.Permission == string(hooks.PermissionDeny):
+		note = p.denyPermission(m, st, t, options, "Denied by a PermissionRequest hook: "+out.Reason, out.Continue)
+	case out.Permission == string(hooks.PermissionAllow) && out.Result.UpdatedInput == nil && out.Continue:
+		note = p.allowPermission(m, st, t, options)
+	default:
+		if out.Result.UpdatedInput != nil {
+			p.hookMessage(st, hooks.PermissionRequest, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
+				"which ACP cannot pass to an agent that asks for permission; you are asked instead")
+		}
+		note = "the editor asks the user"
+		p.askEditor(m, st, t, options)
+	}
+	p.record(st, name, &out, note)
+	p.surface(st, hooks.PermissionRequest, out.Blocks)
+}
+
+// denyPermission answers a permission request with the agent's reject_once
+// option (reject_always when it has no other; "cancelled" when it has
+// neither) and shows the editor the tool call as failed with the reason.
+func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, options []permissionOption, reason string, cont bool) string {
+	st.mu.Lock()
+	t.checked, t.denied = methodRequestPermission, true
+	st.mu.Unlock()
+	var note string
+	if opt := pickOption(options, "reject_once", "reject_always"); opt != nil {
+		p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
+		note = "the agent was answered " + opt.Kind
+	} else {
+		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		note = "the agent offered no reject option; it was answered \"cancelled\""
+	}
+	p.showToolFailed(st, t, reason)
+	if !cont {
+		p.stopTurn(st)
+	}
+	return note
+}
+
+// allowPermission answers a permission request with the agent's allow_once
+// option, or passes it to the editor when the agent offers none (an
+// allow_always answer would outlast the hook's decision).
+func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options []permissionOption) string {
+	opt := pickOption(options, "allow_once")
+	if opt == nil {
+		p.askEditor(m, st, t, options)
+		return "the agent offered no allow_once option; the editor asks the user"
+	}
+	st.mu.Lock()
+	t.checked = methodRequestPermission
+	st.mu.Unlock()
+	p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
+	return "the agent was answered allow_once"
 }
 
 // askEditor passes a permission request to the editor, remembering it so

@@ -158,3 +158,35 @@ func (r *rig) agentResponses() []string {
 }
 
 func mustJSON(v any) string { return string(mustRaw(v)) }
+
+// When PreToolUse does not decide, PermissionRequest hooks (Claude Code's
+// event for a permission dialog about to be shown) do, before the editor
+// is asked: deny rejects, allow allows, no decision asks the editor.
+func TestPermissionRequestHooksDecideBeforeTheEditorAsks(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "seen")
+	pre := hook(t, dir, "pre.sh", `jq -r .hook_event_name >> `+seen)
+	perm := hook(t, dir, "perm.sh", `in=$(cat); echo "$in" | jq -r .hook_event_name >> `+seen+`
+	case $(echo "$in" | jq -r .tool_input.command) in
+	  deny-*) echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"policy says no"}}}' ;;
+	  allow-*) echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}' ;;
+	esac`)
+	step := func(id string) string {
+		return `{"permission":{"toolCallId":"` + id + `","title":"run","kind":"execute","rawInput":{"command":"` + id + `"}},
+		  "ifAllowed":[{"say":"` + id + ` allowed"}],"ifRejected":[{"say":"` + id + ` rejected"}]}`
+	}
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"PreToolUse", "", pre}, [3]string{"PermissionRequest", "Bash", perm}),
+		script:   script(`[` + step("deny-1") + `,` + step("allow-1") + `,` + step("ask-1") + `,{"stop":"end_turn"}]`),
+	})
+	sess := r.handshake()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+	require.Equal(t, []string{"deny-1 rejected", "allow-1 allowed", "ask-1 allowed"}, r.chunkTexts())
+	asked := r.noted(methodRequestPermission)
+	require.Len(t, asked, 1, "only the call no hook decided reaches the editor")
+	require.Contains(t, string(asked[0].Params), `"ask-1"`)
+	require.Equal(t, strings.Repeat("PreToolUse\nPermissionRequest\n", 3), readFile(t, seen))
+	failed := r.updates("tool_call")
+	require.Len(t, failed, 1)
+	require.Contains(t, mustJSON(failed[0]["content"]), "Denied by a PermissionRequest hook: policy says no")
+}
