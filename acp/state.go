@@ -139,7 +139,7 @@ func (st *sessState) addText(msgID, text string) (previous string) {
 	if msgID != st.textMsgID {
 		previous = st.text.String()
 		st.text.Reset()
-		st.textMsgID = msgID
+		st.textMsgID = strings.Clone(msgID) // msgID may point into the message's line
 	}
 	st.text.WriteString(text)
 	return previous

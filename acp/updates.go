@@ -26,7 +26,7 @@ type updateParams struct {
 func (p *Proxy) sessionUpdate(m *message) {
 	p.passEditor(m)
 	var params updateParams
-	if decode(m.Params, &params) != nil {
+	if decodeTransient(m.Params, &params) != nil {
 		return
 	}
 	st := p.sessionState(params.SessionID)
@@ -40,7 +40,7 @@ func (p *Proxy) sessionUpdate(m *message) {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		}
-		if decode(head.Content, &c) != nil || c.Type != "text" {
+		if decodeTransient(head.Content, &c) != nil || c.Type != "text" {
 			return
 		}
 		msgID := ""

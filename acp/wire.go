@@ -179,6 +179,23 @@ func withParams(m *message, params any) []byte {
 	return requestLine(m.ID, m.Method, params)
 }
 
+// decodeTransient is decode for values used only while the message is
+// handled: strings also point into raw instead of being copied. The hot
+// path of a streamed text chunk allocates nothing for them.
+func decodeTransient(raw json.RawMessage, v any) error {
+	if isNull(raw) {
+		return nil
+	}
+	rest, err := fastjson.Parse(raw, v, fastjson.ZeroCopy)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return fmt.Errorf("invalid character %q after a JSON value", rest[0])
+	}
+	return nil
+}
+
 // decodeObject decodes a JSON object into its members, keeping each value's
 // bytes, so that a changed message keeps every member the proxy does not touch.
 func decodeObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
