@@ -1,7 +1,8 @@
 // Command wavehooks is the hook engine for AI coding agents that run inside
-// an editor. `serve` is the language server editors start; `run` fires one
-// event from the command line; `lint` checks the hook configuration; `demo`
-// plays a scripted agent session against example hooks.
+// an editor. `serve` is the language server editors start; `acp` is the
+// proxy ACP editors start in place of an agent; `run` fires one event from
+// the command line; `lint` checks the hook configuration; `demo` plays a
+// scripted agent session against example hooks.
 //
 // This file only wires flags and stdio to the packages that do the work.
 package main
