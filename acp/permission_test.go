@@ -127,10 +127,7 @@ func TestToolNameAndInputFromMetaAndKind(t *testing.T) {
 	})
 	sess := r.handshake()
 	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
-	var got []string
-	for _, l := range strings.Split(strings.TrimSpace(readFile(t, seen)), "\n") {
-		got = append(got, l)
-	}
+	got := strings.Split(strings.TrimSpace(readFile(t, seen)), "\n")
 	require.Equal(t, []string{
 		`{"tool_name":"Edit","tool_input":{"file_path":"/p/a.ts","new_string":"2","old_string":"1"},"tool_use_id":"toolu_1"}`,
 		`{"tool_name":"Bash","tool_input":{"command":"npm test","title":"npm test"},"tool_use_id":"exec-1"}`,

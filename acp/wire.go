@@ -35,6 +35,7 @@ const (
 const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600
+	codeInvalidParams  = -32602
 	codeInternalError  = -32603
 	codeCancelled      = -32800
 	// codeHookDenied answers a file or terminal request a PreToolUse hook
