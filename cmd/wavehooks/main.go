@@ -1,7 +1,8 @@
 // Command wavehooks is the hook engine for AI coding agents that run inside
-// an editor. `serve` is the language server editors start; `run` fires one
-// event from the command line; `lint` checks the hook configuration; `demo`
-// plays a scripted agent session against example hooks.
+// an editor. `serve` is the language server editors start; `acp` is the
+// proxy ACP editors start in place of an agent; `run` fires one event from
+// the command line; `lint` checks the hook configuration; `demo` plays a
+// scripted agent session against example hooks.
 //
 // This file only wires flags and stdio to the packages that do the work.
 package main
@@ -29,6 +30,7 @@ usage:
   wavehooks serve [--stdio] [--wave-home DIR] [--trust-workspace]   language server on stdin/stdout
   wavehooks run EVENT [--project DIR] [--wave-home DIR] [--trust-workspace] [--explain] < input.json
   wavehooks lint [--project DIR] [--wave-home DIR] [--format text|json]
+  wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks demo                                                     play a scripted agent session
   wavehooks version
 `
@@ -49,6 +51,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runEvent(args[1:], stdin, stdout, stderr)
 	case "lint":
 		return lint(args[1:], stdout, stderr)
+	case "acp":
+		return acpProxy(args[1:], stdin, stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
 	case "version", "--version":

@@ -1,0 +1,103 @@
+package acp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// agentProcess is the agent the proxy started: its stdin and stdout are the
+// proxy's agent side; its stderr is the proxy's.
+type agentProcess struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	// exited is closed when the process ended; code is then its exit code
+	// (128+signal when a signal ended it, as a shell reports it).
+	exited chan struct{}
+	code   int
+	err    error
+}
+
+// startAgent starts the agent command in a process group of its own, so that
+// ending it also ends the processes it started (node workers, shells).
+func startAgent(argv []string, dir string, env []string, stderr io.Writer) (*agentProcess, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("no agent command")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, env, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A grandchild that keeps the agent's stderr open must not keep Wait
+	// from reporting that the agent ended.
+	cmd.WaitDelay = 2 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start the agent %q: %w", argv[0], err)
+	}
+	a := &agentProcess{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	go a.wait()
+	return a, nil
+}
+
+func (a *agentProcess) wait() {
+	err := a.cmd.Wait()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		a.code = 0
+	case errors.As(err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			a.code = 128 + int(ws.Signal())
+		} else {
+			a.code = ee.ExitCode()
+		}
+	default:
+		a.code, a.err = 1, err
+	}
+	close(a.exited)
+}
+
+// signal sends sig to the agent's process group.
+func (a *agentProcess) signal(sig syscall.Signal) {
+	if a.cmd.Process == nil {
+		return
+	}
+	if err := syscall.Kill(-a.cmd.Process.Pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		_ = a.cmd.Process.Signal(sig)
+	}
+}
+
+// stop ends the agent: its stdin is closed (agents end on EOF), then it gets
+// SIGTERM, and SIGKILL when it is still there after grace.
+func (a *agentProcess) stop(grace time.Duration) {
+	_ = a.stdin.Close()
+	select {
+	case <-a.exited:
+		return
+	default:
+	}
+	a.signal(syscall.SIGTERM)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-a.exited:
+	case <-t.C:
+		a.signal(syscall.SIGKILL)
+		<-a.exited
+	}
+}
+
+// environ is the agent's environment: the proxy's own.
+func environ() []string { return os.Environ() }

@@ -1,0 +1,134 @@
+package acp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+)
+
+// operation is an agent's file or terminal request seen as the tool call
+// PreToolUse hooks judge (docs/acp.md has the table):
+//
+//	fs/write_text_file {path, content}     → Write {file_path, content}
+//	fs/read_text_file  {path, line, limit} → Read  {file_path, offset, limit}
+//	terminal/create    {command, args, cwd} → Bash {command, cwd}
+type operation struct {
+	short     string // for the tool call's id
+	kind      string // the ACP tool kind of the tool call it belongs to
+	tool      string
+	title     string
+	input     json.RawMessage
+	locations []toolLocation
+	// apply writes a hook's updatedInput into the request's params.
+	apply func(params map[string]json.RawMessage, updated json.RawMessage) (map[string]json.RawMessage, error)
+}
+
+func operationOf(method string, params map[string]json.RawMessage) operation {
+	path := rawString(params["path"])
+	switch method {
+	case methodWriteTextFile:
+		return operation{short: "write", kind: "edit", tool: "Write", title: "Write " + path,
+			input:     mustRaw(map[string]any{"file_path": path, "content": rawString(params["content"])}),
+			locations: []toolLocation{{Path: path}},
+			apply:     applyFileInput(map[string]string{"file_path": "path", "content": "content"}),
+		}
+	case methodReadTextFile:
+		in := map[string]json.RawMessage{"file_path": mustRaw(path)}
+		if v, ok := params["line"]; ok && !isNull(v) {
+			in["offset"] = v
+		}
+		if v, ok := params["limit"]; ok && !isNull(v) {
+			in["limit"] = v
+		}
+		return operation{short: "read", kind: "read", tool: "Read", title: "Read " + path, input: mustRaw(in),
+			locations: []toolLocation{{Path: path}},
+			apply:     applyFileInput(map[string]string{"file_path": "path", "offset": "line", "limit": "limit"}),
+		}
+	default: // terminal/create
+		command := rawString(params["command"])
+		var args []string
+		_ = decode(params["args"], &args)
+		line := command
+		if len(args) > 0 {
+			line = shellJoin(append([]string{command}, args...))
+		}
+		in := map[string]any{"command": line}
+		if cwd := rawString(params["cwd"]); cwd != "" {
+			in["cwd"] = cwd
+		}
+		return operation{short: "terminal", kind: "execute", tool: "Bash", title: "Run " + line, input: mustRaw(in),
+			apply: func(params map[string]json.RawMessage, updated json.RawMessage) (map[string]json.RawMessage, error) {
+				return applyCommand(params, updated, line, len(args) > 0)
+			},
+		}
+	}
+}
+
+// applyFileInput maps the fields of a Write or Read tool input back to the
+// request's params. A file_path must be absolute, as ACP requires of paths.
+func applyFileInput(fields map[string]string) func(map[string]json.RawMessage, json.RawMessage) (map[string]json.RawMessage, error) {
+	return func(params map[string]json.RawMessage, updated json.RawMessage) (map[string]json.RawMessage, error) {
+		in, err := decodeObject(updated)
+		if err != nil {
+			return nil, errors.New("it is not a JSON object")
+		}
+		out := make(map[string]json.RawMessage, len(params))
+		for k, v := range params {
+			out[k] = v
+		}
+		for from, to := range fields {
+			v, ok := in[from]
+			if !ok {
+				continue
+			}
+			if from == "file_path" {
+				var p string
+				if decode(v, &p) != nil || !filepath.IsAbs(p) {
+					return nil, fmt.Errorf("file_path must be an absolute path, not %s", v)
+				}
+				v = mustRaw(filepath.Clean(p))
+			}
+			out[to] = v
+		}
+		return out, nil
+	}
+}
+
+// applyCommand writes a Bash tool input's command back into terminal/create.
+// A request that named a program and its arguments gets the new command
+// line run by sh -c; one that named only a command gets the new one in its
+// place. An updatedInput that names its own "args" sets command and
+// arguments as given.
+func applyCommand(params map[string]json.RawMessage, updated json.RawMessage, old string, hadArgs bool) (map[string]json.RawMessage, error) {
+	var in struct {
+		Command *string   `json:"command"`
+		Args    *[]string `json:"args"`
+		Cwd     *string   `json:"cwd"`
+	}
+	if err := decode(updated, &in); err != nil {
+		return nil, errors.New("command must be a string, args a list of strings, cwd a string")
+	}
+	out := make(map[string]json.RawMessage, len(params))
+	for k, v := range params {
+		out[k] = v
+	}
+	switch {
+	case in.Command == nil || *in.Command == "":
+		return nil, errors.New("it has no command")
+	case in.Args != nil:
+		out["command"], out["args"] = mustRaw(*in.Command), mustRaw(*in.Args)
+	case *in.Command == old:
+	case hadArgs:
+		out["command"], out["args"] = mustRaw("sh"), mustRaw([]string{"-c", *in.Command})
+	default:
+		out["command"] = mustRaw(*in.Command)
+	}
+	if in.Cwd != nil {
+		if !filepath.IsAbs(*in.Cwd) {
+			return nil, fmt.Errorf("cwd must be an absolute path, not %q", *in.Cwd)
+		}
+		out["cwd"] = mustRaw(filepath.Clean(*in.Cwd))
+	}
+	return out, nil
+}

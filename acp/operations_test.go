@@ -1,0 +1,140 @@
+package acp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func fsWrite(path, content string) string {
+	return `{"call":{"method":"fs/write_text_file","params":{"path":` + string(mustRaw(path)) + `,"content":` + string(mustRaw(content)) + `}},
+	  "ifOK":[{"say":"wrote it"}],"ifError":[{"say":"error: $error"}]}`
+}
+
+// PreToolUse decides on fs/write_text_file before the editor sees it: a deny
+// answers the agent with an error carrying the reason, and the file is not
+// written.
+func TestPreToolUseDeniesFileWrite(t *testing.T) {
+	dir := t.TempDir()
+	deny := hook(t, dir, "deny.sh", `jq -e '.tool_name == "Write" and (.tool_input.content | test("TODO"))' >/dev/null && { echo "no TODOs" >&2; exit 2; }; exit 0`)
+	target := filepath.Join(t.TempDir(), "a.txt")
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"PreToolUse", "Write", deny}),
+		script:   script(`[` + fsWrite(target, "TODO later") + `,{"stop":"end_turn"}]`),
+	})
+	sess := r.handshake()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+	require.Empty(t, r.noted(methodWriteTextFile), "the editor never saw the write")
+	_, err := os.Stat(target)
+	require.True(t, os.IsNotExist(err))
+	require.Contains(t, r.chunkTexts(), "error: Denied by a PreToolUse hook: no TODOs")
+	require.Contains(t, r.agentResponses()[0], `"code":-32001`)
+	tools := blocksOf(r.transcript(sess), "tool")
+	require.Equal(t, "Write", tools[0]["name"])
+	require.Equal(t, "Hook blocked tool execution", tools[0]["error"])
+}
+
+// updatedInput applies to file and terminal requests: the editor gets the
+// hook's path, content or command.
+func TestUpdatedInputRewritesFileAndTerminalRequests(t *testing.T) {
+	dir := t.TempDir()
+	rewrite := hook(t, dir, "rewrite.sh", `jq 'if .tool_name == "Write" then {hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: (.tool_input + {content: (.tool_input.content + "\n// reviewed\n")})}}
+	  elif .tool_name == "Bash" then {hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: {command: (.tool_input.command + " --dry-run")}}}
+	  else {} end'`)
+	target := filepath.Join(t.TempDir(), "b.txt")
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"PreToolUse", "", rewrite}),
+		script: script(`[` + fsWrite(target, "code") + `,
+		  {"call":{"method":"terminal/create","params":{"command":"make","args":["deploy","prod env"],"cwd":"/tmp"}},"ifOK":[{"say":"started"}],"ifError":[{"say":"$error"}]},
+		  {"call":{"method":"terminal/create","params":{"command":"git status"}},"ifOK":[],"ifError":[]},
+		  {"stop":"end_turn"}]`),
+	})
+	sess := r.handshake()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+	require.Equal(t, "code\n// reviewed\n", readFile(t, target))
+	terms := r.noted(methodTerminalCreate)
+	require.Len(t, terms, 2)
+	var p1, p2 map[string]any
+	require.NoError(t, json.Unmarshal(terms[0].Params, &p1))
+	require.NoError(t, json.Unmarshal(terms[1].Params, &p2))
+	require.Equal(t, "sh", p1["command"])
+	require.Equal(t, []any{"-c", "make deploy 'prod env' --dry-run"}, p1["args"])
+	require.Equal(t, "/tmp", p1["cwd"])
+	require.Equal(t, sess, p1["sessionId"])
+	require.Equal(t, "git status --dry-run", p2["command"])
+	require.Nil(t, p2["args"])
+}
+
+// An updatedInput that would make a relative path is refused: nothing a
+// hook answers becomes a path unchecked either.
+func TestUpdatedInputWithRelativePathIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	rewrite := hook(t, dir, "rewrite.sh", `jq '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: {file_path: "../etc/x"}}}'`)
+	target := filepath.Join(t.TempDir(), "c.txt")
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"PreToolUse", "Write", rewrite}),
+		script:   script(`[` + fsWrite(target, "x") + `,{"stop":"end_turn"}]`),
+	})
+	sess := r.handshake()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+	require.Empty(t, r.noted(methodWriteTextFile))
+	require.Contains(t, r.chunkTexts(), `error: A PreToolUse hook's updatedInput cannot be used: file_path must be an absolute path, not "../etc/x"`)
+}
+
+// A read with no decision passes to the editor; its result is recorded.
+func TestFileReadPassesWithoutDecision(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "seen")
+	record := hook(t, dir, "record.sh", `jq -c '{tool_name, tool_input}' >> `+seen)
+	src := filepath.Join(t.TempDir(), "in.txt")
+	require.NoError(t, os.WriteFile(src, []byte("content"), 0o600))
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"PreToolUse", "Read", record}),
+		script: script(`[{"call":{"method":"fs/read_text_file","params":{"path":` + string(mustRaw(src)) + `,"line":2,"limit":10}},
+		  "ifOK":[{"say":"read"}],"ifError":[{"say":"$error"}]},{"stop":"end_turn"}]`),
+	})
+	sess := r.handshake()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+	require.Len(t, r.noted(methodReadTextFile), 1)
+	require.Contains(t, r.chunkTexts(), "read")
+	require.Equal(t, `{"tool_name":"Read","tool_input":{"file_path":"`+src+`","limit":10,"offset":2}}`+"\n", readFile(t, seen))
+	require.Eventually(t, func() bool {
+		tools := blocksOf(r.transcript(sess), "tool")
+		return len(tools) == 1 && tools[0]["success"] == true
+	}, waitFor, tick)
+}
+
+// A hook's "ask" about a file operation is put to the user with a
+// session/request_permission of the proxy's own.
+func TestAskAboutFileWriteUsesTheEditorsPermissionPrompt(t *testing.T) {
+	dir := t.TempDir()
+	ask := hook(t, dir, "ask.sh", `jq '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "outside src/"}}'`)
+	target := filepath.Join(t.TempDir(), "d.txt")
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"PreToolUse", "Write", ask}),
+		script:   script(`[`+fsWrite(target, "one")+`,{"stop":"end_turn"}]`, `[`+fsWrite(target, "two")+`,{"waitCancel":true},{"stop":"cancelled"}]`),
+	})
+	decision := "allow"
+	r.answer = func(m *testMsg) any {
+		if m.Method == methodRequestPermission {
+			return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": decision}}
+		}
+		return r.defaultAnswer(m)
+	}
+	sess := r.handshake()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+	require.Equal(t, "one", readFile(t, target))
+	asks := r.noted(methodRequestPermission)
+	require.Len(t, asks, 1)
+	require.Contains(t, string(asks[0].ID), ownIDPrefix)
+	require.Contains(t, string(asks[0].Params), `"title":"Write `+target+`"`)
+
+	decision = "reject"
+	res := r.prompt(sess, "again")
+	require.Equal(t, "cancelled", stopReason(t, res), "a user's deny ends the turn, as in serve")
+	require.Equal(t, "one", readFile(t, target))
+	require.Contains(t, r.chunkTexts(), "error: Denied by a PreToolUse hook: The user denied permission to run Write.")
+}

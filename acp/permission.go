@@ -1,0 +1,393 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/session"
+)
+
+// permissionOption is one of a permission request's options.
+type permissionOption struct {
+	OptionID string `json:"optionId"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+}
+
+// pickOption chooses an option by kind, in the order of preference given:
+// option ids are the agent's own ("proceed_once", "allow-once", …), kinds
+// are the protocol's.
+func pickOption(options []permissionOption, kinds ...string) *permissionOption {
+	for _, k := range kinds {
+		for i := range options {
+			if options[i].Kind == k {
+				return &options[i]
+			}
+		}
+	}
+	return nil
+}
+
+func selected(optionID string) map[string]any {
+	return map[string]any{"outcome": map[string]string{"outcome": "selected", "optionId": optionID}}
+}
+
+var cancelledOutcome = map[string]any{"outcome": map[string]string{"outcome": "cancelled"}}
+
+// requestPermission runs PreToolUse where the agent waits for the client's
+// permission. A deny answers the agent with its reject_once option and shows
+// the editor the tool call as failed with the reason; an allow answers with
+// allow_once; an ask, or no decision, passes the request to the editor,
+// whose permission prompt is the ask.
+func (p *Proxy) requestPermission(m *message) {
+	var params struct {
+		SessionID string             `json:"sessionId"`
+		ToolCall  toolCallUpdate     `json:"toolCall"`
+		Options   []permissionOption `json:"options"`
+	}
+	if err := decode(m.Params, &params); err != nil || params.ToolCall.ToolCallID == "" {
+		p.passEditor(m)
+		return
+	}
+	st := p.sessionState(params.SessionID)
+	if st == nil {
+		p.passEditor(m)
+		return
+	}
+	t := st.tool(params.ToolCall.ToolCallID)
+	st.mu.Lock()
+	t.merge(&params.ToolCall)
+	name, input := t.describe()
+	st.mu.Unlock()
+	p.flushText(st)
+
+	ctx := st.ctx()
+	out, ok := p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+		// "ask" is the editor's own prompt, which comes after the hooks: the
+		// session is told yes here, and the user's answer is recorded when
+		// the editor gives it (editorAnswered).
+		return st.sess.PreToolUse(ctx, t.id, name, input, func(context.Context, session.AskRequest) bool { return true })
+	})
+	st.mu.Lock()
+	t.recorded = t.recorded || ok
+	st.mu.Unlock()
+	var note string
+	next := false // no decision: PermissionRequest hooks decide next
+	switch {
+	case ctx.Err() != nil:
+		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		note = "cancelled by the editor: the agent was answered \"cancelled\""
+	case !ok:
+		note = "the hooks could not run; the editor asks the user"
+		p.askEditor(m, st, t, params.Options)
+	case out.Permission == string(hooks.PermissionDeny):
+		note = p.denyPermission(m, st, t, params.Options, "Denied by a PreToolUse hook: "+out.Reason, out.Continue)
+	case out.Result.Permission == hooks.PermissionAllow && out.Result.UpdatedInput == nil && out.Continue:
+		note = p.allowPermission(m, st, t, params.Options)
+	case out.Result.UpdatedInput != nil:
+		p.hookMessage(st, hooks.PreToolUse, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
+			"which ACP cannot pass to an agent that asks for permission; you are asked instead")
+		note = "the editor asks the user"
+		p.askEditor(m, st, t, params.Options)
+	default:
+		next = true
+		note = "no decision: the PermissionRequest hooks come next"
+	}
+	p.record(st, name, &out, note)
+	p.surface(st, hooks.PreToolUse, out.Blocks)
+	if next {
+		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options)
+	}
+}
+
+// permissionRequestHooks runs PermissionRequest, Claude Code's event for
+// the moment a permission dialog would be shown, when PreToolUse did not
+// decide: its allow or deny answers the agent as PreToolUse's would; with
+// no decision the editor shows its dialog.
+func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sessState, t *toolState, name string,
+	input json.RawMessage, options []permissionOption) {
+	out, ok := p.fire(ctx, st, hooks.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
+		return st.sess.RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
+	})
+	var note string
+	switch {
+	case ctx.Err() != nil:
+		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		note = "cancelled by the editor: the agent was answered \"cancelled\""
+	case !ok:
+		note = "the hooks could not run; the editor asks the user"
+		p.askEditor(m, st, t, options)
+	case out.Permission == string(hooks.PermissionDeny):
+		note = p.denyPermission(m, st, t, options, "Denied by a PermissionRequest hook: "+out.Reason, out.Continue)
+	case out.Permission == string(hooks.PermissionAllow) && out.Result.UpdatedInput == nil && out.Continue:
+		note = p.allowPermission(m, st, t, options)
+	default:
+		if out.Result.UpdatedInput != nil {
+			p.hookMessage(st, hooks.PermissionRequest, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
+				"which ACP cannot pass to an agent that asks for permission; you are asked instead")
+		}
+		note = "the editor asks the user"
+		p.askEditor(m, st, t, options)
+	}
+	p.record(st, name, &out, note)
+	p.surface(st, hooks.PermissionRequest, out.Blocks)
+}
+
+// denyPermission answers a permission request with the agent's reject_once
+// option (reject_always when it has no other; "cancelled" when it has
+// neither) and shows the editor the tool call as failed with the reason.
+func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, options []permissionOption, reason string, cont bool) string {
+	st.mu.Lock()
+	t.checked, t.denied = methodRequestPermission, true
+	st.mu.Unlock()
+	var note string
+	if opt := pickOption(options, "reject_once", "reject_always"); opt != nil {
+		p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
+		note = "the agent was answered " + opt.Kind
+	} else {
+		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		note = "the agent offered no reject option; it was answered \"cancelled\""
+	}
+	p.showToolFailed(st, t, reason)
+	if !cont {
+		p.stopTurn(st)
+	}
+	return note
+}
+
+// allowPermission answers a permission request with the agent's allow_once
+// option, or passes it to the editor when the agent offers none (an
+// allow_always answer would outlast the hook's decision).
+func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options []permissionOption) string {
+	opt := pickOption(options, "allow_once")
+	if opt == nil {
+		p.askEditor(m, st, t, options)
+		return "the agent offered no allow_once option; the editor asks the user"
+	}
+	st.mu.Lock()
+	t.checked = methodRequestPermission
+	st.mu.Unlock()
+	p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
+	return "the agent was answered allow_once"
+}
+
+// askEditor passes a permission request to the editor, remembering it so
+// that the user's answer is recorded.
+func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []permissionOption) {
+	st.mu.Lock()
+	if t.checked == "" {
+		t.checked = methodRequestPermission
+	}
+	st.mu.Unlock()
+	p.mu.Lock()
+	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options}
+	p.mu.Unlock()
+	p.passEditor(m)
+}
+
+// showToolFailed shows the editor a tool call the proxy refused, as failed
+// with the reason: as an update of the call when the editor saw it, else as
+// a new call (the agent's permission request, which would have shown it,
+// never reached the editor).
+func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
+	st.mu.Lock()
+	update := map[string]any{
+		"sessionUpdate": "tool_call_update",
+		"toolCallId":    t.id,
+		"status":        "failed",
+		"content": []any{map[string]any{"type": "content",
+			"content": map[string]string{"type": "text", "text": reason}}},
+		"_meta": map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "decision": "deny"}},
+	}
+	if !t.announced {
+		update["sessionUpdate"] = "tool_call"
+		update["title"] = t.title
+		if t.kind != "" {
+			update["kind"] = t.kind
+		}
+		if len(t.locations) > 0 {
+			update["locations"] = t.locations
+		}
+		t.announced = true
+	}
+	st.mu.Unlock()
+	p.sendEditor(notificationLine(methodSessionUpdate, map[string]any{"sessionId": st.acpID, "update": update}))
+}
+
+// editorAnswered records what the editor answered to an agent's request
+// the proxy passed on: the user's choice on a permission request, the
+// outcome of a file or terminal operation.
+func (p *Proxy) editorAnswered(call *agentCall, m *message) {
+	st, t := call.st, call.tool
+	st.mu.Lock()
+	name, input := t.describe()
+	st.mu.Unlock()
+	switch call.method {
+	case methodRequestPermission:
+		var res struct {
+			Outcome struct {
+				Outcome  string `json:"outcome"`
+				OptionID string `json:"optionId"`
+			} `json:"outcome"`
+		}
+		_ = decode(m.Result, &res)
+		kind := ""
+		for _, o := range call.options {
+			if o.OptionID == res.Outcome.OptionID {
+				kind = o.Kind
+			}
+		}
+		var result string
+		switch {
+		case m.Error != nil || res.Outcome.Outcome == "cancelled":
+			result = "The permission request was cancelled before the user decided."
+		case kind == "reject_once" || kind == "reject_always":
+			result = "The user denied permission to run " + name + "."
+		default:
+			return
+		}
+		st.mu.Lock()
+		t.denied = true
+		st.mu.Unlock()
+		p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
+			Result: result, Success: boolPtr(false), Error: "User denied tool execution"})
+	default: // a file or terminal operation
+		if m.Error != nil {
+			var e struct {
+				Message string `json:"message"`
+			}
+			_ = decode(m.Error, &e)
+			p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
+				Result: "the editor answered " + call.method + " with an error: " + e.Message, Success: boolPtr(false)})
+			return
+		}
+		p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
+			Result: "the editor carried out " + call.method, Success: boolPtr(true)})
+	}
+}
+
+// saveTool records a tool block's new state in the transcript.
+func (p *Proxy) saveTool(st *sessState, b session.Block) {
+	if err := st.sess.AddAssistantMessage([]session.Block{b}); err != nil {
+		p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", b.Name, "err", err)
+	}
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+// clientOperation runs PreToolUse on an agent's fs/write_text_file,
+// fs/read_text_file or terminal/create before the editor carries it out,
+// as the Write, Read and Bash tools (docs/acp.md). A deny answers the agent
+// with an error that carries the reason; updatedInput changes the path, the
+// content or the command; an ask is put to the user through a permission
+// request of the proxy's own.
+func (p *Proxy) clientOperation(m *message) {
+	params, err := decodeObject(m.Params)
+	if err != nil {
+		p.passEditor(m)
+		return
+	}
+	var acpID string
+	_ = decode(params["sessionId"], &acpID)
+	st := p.sessionState(acpID)
+	if st == nil {
+		p.passEditor(m)
+		return
+	}
+	op := operationOf(m.Method, params)
+	p.mu.Lock()
+	p.seq++
+	t := &toolState{id: fmt.Sprintf("%s%s-%d", ownIDPrefix, op.short, p.seq), kind: op.kind, title: op.title,
+		locations: op.locations, rawInput: op.input, announced: false}
+	p.mu.Unlock()
+	name, input := op.tool, op.input
+	p.flushText(st)
+	st.markChecked(m.Method, op.kind)
+
+	ctx := st.ctx()
+	out, ok := p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+		return st.sess.PreToolUse(ctx, t.id, name, input, func(ctx context.Context, req session.AskRequest) bool {
+			return p.askUser(ctx, st, t, req)
+		})
+	})
+	var note string
+	deny := func(reason string) {
+		p.toAgent(m, errorLine(m.ID, codeHookDenied, reason,
+			map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "tool": name, "decision": "deny"}}))
+		p.hookMessage(st, hooks.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
+	}
+	switch {
+	case ctx.Err() != nil:
+		p.toAgent(m, errorLine(m.ID, codeCancelled, "cancelled: the editor cancelled the turn", nil))
+		note = "cancelled by the editor"
+	case !ok:
+		deny("Not carried out: its PreToolUse hooks could not run.")
+		note = "denied: the hooks could not run"
+	case out.Permission == string(hooks.PermissionDeny):
+		deny("Denied by a PreToolUse hook: " + out.Reason)
+		note = "denied before the editor saw it"
+		if !out.Continue {
+			p.stopTurn(st)
+		}
+	default:
+		line := m.line
+		if out.Result.UpdatedInput != nil {
+			changed, err := op.apply(params, out.ToolInput)
+			if err != nil {
+				deny("A PreToolUse hook's updatedInput cannot be used: " + err.Error())
+				note = "denied: unusable updatedInput"
+				break
+			}
+			line = withParams(m, changed)
+			note = "passed to the editor with the hook's updatedInput"
+		}
+		p.mu.Lock()
+		p.agentCalls[idKey(m.ID)] = &agentCall{method: m.Method, st: st, tool: t}
+		p.mu.Unlock()
+		p.toEditor(m, line)
+	}
+	p.record(st, name, &out, note)
+	p.surface(st, hooks.PreToolUse, out.Blocks)
+}
+
+// askUser puts a hook's "ask" about a file or terminal operation to the
+// user: the proxy sends the editor a session/request_permission of its own
+// and waits for the answer (a cancel or the editor going away denies).
+func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req session.AskRequest) bool {
+	if req.Reason != "" {
+		p.hookMessage(st, hooks.PreToolUse, levelInfo, t.title+": a hook asks you to decide: "+req.Reason)
+	}
+	toolCall := map[string]any{"toolCallId": t.id, "title": t.title, "kind": t.kind, "status": "pending",
+		"rawInput": req.ToolInput}
+	if len(t.locations) > 0 {
+		toolCall["locations"] = t.locations
+	}
+	answer := p.call(ctx, true, "ask", methodRequestPermission, map[string]any{
+		"sessionId": st.acpID,
+		"toolCall":  toolCall,
+		"options": []permissionOption{
+			{OptionID: "allow", Name: "Allow", Kind: "allow_once"},
+			{OptionID: "reject", Name: "Reject", Kind: "reject_once"},
+		},
+	})
+	if answer == nil || answer.Error != nil {
+		return false
+	}
+	var res struct {
+		Outcome struct {
+			Outcome  string `json:"outcome"`
+			OptionID string `json:"optionId"`
+		} `json:"outcome"`
+	}
+	_ = decode(answer.Result, &res)
+	return res.Outcome.Outcome == "selected" && res.Outcome.OptionID == "allow"
+}
+
+// rawString is a JSON string's value, "" for anything else.
+func rawString(raw json.RawMessage) string {
+	var s string
+	_ = decode(raw, &s)
+	return s
+}

@@ -1,0 +1,303 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+// Options configure a proxy. Zero values mean the documented defaults.
+type Options struct {
+	// Agent is the agent's command and arguments.
+	Agent []string
+	// AgentDir is the directory the agent starts in ("" is the proxy's own).
+	AgentDir string
+	// AgentEnv is the agent's environment (nil is the proxy's own).
+	AgentEnv []string
+	// AgentStderr receives the agent's stderr (nil discards it).
+	AgentStderr io.Writer
+
+	// WaveHome holds settings.json, the sessions and the trust store.
+	WaveHome string
+	// ProjectRoot is the project whose hooks run. When ProjectFixed is
+	// false, a session/new whose cwd is a directory uses that directory's
+	// hooks instead, as an editor that opens several projects expects.
+	ProjectRoot  string
+	ProjectFixed bool
+	// ClaudeHome is ~/.claude, read when importClaudeHooks is set.
+	ClaudeHome string
+	// ManagedFile is the managed (policy) settings file; "" reads none.
+	ManagedFile string
+	// TrustWorkspace runs the project's own hooks without asking (--trust-workspace).
+	TrustWorkspace bool
+
+	// KillGrace is how long the agent has to end after SIGTERM before it
+	// gets SIGKILL (3 s).
+	KillGrace time.Duration
+	// MaxLine bounds one message (DefaultMaxLine).
+	MaxLine int
+	// HistorySize bounds the hook-run history (500).
+	HistorySize int
+	// Logger receives the proxy's log; it must not write to stdout.
+	Logger *slog.Logger
+}
+
+func (o *Options) setDefaults() {
+	if o.KillGrace <= 0 {
+		o.KillGrace = 3 * time.Second
+	}
+	if o.MaxLine <= 0 {
+		o.MaxLine = DefaultMaxLine
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.AgentEnv == nil {
+		o.AgentEnv = environ()
+	}
+	if o.AgentStderr == nil {
+		o.AgentStderr = io.Discard
+	}
+}
+
+// queueSize is how many read messages wait for their worker. Reading ahead
+// lets the editor's session/cancel be seen while a hook holds the queue; the
+// bound keeps a flood from a peer in the pipes, where it pushes back.
+const queueSize = 256
+
+// Proxy sits between an ACP editor and the agent it launched. Build one
+// with Run; its fields are shared by the two directions' workers.
+type Proxy struct {
+	opts    Options
+	log     *slog.Logger
+	history *hooks.History
+	agent   *agentProcess
+
+	editorOut *lineWriter
+	agentIn   *lineWriter
+
+	// ctx ends when the proxy shuts down: every hook run derives from it.
+	ctx  context.Context
+	stop context.CancelFunc
+
+	mu sync.Mutex // guards everything below
+	// workspaces by project root.
+	workspaces map[string]*workspace
+	// sessions by the agent's session id.
+	sessions map[string]*sessState
+	// loading holds the ids of sessions whose session/load is in flight:
+	// the agent replays their history, which is not recorded again.
+	loading map[string]int
+	// editorCalls are the editor's requests the agent has not answered yet.
+	editorCalls map[string]*editorCall
+	// agentCalls are the agent's requests forwarded to the editor whose
+	// answer the proxy records (permission requests, file and terminal
+	// operations).
+	agentCalls map[string]*agentCall
+	// ownCalls are the proxy's own requests, by id, waiting for their answer.
+	ownCalls map[string]chan *message
+	seq      int
+	// skipClaude: the agent runs Claude Code's hooks itself.
+	skipClaude bool
+	// agentGone is set once the agent ended; requests from then on are
+	// answered with an error at once.
+	agentGone bool
+	agentCode int
+}
+
+// editorCall is a request of the editor's in flight to the agent.
+type editorCall struct {
+	id     json.RawMessage
+	method string
+	// sessionID is the session the request is about (load, resume, close, prompt).
+	sessionID string
+	// cwd is session/new's working directory.
+	cwd string
+	// turn is the prompt turn of a session/prompt.
+	turn *turn
+}
+
+// agentCall is an agent request forwarded to the editor whose answer matters.
+type agentCall struct {
+	method string
+	st     *sessState
+	tool   *toolState
+	// options are a permission request's options, to read the user's choice.
+	options []permissionOption
+}
+
+// Run starts the agent and proxies between the editor (editorIn,
+// editorOut) and it until one side ends. It returns the exit status the
+// proxy should exit with: the agent's own when the agent ended first, 0
+// when the editor did, and 1 when the agent could not be started. When
+// editorIn is an io.Closer it is closed before Run returns.
+func Run(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Writer) int {
+	return runProxy(ctx, opts, editorIn, editorOut, nil)
+}
+
+// runProxy is Run; started, when not nil, gets the proxy once it runs (for
+// tests that look inside it).
+func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Writer, started chan<- *Proxy) int {
+	opts.setDefaults()
+	p := &Proxy{
+		opts: opts, log: opts.Logger, history: hooks.NewHistory(opts.HistorySize),
+		editorOut:  newLineWriter(editorOut),
+		workspaces: map[string]*workspace{}, sessions: map[string]*sessState{}, loading: map[string]int{},
+		editorCalls: map[string]*editorCall{}, agentCalls: map[string]*agentCall{}, ownCalls: map[string]chan *message{},
+	}
+	p.ctx, p.stop = context.WithCancel(context.Background())
+	defer p.stop()
+	if _, err := p.workspace(opts.ProjectRoot); err != nil {
+		p.log.Error("cannot open the project's hooks and sessions", "err", err)
+		closeReader(editorIn)
+		return 1
+	}
+	agent, err := startAgent(opts.Agent, opts.AgentDir, opts.AgentEnv, opts.AgentStderr)
+	if err != nil {
+		p.log.Error(err.Error())
+		p.closeWorkspaces()
+		closeReader(editorIn)
+		return 1
+	}
+	p.agent, p.agentIn = agent, newLineWriter(agent.stdin)
+	if started != nil {
+		started <- p
+	}
+
+	// The editor's messages are read ahead of their worker, so that a
+	// session/cancel is seen while a hook holds the messages before it. The
+	// agent's are handled as they are read: holding them back while a hook
+	// runs is what keeps their order.
+	up := make(chan *message, queueSize)
+	var readers, workers sync.WaitGroup
+	editorDone, agentDone := make(chan struct{}), make(chan struct{})
+	readers.Add(1)
+	go func() { defer readers.Done(); p.readEditor(editorIn, up) }()
+	workers.Add(2)
+	go func() { defer workers.Done(); defer close(editorDone); p.work(up) }()
+	go func() { defer workers.Done(); defer close(agentDone); p.readAgent(agent.stdout) }()
+
+	code := 0
+	select {
+	case <-editorDone:
+		// The editor went away: end the agent, then the sessions. Hooks
+		// still running for the editor's requests are killed first.
+		p.log.Info("the editor closed the connection; ending the agent")
+		p.stop()
+		agent.stop(opts.KillGrace)
+		p.awaitAgentOutput(agentDone)
+		p.endSessions("prompt_input_exit")
+	case <-ctx.Done():
+		p.log.Info("stopping: ending the agent")
+		p.stop()
+		agent.stop(opts.KillGrace)
+		p.awaitAgentOutput(agentDone)
+		p.endSessions("other")
+	case <-agentDone:
+		select {
+		case <-agent.exited:
+		case <-time.After(opts.KillGrace):
+			agent.stop(opts.KillGrace) // it closed its stdout but runs on
+		}
+		code = agent.code
+		p.agentEnded(code)
+		p.stop()
+		p.endSessions("other")
+	}
+	p.flush()
+	closeReader(editorIn)
+	_ = agent.stdin.Close()
+	agent.signal(syscall.SIGKILL) // whatever the agent left in its process group
+	done := make(chan struct{})
+	go func() {
+		readers.Wait()
+		workers.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		// A read of a terminal or an inherited stdin cannot be interrupted
+		// by Close; the process is about to exit anyway.
+	}
+	p.closeWorkspaces()
+	return code
+}
+
+// awaitAgentOutput waits for the agent's last messages to be handled after
+// it ended, then records that it ended.
+func (p *Proxy) awaitAgentOutput(agentDone <-chan struct{}) {
+	<-p.agent.exited
+	select {
+	case <-agentDone:
+	case <-time.After(p.opts.KillGrace):
+		// A process the agent started still holds its stdout.
+		p.agent.signal(syscall.SIGKILL)
+		_ = p.agent.stdout.Close()
+		<-agentDone
+	}
+	p.mu.Lock()
+	p.agentGone, p.agentCode = true, p.agent.code
+	p.mu.Unlock()
+}
+
+func closeReader(r io.Reader) {
+	if c, ok := r.(io.Closer); ok {
+		_ = c.Close()
+	}
+}
+
+// workspace returns the hooks and sessions of a project root, opening them
+// the first time.
+func (p *Proxy) workspace(root string) (*workspace, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w := p.workspaces[root]; w != nil {
+		return w, nil
+	}
+	w, err := newWorkspace(&p.opts, root, p.skipClaude, func(in hooks.Input, res hooks.Result) {
+		p.recordRun(in.SessionID, in.MatchValue(), &res, "async")
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range w.engine.Config().Diagnostics() {
+		p.log.Warn("settings: " + d.String())
+	}
+	p.workspaces[root] = w
+	return w, nil
+}
+
+func (p *Proxy) closeWorkspaces() {
+	p.mu.Lock()
+	wss := p.workspaces
+	p.workspaces = map[string]*workspace{}
+	p.mu.Unlock()
+	for _, w := range wss {
+		if err := w.close(); err != nil {
+			p.log.Warn("closing sessions", "err", err)
+		}
+	}
+}
+
+func sessionIDOf(params json.RawMessage) string {
+	var v struct {
+		SessionID string `json:"sessionId"`
+	}
+	_ = decode(params, &v)
+	return v.SessionID
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%d more bytes)", len(s)-n)
+}

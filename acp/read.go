@@ -1,0 +1,126 @@
+package acp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// work handles the editor's messages in order. Output is flushed whenever
+// no message is waiting.
+func (p *Proxy) work(in <-chan *message) {
+	for m := range in {
+		p.safely(m, p.fromEditor, true)
+		if len(in) == 0 {
+			p.flush()
+		}
+	}
+	p.flush()
+}
+
+// flush sends what is queued for either side.
+func (p *Proxy) flush() {
+	p.editorOut.flush()
+	p.agentIn.flush()
+}
+
+// safely handles one message. A panic in the proxy's own code is logged and,
+// if the message was not dealt with yet, it is passed on unchanged (a request
+// is answered with an internal error instead, so that its sender does not
+// wait forever): one bad message never ends a session.
+func (p *Proxy) safely(m *message, handle func(*message), fromEditor bool) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		p.log.Error("internal error handling a message", "method", m.Method, "passedOn", m.passed, "panic", r)
+		if m.passed {
+			return
+		}
+		switch {
+		case m.isRequest():
+			line := errorLine(m.ID, codeInternalError, fmt.Sprintf("wavehooks: internal error handling %s: %v", m.Method, r), nil)
+			if fromEditor {
+				p.sendEditor(line)
+			} else {
+				p.sendAgent(line)
+			}
+		case fromEditor:
+			p.sendAgent(m.line)
+		default:
+			p.sendEditor(m.line)
+		}
+	}()
+	handle(m)
+}
+
+// readEditor reads the editor's messages into up. A line that is not JSON
+// is answered with a parse error and not passed to the agent; a
+// session/cancel also stops that session's hooks at once, before the
+// messages ahead of it are handled.
+func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
+	defer close(up)
+	lr := newLineReader(r, p.opts.MaxLine)
+	for {
+		line, err := lr.next()
+		if err != nil {
+			var tooLong *errLineTooLong
+			if errors.As(err, &tooLong) {
+				p.log.Warn("the editor sent a message too large to pass on", "err", err)
+				p.sendEditor(errorLine(nil, codeInvalidRequest, "wavehooks: "+err.Error(), nil))
+				p.editorOut.flush()
+				continue
+			}
+			if !errors.Is(err, io.EOF) {
+				p.log.Debug("reading from the editor", "err", err)
+			}
+			return
+		}
+		m, err := parseMessage(line)
+		if err != nil {
+			p.log.Warn("the editor sent a line that is not a JSON-RPC message; it was not passed on",
+				"err", err, "line", clipText(string(line), 200))
+			p.sendEditor(errorLine(nil, codeParseError, "wavehooks: parse error: "+err.Error(), nil))
+			p.editorOut.flush()
+			continue
+		}
+		if m.isNotification() && m.Method == methodSessionCancel {
+			p.cancelSession(m)
+		}
+		up <- m
+	}
+}
+
+// readAgent reads and handles the agent's messages, in order. Lines that
+// are not JSON (an agent printing a log line to stdout) go to stderr
+// instead of to the editor, which would choke on them. Output is flushed
+// whenever no more of the agent's input is read already.
+func (p *Proxy) readAgent(r io.Reader) {
+	defer p.flush()
+	lr := newLineReader(r, p.opts.MaxLine)
+	for {
+		if lr.buffered() == 0 {
+			p.flush()
+		}
+		line, err := lr.next()
+		if err != nil {
+			var tooLong *errLineTooLong
+			if errors.As(err, &tooLong) {
+				p.log.Warn("the agent sent a message too large to pass on", "err", err)
+				continue
+			}
+			if !errors.Is(err, io.EOF) {
+				p.log.Debug("reading from the agent", "err", err)
+			}
+			return
+		}
+		m, err := parseMessage(line)
+		if err != nil {
+			p.log.Warn("the agent wrote a line that is not a JSON-RPC message; it went to stderr, not to the editor",
+				"err", err, "line", clipText(string(line), 4096))
+			continue
+		}
+		p.safely(m, p.fromAgent, false)
+	}
+}

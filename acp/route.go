@@ -1,0 +1,239 @@
+package acp
+
+import (
+	"context"
+	"fmt"
+)
+
+// fromEditor handles one message from the editor.
+func (p *Proxy) fromEditor(m *message) {
+	switch {
+	case m.isRequest():
+		p.editorRequest(m)
+	case m.isResponse():
+		p.editorResponse(m)
+	default:
+		p.passAgent(m)
+	}
+}
+
+// fromAgent handles one message from the agent.
+func (p *Proxy) fromAgent(m *message) {
+	switch {
+	case m.isResponse():
+		p.agentResponse(m)
+	case m.isRequest():
+		p.agentRequest(m)
+	case m.Method == methodSessionUpdate:
+		p.sessionUpdate(m)
+	default:
+		p.passEditor(m)
+	}
+}
+
+func (p *Proxy) sendEditor(line []byte) { p.editorOut.write(line) }
+func (p *Proxy) sendAgent(line []byte)  { p.agentIn.write(line) }
+
+// toEditor and toAgent send what a message turned into: itself, a changed
+// copy, or the proxy's answer to it; passEditor and passAgent pass it on
+// unchanged. Each marks the message as dealt with (see safely).
+func (p *Proxy) toEditor(m *message, line []byte) { m.passed = true; p.sendEditor(line) }
+func (p *Proxy) toAgent(m *message, line []byte)  { m.passed = true; p.sendAgent(line) }
+func (p *Proxy) passEditor(m *message)            { p.toEditor(m, m.line) }
+func (p *Proxy) passAgent(m *message)             { p.toAgent(m, m.line) }
+
+// editorRequest tracks a request of the editor's and routes it by method.
+func (p *Proxy) editorRequest(m *message) {
+	switch m.Method {
+	case methodHookRuns:
+		p.hookRuns(m)
+		return
+	case methodSessionPrompt:
+		p.prompt(m)
+		return
+	}
+	call := &editorCall{id: m.ID, method: m.Method}
+	switch m.Method {
+	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionClose:
+		var params struct {
+			SessionID string `json:"sessionId"`
+			Cwd       string `json:"cwd"`
+		}
+		_ = decode(m.Params, &params)
+		call.sessionID, call.cwd = params.SessionID, params.Cwd
+	}
+	p.forwardCall(m, call, m.line)
+}
+
+// forwardCall passes an editor's request to the agent, remembering it so
+// that its answer can be acted on, or answers it with an error when the
+// agent is gone.
+func (p *Proxy) forwardCall(m *message, call *editorCall, line []byte) {
+	if m != nil {
+		m.passed = true
+	}
+	p.mu.Lock()
+	if p.agentGone {
+		code := p.agentCode
+		p.mu.Unlock()
+		p.sendEditor(errorLine(call.id, codeInternalError, fmt.Sprintf("wavehooks: the agent exited (status %d)", code), nil))
+		return
+	}
+	p.editorCalls[idKey(call.id)] = call
+	if call.method == methodSessionLoad {
+		p.loading[call.sessionID]++
+	}
+	p.mu.Unlock()
+	p.sendAgent(line)
+}
+
+// editorResponse passes the editor's answer to the agent, after noting what
+// it decided; answers to the proxy's own requests go to whoever waits for them.
+func (p *Proxy) editorResponse(m *message) {
+	key := idKey(m.ID)
+	p.mu.Lock()
+	if ch, ok := p.ownCalls[key]; ok {
+		delete(p.ownCalls, key)
+		p.mu.Unlock()
+		m.passed = true
+		ch <- m
+		return
+	}
+	call := p.agentCalls[key]
+	delete(p.agentCalls, key)
+	p.mu.Unlock()
+	if call != nil {
+		p.editorAnswered(call, m)
+	}
+	p.passAgent(m)
+}
+
+// agentResponse acts on the agent's answer to an editor's request (or to
+// the proxy's own follow-up prompt) and passes it on.
+func (p *Proxy) agentResponse(m *message) {
+	key := idKey(m.ID)
+	p.mu.Lock()
+	if ch, ok := p.ownCalls[key]; ok {
+		delete(p.ownCalls, key)
+		p.mu.Unlock()
+		m.passed = true
+		ch <- m
+		return
+	}
+	call := p.editorCalls[key]
+	delete(p.editorCalls, key)
+	if call != nil && call.method == methodSessionLoad {
+		if p.loading[call.sessionID]--; p.loading[call.sessionID] <= 0 {
+			delete(p.loading, call.sessionID)
+		}
+	}
+	p.mu.Unlock()
+	if call == nil {
+		p.passEditor(m)
+		return
+	}
+	switch call.method {
+	case methodInitialize:
+		p.initialized(m)
+	case methodSessionNew, methodSessionLoad, methodSessionResume:
+		p.sessionOpened(call, m)
+		return
+	case methodSessionClose:
+		if m.Error == nil {
+			p.endSession(call.sessionID, "other") // before the answer: the editor may end the proxy next
+		}
+	case methodSessionPrompt:
+		p.promptAnswered(call.turn, m)
+		return
+	}
+	p.passEditor(m)
+}
+
+// agentRequest decides or passes on a request of the agent's to the editor.
+func (p *Proxy) agentRequest(m *message) {
+	switch m.Method {
+	case methodRequestPermission:
+		p.requestPermission(m)
+	case methodWriteTextFile, methodReadTextFile, methodTerminalCreate:
+		p.clientOperation(m)
+	default:
+		p.passEditor(m)
+	}
+}
+
+// initialized learns from the agent's initialize answer whether it runs
+// Claude Code's hooks itself.
+func (p *Proxy) initialized(m *message) {
+	var res struct {
+		AgentInfo struct {
+			Name string `json:"name"`
+		} `json:"agentInfo"`
+	}
+	_ = decode(m.Result, &res)
+	skip := nativeClaudeHooks(res.AgentInfo.Name)
+	p.mu.Lock()
+	p.skipClaude = skip
+	wss := make([]*workspace, 0, len(p.workspaces))
+	for _, w := range p.workspaces {
+		wss = append(wss, w)
+	}
+	p.mu.Unlock()
+	for _, w := range wss {
+		w.setSkipClaude(skip)
+	}
+	if skip {
+		p.log.Info("the agent runs Claude Code's hooks itself; imported Claude Code hooks do not run here", "agent", res.AgentInfo.Name)
+	}
+}
+
+// agentEnded answers every editor request still waiting for the agent with
+// an error, and every prompt held for a Stop hook's follow-up.
+func (p *Proxy) agentEnded(code int) {
+	p.mu.Lock()
+	p.agentGone, p.agentCode = true, code
+	calls := p.editorCalls
+	p.editorCalls = map[string]*editorCall{}
+	own := p.ownCalls
+	p.ownCalls = map[string]chan *message{}
+	p.mu.Unlock()
+	p.log.Warn("the agent exited", "status", code)
+	for _, ch := range own {
+		close(ch)
+	}
+	for _, call := range calls {
+		id := call.id
+		if call.turn != nil {
+			id = call.turn.editorID
+		}
+		p.sendEditor(errorLine(id, codeInternalError,
+			fmt.Sprintf("wavehooks: the agent exited (status %d) before answering %s", code, call.method), nil))
+	}
+	p.flush()
+}
+
+// call sends a request of the proxy's own to one side and waits for the
+// answer; nil when ctx ends or that side goes away first.
+func (p *Proxy) call(ctx context.Context, toEditor bool, kind, method string, params any) *message {
+	ch := make(chan *message, 1)
+	p.mu.Lock()
+	p.seq++
+	id := ownID(kind, p.seq)
+	p.ownCalls[idKey(id)] = ch
+	p.mu.Unlock()
+	line := requestLine(id, method, params)
+	if toEditor {
+		p.sendEditor(line)
+	} else {
+		p.sendAgent(line)
+	}
+	p.flush()
+	select {
+	case m := <-ch:
+		return m
+	case <-ctx.Done():
+		p.mu.Lock()
+		delete(p.ownCalls, idKey(id))
+		p.mu.Unlock()
+		return nil
+	}
+}

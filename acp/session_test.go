@@ -1,0 +1,188 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// SessionStart runs on session/new (source startup) before the editor gets
+// the answer; its context reaches the model as a text block before the
+// next prompt.
+func TestSessionStartContextGoesWithTheNextPrompt(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "seen.json")
+	start := hook(t, dir, "start.sh", `cat > `+seen+`; echo "Project rules: use tabs."`)
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"SessionStart", "startup", start}),
+		script:   script(`[{"say":"ok"},{"stop":"end_turn"}]`, `[{"stop":"end_turn"}]`),
+	})
+	sess := r.handshake()
+	in := readFile(t, seen)
+	require.NotEmpty(t, in, "SessionStart ran before session/new was answered")
+	var stdin map[string]any
+	require.NoError(t, json.Unmarshal([]byte(in), &stdin))
+	require.Equal(t, "startup", stdin["source"])
+	require.Equal(t, sess, stdin["session_id"])
+	require.Equal(t, r.project, stdin["cwd"])
+
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "first")))
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "second")))
+	prompts := r.agentGot("session/prompt")
+	require.Len(t, prompts, 2)
+	require.Equal(t, []string{"[Hook:SessionStart] Project rules: use tabs.", "first"}, promptTexts(prompts[0]))
+	require.Equal(t, []string{"second"}, promptTexts(prompts[1]), "the context goes once, with the next prompt")
+
+	hooks := blocksOf(r.transcript(sess), "hook")
+	require.Len(t, hooks, 1)
+	require.Equal(t, "SessionStart", hooks[0]["hookEvent"])
+}
+
+// session/load and session/resume run SessionStart with source resume; the
+// history the agent replays during session/load is passed on, not recorded again.
+func TestSessionLoadAndResumeRunSessionStartResume(t *testing.T) {
+	dir := t.TempDir()
+	sources := filepath.Join(dir, "sources")
+	start := hook(t, dir, "start.sh", `jq -r .source >> `+sources)
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"SessionStart", "", start}),
+		script:   `{"replay": ["old question", "old answer"], "turns": [[{"say":"new"},{"stop":"end_turn"}]]}`,
+	})
+	r.handshake()
+	load := r.call("session/load", map[string]any{"sessionId": "earlier-1", "cwd": r.project, "mcpServers": []any{}})
+	require.Nil(t, load.Error)
+	require.Equal(t, []string{"old question", "old answer"}, r.chunkTextsOfAll())
+	resume := r.call("session/resume", map[string]any{"sessionId": "earlier-2", "cwd": r.project})
+	require.Nil(t, resume.Error)
+	require.Equal(t, "startup\nresume\nresume\n", readFile(t, sources))
+
+	require.Equal(t, "end_turn", stopReason(t, r.prompt("earlier-1", "next")))
+	msgs := r.transcript("earlier-1")
+	var texts []string
+	for _, b := range blocksOf(msgs, "text") {
+		texts = append(texts, b["content"].(string))
+	}
+	require.Equal(t, []string{"next", "new"}, texts, "the replayed history is not recorded twice")
+}
+
+// chunkTextsOfAll returns the text of every user and agent chunk the editor got.
+func (r *rig) chunkTextsOfAll() []string {
+	var out []string
+	for _, m := range r.noted(methodSessionUpdate) {
+		var p struct {
+			Update struct {
+				Content struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"update"`
+		}
+		require.NoError(r.t, json.Unmarshal(m.Params, &p))
+		if p.Update.Content.Text != "" {
+			out = append(out, p.Update.Content.Text)
+		}
+	}
+	return out
+}
+
+// SessionEnd runs on session/close with reason "other".
+func TestSessionEndOnClose(t *testing.T) {
+	dir := t.TempDir()
+	ended := filepath.Join(dir, "ended")
+	end := hook(t, dir, "end.sh", `jq -r '.reason + " " + .session_id' >> `+ended)
+	r := startRig(t, rigOptions{settings: settings([3]string{"SessionEnd", "", end})})
+	sess := r.handshake()
+	res := r.call("session/close", map[string]any{"sessionId": sess})
+	require.Nil(t, res.Error)
+	require.Equal(t, "other "+sess+"\n", readFile(t, ended))
+	require.Equal(t, 0, r.wait())
+	require.Equal(t, "other "+sess+"\n", readFile(t, ended), "a closed session does not end twice")
+}
+
+// When the editor goes away, the agent is ended (SIGTERM, then SIGKILL) and
+// SessionEnd runs with reason prompt_input_exit; the proxy exits 0.
+func TestEditorDisconnectEndsTheAgentAndRunsSessionEnd(t *testing.T) {
+	dir := t.TempDir()
+	ended := filepath.Join(dir, "ended")
+	end := hook(t, dir, "end.sh", `jq -r .reason >> `+ended)
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"SessionEnd", "", end}),
+		script:   script(`[{"say":"working"},{"hang":true}]`),
+	})
+	sess := r.handshake()
+	r.request("session/prompt", map[string]any{"sessionId": sess, "prompt": []any{map[string]string{"type": "text", "text": "go"}}})
+	for {
+		if m := r.read(); m != nil && strings.Contains(m.Line, "working") {
+			break
+		}
+	}
+	require.Equal(t, 0, r.wait())
+	require.Equal(t, "prompt_input_exit\n", readFile(t, ended))
+	msgs := r.transcript(sess)
+	require.Equal(t, "working", blocksOf(msgs, "text")[1]["content"], "what the agent said before the end is recorded")
+}
+
+// An agent that ignores SIGTERM gets SIGKILL after the grace period, and so
+// do the processes it started.
+func TestAgentIgnoringSIGTERMIsKilled(t *testing.T) {
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	agent := hook(t, dir, "agent.sh", `trap '' TERM; sleep 600 & echo "$$ $!" > `+pids+`; echo ready >&2; while :; do sleep 1; done`)
+	r := startRig(t, rigOptions{opts: func(o *Options) {
+		o.Agent = []string{agent}
+		o.KillGrace = 200 * time.Millisecond
+	}})
+	require.Eventually(t, func() bool { return strings.Contains(r.stderr.String(), "ready") }, waitFor, tick)
+	require.Equal(t, 0, r.wait())
+	for _, f := range strings.Fields(readFile(t, pids)) {
+		pid, err := strconv.Atoi(f)
+		require.NoError(t, err)
+		require.Eventually(t, func() bool { return !running(pid) }, waitFor, tick, "process %d still runs", pid)
+	}
+}
+
+// running reports whether a process runs: it exists and is not a zombie
+// waiting for a parent (an orphan's parent may be an init that never reaps).
+func running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+}
+
+// When the agent dies mid-turn, the editor's pending request gets an error,
+// the transcript holds everything up to it, SessionEnd runs, and the proxy
+// exits with the agent's status.
+func TestAgentDyingMidTurn(t *testing.T) {
+	dir := t.TempDir()
+	ended := filepath.Join(dir, "ended")
+	end := hook(t, dir, "end.sh", `jq -r .reason >> `+ended)
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"SessionEnd", "", end}),
+		script: script(`[{"say":"half of "},{"say":"an answer"},` +
+			`{"update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Reading a.txt","kind":"read","status":"in_progress"}},` +
+			`{"crash":3}]`),
+	})
+	sess := r.handshake()
+	res := r.prompt(sess, "go")
+	require.NotNil(t, res.Error, "the editor's prompt is answered with an error: %s", res.Line)
+	require.Contains(t, res.Error.Message, "the agent exited (status 3)")
+	require.Equal(t, 3, r.exitStatus())
+	require.Equal(t, "other\n", readFile(t, ended))
+	msgs := r.transcript(sess)
+	require.Equal(t, "half of an answer", blocksOf(msgs, "text")[1]["content"])
+	require.Equal(t, "t1", blocksOf(msgs, "tool")[0]["id"])
+}

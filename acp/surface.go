@@ -1,0 +1,117 @@
+package acp
+
+import (
+	"context"
+	"strings"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/session"
+)
+
+// fire runs one event of a session through the session package, which
+// records it in the transcript and runs the hooks. ok is false when the
+// event could not be recorded (the session file cannot be written): the
+// hooks did not run, and the caller decides what is safe.
+func (p *Proxy) fire(ctx context.Context, st *sessState, ev hooks.Event, matchValue string,
+	f func(context.Context) (session.Outcome, error)) (session.Outcome, bool) {
+	p.flush() // what came before the event reaches its side before the hooks take their time
+	out, err := f(ctx)
+	if err != nil {
+		p.log.Warn("hooks did not run: the session could not be recorded", "event", ev, "match", matchValue,
+			"session", st.acpID, "err", err)
+		return out, false
+	}
+	return out, true
+}
+
+// record adds an event to the run history when any hook was configured for
+// it, and logs it to stderr, where editors keep an agent's log. note says
+// what the proxy did with the hooks' decision.
+func (p *Proxy) record(st *sessState, matchValue string, out *session.Outcome, note string) {
+	p.recordRun(st.sess.ID(), matchValue, &out.Result, note)
+}
+
+func (p *Proxy) recordRun(sessionID, matchValue string, res *hooks.Result, note string) {
+	if len(res.Runs) == 0 {
+		return
+	}
+	run := hooks.NewEventRun(sessionID, matchValue, res)
+	if note != "" {
+		run.Outcome += "; " + note
+	}
+	run = p.history.Add(run)
+	p.log.Info("hooks ran", "event", run.Event, "match", matchValue, "session", sessionID, "outcome", run.Outcome)
+}
+
+// recordNote adds to the history something the proxy could not let hooks
+// decide, so that "why did my hook not stop this?" has an answer there too.
+func (p *Proxy) recordNote(st *sessState, ev hooks.Event, matchValue, outcome string) {
+	run := p.history.Add(hooks.EventRun{SessionID: st.sess.ID(), Event: ev, MatchValue: matchValue,
+		Hooks: []hooks.Run{}, Outcome: outcome})
+	p.log.Info("not enforced", "event", run.Event, "match", matchValue, "session", run.SessionID, "outcome", outcome)
+}
+
+// surface shows the user what hooks said: warn and error blocks become
+// agent message chunks marked as from a hook (ACP has no other channel to
+// the user's eyes).
+func (p *Proxy) surface(st *sessState, ev hooks.Event, blocks []session.Block) {
+	for _, b := range blocks {
+		switch b.Type {
+		case session.BlockWarn:
+			p.hookMessage(st, ev, levelWarning, b.Content)
+		case session.BlockError:
+			p.hookMessage(st, ev, levelError, b.Content)
+		}
+	}
+}
+
+// Levels of a hook message.
+const (
+	levelInfo    = "info"
+	levelWarning = "warning"
+	levelError   = "error"
+)
+
+// hookMessage sends the editor an agent_message_chunk that says it comes
+// from a hook, in its text (for the person reading) and in _meta.wavehooks
+// (for an editor or script that tells them apart).
+func (p *Proxy) hookMessage(st *sessState, ev hooks.Event, level, text string) {
+	label := "[wavehooks] " + string(ev) + " hook"
+	if level != levelInfo {
+		label += " " + level
+	}
+	p.sendEditor(notificationLine(methodSessionUpdate, map[string]any{
+		"sessionId": st.acpID,
+		"update": map[string]any{
+			"sessionUpdate": "agent_message_chunk",
+			"content":       map[string]any{"type": "text", "text": "\n\n" + label + ": " + strings.TrimSpace(text) + "\n\n"},
+			"_meta":         map[string]any{"wavehooks": map[string]any{"hookEvent": ev, "level": level}},
+		},
+	}))
+}
+
+// marked prefixes each context text with the event it came from, as the
+// model sees hook context in `wavehooks serve`'s apiMessages.
+func marked(ev hooks.Event, texts []string) []string {
+	out := make([]string, 0, len(texts))
+	for _, t := range texts {
+		if strings.TrimSpace(t) != "" {
+			out = append(out, "[Hook:"+string(ev)+"] "+t)
+		}
+	}
+	return out
+}
+
+// flushText records the agent's message streamed so far in the transcript.
+func (p *Proxy) flushText(st *sessState) {
+	p.saveText(st, st.takeText())
+}
+
+func (p *Proxy) saveText(st *sessState, text string) {
+	if text == "" {
+		return
+	}
+	if err := st.sess.AddAssistantMessage([]session.Block{{Type: session.BlockText, Content: text}}); err != nil {
+		p.log.Warn("the agent's message could not be recorded", "session", st.acpID, "err", err)
+	}
+}

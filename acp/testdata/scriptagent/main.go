@@ -1,0 +1,328 @@
+// Command scriptagent is a scripted ACP agent for the proxy's tests: it
+// speaks ACP v1 on stdio like a real agent, and each session/prompt plays
+// the next turn of a script instead of asking a model. Every line it reads
+// is appended to a log, so a test can check what the agent received.
+//
+//	AGENT_SCRIPT=script.json AGENT_LOG=received.jsonl scriptagent
+//
+// The script is {"agentName": "…", "turns": [[step, …], …]}; the steps are
+// documented on step below.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+)
+
+type script struct {
+	AgentName string   `json:"agentName"`
+	Turns     [][]step `json:"turns"`
+	// Replay is what session/load replays: user and agent texts, alternating.
+	Replay []string `json:"replay"`
+	// Every is the turn of every prompt after the listed turns.
+	Every []step `json:"every"`
+}
+
+// step is one thing the agent does in a turn; exactly one field is set.
+type step struct {
+	// Say streams a text chunk ($error is replaced by the last error message).
+	Say       string `json:"say,omitempty"`
+	MessageID string `json:"messageId,omitempty"`
+	// Update sends a session/update with this update object.
+	Update json.RawMessage `json:"update,omitempty"`
+	// Permission asks session/request_permission for this tool call, with
+	// Options (Gemini CLI's by default), and goes on with the steps of the
+	// chosen option's kind ("allow"/"reject") or "cancelled".
+	Permission  json.RawMessage  `json:"permission,omitempty"`
+	Options     json.RawMessage  `json:"options,omitempty"`
+	IfAllowed   []step           `json:"ifAllowed,omitempty"`
+	IfRejected  []step           `json:"ifRejected,omitempty"`
+	IfCancelled []step           `json:"ifCancelled,omitempty"`
+	Call        *call            `json:"call,omitempty"`
+	IfOK        []step           `json:"ifOK,omitempty"`
+	IfError     []step           `json:"ifError,omitempty"`
+	Stop        string           `json:"stop,omitempty"`
+	Crash       *int             `json:"crash,omitempty"`
+	Hang        bool             `json:"hang,omitempty"`
+	WaitCancel  bool             `json:"waitCancel,omitempty"`
+	Chunks      *struct{ N int } `json:"chunks,omitempty"`
+	BigSay      int              `json:"bigSay,omitempty"`
+	Stdout      string           `json:"stdout,omitempty"`
+	Stderr      string           `json:"stderr,omitempty"`
+}
+
+type call struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+type msg struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
+}
+
+type agent struct {
+	sc       script
+	out      *bufio.Writer
+	outMu    sync.Mutex
+	log      *os.File
+	mu       sync.Mutex
+	turn     int
+	sessions int
+	nextID   int
+	waiting  map[string]chan msg
+	cancel   map[string]chan struct{}
+	lastErr  string
+}
+
+func main() {
+	a := &agent{out: bufio.NewWriterSize(os.Stdout, 1<<16), waiting: map[string]chan msg{}, cancel: map[string]chan struct{}{}}
+	if path := os.Getenv("AGENT_SCRIPT"); path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "scriptagent:", err)
+			os.Exit(2)
+		}
+		if err := json.Unmarshal(data, &a.sc); err != nil {
+			fmt.Fprintln(os.Stderr, "scriptagent: bad script:", err)
+			os.Exit(2)
+		}
+	}
+	if path := os.Getenv("AGENT_LOG"); path != "" {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "scriptagent:", err)
+			os.Exit(2)
+		}
+		a.log = f
+	}
+	in := bufio.NewReaderSize(os.Stdin, 1<<16)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(line) > 0 {
+			a.received(line)
+		}
+		if err != nil {
+			return // EOF: the client is gone
+		}
+	}
+}
+
+func (a *agent) received(line []byte) {
+	if a.log != nil {
+		_, _ = a.log.Write(line)
+	}
+	var m msg
+	if err := json.Unmarshal(line, &m); err != nil {
+		a.send(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": "parse error"}})
+		return
+	}
+	switch {
+	case m.Method == "" && m.ID != nil:
+		a.mu.Lock()
+		ch := a.waiting[string(m.ID)]
+		delete(a.waiting, string(m.ID))
+		a.mu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	case m.Method == "session/cancel":
+		var p struct{ SessionID string }
+		_ = json.Unmarshal(m.Params, &p)
+		a.mu.Lock()
+		if ch := a.cancel[p.SessionID]; ch != nil {
+			close(ch)
+			delete(a.cancel, p.SessionID)
+		}
+		a.mu.Unlock()
+	case m.ID != nil:
+		a.request(m)
+	}
+}
+
+func (a *agent) request(m msg) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	switch m.Method {
+	case "initialize":
+		name := a.sc.AgentName
+		if name == "" {
+			name = "scriptagent"
+		}
+		a.reply(m.ID, map[string]any{"protocolVersion": 1, "agentInfo": map[string]string{"name": name, "version": "1"},
+			"agentCapabilities": map[string]any{"loadSession": true, "sessionCapabilities": map[string]any{"resume": map[string]any{}, "close": map[string]any{}}},
+			"authMethods":       []any{}})
+	case "session/new":
+		a.mu.Lock()
+		a.sessions++
+		id := fmt.Sprintf("sess-%d", a.sessions)
+		a.mu.Unlock()
+		a.reply(m.ID, map[string]any{"sessionId": id, "_meta": map[string]any{"scriptagent": true}})
+	case "session/load":
+		for i, text := range a.sc.Replay {
+			kind := "user_message_chunk"
+			if i%2 == 1 {
+				kind = "agent_message_chunk"
+			}
+			a.update(p.SessionID, map[string]any{"sessionUpdate": kind, "content": map[string]string{"type": "text", "text": text}})
+		}
+		a.reply(m.ID, nil)
+	case "session/resume", "session/close":
+		a.reply(m.ID, map[string]any{})
+	case "session/prompt":
+		a.mu.Lock()
+		var steps []step
+		if a.turn < len(a.sc.Turns) {
+			steps = a.sc.Turns[a.turn]
+		} else if a.sc.Every != nil {
+			steps = a.sc.Every
+		}
+		a.turn++
+		cancel := make(chan struct{})
+		a.cancel[p.SessionID] = cancel
+		a.mu.Unlock()
+		if steps == nil {
+			steps = []step{{Say: "(no more turns in the script)"}, {Stop: "end_turn"}}
+		}
+		go a.play(m.ID, p.SessionID, steps, cancel)
+	default:
+		a.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found: " + m.Method}})
+	}
+}
+
+// play runs a turn's steps; the turn ends at a stop step.
+func (a *agent) play(id json.RawMessage, sess string, steps []step, cancel chan struct{}) bool {
+	for _, s := range steps {
+		switch {
+		case s.Say != "":
+			u := map[string]any{"sessionUpdate": "agent_message_chunk",
+				"content": map[string]string{"type": "text", "text": strings.ReplaceAll(s.Say, "$error", a.lastErr)}}
+			if s.MessageID != "" {
+				u["messageId"] = s.MessageID
+			}
+			a.update(sess, u)
+		case s.Update != nil:
+			var u map[string]any
+			_ = json.Unmarshal(s.Update, &u)
+			a.update(sess, u)
+		case s.Permission != nil:
+			options := s.Options
+			if options == nil {
+				options = json.RawMessage(`[{"optionId":"proceed_always","name":"Allow for this session","kind":"allow_always"},` +
+					`{"optionId":"proceed_once","name":"Allow","kind":"allow_once"},{"optionId":"cancel","name":"Reject","kind":"reject_once"}]`)
+			}
+			res := a.call("session/request_permission", map[string]any{"sessionId": sess, "toolCall": s.Permission, "options": options})
+			var out struct {
+				Outcome struct{ Outcome, OptionID string }
+			}
+			_ = json.Unmarshal(res.Result, &out)
+			var kinds []struct{ OptionID, Kind string }
+			_ = json.Unmarshal(options, &kinds)
+			kind := "cancelled"
+			if out.Outcome.Outcome == "selected" {
+				for _, k := range kinds {
+					if k.OptionID == out.Outcome.OptionID {
+						kind = k.Kind
+					}
+				}
+			}
+			next := s.IfCancelled
+			switch kind {
+			case "allow_once", "allow_always":
+				next = s.IfAllowed
+			case "reject_once", "reject_always":
+				next = s.IfRejected
+			}
+			if a.play(id, sess, next, cancel) {
+				return true
+			}
+		case s.Call != nil:
+			var params map[string]any
+			_ = json.Unmarshal(s.Call.Params, &params)
+			params["sessionId"] = sess
+			res := a.call(s.Call.Method, params)
+			next := s.IfOK
+			if res.Error != nil {
+				var e struct{ Message string }
+				_ = json.Unmarshal(res.Error, &e)
+				a.lastErr = e.Message
+				next = s.IfError
+			}
+			if a.play(id, sess, next, cancel) {
+				return true
+			}
+		case s.Stop != "":
+			a.reply(id, map[string]any{"stopReason": s.Stop, "_meta": map[string]any{"scriptagent": "kept"}})
+			return true
+		case s.Crash != nil:
+			a.flush()
+			os.Exit(*s.Crash)
+		case s.Hang:
+			select {}
+		case s.WaitCancel:
+			<-cancel
+		case s.Chunks != nil:
+			for i := 0; i < s.Chunks.N; i++ {
+				a.update(sess, map[string]any{"sessionUpdate": "agent_message_chunk",
+					"content": map[string]string{"type": "text", "text": fmt.Sprintf("chunk %d ", i)}})
+			}
+		case s.BigSay > 0:
+			a.update(sess, map[string]any{"sessionUpdate": "agent_message_chunk",
+				"content": map[string]string{"type": "text", "text": strings.Repeat("x", s.BigSay)}})
+		case s.Stdout != "":
+			a.raw(s.Stdout + "\n")
+		case s.Stderr != "":
+			fmt.Fprintln(os.Stderr, s.Stderr)
+		}
+	}
+	return false
+}
+
+func (a *agent) call(method string, params any) msg {
+	a.mu.Lock()
+	a.nextID++
+	id := json.RawMessage(fmt.Sprint(a.nextID))
+	ch := make(chan msg, 1)
+	a.waiting[string(id)] = ch
+	a.mu.Unlock()
+	a.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	return <-ch
+}
+
+func (a *agent) update(sess string, u map[string]any) {
+	a.send(map[string]any{"jsonrpc": "2.0", "method": "session/update", "params": map[string]any{"sessionId": sess, "update": u}})
+}
+
+func (a *agent) reply(id json.RawMessage, result any) {
+	a.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+func (a *agent) send(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	a.raw(string(b) + "\n")
+}
+
+func (a *agent) raw(s string) {
+	a.outMu.Lock()
+	defer a.outMu.Unlock()
+	_, _ = a.out.WriteString(s)
+	_ = a.out.Flush()
+}
+
+func (a *agent) flush() {
+	a.outMu.Lock()
+	defer a.outMu.Unlock()
+	_ = a.out.Flush()
+}

@@ -1,0 +1,273 @@
+package acp
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// toolCallUpdate is the part of ACP's ToolCall / ToolCallUpdate the hooks
+// need: every field is optional in an update, and a present field replaces
+// what an earlier message said.
+type toolCallUpdate struct {
+	ToolCallID string            `json:"toolCallId"`
+	Title      *string           `json:"title"`
+	Kind       *string           `json:"kind"`
+	Status     *string           `json:"status"`
+	Content    []json.RawMessage `json:"content"`
+	Locations  []toolLocation    `json:"locations"`
+	RawInput   json.RawMessage   `json:"rawInput"`
+	RawOutput  json.RawMessage   `json:"rawOutput"`
+	Meta       *struct {
+		ClaudeCode *struct {
+			ToolName string `json:"toolName"`
+		} `json:"claudeCode"`
+	} `json:"_meta"`
+}
+
+type toolLocation struct {
+	Path string `json:"path"`
+	Line *int   `json:"line,omitempty"`
+}
+
+// toolState is everything a session learned about one tool call, merged
+// from its tool_call, its tool_call_updates and its permission request.
+type toolState struct {
+	id        string
+	metaName  string // _meta.claudeCode.toolName
+	title     string
+	kind      string
+	status    string
+	content   []json.RawMessage
+	locations []toolLocation
+	rawInput  json.RawMessage
+	rawOutput json.RawMessage
+
+	// announced: the editor saw a tool_call for it (a permission request
+	// alone does not create one in every editor).
+	announced bool
+	// recorded: its tool block is in the transcript.
+	recorded bool
+	// checked says where PreToolUse hooks decided on it ("" if nowhere).
+	checked string
+	// denied: a hook or the user refused it; its Post hooks do not run.
+	denied bool
+	// finished: completed or failed was handled.
+	finished bool
+}
+
+// merge applies an update; fields it leaves out keep their values.
+func (t *toolState) merge(u *toolCallUpdate) {
+	if u.Title != nil {
+		t.title = *u.Title
+	}
+	if u.Kind != nil {
+		t.kind = *u.Kind
+	}
+	if u.Status != nil {
+		t.status = *u.Status
+	}
+	if u.Content != nil {
+		t.content = u.Content
+	}
+	if u.Locations != nil {
+		t.locations = u.Locations
+	}
+	if !isNull(u.RawInput) {
+		t.rawInput = u.RawInput
+	}
+	if !isNull(u.RawOutput) {
+		t.rawOutput = u.RawOutput
+	}
+	if u.Meta != nil && u.Meta.ClaudeCode != nil && u.Meta.ClaudeCode.ToolName != "" {
+		t.metaName = u.Meta.ClaudeCode.ToolName
+	}
+}
+
+// diffContent is ACP's diff tool-call content.
+type diffContent struct {
+	Type    string  `json:"type"`
+	Path    string  `json:"path"`
+	OldText *string `json:"oldText"`
+	NewText string  `json:"newText"`
+}
+
+// textContent is ACP's "content" tool-call content holding a text block.
+type textContent struct {
+	Type    string `json:"type"`
+	Content struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+}
+
+func (t *toolState) diff() (diffContent, bool) {
+	for _, c := range t.content {
+		var d diffContent
+		if decode(c, &d) == nil && d.Type == "diff" {
+			return d, true
+		}
+	}
+	return diffContent{}, false
+}
+
+// texts joins the text of the tool call's "content" items.
+func (t *toolState) texts() string {
+	var parts []string
+	for _, c := range t.content {
+		var tc textContent
+		if decode(c, &tc) == nil && tc.Type == "content" && tc.Content.Type == "text" {
+			parts = append(parts, tc.Content.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Tool names for ACP tool kinds, for agents that do not say which tool they
+// run (docs/acp.md has the table). They are Claude Code's names where Claude
+// Code has such a tool, so that matchers written for it apply.
+var kindTools = map[string]string{
+	"execute":     "Bash",
+	"read":        "Read",
+	"delete":      "Delete",
+	"move":        "Move",
+	"search":      "Grep",
+	"fetch":       "WebFetch",
+	"think":       "Think",
+	"switch_mode": "SwitchMode",
+	"other":       "Other",
+}
+
+// describe names the tool and builds the tool_input hooks read. The name is
+// _meta.claudeCode.toolName when the agent gives it (claude-agent-acp does),
+// else it follows from the kind and, for edits, the diff. The input is the
+// agent's rawInput when it has one, with the fields Claude Code's tools
+// have (command, file_path, content, …) filled in from the title, the
+// locations and the diff when rawInput lacks them.
+func (t *toolState) describe() (string, json.RawMessage) {
+	d, hasDiff := t.diff()
+	name := t.metaName
+	if name == "" {
+		switch t.kind {
+		case "edit":
+			if hasDiff && (d.OldText == nil || *d.OldText == "") {
+				name = "Write"
+			} else {
+				name = "Edit"
+			}
+		default:
+			name = kindTools[t.kind]
+			if name == "" {
+				name = "Other"
+			}
+		}
+	}
+	in, _ := decodeObject(t.rawInput)
+	if in == nil {
+		in = map[string]json.RawMessage{}
+		if !isNull(t.rawInput) {
+			in["raw_input"] = t.rawInput // not an object: kept whole
+		}
+	}
+	if len(t.rawInput) > 0 && t.metaName != "" && len(in) > 0 {
+		return name, t.rawInput // the agent's own tool and input: nothing to add
+	}
+	path := firstString(in, "file_path", "path", "abs_path", "absolute_path")
+	if path == "" && len(t.locations) > 0 {
+		path = t.locations[0].Path
+	}
+	if path == "" && hasDiff {
+		path = d.Path
+	}
+	set := func(key, value string) {
+		if _, ok := in[key]; !ok && value != "" {
+			in[key] = mustRaw(value)
+		}
+	}
+	switch name {
+	case "Bash":
+		if s := firstString(in, "command"); s == "" {
+			var argv []string
+			if decode(in["command"], &argv) == nil && len(argv) > 0 {
+				in["command"] = mustRaw(shellJoin(argv))
+			} else {
+				delete(in, "command")
+				set("command", t.title)
+			}
+		}
+	case "Write":
+		set("file_path", path)
+		if hasDiff {
+			set("content", d.NewText)
+		}
+	case "Edit":
+		set("file_path", path)
+		if hasDiff {
+			if d.OldText != nil {
+				set("old_string", *d.OldText)
+			}
+			set("new_string", d.NewText)
+		}
+	case "Read", "Delete":
+		set("file_path", path)
+	case "Move":
+		set("file_path", path)
+		if len(t.locations) > 1 {
+			set("destination", t.locations[1].Path)
+		}
+	case "Grep":
+		set("pattern", t.title)
+	case "WebFetch":
+		if strings.Contains(t.title, "://") {
+			set("url", t.title)
+		}
+	}
+	set("title", t.title)
+	return name, mustRaw(in)
+}
+
+func firstString(obj map[string]json.RawMessage, keys ...string) string {
+	for _, k := range keys {
+		var s string
+		if raw, ok := obj[k]; ok && decode(raw, &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// shellJoin joins a command and its arguments into one shell command line,
+// quoting what a shell would otherwise split or expand.
+func shellJoin(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = shellQuote(a)
+	}
+	return strings.Join(out, " ")
+}
+
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range s {
+		if !(c == '-' || c == '_' || c == '.' || c == '/' || c == '=' || c == ':' || c == ',' || c == '+' || c == '@' || c == '%' ||
+			'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// toolResponse is a finished tool's tool_response for PostToolUse hooks:
+// its rawOutput when it has one, else the text of its content.
+func (t *toolState) toolResponse() json.RawMessage {
+	if !isNull(t.rawOutput) {
+		return t.rawOutput
+	}
+	return mustRaw(t.texts())
+}

@@ -1,0 +1,238 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	fastjson "github.com/segmentio/encoding/json"
+)
+
+// ACP method names the proxy acts on (the protocol's schema/v1/meta.json).
+const (
+	methodInitialize        = "initialize"
+	methodSessionNew        = "session/new"
+	methodSessionLoad       = "session/load"
+	methodSessionResume     = "session/resume"
+	methodSessionClose      = "session/close"
+	methodSessionPrompt     = "session/prompt"
+	methodSessionCancel     = "session/cancel"
+	methodSessionUpdate     = "session/update"
+	methodRequestPermission = "session/request_permission"
+	methodWriteTextFile     = "fs/write_text_file"
+	methodReadTextFile      = "fs/read_text_file"
+	methodTerminalCreate    = "terminal/create"
+
+	// methodHookRuns is the proxy's own extension method (ACP reserves names
+	// that start with "_" for extensions): the editor, or a script, asks for
+	// the hook-run history, which `wavehooks serve` offers as wave/hookRuns.
+	methodHookRuns = "_wavehooks/hookRuns"
+)
+
+// JSON-RPC and ACP error codes the proxy answers with.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+	codeInvalidParams  = -32602
+	codeInternalError  = -32603
+	codeCancelled      = -32800
+	// codeHookDenied answers a file or terminal request a PreToolUse hook
+	// denied; ACP leaves codes outside its list to implementations.
+	codeHookDenied = -32001
+)
+
+// message is one JSON-RPC message as read from one side: the line itself,
+// which is what gets forwarded, and the envelope fields the proxy routes on.
+type message struct {
+	// line is the message's bytes as read, ending in "\n".
+	line []byte
+	// passed: the message was passed on, changed, answered or taken by the
+	// proxy (set by the worker that handles it).
+	passed bool
+
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// errNotObject: a line that is not a JSON object cannot be a JSON-RPC message.
+var errNotObject = errors.New("not a JSON object")
+
+// parseMessage decodes a line's envelope. The line must stay unchanged while
+// the message is in use: nothing is copied out of it but the envelope fields.
+func parseMessage(line []byte) (*message, error) {
+	body := bytes.TrimSpace(line)
+	if len(body) == 0 || body[0] != '{' {
+		return nil, errNotObject
+	}
+	m := &message{line: line}
+	if err := decode(body, m); err != nil {
+		return nil, err
+	}
+	if isNull(m.ID) {
+		m.ID = nil
+	} else {
+		m.ID = append(json.RawMessage(nil), m.ID...) // kept while a call is open; the line need not be
+	}
+	return m, nil
+}
+
+func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
+
+// isRequest: a method and an id; the peer must answer it.
+func (m *message) isRequest() bool { return m.Method != "" && m.ID != nil }
+
+// isNotification: a method without an id.
+func (m *message) isNotification() bool { return m.Method != "" && m.ID == nil }
+
+// isResponse: an id without a method.
+func (m *message) isResponse() bool { return m.Method == "" && m.ID != nil }
+
+// idKey is the map key of a request id. Peers echo ids as they got them, so
+// the id's bytes identify it.
+func idKey(id json.RawMessage) string { return string(id) }
+
+// ownIDPrefix starts the ids of the requests the proxy itself sends (a Stop
+// hook's follow-up prompt, a hook's "ask" about a file operation). They are
+// strings, so they cannot collide with the numbers editors and agents use;
+// docs/acp.md says so for peers that use string ids.
+const ownIDPrefix = "wavehooks-"
+
+func ownID(kind string, n int) json.RawMessage {
+	return json.RawMessage(strconv.Quote(ownIDPrefix + kind + "-" + strconv.Itoa(n)))
+}
+
+// encodeLine encodes v as one message line: JSON without newlines, ending in "\n".
+func encodeLine(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only values built by the proxy get here; they always encode.
+		panic(fmt.Sprintf("acp: cannot encode a message: %v", err))
+	}
+	return append(b, '\n')
+}
+
+type responseOut struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+// resultLine answers request id with a result.
+func resultLine(id json.RawMessage, result any) []byte {
+	raw, ok := result.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(result); err != nil {
+			panic(fmt.Sprintf("acp: cannot encode a result: %v", err))
+		}
+	}
+	return encodeLine(responseOut{JSONRPC: "2.0", ID: id, Result: raw})
+}
+
+// errorLine answers request id (null when unknown) with an error.
+func errorLine(id json.RawMessage, code int, msg string, data any) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	return encodeLine(responseOut{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: msg, Data: data}})
+}
+
+// rawErrorLine answers request id with an error object received from a peer, unchanged.
+func rawErrorLine(id, rawErr json.RawMessage) []byte {
+	return encodeLine(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   json.RawMessage `json:"error"`
+	}{"2.0", id, rawErr})
+}
+
+type requestOut struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method"`
+	Params  any             `json:"params"`
+}
+
+// requestLine is a request the proxy sends.
+func requestLine(id json.RawMessage, method string, params any) []byte {
+	return encodeLine(requestOut{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+}
+
+// notificationLine is a notification the proxy sends.
+func notificationLine(method string, params any) []byte {
+	return encodeLine(requestOut{JSONRPC: "2.0", Method: method, Params: params})
+}
+
+// withParams is the request m with other params, the rest of its envelope kept.
+func withParams(m *message, params any) []byte {
+	return requestLine(m.ID, m.Method, params)
+}
+
+// decodeTransient is decode for values used only while the message is
+// handled: strings also point into raw instead of being copied. The hot
+// path of a streamed text chunk allocates nothing for them.
+func decodeTransient(raw json.RawMessage, v any) error {
+	if isNull(raw) {
+		return nil
+	}
+	rest, err := fastjson.Parse(raw, v, fastjson.ZeroCopy)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return fmt.Errorf("invalid character %q after a JSON value", rest[0])
+	}
+	return nil
+}
+
+// decodeObject decodes a JSON object into its members, keeping each value's
+// bytes, so that a changed message keeps every member the proxy does not touch.
+func decodeObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	var obj map[string]json.RawMessage
+	if err := decode(raw, &obj); err != nil {
+		return nil, err
+	}
+	if obj == nil {
+		obj = map[string]json.RawMessage{}
+	}
+	return obj, nil
+}
+
+// decode decodes raw JSON into v; empty or null leaves v as it is.
+// RawMessage fields of v point into raw instead of copying it: a message's
+// line is never changed or reused, and a 50 MB prompt is not copied again
+// at every step.
+func decode(raw json.RawMessage, v any) error {
+	if isNull(raw) {
+		return nil
+	}
+	rest, err := fastjson.Parse(raw, v, fastjson.DontCopyRawMessage)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return fmt.Errorf("invalid character %q after a JSON value", rest[0])
+	}
+	return nil
+}
+
+// mustRaw encodes a value the proxy built.
+func mustRaw(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("acp: cannot encode: %v", err))
+	}
+	return b
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/wavehooks/wavehooks/acp"
+	"github.com/wavehooks/wavehooks/hooks"
+)
+
+// acpProxy is `wavehooks acp [flags] -- <agent command…>`: the editor starts
+// it in place of an ACP agent, and it runs the agent behind it (docs/acp.md).
+// It exits with the agent's exit status when the agent ends first.
+func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c commonFlags
+	c.register(fs)
+	logLevel := fs.String("log-level", "info", "the least level logged to stderr: debug, info, warn or error")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wavehooks acp [--wave-home DIR] [--project DIR] [--trust-workspace] [--log-level LEVEL] -- <agent command…>")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	agent := fs.Args()
+	if len(agent) == 0 {
+		fmt.Fprintln(stderr, "wavehooks acp: no agent command: give it after --, e.g. wavehooks acp -- gemini --acp")
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintln(stderr, "wavehooks acp: bad --log-level:", err)
+		return 2
+	}
+	paths, err := c.paths()
+	if err == nil {
+		paths.ProjectRoot, err = filepath.Abs(paths.ProjectRoot)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks acp:", err)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})).With("component", "wavehooks-acp")
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer cancel()
+	return acp.Run(ctx, acp.Options{
+		Agent: agent, AgentStderr: stderr,
+		WaveHome: paths.WaveHome, ProjectRoot: paths.ProjectRoot, ProjectFixed: c.project != "",
+		ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
+		TrustWorkspace: c.trust, Logger: logger,
+	}, stdin, stdout)
+}
