@@ -3,13 +3,18 @@ GO       ?= go
 BIN      := bin/wavehooks
 PKGS     := ./...
 BENCHTIME ?= 2s
+# What `wavehooks version` reports (cmd/wavehooks/version.go): the nearest tag (or 0.1.0-dev without one) and the
+# commit; "-dirty" when the tree has uncommitted changes.
+VERSION  ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev$$(git diff --quiet HEAD -- 2>/dev/null || echo -dirty))
+COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
 .PHONY: all build test test-short test-editors test-nvim-latest demo bench lint fuzz smoke clean
 
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/wavehooks
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/wavehooks
 
 # The whole suite: vet, formatting, the race detector over every package, the wire-contract smoke
 # test against the built binary, and the editor tests (skipped with a note when no editor is installed).
