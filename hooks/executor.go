@@ -65,7 +65,7 @@ func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
 	if h.Args != nil {
 		cmd = exec.Command(h.Command, h.Args...)
 	} else {
-		cmd = exec.Command("/bin/sh", "-c", h.Command)
+		cmd = shellCommand(h) // sh -c; on Windows Git Bash or PowerShell (executor_windows.go)
 	}
 	cmd.Dir, cmd.Env = r.dir, r.env
 	if h.Cwd != "" {
@@ -87,10 +87,13 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 	defer func() { go files.close() }()
 
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.stdin, files.stdout, files.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	tree := newProcessTree(cmd) // a process group; on Windows a Job Object
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
+		return Exec{ExitCode: -1, StartErr: err.Error(), Duration: time.Since(start)}
+	}
+	if err := tree.started(cmd); err != nil {
 		return Exec{ExitCode: -1, StartErr: err.Error(), Duration: time.Since(start)}
 	}
 	// Timers rather than exec.CommandContext: no goroutine per hook, and the
@@ -98,7 +101,7 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 	var why atomic.Int32
 	kill := func(reason int32) {
 		if why.CompareAndSwap(0, reason) {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			tree.kill()
 		}
 	}
 	timer := time.AfterFunc(timeout, func() { kill(killedByTimeout) })
@@ -111,8 +114,9 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 	res := Exec{Duration: time.Since(start)}
 	if why.Load() != 0 {
 		// Processes that escaped into the group after the first kill.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		tree.kill()
 	}
+	tree.release()
 	res.Stdout, res.StdoutTruncated = files.read(files.stdout, &files.outCut)
 	res.Stderr, res.StderrTruncated = files.read(files.stderr, &files.errCut)
 	var exitErr *exec.ExitError
