@@ -109,9 +109,10 @@ dist:
 test-dist: dist
 	COMMIT=$(COMMIT) sh scripts/dist_test.sh dist
 
-# End to end: the packaged VS Code extension in code-server (VS Code 1.100.3 in the browser), driven through
-# its web UI by playwright-core and Debian's chromium; see editors/vscode-e2e/README.md. Part of `test`
-# (through test-editors); it says SKIPPED when chromium and the other tools it needs are not installed.
+# End to end: the linux-x64 package of the VS Code extension, with the server it carries and no other on PATH,
+# in code-server (VS Code 1.100.3 in the browser), driven through its web UI by playwright-core and Debian's
+# chromium; see editors/vscode-e2e/README.md. Part of `test` (through test-editors); it says SKIPPED when
+# chromium and the other tools it needs are not installed.
 .PHONY: e2e-vscode
-e2e-vscode: build
-	WAVEHOOKS_BIN=$(abspath $(BIN)) sh editors/vscode-e2e/run.sh
+e2e-vscode:
+	VERSION=$(VERSION) COMMIT=$(COMMIT) GO=$(GO) sh editors/vscode-e2e/run.sh

@@ -34,13 +34,13 @@ header() {
 import struct, sys
 b = open(sys.argv[1], 'rb').read(4096)
 if b[:4] == b'\x7fELF':
-    print('elf', {62: 'amd64', 183: 'arm64'}.get(struct.unpack_from('<H', b, 18)[0], '?'))
+    print('ELF', {62: 'amd64', 183: 'arm64'}.get(struct.unpack_from('<H', b, 18)[0], '?'))
 elif b[:4] == b'\xcf\xfa\xed\xfe':
-    print('macho', {0x01000007: 'amd64', 0x0100000c: 'arm64'}.get(struct.unpack_from('<I', b, 4)[0], '?'))
+    print('Mach-O', {0x01000007: 'amd64', 0x0100000c: 'arm64'}.get(struct.unpack_from('<I', b, 4)[0], '?'))
 elif b[:2] == b'MZ':
     pe = struct.unpack_from('<I', b, 0x3c)[0]
     ok = b[pe:pe + 4] == b'PE\0\0'
-    print('pe' if ok else '?', {0x8664: 'amd64', 0xaa64: 'arm64'}.get(struct.unpack_from('<H', b, pe + 4)[0], '?'))
+    print('PE' if ok else '?', {0x8664: 'amd64', 0xaa64: 'arm64'}.get(struct.unpack_from('<H', b, pe + 4)[0], '?'))
 else:
     print('unknown ?')
 EOF
@@ -55,9 +55,9 @@ for p in $platforms; do
   f=wavehooks-$p
   [ "$goos" = windows ] && f=$f.exe
   [ -s "$dist/$f" ] || continue
-  case $goos in linux) format=elf ;; darwin) format=macho ;; windows) format=pe ;; esac
+  case $goos in linux) format=ELF ;; darwin) format=Mach-O ;; windows) format=PE ;; esac
   got=$(header "$dist/$f")
-  if [ "$got" = "$format $goarch" ]; then ok "$f is a $format executable for $goarch"; else notok "$f: want $format $goarch, the header says $got"; fi
+  if [ "$got" = "$format $goarch" ]; then ok "$f: $format executable for $goarch"; else notok "$f: want $format for $goarch, the header says $got"; fi
 done
 
 short=$(printf %.12s "$COMMIT")
@@ -65,9 +65,9 @@ run_version() { # run_version NAME COMMAND...
   name=$1
   shift
   if out=$("$@" version 2>&1) && case $out in "wavehooks "*"(commit $short"*"$name"*) true ;; *) false ;; esac then
-    ok "wavehooks-$name version: $out"
+    ok "the $name server runs: version says $out"
   else
-    notok "wavehooks-$name version: want \"wavehooks … (commit $short, … $name)\", got: $out"
+    notok "the $name server: version: want \"wavehooks … (commit $short, … $name)\", got: $out"
   fi
 }
 [ -x "$dist/wavehooks-linux-amd64" ] && [ "$(uname -m)" = x86_64 ] && run_version linux/amd64 "$dist/wavehooks-linux-amd64"
@@ -86,7 +86,7 @@ if [ -f "$dist/SHA256SUMS" ]; then
   listed=$(awk '{print $2}' "$dist/SHA256SUMS" | sed 's/^\*//' | sort | tr '\n' ' ')
   expected=$(for f in $want; do echo "$f"; done | sort | tr '\n' ' ')
   if [ "$listed" = "$expected" ]; then ok "SHA256SUMS lists the $(echo "$want" | wc -w) artifacts"; else notok "SHA256SUMS lists: $listed; want: $expected"; fi
-  if out=$(cd "$dist" && sha256sum -c SHA256SUMS 2>&1); then ok "sha256sum -c SHA256SUMS"; else notok "sha256sum -c SHA256SUMS: $out"; fi
+  if out=$(cd "$dist" && sha256sum -c --quiet SHA256SUMS 2>&1); then ok "sha256sum -c SHA256SUMS"; else notok "sha256sum -c SHA256SUMS: $out"; fi
 else
   notok "SHA256SUMS is missing"
 fi
