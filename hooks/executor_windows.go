@@ -50,6 +50,9 @@ var (
 // instruction, so starts nothing, until it is in the job and started resumes
 // its thread.
 type processTree struct {
+	// mu orders a timer's kill against release: a kill after the handle
+	// is closed does nothing, rather than reach whatever reuses its value.
+	mu  sync.Mutex
 	job windows.Handle
 }
 
@@ -143,6 +146,8 @@ func resumeProcess(pid uint32) error {
 
 // kill ends every process in the job.
 func (t *processTree) kill() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.job != 0 {
 		_ = windows.TerminateJobObject(t.job, 1)
 	}
@@ -152,6 +157,8 @@ func (t *processTree) kill() {
 // processes of a hook that exited by itself are left running, as elsewhere
 // (a hook may start a daemon): kill-on-close is turned off first.
 func (t *processTree) release() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.job == 0 {
 		return
 	}
