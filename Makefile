@@ -3,13 +3,18 @@ GO       ?= go
 BIN      := bin/wavehooks
 PKGS     := ./...
 BENCHTIME ?= 2s
+# What `wavehooks version` reports (cmd/wavehooks/version.go): the nearest tag (or 0.1.0-dev without one) and the
+# commit; "-dirty" when the tree has uncommitted changes.
+VERSION  ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev$$(git diff --quiet HEAD -- 2>/dev/null || echo -dirty))
+COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: all build test test-short test-editors test-nvim-latest demo bench lint fuzz smoke clean conformance
+.PHONY: all build cross test-fallback test test-short test-editors test-nvim-latest demo bench lint fuzz smoke clean conformance
 
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/wavehooks
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/wavehooks
 
 # The whole suite: vet, formatting, the race detector over every package (the conformance suite against
 # the real Claude Code CLI among them), the wire-contract smoke test against the built binary, and the
@@ -20,7 +25,10 @@ test: build
 	$(GO) vet $(PKGS)
 	@sh conformance/install-claude-code.sh || echo "SKIPPED: the Claude Code conformance suite (the CLI could not be installed; see above)"
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(MAKE) --no-print-directory test-fallback
+	$(MAKE) --no-print-directory cross
 	$(MAKE) --no-print-directory smoke
+	$(MAKE) --no-print-directory test-dist
 	$(MAKE) --no-print-directory test-editors
 
 # The editor integrations, each against the real server binary: Neovim headless, and the VS Code
@@ -42,6 +50,20 @@ test-nvim-latest: build
 	  if [ $$status -eq 2 ]; then echo "SKIPPED: Neovim from Debian unstable (deb.debian.org unreachable)"; exit 0; fi; \
 	  [ $$status -eq 0 ] || exit $$status; \
 	  NVIM=$(NVIM_LATEST)/nvim WAVEHOOKS_BIN=$(abspath $(BIN)) editors/nvim/test/run.sh
+
+# The systems CI cannot run: every package, its test files included, vets and compiles for Windows and macOS
+# (go vet, then go test -c per package). Windows is never run here; macOS's file fallback runs in test-fallback.
+CROSS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
+cross:
+	@for t in $(CROSS); do goos=$${t%/*}; goarch=$${t#*/}; echo "  cross: $$t: go vet, go test -c"; \
+	  GOOS=$$goos GOARCH=$$goarch CGO_ENABLED=0 $(GO) vet $(PKGS) || exit 1; \
+	  for p in $$(GOOS=$$goos GOARCH=$$goarch $(GO) list $(PKGS)); do \
+	    GOOS=$$goos GOARCH=$$goarch CGO_ENABLED=0 $(GO) test -c -o /dev/null $$p || exit 1; done; \
+	done
+
+# The hook executor's tests on the temporary files macOS uses instead of memfds (hooks/memfile_other.go).
+test-fallback:
+	$(GO) test -race -count=1 -tags wavehooks_nomemfd ./hooks/...
 
 test-short:
 	$(GO) test -count=1 $(PKGS)
@@ -88,11 +110,24 @@ smoke: build
 	  else python3 testdata/contract/smoke.py $(abspath $(BIN)); fi
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
 
-# End to end: the packaged VS Code extension in code-server (VS Code 1.100.3 in the browser), driven through
-# its web UI by playwright-core and Debian's chromium; see editors/vscode-e2e/README.md. Part of `test`
-# (through test-editors); it says SKIPPED when chromium and the other tools it needs are not installed.
+# Release artifacts (scripts/dist.sh): the server for linux, darwin and windows × amd64 and arm64, the VS Code
+# extension for each of those platforms carrying its server, and SHA256SUMS — all in dist/ (not committed).
+.PHONY: dist test-dist
+dist:
+	rm -rf dist
+	VERSION=$(VERSION) COMMIT=$(COMMIT) GO=$(GO) sh scripts/dist.sh
+
+# Checks the artifacts as a user would (scripts/dist_test.sh): formats, checksums, `version` on linux, the
+# server inside each .vsix.
+test-dist: dist
+	COMMIT=$(COMMIT) sh scripts/dist_test.sh dist
+
+# End to end: the linux-x64 package of the VS Code extension, with the server it carries and no other on PATH,
+# in code-server (VS Code 1.100.3 in the browser), driven through its web UI by playwright-core and Debian's
+# chromium; see editors/vscode-e2e/README.md. Part of `test` (through test-editors); it says SKIPPED when
+# chromium and the other tools it needs are not installed.
 .PHONY: e2e-vscode
-e2e-vscode: build
-	WAVEHOOKS_BIN=$(abspath $(BIN)) sh editors/vscode-e2e/run.sh
+e2e-vscode:
+	VERSION=$(VERSION) COMMIT=$(COMMIT) GO=$(GO) sh editors/vscode-e2e/run.sh

@@ -31,7 +31,7 @@ func startAgent(argv []string, dir string, env []string, stderr io.Writer) (*age
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stderr = dir, env, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	inOwnProcessGroup(cmd)
 	// A grandchild that keeps the agent's stderr open must not keep Wait
 	// from reporting that the agent ended.
 	cmd.WaitDelay = 2 * time.Second
@@ -74,7 +74,7 @@ func (a *agentProcess) signal(sig syscall.Signal) {
 	if a.cmd.Process == nil {
 		return
 	}
-	if err := syscall.Kill(-a.cmd.Process.Pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+	if err := signalGroup(a.cmd.Process.Pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
 		_ = a.cmd.Process.Signal(sig)
 	}
 }

@@ -1,14 +1,10 @@
 package acp
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -147,20 +143,6 @@ func TestAgentIgnoringSIGTERMIsKilled(t *testing.T) {
 		require.NoError(t, err)
 		require.Eventually(t, func() bool { return !running(pid) }, waitFor, tick, "process %d still runs", pid)
 	}
-}
-
-// running reports whether a process runs: it exists and is not a zombie
-// waiting for a parent (an orphan's parent may be an init that never reaps).
-func running(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
 }
 
 // When the agent dies mid-turn, the editor's pending request gets an error,

@@ -1,3 +1,5 @@
+//go:build linux
+
 package conformance
 
 // The scenarios: each is one headless Claude Code session against the fake

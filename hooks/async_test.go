@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,7 +23,7 @@ const gatedHook = `jq -r .prompt > \"$WAVE_PROJECT_DIR/async-stdin\"; cat \"$WAV
 func makeGate(t *testing.T, root string) string {
 	t.Helper()
 	gate := filepath.Join(root, "gate")
-	require.NoError(t, syscall.Mkfifo(gate, 0o600))
+	require.NoError(t, mkfifo(gate))
 	return gate
 }
 

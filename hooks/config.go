@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -153,12 +154,26 @@ type Paths struct {
 	ManagedFile string
 }
 
-// DefaultManagedFile is $WAVE_MANAGED_SETTINGS, or /etc/wave/managed-settings.json.
+// DefaultManagedFile is $WAVE_MANAGED_SETTINGS, or /etc/wave/managed-settings.json
+// (on Windows %ProgramData%\wave\managed-settings.json).
 func DefaultManagedFile() string {
 	if f := os.Getenv("WAVE_MANAGED_SETTINGS"); f != "" {
 		return f
 	}
-	return "/etc/wave/managed-settings.json"
+	return managedFileFor(runtime.GOOS, os.Getenv("ProgramData"))
+}
+
+// managedFileFor is where the managed file is on goos. On Windows it is
+// under ProgramData, which only administrators may write, not \etc on the
+// current drive, which any user could create.
+func managedFileFor(goos, programData string) string {
+	if goos != "windows" {
+		return "/etc/wave/managed-settings.json"
+	}
+	if programData == "" {
+		programData = `C:\ProgramData`
+	}
+	return strings.TrimRight(programData, `\`) + `\wave\managed-settings.json`
 }
 
 // DefaultWaveHome is $WAVE_HOME, or ~/.wave.

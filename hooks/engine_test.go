@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -296,15 +295,6 @@ func TestTimeoutKillsTheWholeProcessGroup(t *testing.T) {
 		require.NoError(t, err)
 		require.Eventually(t, func() bool { return !alive(pid) }, 5*time.Second, 20*time.Millisecond, "%s %d survived", f, pid)
 	}
-}
-
-// alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	return err == nil && !strings.Contains(string(b), ") Z ")
 }
 
 func TestCancellationKillsHooks(t *testing.T) {

@@ -80,7 +80,7 @@ func (r *Runner) RunHookEnv(ctx context.Context, h *Hook, stdin []byte, eventEnv
 		prog, args := execForm(h, r.dir) // placeholders substituted: hooks/placeholder.go
 		cmd = exec.Command(prog, args...)
 	} else {
-		cmd = exec.Command("/bin/sh", "-c", h.Command)
+		cmd = shellCommand(h) // sh -c; on Windows Git Bash or PowerShell (executor_windows.go)
 	}
 	cmd.Dir, cmd.Env = r.dir, r.env
 	if h.Cwd != "" {
@@ -112,10 +112,14 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 	// Last, so that it wins over a hook's own env of the same name.
 	cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], runMarkerVar+"="+marker)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files.stdin, files.stdout, files.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	tree := newProcessTree(cmd) // a process group; on Windows a Job Object
 
 	start := time.Now()
 	if err := hookChildren.start(cmd); err != nil {
+		return Exec{ExitCode: -1, StartErr: err.Error(), Duration: time.Since(start)}
+	}
+	if err := tree.started(cmd); err != nil {
+		hookChildren.done(cmd.Process.Pid)
 		return Exec{ExitCode: -1, StartErr: err.Error(), Duration: time.Since(start)}
 	}
 	// Timers rather than exec.CommandContext: no goroutine per hook, and the
@@ -129,7 +133,8 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 		killMu.Lock()
 		defer killMu.Unlock()
 		if !waited && why.CompareAndSwap(0, reason) {
-			killRun(cmd.Process, marker, false)
+			killRun(cmd.Process, marker, false) // first: it finds escapees by their parent, the hook
+			tree.kill()                         // on Windows the job; on Unix the group, already gone
 		}
 	}
 	timer := time.AfterFunc(timeout, func() { kill(killedByTimeout) })
@@ -148,6 +153,7 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 		// Marked processes that a fork in progress hid from the first search.
 		killRun(cmd.Process, marker, true)
 	}
+	tree.release()
 	res.Stdout, res.StdoutTruncated = files.collect(files.stdout, &files.outCut)
 	res.Stderr, res.StderrTruncated = files.collect(files.stderr, &files.errCut)
 	var exitErr *exec.ExitError

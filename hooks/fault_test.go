@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,7 +31,7 @@ func waitPidFile(t *testing.T, path string) int {
 		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
 		return err == nil
 	}, 10*time.Second, 10*time.Millisecond, "no pid in %s", path)
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	t.Cleanup(func() { killPid(pid) })
 	return pid
 }
 

@@ -1,3 +1,5 @@
+//go:build !wavehooks_nomemfd
+
 package hooks
 
 import (

@@ -588,7 +588,8 @@ func ScriptPath(command, projectRoot string) string {
 // scriptPath is ScriptPath for a hook that runs in dir.
 func scriptPath(command, projectRoot, dir string) string {
 	first := firstWord(command)
-	if first == "" || !strings.ContainsRune(first, '/') {
+	// A path has a slash, or on Windows a backslash (filepath.Separator).
+	if first == "" || !strings.ContainsRune(first, '/') && !strings.ContainsRune(first, filepath.Separator) {
 		return ""
 	}
 	return resolveScript(first, projectRoot, dir)
@@ -603,7 +604,7 @@ func resolveScript(first, projectRoot, dir string) string {
 			first = projectRoot + first[len(v):]
 		}
 	}
-	if strings.HasPrefix(first, "~/") {
+	if strings.HasPrefix(first, "~/") || strings.HasPrefix(first, "~"+string(filepath.Separator)) {
 		home, _ := os.UserHomeDir()
 		first = filepath.Join(home, first[2:])
 	}

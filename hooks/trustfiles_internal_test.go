@@ -3,7 +3,6 @@ package hooks
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -80,8 +79,6 @@ func TestWorkspaceFileFIFO(t *testing.T) {
 	require.Equal(t, "not a regular file", f.State)
 	require.NoError(t, os.Remove(fifo))
 }
-
-func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
 
 // Once a file is old enough for its times to be trusted, a check does not
 // read it again while it is unchanged, and still finds a rewrite of the

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -70,7 +69,7 @@ func TestAsyncHookRunIsReportedLater(t *testing.T) {
 	e := startEditor(t, editorOpts{settings: `{"hooks": {"UserPromptSubmit": [{"hooks": [
 		{"type": "command", "command": "` + gated + `", "async": true}]}]}}`})
 	gate := filepath.Join(e.root, "gate")
-	require.NoError(t, syscall.Mkfifo(gate, 0o600))
+	require.NoError(t, mkfifo(gate))
 	sid, _ := e.startSession()
 	up := e.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": "hello"})
 	require.Equal(t, false, up["blocked"], "the async hook's exit 2 is never applied")

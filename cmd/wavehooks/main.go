@@ -21,9 +21,6 @@ import (
 	"github.com/wavehooks/wavehooks/lsp"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
-
 const usage = `wavehooks — hooks for AI coding agents, in your editor
 
 usage:
@@ -32,7 +29,7 @@ usage:
   wavehooks lint [--project DIR] [--wave-home DIR] [--format text|json]
   wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks demo                                                     play a scripted agent session
-  wavehooks version
+  wavehooks version                                                  the version and the commit it was built from
 `
 
 func main() {
@@ -56,7 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "demo":
 		return demo(args[1:], stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintln(stdout, "wavehooks", version)
+		fmt.Fprintln(stdout, "wavehooks", currentVersion())
 		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
@@ -123,7 +120,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
 	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
-		TrustWorkspace: c.trust, Logger: logger, Version: version})
+		TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
 	if f, ok := stdin.(*os.File); ok {
 		stdin = pollable(f)
 	}

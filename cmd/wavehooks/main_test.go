@@ -228,7 +228,7 @@ func TestRun(t *testing.T) {
 	t.Run("async hooks do not hold up the answer", func(t *testing.T) {
 		project, home := t.TempDir(), t.TempDir()
 		gate := filepath.Join(project, "gate")
-		require.NoError(t, syscall.Mkfifo(gate, 0o600))
+		require.NoError(t, mkfifo(gate))
 		writeFile(t, filepath.Join(home, "settings.json"), `{"hooks": {"Stop": [{"hooks": [
 			{"type": "command", "command": "cat >/dev/null; cat \"$WAVE_PROJECT_DIR/gate\" >/dev/null; touch \"$WAVE_PROJECT_DIR/async-done\"; exit 2", "async": true},
 			{"type": "command", "command": "cat >/dev/null; echo 'keep going' >&2; exit 2"}]}]}}`)

@@ -1,10 +1,12 @@
 // The Wave Hooks extension in code-server, checked through the web UI as a user would see it.
-// Usage: node run.mjs --vsix wavehooks.vsix --server /path/to/wavehooks --chromium /usr/bin/chromium
+// Usage: node run.mjs --vsix wavehooks-linux-x64.vsix --agent test-agent.vsix --chromium /usr/bin/chromium
+// The vsix is the platform-specific package `make dist` builds: it carries the server, and this test makes sure
+// that is the one that runs (no wavehooks on PATH, no wavehooks.serverPath).
 // Prints one "ok"/"not ok" line per check and then "N passed, N failed"; exits 1 when a check failed.
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -14,13 +16,12 @@ const { values: args } = parseArgs({
   options: {
     vsix: { type: 'string' },
     agent: { type: 'string' }, // the test agent extension (agent/, packaged by run.sh)
-    server: { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     screenshot: { type: 'string', default: join(here, '.work', 'code-server.png') },
   },
 });
-if (!args.vsix || !args.agent || !args.server) {
-  console.error('usage: node run.mjs --vsix FILE --agent FILE --server FILE [--chromium FILE] [--screenshot FILE]');
+if (!args.vsix || !args.agent) {
+  console.error('usage: node run.mjs --vsix FILE --agent FILE [--chromium FILE] [--screenshot FILE]');
   process.exit(2);
 }
 
@@ -46,8 +47,8 @@ const configFile = join(tmp, 'code-server.yaml');
 writeFileSync(configFile, 'auth: none\ndisable-telemetry: true\ndisable-update-check: true\n');
 mkdirSync(join(dirs.userData, 'User'), { recursive: true });
 const userSettingsFile = join(dirs.userData, 'User', 'settings.json');
+// No wavehooks.serverPath: the extension must find the server its package carries.
 const userSettings = {
-  'wavehooks.serverPath': args.server,
   'wavehooks.waveHome': dirs.waveHome,
   'security.workspace.trust.enabled': false,
   'workbench.startupEditor': 'none',
@@ -119,6 +120,18 @@ const env = {
   TMPDIR: dirs.tmp,
 };
 delete env.WAVE_HOME;
+// Nor any wavehooks on PATH: directories that hold one are left out of code-server's PATH.
+const hasServer = (dir) => {
+  try {
+    accessSync(join(dir, 'wavehooks'), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const leftOut = (env.PATH ?? '').split(delimiter).filter((d) => d && hasServer(d));
+env.PATH = (env.PATH ?? '').split(delimiter).filter((d) => d && !hasServer(d)).join(delimiter);
+if (leftOut.length) console.log(`# left out of PATH (they hold a wavehooks): ${leftOut.join(', ')}`);
 const common = ['--config', configFile, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
 
 // --- checks ---------------------------------------------------------------------------------------------------
@@ -158,7 +171,7 @@ let serverLog = '';
 let browser;
 let page;
 try {
-  const installed = await check('code-server installs the packaged wavehooks.vsix and the test agent beside it', async () => {
+  const installed = await check('code-server installs the linux-x64 package wavehooks-linux-x64.vsix (it carries the server) and the test agent beside it', async () => {
     const out = execFileSync(process.execPath, [codeServer, ...common, '--install-extension', args.vsix, '--install-extension', args.agent], {
       env,
       encoding: 'utf8',
@@ -168,7 +181,17 @@ try {
     for (const id of ['wavehooks.wavehooks', 'wavehooks-e2e.test-agent']) {
       if (!new RegExp(`^${id.replace('.', '\\.')}@\\d`, 'm').test(list)) throw new Error(`${id} is not in --list-extensions:\n${out}\n${list}`);
     }
-    return list.trim().split('\n').join(', ');
+    // The package carries its server; whether the install kept its executable bit is reported (the extension
+    // restores a lost one, so either way the server must start below).
+    const dir = readdirSync(dirs.extensions).find((d) => d.startsWith('wavehooks.wavehooks-'));
+    const bundled = dir && join(dirs.extensions, dir, 'server', 'wavehooks');
+    let mode;
+    try {
+      mode = (statSync(bundled).mode & 0o777).toString(8);
+    } catch {
+      throw new Error(`the installed extension (${dir}) has no server/wavehooks`);
+    }
+    return `${list.trim().split('\n').join(', ')}; ${dir}/server/wavehooks installed with mode ${mode}`;
   });
   if (!installed) throw new Stop();
 
@@ -273,7 +296,7 @@ try {
     return labels.join('; ');
   });
 
-  await check('"Wave Hooks: Show Server Log" shows the server\'s log in the "Wave Hooks Server" output', async () => {
+  await check('"Wave Hooks: Show Server Log" shows the server\'s log in the "Wave Hooks Server" output: the bundled server runs', async () => {
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input[type="text"]');
     await input.waitFor();
@@ -285,7 +308,21 @@ try {
     await panel.locator('.monaco-select-box, .monaco-action-bar', { hasText: 'Wave Hooks Server' }).first().waitFor();
     const line = panel.locator('.view-line', { hasText: 'wavehooks ready' }).first();
     await line.waitFor();
-    return (await line.innerText()).replace(/\s+/g, ' ').slice(0, 140);
+    // The server that runs is the one the package carries: nothing else is on PATH or in the settings. The
+    // output view wraps the long line, so its full text is read from the channel's log file.
+    await panel.locator('.view-line', { hasText: 'bundled with the extension' }).first().waitFor();
+    // (VS Code writes log files in batches: wait for the line to get there.)
+    let logFile, logText, bundled;
+    for (const deadline = Date.now() + STEP_TIMEOUT; ; await new Promise((r) => setTimeout(r, 200))) {
+      logFile = walk(join(dirs.userData, 'logs')).find((f) => f.endsWith('Wave Hooks Server.log'));
+      logText = logFile ? readFileSync(logFile, 'utf8') : '';
+      bundled = /starting the server (\S+) \(bundled with the extension\)/.exec(logText);
+      if (bundled || Date.now() > deadline) break;
+    }
+    if (!bundled || !bundled[1].startsWith(join(dirs.extensions, 'wavehooks.wavehooks-')) || !bundled[1].endsWith('/server/wavehooks')) {
+      throw new Error(`the server did not start from the extension's own server/wavehooks: ${logFile ?? 'no Wave Hooks Server.log'}:\n${logText}`);
+    }
+    return `${bundled[1].slice(dirs.extensions.length + 1)} (bundled with the extension); ${(await line.innerText()).replace(/\s+/g, ' ').slice(0, 100)}`;
   });
 
   await check('a change on disk that leaves the file broken: status bar "Wave: N hooks" with a warning, the error stays', async () => {

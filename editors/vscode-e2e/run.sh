@@ -1,12 +1,12 @@
 #!/bin/sh
-# make e2e-vscode: the packaged extension (wavehooks.vsix) in code-server 4.100.3 (VS Code 1.100.3 in the
-# browser), driven through its web UI by playwright-core with Debian's chromium. See README.md.
-#   WAVEHOOKS_BIN  the server binary (default: ../../bin/wavehooks, built by `make build`)
-#   CHROMIUM       the browser (default: chromium on PATH)
+# make e2e-vscode: the linux-x64 package of the extension (wavehooks-linux-x64.vsix, which carries the server, as
+# `make dist` builds it) in code-server 4.100.3 (VS Code 1.100.3 in the browser), driven through its web UI by
+# playwright-core with Debian's chromium, with no other wavehooks on PATH. See README.md.
+#   CHROMIUM         the browser (default: chromium on PATH)
+#   VERSION, COMMIT  what the packaged server reports (the Makefile sets them; default: from git)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-bin=${WAVEHOOKS_BIN:-$root/bin/wavehooks}
 chromium=${CHROMIUM:-$(command -v chromium || true)}
 
 missing=""
@@ -24,21 +24,14 @@ if [ "$node_major" != 20 ]; then
   echo "SKIPPED: VS Code end-to-end test: code-server 4.100.3 runs only on Node 20 (this is Node $node_major)"
   exit 0
 fi
-if [ ! -x "$bin" ]; then
-  echo "e2e: no server binary at $bin (run make build, or set WAVEHOOKS_BIN)"
-  exit 1
-fi
 
 start=$(date +%s)
 sh "$here/setup.sh"
 
-# Package the extension from a copy of editors/vscode, so that this test never writes into that directory.
-echo "  e2e: packaging wavehooks.vsix from a copy of editors/vscode, and the test agent"
+# The linux-x64 package as `make dist` builds it (scripts/dist.sh, into .work/dist: never into editors/vscode).
+echo "  e2e: packaging wavehooks-linux-x64.vsix (scripts/dist.sh linux-amd64), and the test agent"
 work=$here/.work
-rm -rf "$work/extension"
-mkdir -p "$work/extension"
-(cd "$root/editors/vscode" && tar --exclude=./node_modules --exclude=./dist --exclude=./out --exclude='./*.vsix' -cf - .) |
-  (cd "$work/extension" && tar -xf -)
+mkdir -p "$work"
 # The test agent (agent/: package.json + extension.js, no build) is packaged the same way, meanwhile: code-server
 # installs extensions from .vsix files only (a folder copied into the extensions dir is not picked up).
 rm -rf "$work/agent" "$work/test-agent.vsix"
@@ -46,7 +39,10 @@ cp -R "$here/agent" "$work/agent"
 (cd "$work/agent" && npx --yes @vscode/vsce@3.9.2 package --no-dependencies --skip-license --allow-missing-repository \
   --out "$work/test-agent.vsix") >"$work/package-agent.log" 2>&1 &
 agent_pid=$!
-if ! (cd "$work/extension" && npm ci --no-audit --no-fund --loglevel=error && npm run package) >"$work/package.log" 2>&1; then
+export VERSION="${VERSION:-$(cd "$root" && git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev)}"
+export COMMIT="${COMMIT:-$(cd "$root" && git rev-parse HEAD 2>/dev/null || echo unknown)}"
+rm -rf "$work/dist"
+if ! DIST="$work/dist" sh "$root/scripts/dist.sh" linux-amd64 >"$work/package.log" 2>&1; then
   wait "$agent_pid" || true
   tail -30 "$work/package.log"
   echo "e2e: packaging the extension failed (full log: $work/package.log)"
@@ -59,4 +55,4 @@ if ! wait "$agent_pid"; then
 fi
 
 echo "  e2e: setup took $(($(date +%s) - start)) s"
-node "$here/run.mjs" --vsix "$work/extension/wavehooks.vsix" --agent "$work/test-agent.vsix" --server "$bin" --chromium "$chromium"
+node "$here/run.mjs" --vsix "$work/dist/wavehooks-linux-x64.vsix" --agent "$work/test-agent.vsix" --chromium "$chromium"

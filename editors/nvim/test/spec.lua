@@ -429,13 +429,77 @@ test('the session copy kept from wave/sessionChanged deltas equals get_session',
   check(deltas >= 3, 'deltas: ' .. deltas)
 end)
 
-test(':checkhealth wavehooks reports the binary, its version and the broken settings', function()
+test(':checkhealth wavehooks reports Neovim, the binary, its version, jq and the broken settings', function()
   vim.cmd('checkhealth wavehooks')
   local text = buf_text(vim.api.nvim_get_current_buf())
   check(text:find('OK:? found', 1) or text:find('OK found', 1, true), text)
-  check(text:find('version: wavehooks', 1, true), text)
+  check(text:find('version: wavehooks [^\n]*%(commit %x+'), text)
+  check(text:find('Neovim %d+%.%d+%.%d+ %(the server is started with'), text)
+  check(text:find('jq: jq-', 1, true), text)
   check(text:find('invalid JSON', 1, true), text)
   check(text:find('ERROR', 1, true), text)
+end)
+
+-- :checkhealth with the server command pointing somewhere else, then put back.
+local function health_with_cmd(cmd)
+  local saved = wh.config.cmd
+  wh.config.cmd = cmd
+  local ok, text = pcall(function()
+    vim.cmd('checkhealth wavehooks')
+    return buf_text(vim.api.nvim_get_current_buf())
+  end)
+  wh.config.cmd = saved
+  assert(ok, text)
+  return text
+end
+
+test(':checkhealth wavehooks says what to do when the configured binary is missing or not executable', function()
+  local missing = TMP .. '/nowhere/wavehooks'
+  local text = health_with_cmd({ missing, 'serve' })
+  check(text:find(missing .. ' (cmd in setup()) was not found or is not executable', 1, true), text)
+  check(text:find('Fix the path in require', 1, true), text)
+  check(text:find('settings files were not checked', 1, true), text)
+
+  local plain = TMP .. '/not-executable-wavehooks'
+  write(plain, '#!/bin/sh\n', 420) -- 0644
+  text = health_with_cmd({ plain, 'serve' })
+  check(text:find(plain .. ' exists but is not executable', 1, true), text)
+  check(text:find('chmod +x ' .. plain, 1, true), text)
+
+  local broken = TMP .. '/broken-wavehooks'
+  write(broken, '#!/bin/sh\necho "no such command" >&2; exit 3\n', 493)
+  text = health_with_cmd({ broken, 'serve' })
+  check(text:find('`' .. broken .. ' version` failed (exit 3): no such command', 1, true), text)
+end)
+
+test('the default command finds the server built in the plugin\'s directory or by go install when it is not on PATH', function()
+  local server = require('wavehooks.server')
+  eq(server.plugin_root(), vim.fn.fnamemodify(os.getenv('WAVEHOOKS_PLUGIN'), ':p:h:h:h'), 'plugin root')
+  local saved = { PATH = vim.env.PATH, GOBIN = vim.env.GOBIN, GOPATH = vim.env.GOPATH }
+  local ok, err = pcall(function()
+    vim.env.PATH = '/usr/bin:/bin' -- jq and sh, no wavehooks
+    vim.env.GOBIN, vim.env.GOPATH = TMP .. '/gobin', TMP .. '/gopath'
+    local fake = TMP .. '/plugin-checkout'
+    local path, looked = server.find('wavehooks', fake)
+    eq(path, nil, 'nothing built yet')
+    eq(looked, { 'wavehooks on PATH', fake .. '/bin/wavehooks', TMP .. '/gobin/wavehooks', TMP .. '/gopath/bin/wavehooks', TMP .. '/go/bin/wavehooks' })
+
+    vim.fn.mkdir(TMP .. '/gopath/bin', 'p')
+    vim.loop.fs_copyfile(BIN, TMP .. '/gopath/bin/wavehooks')
+    vim.loop.fs_chmod(TMP .. '/gopath/bin/wavehooks', 493)
+    local how
+    path, how = server.find('wavehooks', fake)
+    eq({ path, how }, { TMP .. '/gopath/bin/wavehooks', 'go install ($GOPATH/bin)' })
+
+    vim.fn.mkdir(fake .. '/bin', 'p')
+    vim.loop.fs_copyfile(BIN, fake .. '/bin/wavehooks')
+    vim.loop.fs_chmod(fake .. '/bin/wavehooks', 493)
+    path, how = server.find('wavehooks', fake)
+    eq({ path, how }, { fake .. '/bin/wavehooks', "built in the plugin's directory (make build)" })
+    eq(server.find(BIN, fake), BIN, 'a configured path is taken as it is')
+  end)
+  vim.env.PATH, vim.env.GOBIN, vim.env.GOPATH = saved.PATH, saved.GOBIN, saved.GOPATH
+  assert(ok, err)
 end)
 
 test('session_end and stopping the server', function()

@@ -22,6 +22,7 @@ import {
 import { CancellationToken, NotificationHub, WaveApi } from './api';
 import { describePending, formatEventRun, formatRunHookResult } from './format';
 import { ASK_ALLOW, ASK_DENY, answerShowMessageRequest, PromptUI } from './prompts';
+import { expandHome, findServer } from './serverPath';
 import { EventRun, HooksChangedParams, Notifications, RunHookResult, ServerCommands } from './wire';
 
 const SETTINGS_PATTERN = '**/{.wave,.claude}/settings{,.local}.json';
@@ -31,7 +32,7 @@ const STALE_ASK = 'Wave Hooks: that permission was already decided (answered els
 let controller: Controller | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<WaveApi> {
-  controller = new Controller();
+  controller = new Controller(context.extensionPath);
   context.subscriptions.push(controller);
   await controller.start();
   return controller.api;
@@ -58,7 +59,8 @@ class Controller implements vscode.Disposable {
   private refreshAgain = false;
   private lastHooks: HooksChangedParams | undefined;
 
-  constructor() {
+  /** extensionPath: where a platform-specific package carries its server (server/wavehooks). */
+  constructor(private readonly extensionPath: string | undefined) {
     this.api = new WaveApi(
       {
         sendRequest: async <R>(method: string, params: unknown, token?: CancellationToken): Promise<R> => {
@@ -141,9 +143,12 @@ class Controller implements vscode.Disposable {
 
   private async doStart(): Promise<LanguageClient | undefined> {
     const config = vscode.workspace.getConfiguration('wavehooks');
-    const command = findServer(config.get<string>('serverPath', ''));
-    if (!command) {
-      this.startError = 'the wavehooks binary was not found (set wavehooks.serverPath or put wavehooks on PATH)';
+    const setting = config.get<string>('serverPath', '');
+    const found = findServer(setting, this.extensionPath);
+    if (!found) {
+      this.startError = setting
+        ? `wavehooks.serverPath names ${setting}, which does not exist`
+        : 'the wavehooks binary was not found: this package carries none for this platform (install the .vsix for your platform, set wavehooks.serverPath, or put wavehooks on PATH)';
       this.setStatus('$(error) Wave', this.startError);
       const choice = await vscode.window.showErrorMessage(`Wave Hooks: ${this.startError}.`, 'Open Settings');
       if (choice === 'Open Settings') {
@@ -151,6 +156,9 @@ class Controller implements vscode.Disposable {
       }
       return undefined;
     }
+    const command = found.path;
+    const origin = { setting: 'from wavehooks.serverPath', bundled: 'bundled with the extension', PATH: 'from PATH' }[found.from];
+    this.serverLog.info(`starting the server ${command} (${origin})`);
     const waveHome = expandHome(config.get<string>('waveHome', ''));
     const serverOptions: ServerOptions = {
       command,
@@ -212,7 +220,7 @@ class Controller implements vscode.Disposable {
     if (this.lastHooks) {
       this.showHooks(this.lastHooks);
     } else {
-      this.setStatus('$(zap) Wave', `wavehooks ${version} is running (${command}). Click for the hook runs.`);
+      this.setStatus('$(zap) Wave', `wavehooks ${version} is running (${command}, ${origin}). Click for the hook runs.`);
     }
     this.refreshPending();
     return client;
@@ -502,34 +510,6 @@ class AskCodeActions implements vscode.CodeActionProvider {
     }
     return actions;
   }
-}
-
-function expandHome(p: string): string {
-  if (p === '~' || p.startsWith('~/')) {
-    return path.join(os.homedir(), p.slice(1));
-  }
-  return p;
-}
-
-/** The server binary: the setting if set, else `wavehooks` on PATH. */
-export function findServer(setting: string): string | undefined {
-  if (setting) {
-    const p = expandHome(setting);
-    return fs.existsSync(p) ? p : undefined;
-  }
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) {
-      continue;
-    }
-    const candidate = path.join(dir, process.platform === 'win32' ? 'wavehooks.exe' : 'wavehooks');
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // keep looking
-    }
-  }
-  return undefined;
 }
 
 function errorText(err: unknown): string {

@@ -95,13 +95,24 @@ function M.root_dir()
   return cwd
 end
 
---- The server command as a list.
-function M.cmd()
+--- The server command as the user configured it, as a list.
+function M.configured_cmd()
   local cmd = M.config.cmd
   if type(cmd) == 'string' then
     cmd = { cmd, 'serve', '--log-level', 'error' }
   end
   return vim.deepcopy(cmd)
+end
+
+--- The server command as a list, its program resolved (lua/wavehooks/server.lua): the default `wavehooks`
+--- is taken from PATH, else from this plugin's own build (bin/wavehooks), else from where `go install` puts it.
+function M.cmd()
+  local cmd = M.configured_cmd()
+  local path = require('wavehooks.server').find(cmd[1])
+  if path then
+    cmd[1] = path
+  end
+  return cmd
 end
 
 --- Whether a path is a settings file the server reads.
@@ -560,7 +571,7 @@ function M.start()
   end
   local cfg = client_config()
   if vim.fn.executable(cfg.cmd[1]) ~= 1 then
-    error(cfg.cmd[1] .. ' is not executable: set cmd in require("wavehooks").setup{} or put wavehooks on PATH', 0)
+    error(cfg.cmd[1] .. ' was not found or is not executable: :checkhealth wavehooks says where it looked and how to fix it', 0)
   end
   state.initialized = false
   if has_011 then
