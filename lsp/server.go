@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,7 +31,8 @@ type Options struct {
 	ManagedFile string
 	// TrustWorkspace trusts the workspace's own hooks without asking (--trust-workspace).
 	TrustWorkspace bool
-	// AskTimeout is how long a PreToolUse "ask" waits for the user before denying (300 s).
+	// AskTimeout is how long a PreToolUse "ask" waits for the user before denying
+	// (300 s); more than 24 hours is clamped to 24 hours.
 	AskTimeout time.Duration
 	// ProgressDelay is how long hooks run before the editor shows progress (0.5 s).
 	ProgressDelay time.Duration
@@ -48,6 +50,7 @@ func (o *Options) setDefaults() {
 	if o.AskTimeout <= 0 {
 		o.AskTimeout = 300 * time.Second
 	}
+	o.AskTimeout = min(o.AskTimeout, maxAskTimeoutSeconds*time.Second)
 	if o.ProgressDelay <= 0 {
 		o.ProgressDelay = 500 * time.Millisecond
 	}
@@ -263,9 +266,16 @@ func jsonType(goType string) string {
 }
 
 // handle dispatches one incoming message. It never returns an error: an
-// error from a jsonrpc2 handler closes the connection.
+// error from a jsonrpc2 handler closes the connection. It runs on the read
+// loop, where a panic would end the process: one is logged and the message
+// dropped (a request still gets its answer from run).
 func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	method := req.Method()
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("dropped a message whose handling panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
+		}
+	}()
 	call, isCall := req.(*jsonrpc2.Call)
 	switch method {
 	case "$/cancelRequest":
@@ -304,6 +314,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		defer s.handlers.Done()
 		defer cancel()
 		defer s.inflight.remove(call.ID())
+		defer func() {
+			if p := recover(); p != nil { // in the reply or what follows it: the handler's own is caught by run
+				s.log.Error("request panicked after its handler", "method", method, "panic", p, "stack", string(debug.Stack()))
+			}
+		}()
 		result, err := s.run(reqCtx, h, method, req.Params())
 		if s.inflight.wasCancelled(call.ID()) {
 			result, err = nil, context.Canceled // LSP: a cancelled request answers RequestCancelled
@@ -357,7 +372,7 @@ func (s *Server) refuse(ctx context.Context, reply jsonrpc2.Replier, method stri
 func (s *Server) run(ctx context.Context, h handler, method string, params json.RawMessage) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.log.Error("handler panicked", "method", method, "panic", p)
+			s.log.Error("handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
 			result, err = nil, fmt.Errorf("internal error in %s: %v", method, p)
 		}
 	}()

@@ -44,30 +44,53 @@ func newStream(rwc io.ReadWriteCloser) *stream {
 	return &stream{in: bufio.NewReaderSize(rwc, 64<<10), out: rwc, closer: rwc}
 }
 
-// Read returns the next JSON-RPC message.
+// Read returns the next JSON-RPC message. Messages the server refuses (too
+// deeply nested, an id JSON-RPC or LSP does not allow, a body that does not
+// decode) are answered here, and the next one is read.
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
 		body, n, err := s.readFrame()
-		if err != nil {
+		var refused *refusal
+		switch {
+		case errors.As(err, &refused):
+			s.refuse(body, refused)
+			continue
+		case err != nil:
 			return nil, n, err
 		}
+		if tooDeep(body, maxNesting) {
+			s.refuse(body, &refusal{code: jsonrpc2.InvalidRequest,
+				msg: fmt.Sprintf("invalid request: arrays and objects nest deeper than %d levels", maxNesting)})
+			continue
+		}
 		msg, err := decodeMessage(body)
-		if err == nil && !emptyStringID(msg, body) {
+		if err == nil {
 			return msg, n, nil
 		}
-		if err == nil {
-			err = errors.New(`an empty string id cannot be told apart from id 0; use another id`)
+		if errors.As(err, &refused) {
+			s.refuse(body, refused)
+			continue
 		}
 		s.replyUndecodable(body, err)
 	}
 }
 
+// refusal is a message the stream answers with an error of its own rather
+// than pass on; the connection goes on.
+type refusal struct {
+	code jsonrpc2.Code
+	msg  string
+}
+
+func (r *refusal) Error() string { return r.msg }
+
 func (s *stream) readFrame() ([]byte, int64, error) {
 	var total int64
 	length := -1
+	repeated := false
 	for {
 		line, err := s.in.ReadSlice('\n')
 		total += int64(len(line))
@@ -95,18 +118,31 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		if err != nil || n <= 0 || n > maxMessage {
 			return nil, total, fmt.Errorf("%w: invalid Content-Length %q", errFraming, bytes.TrimSpace(line[colon+1:]))
 		}
+		if length >= 0 && n != length {
+			// Which one frames the body? A reader that guesses may
+			// take a request the client never meant to send.
+			return nil, total, fmt.Errorf("%w: Content-Length headers that disagree (%d and %d)", errFraming, length, n)
+		}
+		repeated = repeated || length >= 0
 		length = n
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(s.in, body); err != nil {
 		return nil, total, fmt.Errorf("%w: body shorter than its Content-Length: %v", errFraming, err)
 	}
+	if repeated {
+		// The body is where both headers say, so the stream stays in step;
+		// the message is still refused, as ambiguous framing.
+		return body, total + int64(length), &refusal{code: jsonrpc2.InvalidRequest,
+			msg: "invalid request: the frame has more than one Content-Length header"}
+	}
 	return body, total + int64(length), nil
 }
 
-// envelope has the fields of every JSON-RPC message.
+// envelope has the fields of every JSON-RPC message. The id is kept raw so
+// that an absent id (a notification) is told from "id": null.
 type envelope struct {
-	ID     *jsonrpc2.ID    `json:"id"`
+	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
 	Result json.RawMessage `json:"result"`
@@ -115,66 +151,96 @@ type envelope struct {
 
 // decodeMessage does what jsonrpc2.DecodeMessage does without its
 // per-message json.Decoder, whose read buffer made up most of the bytes the
-// server allocated per request.
-func decodeMessage(body []byte) (jsonrpc2.Message, error) {
+// server allocated per request. Ids jsonrpc2 would get wrong are refused.
+func decodeMessage(body []byte) (msg jsonrpc2.Message, err error) {
+	defer func() {
+		if p := recover(); p != nil { // the decoder's bug must not end the process
+			msg, err = nil, fmt.Errorf("unmarshaling jsonrpc message: decoder panicked: %v", p)
+		}
+	}()
 	var env envelope
 	if err := fastjson.Unmarshal(body, &env); err != nil {
 		return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
 	}
+	var id *jsonrpc2.ID
+	switch raw := bytes.TrimSpace(env.ID); {
+	case len(raw) == 0:
+	case string(raw) == "null":
+		if env.Method == "" {
+			return nil, &refusal{} // a response to something it could not read: nothing to answer
+		}
+		return nil, &refusal{code: jsonrpc2.InvalidRequest,
+			msg: "invalid request: the id is null; a request id is a number or a string (a notification has no id)"}
+	case string(raw) == `""`:
+		// jsonrpc2.ID keeps "" as the number 0: the answer would carry the wrong id.
+		return nil, errors.New(`an empty string id cannot be told apart from id 0; use another id`)
+	default:
+		id = new(jsonrpc2.ID)
+		if err := id.UnmarshalJSON(raw); err != nil {
+			return nil, fmt.Errorf("unmarshaling jsonrpc message: id %s: %w", raw, err)
+		}
+	}
 	switch {
-	case env.Method != "" && env.ID != nil:
-		return jsonrpc2.NewCall(*env.ID, env.Method, env.Params)
+	case env.Method != "" && id != nil:
+		return jsonrpc2.NewCall(*id, env.Method, env.Params)
 	case env.Method != "":
 		return jsonrpc2.NewNotification(env.Method, env.Params)
-	case env.ID != nil && env.Error != nil:
-		return jsonrpc2.NewResponse(*env.ID, nil, env.Error)
-	case env.ID != nil:
-		return jsonrpc2.NewResponse(*env.ID, env.Result, nil)
+	case id != nil && env.Error != nil:
+		return jsonrpc2.NewResponse(*id, nil, env.Error)
+	case id != nil:
+		return jsonrpc2.NewResponse(*id, env.Result, nil)
 	}
 	return nil, jsonrpc2.ErrInvalidRequest
 }
 
-// emptyStringID reports a call whose id is "": jsonrpc2.ID keeps it as the
-// number 0, so its answer would carry the wrong id.
-func emptyStringID(msg jsonrpc2.Message, body []byte) bool {
-	call, ok := msg.(*jsonrpc2.Call)
-	if !ok || call.ID() != jsonrpc2.NewNumberID(0) {
-		return false
+// refuse answers a message with the refusal's error, with the message's own
+// id when it has one; a response (no method) or an empty refusal gets none.
+func (s *stream) refuse(body []byte, r *refusal) {
+	if r.code == 0 {
+		return
 	}
-	var probe struct {
-		ID json.RawMessage `json:"id"`
+	p := probeEnvelope(body)
+	if p.isObject && !p.method && p.id != nil {
+		return // a response to one of our calls: nothing to answer
 	}
-	return json.Unmarshal(body, &probe) == nil && string(probe.ID) == `""`
+	s.replyError(p.id, r.code, r.msg)
 }
 
 // replyUndecodable answers a body the library cannot decode. Requests get an
 // error with their own id (even one jsonrpc2.ID cannot hold); anything else
 // gets a parse error with a null id, as JSON-RPC 2.0 says.
 func (s *stream) replyUndecodable(body []byte, decodeErr error) {
-	var probe struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
+	if !json.Valid(body) {
+		s.replyError(nil, jsonrpc2.ParseError, "parse error: the message is not valid JSON")
+		return
 	}
-	code, msg, id := jsonrpc2.ParseError, "parse error: the message is not valid JSON", json.RawMessage("null")
-	if json.Valid(body) {
-		code, msg = jsonrpc2.InvalidRequest, "invalid request: a message must be a JSON-RPC 2.0 object"
+	p := probeEnvelope(body)
+	if !p.isObject {
+		s.replyError(nil, jsonrpc2.InvalidRequest, "invalid request: a message must be a JSON-RPC 2.0 object")
+		return
 	}
-	if err := json.Unmarshal(body, &probe); err == nil {
-		if probe.Method == nil && len(probe.ID) > 0 {
-			return // an undecodable response to one of our calls: nothing to answer
-		}
-		code, msg = jsonrpc2.InvalidRequest, "invalid request: "+decodeErr.Error()
-		if len(probe.ID) > 0 {
-			// The id as sent, but in UTF-8: the client's bytes need not
-			// be, and JSON text must.
-			id = bytes.ToValidUTF8(probe.ID, []byte("\uFFFD"))
-		}
+	if !p.method && p.id != nil {
+		return // an undecodable response to one of our calls: nothing to answer
 	}
-	reply, _ := json.Marshal(struct {
+	s.replyError(p.id, jsonrpc2.InvalidRequest, "invalid request: "+decodeErr.Error())
+}
+
+// replyError writes an error response. The id is echoed as sent when it is
+// JSON no deeper than maxNesting (in UTF-8: the client's bytes need not be,
+// and JSON text must), null otherwise.
+func (s *stream) replyError(id json.RawMessage, code jsonrpc2.Code, msg string) {
+	id = bytes.ToValidUTF8(id, []byte("\uFFFD"))
+	if len(id) == 0 || tooDeep(id, maxNesting) || !json.Valid(id) {
+		id = json.RawMessage("null")
+	}
+	reply, err := json.Marshal(struct {
 		Version string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   *jsonrpc2.Error `json:"error"`
 	}{"2.0", id, jsonrpc2.NewError(code, msg)})
+	if err != nil {
+		return
+	}
 	_ = s.writeFrame(reply)
 }
 
