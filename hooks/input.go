@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // Input is everything a hook receives on stdin for one event. The common
@@ -51,69 +55,109 @@ func (in *Input) MatchValue() string {
 	}
 }
 
-// stdinJSON is the wire shape of Input, in the field order of DESIGN.md
-// section 4 so that a person reading a hook's stdin finds the common fields first.
-type stdinJSON struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	HookEventName  Event           `json:"hook_event_name"`
-	ToolName       *string         `json:"tool_name,omitempty"`
-	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
-	ToolUseID      *string         `json:"tool_use_id,omitempty"`
-	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
-	Prompt         *string         `json:"prompt,omitempty"`
-	Source         *string         `json:"source,omitempty"`
-	Reason         *string         `json:"reason,omitempty"`
-	StopHookActive *bool           `json:"stop_hook_active,omitempty"`
-}
-
 var emptyObject = json.RawMessage(`{}`)
 
 // MarshalStdin builds the exact JSON a hook reads on stdin, followed by a
 // newline. Fields that belong to the event are always present (an absent tool
 // input is sent as {}), so `jq -r .tool_input` never sees null by accident.
+// Like Claude Code's, it is one line and does not escape <, > and & (a hook
+// that greps its stdin for "&&" finds it).
+//
+// The common fields come first, so that a person reading a hook's stdin
+// finds them there, then the event's own (docs/hooks.md). They are written one
+// by one, so that the tool input
+// and response (already validated: a 100 MB tool input is possible) are
+// copied rather than validated and compacted again by encoding/json, which
+// would cost more than the rest of the event (docs/performance.md, "Large
+// frames").
 func (in *Input) MarshalStdin() ([]byte, error) {
-	w := stdinJSON{SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd, HookEventName: in.Event}
 	has := map[string]bool{}
 	for _, f := range eventSpecs[in.Event].Fields {
 		has[f] = true
 	}
+	w := stdinWriter{buf: make([]byte, 0, len(in.ToolInput)+len(in.ToolResponse)+len(in.Prompt)+1024)}
+	w.buf = append(w.buf, '{')
+	w.value("session_id", in.SessionID)
+	w.value("transcript_path", in.TranscriptPath)
+	w.value("cwd", in.Cwd)
+	w.value("hook_event_name", in.Event)
 	if has["tool_name"] {
-		w.ToolName = &in.ToolName
+		w.value("tool_name", in.ToolName)
 	}
 	if has["tool_input"] {
-		w.ToolInput = orEmpty(in.ToolInput)
+		w.raw("tool_input", orEmpty(in.ToolInput))
 	}
 	if has["tool_use_id"] {
-		w.ToolUseID = &in.ToolUseID
+		w.value("tool_use_id", in.ToolUseID)
 	}
 	if has["tool_response"] {
-		w.ToolResponse = orEmpty(in.ToolResponse)
+		w.raw("tool_response", orEmpty(in.ToolResponse))
 	}
 	if has["prompt"] {
-		w.Prompt = &in.Prompt
+		w.value("prompt", in.Prompt)
 	}
 	if has["source"] {
-		w.Source = &in.Source
+		w.value("source", in.Source)
 	}
 	if has["reason"] {
-		w.Reason = &in.Reason
+		w.value("reason", in.Reason)
 	}
 	if has["stop_hook_active"] {
-		w.StopHookActive = &in.StopHookActive
+		w.value("stop_hook_active", in.StopHookActive)
 	}
-	b, err := json.Marshal(w)
-	if err != nil {
-		return nil, err
+	if w.err != nil {
+		return nil, w.err
 	}
+	b := append(w.buf, '}')
 	if defaults := fieldDefaults[in.Event]; len(in.Extra) > 0 || len(defaults) > 0 {
-		b, err = mergeExtra(b, in.Extra, defaults)
-		if err != nil {
+		var err error
+		if b, err = mergeExtra(b, in.Extra, defaults); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, '\n'), nil
+}
+
+// stdinWriter appends the members of a JSON object; the first error sticks.
+type stdinWriter struct {
+	buf []byte
+	err error
+}
+
+func (w *stdinWriter) key(name string) {
+	if len(w.buf) > 1 {
+		w.buf = append(w.buf, ',')
+	}
+	w.buf = append(append(append(w.buf, '"'), name...), `":`...)
+}
+
+// value appends a small value as encoding/json does, without HTML escaping.
+func (w *stdinWriter) value(name string, v any) {
+	if w.err != nil {
+		return
+	}
+	w.key(name)
+	w.buf, w.err = appendJSONValue(w.buf, v)
+}
+
+// raw appends JSON that was validated when it came in, compacted if need be.
+func (w *stdinWriter) raw(name string, v json.RawMessage) {
+	if w.err != nil {
+		return
+	}
+	w.key(name)
+	w.buf, w.err = rawjson.AppendCompact(w.buf, v)
+}
+
+// appendJSONValue appends v encoded by encoding/json without HTML escaping.
+func appendJSONValue(dst []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return dst, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // fieldDefaults are the values of the documented stdin fields of Claude
@@ -147,7 +191,7 @@ func mergeExtra(typed []byte, extra, defaults map[string]json.RawMessage) ([]byt
 			m[k] = v
 		}
 	}
-	return json.Marshal(m)
+	return appendJSONValue(nil, m)
 }
 
 // vscodeStdin adds to stdin the common fields VS Code's hooks read beside
@@ -185,8 +229,14 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 func ParseInput(ev Event, data []byte) (Input, error) {
 	in := Input{Event: ev}
 	var m map[string]json.RawMessage
+	if rawjson.TooDeep(data, rawjson.MaxDepth) {
+		return in, fmt.Errorf("hook input must be a JSON object nested at most %d levels deep", rawjson.MaxDepth)
+	}
 	if len(bytesTrim(data)) > 0 {
-		if err := json.Unmarshal(data, &m); err != nil {
+		// segmentio's decoder, leaving the values in data: a tool input
+		// can be 100 MB, which encoding/json would check a byte at a time
+		// and copy. The session checks it with encoding/json before storing it.
+		if err := unmarshalInPlace(data, &m); err != nil {
 			return in, fmt.Errorf("hook input must be a JSON object: %w", err)
 		}
 	}
@@ -264,4 +314,17 @@ func kindOf(raw json.RawMessage) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// unmarshalInPlace decodes like json.Unmarshal (segmentio's decoder), with
+// json.RawMessage values pointing into data, which must not change after.
+func unmarshalInPlace(data []byte, v any) error {
+	rest, err := fastjson.Parse(data, v, fastjson.DontCopyRawMessage)
+	if err != nil {
+		return err
+	}
+	if t := bytesTrim(rest); len(t) > 0 {
+		return fmt.Errorf("invalid character %q after top-level value", t[0])
+	}
+	return nil
 }

@@ -73,8 +73,8 @@ func FuzzEnvelope(f *testing.F) {
 		`{"jsonrpc":"2.0","\u0069d":8,"method":"x"}`,
 		`{"jsonrpc":"2.0","id":{"a":[1]},"method":5}`,
 		`[1,2]`, `"x"`, `{`, `}`, `{"id":1,"method":"x"`, "{\"id\":\"\xff\",\"method\":\"x\"}",
-		`{"jsonrpc":"2.0","id":4,"method":"x","params":` + strings.Repeat("[", 512) + strings.Repeat("]", 512) + `}`,
-		`{"jsonrpc":"2.0","id":5,"method":"x","params":` + strings.Repeat("[", 511) + strings.Repeat("]", 511) + `}`,
+		`{"jsonrpc":"2.0","id":4,"method":"x","params":` + strings.Repeat("[", 128) + strings.Repeat("]", 128) + `}`,
+		`{"jsonrpc":"2.0","id":5,"method":"x","params":` + strings.Repeat("[", 127) + strings.Repeat("]", 127) + `}`,
 		`{"jsonrpc":"2.0","id":6,"method":"x","params":"` + strings.Repeat(`[\"{`, 1000) + `"}`,
 		`{"jsonrpc":"2.0","id":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `,"method":"x"}`,
 		`{"jsonrpc":"2.0","id":7,"method":"x","params":` + strings.Repeat(`{"a":`, 20000) + "0" + strings.Repeat("}", 20000) + `}`,
@@ -104,6 +104,9 @@ func FuzzEnvelope(f *testing.F) {
 			require(conn.out.Len() == 0, "a message was passed on and answered too: %q", conn.out.String())
 			require(!deep, "a message %d levels deep was passed on", referenceDepth(body))
 			checkPassedOn(t, body, msg)
+			if req, ok := msg.(jsonrpc2.Request); ok {
+				checkParams(t, body, s.takeParams(req))
+			}
 			return
 		}
 		require(errors.Is(err, io.EOF), "reading one frame ended with %v", err)
@@ -167,6 +170,21 @@ func checkPassedOn(t *testing.T, body []byte, msg jsonrpc2.Message) {
 		}
 	default:
 		t.Fatalf("body %q passed on as %T", truncateBody(body), msg)
+	}
+}
+
+// checkParams checks that the params the handler gets are the body's own,
+// as a reference decoder reads them.
+func checkParams(t *testing.T, body []byte, params json.RawMessage) {
+	t.Helper()
+	var ref struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(body, &ref) != nil || len(ref.Params) == 0 {
+		return
+	}
+	if !jsonEqual(ref.Params, params) {
+		t.Fatalf("body %q: the handler would get params %q", truncateBody(body), truncateBody(params))
 	}
 }
 

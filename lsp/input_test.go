@@ -117,7 +117,9 @@ func errorOf(t *testing.T, resp map[string]any) (int, string) {
 // overflow the decoder's stack and kill the process, before initialize too.
 // Now a request is refused with its own id, anything else with a null id,
 // the server allocates a small multiple of the message, and the connection
-// goes on; brackets inside strings do not count, and 512 levels pass.
+// goes on; brackets inside strings do not count, and 128 levels pass, all
+// the way to a hook whose jq (1.6, which counts an object as two levels of
+// its 256) reads them.
 func TestDeeplyNestedMessages(t *testing.T) {
 	t.Run("before initialize", func(t *testing.T) {
 		c, exit := startWireServer(t, t.TempDir())
@@ -126,12 +128,13 @@ func TestDeeplyNestedMessages(t *testing.T) {
 		require.NoError(t, err)
 		require.NotNil(t, m.Error)
 		require.Equal(t, -32600, m.Error.Code)
-		require.Contains(t, m.Error.Message, "nest deeper than 512 levels")
+		require.Contains(t, m.Error.Message, "nest deeper than 128 levels")
 		require.NoError(t, c.initialize(t.TempDir(), t.TempDir()))
 		c.checkFrames(t)
 	})
 
-	r := startRaw(t, "")
+	r := startRaw(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command",
+		"command":"jq -e .tool_input.a >/dev/null || { echo 'jq could not read its input' >&2; exit 2; }"}]}]}}`)
 	sid := r.startSession()
 	deep := nested(2_000_000, "")
 	var before, after runtime.MemStats
@@ -140,7 +143,7 @@ func TestDeeplyNestedMessages(t *testing.T) {
 	code, msg := errorOf(t, r.waitResponse("deep"))
 	runtime.ReadMemStats(&after)
 	require.Equal(t, -32600, code)
-	require.Contains(t, msg, "nest deeper than 512 levels")
+	require.Contains(t, msg, "nest deeper than 128 levels")
 	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16*len(deep)), "bytes allocated for a %d-byte message", len(deep))
 
 	cases := []struct {
@@ -159,23 +162,26 @@ func TestDeeplyNestedMessages(t *testing.T) {
 			r.sendBytes([]byte(frame(c.body)))
 			code, msg := errorOf(t, r.waitResponseAfter(since, c.id))
 			require.Equal(t, -32600, code)
-			require.Contains(t, msg, "nest deeper than 512 levels")
+			require.Contains(t, msg, "nest deeper than 128 levels")
 		})
 	}
 
-	// 512 levels in all pass (the envelope, params and toolInput are three),
-	// end to end: the effective tool input comes back whole.
+	// 128 levels in all pass (the envelope and params are two), end to end,
+	// objects only, the worst case for jq: the hook's jq reads them (it
+	// allows), and the effective tool input comes back whole.
 	call := func(id string, depth int) map[string]any {
-		input := `{"a":` + nested(depth-3, `"x"`) + `}`
+		input := strings.Repeat(`{"a":`, depth-2) + `"x"` + strings.Repeat("}", depth-2)
 		r.sendBytes([]byte(frame(`{"jsonrpc":"2.0","id":"` + id + `","method":"wave/preToolUse","params":{"sessionId":"` + sid +
 			`","toolUseId":"` + id + `","toolName":"Bash","toolInput":` + input + `}}`)))
 		return r.waitResponse(id)
 	}
-	ok := call("at-limit", 512)
+	ok := call("at-limit", 128)
 	require.Contains(t, ok, "result", "%v", ok["error"])
-	require.Equal(t, strings.Count(mustJSON(ok["result"].(map[string]any)["toolInput"]), "["), 509)
-	_, msg = errorOf(t, call("over-limit", 513))
-	require.Contains(t, msg, "nest deeper than 512 levels")
+	result := ok["result"].(map[string]any)
+	require.Equal(t, "allow", result["permission"], "the hook's jq read the input: %v", result["blocks"])
+	require.Equal(t, 126, strings.Count(mustJSON(result["toolInput"]), "{"))
+	_, msg = errorOf(t, call("over-limit", 129))
+	require.Contains(t, msg, "nest deeper than 128 levels")
 
 	// Brackets in strings, escaped quotes included, are text.
 	text := strings.Repeat(`[{\"`, 300_000)

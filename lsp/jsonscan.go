@@ -1,65 +1,21 @@
 package lsp
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // maxNesting bounds how deeply arrays and objects may nest in one message,
-// the envelope included (docs/protocol-limits.md). segmentio's decoder, which
-// jsonrpc2 and the handlers use, recurses once per level: a few megabytes of
-// "[[[[…" would otherwise overflow the goroutine stack, which no recover
-// catches, or cost a gigabyte of stack on the way there.
-const maxNesting = 512
+// the envelope included (docs/protocol-limits.md): segmentio's decoder, which
+// jsonrpc2 and the handlers use, recurses once per level, and a hook's jq
+// reads the tool input that came in the message.
+const maxNesting = rawjson.MaxDepth
 
-// tooDeep reports whether arrays and objects in b nest deeper than limit. It
-// is one pass over the bytes with no allocation and no recursion, so it runs
-// before any decoder: brackets inside strings do not count, escaped quotes
-// do not end a string. It does not validate; the decoder does that.
-func tooDeep(b []byte, limit int) bool {
-	depth := 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			end := stringEnd(b, i)
-			if end < 0 {
-				return false // an unterminated string: not JSON, which the decoder will say
-			}
-			i = end
-		case '[', '{':
-			depth++
-			if depth > limit {
-				return true
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return false
-}
+func tooDeep(b []byte, limit int) bool { return rawjson.TooDeep(b, limit) }
 
-// stringEnd returns the index of the quote that closes the JSON string whose
-// opening quote is at b[open], or -1. A quote is escaped when an odd number
-// of backslashes precede it; IndexByte finds candidates quickly in long text.
-func stringEnd(b []byte, open int) int {
-	for i := open + 1; i < len(b); {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			return -1
-		}
-		q += i
-		slashes := 0
-		for j := q - 1; j > open && b[j] == '\\'; j-- {
-			slashes++
-		}
-		if slashes%2 == 0 {
-			return q
-		}
-		i = q + 1
-	}
-	return -1
-}
+func stringEnd(b []byte, open int) int { return rawjson.StringEnd(b, open) }
 
 // valueEnd returns the index just past the JSON value that starts at b[i]
 // (after whitespace), without recursion and without validating it, or -1.

@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/wavehooks/wavehooks/hooks"
@@ -97,6 +96,8 @@ type Server struct {
 	log  *slog.Logger
 
 	conn    jsonrpc2.Conn
+	stream  *stream         // the conn's; responses and notifications are written to it directly
+	memory  memoryRelease   // returns memory to the OS after large frames
 	connCtx context.Context // cancelled when the connection ends; every outbound call derives from it
 	stopCtx context.CancelFunc
 	// connected is set once conn and connCtx are, so the log can reach the editor.
@@ -150,7 +151,9 @@ func NewServer(opts Options) *Server {
 // 1 otherwise. Every pending ask is denied and every running hook killed
 // before it returns.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
-	s.conn = jsonrpc2.NewConn(newStream(rwc))
+	s.stream = newStream(rwc)
+	s.stream.onLarge = s.memory.touch
+	s.conn = jsonrpc2.NewConn(s.stream)
 	s.connCtx, s.stopCtx = context.WithCancel(ctx)
 	s.connected.Store(true)
 	s.conn.Go(s.connCtx, s.handle)
@@ -173,6 +176,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 		// interrupted by Close; the process is about to exit anyway.
 	}
 	s.handlers.Wait()
+	s.memory.stop()
 	if s.engine != nil {
 		s.engine.Close() // async hooks still running are killed
 	}
@@ -235,7 +239,9 @@ func decodeParams(raw json.RawMessage, p any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	if fastjson.Unmarshal(raw, p) == nil {
+	// raw is a slice of the frame the stream read, which stays as it is:
+	// json.RawMessage fields (a 100 MB tool input) can point into it.
+	if unmarshalNoCopy(raw, p) == nil {
 		return nil
 	}
 	if err := json.Unmarshal(raw, p); err != nil {
@@ -270,7 +276,7 @@ func jsonType(goType string) string {
 // loop, where a panic would end the process: one is logged and the message
 // dropped (a request still gets its answer from run).
 func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	method := req.Method()
+	method, params := req.Method(), s.stream.takeParams(req)
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("dropped a message whose handling panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
@@ -279,7 +285,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	call, isCall := req.(*jsonrpc2.Call)
 	switch method {
 	case "$/cancelRequest":
-		s.cancelRequest(req.Params())
+		s.cancelRequest(params)
 		return nil
 	case "exit":
 		s.exit()
@@ -288,7 +294,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	h, known := handlers[method]
 	if !isCall {
 		if known && h.notify != nil && s.getState() >= stateInitializing {
-			h.notify(s, ctx, req.Params())
+			h.notify(s, ctx, params)
 		}
 		return nil // unknown notifications are ignored, as LSP says
 	}
@@ -319,13 +325,22 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 				s.log.Error("request panicked after its handler", "method", method, "panic", p, "stack", string(debug.Stack()))
 			}
 		}()
-		result, err := s.run(reqCtx, h, method, req.Params())
+		result, err := s.run(reqCtx, h, method, params)
+		params = nil // a large request's frame can go before the response is encoded
 		if s.inflight.wasCancelled(call.ID()) {
 			result, err = nil, context.Canceled // LSP: a cancelled request answers RequestCancelled
 		}
-		if rerr := reply(reqCtx, result, toRPCError(err)); rerr != nil {
+		var rerr error
+		if err != nil {
+			rerr = reply(reqCtx, nil, toRPCError(err))
+		} else {
+			// What jsonrpc2's replier does, without marshalling the result twice.
+			rerr = s.stream.writeResponse(call.ID(), result, sizeHint(result))
+		}
+		if rerr != nil {
 			s.log.Debug("reply not sent", "method", method, "err", rerr)
 		}
+		result = nil
 		after.run()
 	}()
 	return nil

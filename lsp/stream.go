@@ -29,19 +29,58 @@ var errFraming = errors.New("broken message framing")
 // JSON-RPC error and the next message is read, where the library would close
 // the connection. It also writes each frame with one write call from a reused
 // buffer, which matters on the request path.
+//
+// Large messages are the other reason for it (docs/performance.md, "Large
+// frames"): jsonrpc2 copies a request's params twice while decoding it, then
+// validates and copies them again (jsonrpc2.NewCall re-marshals them), and a
+// reply or notification is marshalled twice more and copied into the frame,
+// through pools that keep the largest buffer they ever held. Here a request's
+// params are a slice of the frame that was read (see takeParams), and
+// writeResponse and writeNotification encode a value once, straight into
+// the buffer that is written.
 type stream struct {
 	in     *bufio.Reader
 	out    io.Writer
 	closer io.Closer
 
 	// wmu guards wbuf. jsonrpc2.Conn already serialises writes, but the stream
-	// writes error replies of its own from the read loop.
+	// writes error replies of its own from the read loop, and the server its
+	// responses and notifications.
 	wmu  sync.Mutex
 	wbuf bytes.Buffer
+
+	// pmu guards the params of the last message Read returned, which
+	// takeParams hands to the server's handler.
+	pmu        sync.Mutex
+	lastMsg    jsonrpc2.Message
+	lastParams json.RawMessage
+
+	// onLarge, when set, is called after a frame of at least largeFrame
+	// bytes was read or written (the server then returns memory to the OS
+	// once it is idle).
+	onLarge func()
 }
+
+// largeFrame is the size from which a frame counts as large: its buffers are
+// not pooled, and it is written in two writes rather than copied into one.
+const largeFrame = 1 << 20
 
 func newStream(rwc io.ReadWriteCloser) *stream {
 	return &stream{in: bufio.NewReaderSize(rwc, 64<<10), out: rwc, closer: rwc}
+}
+
+// takeParams returns the params of a request or notification Read returned:
+// a slice of the frame as the client sent it (valid JSON, maybe with
+// whitespace), not the copy the jsonrpc2 message holds, which is empty.
+func (s *stream) takeParams(req jsonrpc2.Request) json.RawMessage {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	if jsonrpc2.Message(req) == s.lastMsg {
+		p := s.lastParams
+		s.lastMsg, s.lastParams = nil, nil
+		return p
+	}
+	return req.Params()
 }
 
 // Read returns the next JSON-RPC message. Messages the server refuses (too
@@ -66,8 +105,14 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 				msg: fmt.Sprintf("invalid request: arrays and objects nest deeper than %d levels", maxNesting)})
 			continue
 		}
-		msg, err := decodeMessage(body)
+		msg, params, err := decodeMessage(body)
 		if err == nil {
+			if len(body) >= largeFrame && s.onLarge != nil {
+				s.onLarge()
+			}
+			s.pmu.Lock()
+			s.lastMsg, s.lastParams = msg, params
+			s.pmu.Unlock()
 			return msg, n, nil
 		}
 		if errors.As(err, &refused) {
@@ -152,45 +197,69 @@ type envelope struct {
 // decodeMessage does what jsonrpc2.DecodeMessage does without its
 // per-message json.Decoder, whose read buffer made up most of the bytes the
 // server allocated per request. Ids jsonrpc2 would get wrong are refused.
-func decodeMessage(body []byte) (msg jsonrpc2.Message, err error) {
+// A request's or notification's params are returned apart, as a slice of
+// body: the message itself carries none (jsonrpc2.NewCall would validate and
+// copy them once more).
+func decodeMessage(body []byte) (msg jsonrpc2.Message, params json.RawMessage, err error) {
 	defer func() {
 		if p := recover(); p != nil { // the decoder's bug must not end the process
-			msg, err = nil, fmt.Errorf("unmarshaling jsonrpc message: decoder panicked: %v", p)
+			msg, params, err = nil, nil, fmt.Errorf("unmarshaling jsonrpc message: decoder panicked: %v", p)
 		}
 	}()
 	var env envelope
-	if err := fastjson.Unmarshal(body, &env); err != nil {
-		return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
+	if err := unmarshalNoCopy(body, &env); err != nil {
+		return nil, nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
 	}
 	var id *jsonrpc2.ID
 	switch raw := bytes.TrimSpace(env.ID); {
 	case len(raw) == 0:
 	case string(raw) == "null":
 		if env.Method == "" {
-			return nil, &refusal{} // a response to something it could not read: nothing to answer
+			return nil, nil, &refusal{} // a response to something it could not read: nothing to answer
 		}
-		return nil, &refusal{code: jsonrpc2.InvalidRequest,
+		return nil, nil, &refusal{code: jsonrpc2.InvalidRequest,
 			msg: "invalid request: the id is null; a request id is a number or a string (a notification has no id)"}
 	case string(raw) == `""`:
 		// jsonrpc2.ID keeps "" as the number 0: the answer would carry the wrong id.
-		return nil, errors.New(`an empty string id cannot be told apart from id 0; use another id`)
+		return nil, nil, errors.New(`an empty string id cannot be told apart from id 0; use another id`)
 	default:
 		id = new(jsonrpc2.ID)
 		if err := id.UnmarshalJSON(raw); err != nil {
-			return nil, fmt.Errorf("unmarshaling jsonrpc message: id %s: %w", raw, err)
+			return nil, nil, fmt.Errorf("unmarshaling jsonrpc message: id %s: %w", raw, err)
 		}
 	}
 	switch {
 	case env.Method != "" && id != nil:
-		return jsonrpc2.NewCall(*id, env.Method, env.Params)
+		msg, err = jsonrpc2.NewCall(*id, env.Method, nil)
+		return msg, env.Params, err
 	case env.Method != "":
-		return jsonrpc2.NewNotification(env.Method, env.Params)
+		msg, err = jsonrpc2.NewNotification(env.Method, nil)
+		return msg, env.Params, err
 	case id != nil && env.Error != nil:
-		return jsonrpc2.NewResponse(*id, nil, env.Error)
+		msg, err = jsonrpc2.NewResponse(*id, nil, env.Error)
 	case id != nil:
-		return jsonrpc2.NewResponse(*id, env.Result, nil)
+		// An editor's answer to one of the server's requests: small, and
+		// jsonrpc2 reads it from the message, so it gets a copy of its own.
+		msg, err = jsonrpc2.NewResponse(*id, env.Result, nil)
+	default:
+		err = jsonrpc2.ErrInvalidRequest
 	}
-	return nil, jsonrpc2.ErrInvalidRequest
+	return msg, nil, err
+}
+
+// unmarshalNoCopy decodes like json.Unmarshal, but json.RawMessage fields
+// are slices of b rather than copies: b must not change while they are used.
+// The frames the stream reads are never reused, and decoding a large
+// message's params into place costs no copy of them.
+func unmarshalNoCopy(b []byte, v any) error {
+	rest, err := fastjson.Parse(b, v, fastjson.DontCopyRawMessage)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
+		return fmt.Errorf("invalid character %q after top-level value", rest[0])
+	}
+	return nil
 }
 
 // refuse answers a message with the refusal's error, with the message's own
@@ -246,6 +315,8 @@ func (s *stream) replyError(id json.RawMessage, code jsonrpc2.Code, msg string) 
 
 // Write sends one message. The message types marshal themselves;
 // encoding/json.Marshal would validate and compact their output once more.
+// (The server's responses and notifications go through writeResponse and
+// writeNotification; this is for its requests and its error replies.)
 func (s *stream) Write(_ context.Context, msg jsonrpc2.Message) (int64, error) {
 	m, ok := msg.(json.Marshaler)
 	if !ok {
@@ -258,18 +329,96 @@ func (s *stream) Write(_ context.Context, msg jsonrpc2.Message) (int64, error) {
 	return int64(len(body)), s.writeFrame(body)
 }
 
+// writeResponse answers a request with a result, as jsonrpc2's replier
+// would, encoding the result once. sizeHint is the expected size of the
+// result (the request's own size, say), so that a large one is not copied
+// while its buffer grows.
+func (s *stream) writeResponse(id jsonrpc2.ID, result any, sizeHint int) error {
+	idJSON, err := (&id).MarshalJSON()
+	if err != nil {
+		return err
+	}
+	return s.writeEncoded(sizeHint, func(b []byte) ([]byte, error) {
+		b = append(b, `{"jsonrpc":"2.0","result":`...)
+		b, err := appendJSON(b, result)
+		if err != nil {
+			return b, err
+		}
+		b = append(b, `,"id":`...)
+		b = append(b, idJSON...)
+		return append(b, '}'), nil
+	})
+}
+
+// writeNotification sends a notification, encoding its params once.
+func (s *stream) writeNotification(method string, params any, sizeHint int) error {
+	return s.writeEncoded(sizeHint, func(b []byte) ([]byte, error) {
+		b = append(b, `{"jsonrpc":"2.0","method":`...)
+		b, err := appendJSON(b, method)
+		if err != nil {
+			return b, err
+		}
+		b = append(b, `,"params":`...)
+		if b, err = appendJSON(b, params); err != nil {
+			return b, err
+		}
+		return append(b, '}'), nil
+	})
+}
+
+// appendJSON encodes v as jsonrpc2 does (segmentio's encoder, map keys
+// sorted) but without escaping <, > and & for HTML, which makes the encoder
+// copy every json.RawMessage byte by byte; the JSON means the same.
+func appendJSON(b []byte, v any) ([]byte, error) {
+	return fastjson.Append(b, v, fastjson.SortMapKeys)
+}
+
+// smallBodies are the buffers small messages are encoded in.
+var smallBodies = sync.Pool{New: func() any { return new([]byte) }}
+
+func (s *stream) writeEncoded(sizeHint int, encode func([]byte) ([]byte, error)) error {
+	var buf []byte
+	pooled := sizeHint < largeFrame
+	if pooled {
+		buf = (*smallBodies.Get().(*[]byte))[:0]
+	} else {
+		buf = make([]byte, 0, sizeHint+4<<10)
+	}
+	body, err := encode(buf)
+	if err == nil {
+		err = s.writeFrame(body)
+	}
+	if pooled && cap(body) <= largeFrame {
+		smallBodies.Put(&body)
+	}
+	if err != nil {
+		return fmt.Errorf("writing message: %w", err)
+	}
+	return nil
+}
+
+// writeFrame writes one frame. A small one is copied after its header into
+// one buffer and written with one write; a large one is written in two, so
+// that it is not copied at all.
 func (s *stream) writeFrame(body []byte) error {
+	if len(body) >= largeFrame && s.onLarge != nil {
+		defer s.onLarge()
+	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.wbuf.Reset()
 	s.wbuf.WriteString("Content-Length: ")
 	s.wbuf.WriteString(strconv.Itoa(len(body)))
 	s.wbuf.WriteString("\r\n\r\n")
+	if len(body) >= largeFrame {
+		if _, err := s.out.Write(s.wbuf.Bytes()); err != nil {
+			return err
+		}
+		_, err := s.out.Write(body)
+		return err
+	}
 	s.wbuf.Write(body)
 	_, err := s.out.Write(s.wbuf.Bytes())
-	if s.wbuf.Cap() > 1<<20 {
-		s.wbuf = bytes.Buffer{} // do not pin one huge message's buffer forever
-	}
 	return err
 }
 

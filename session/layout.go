@@ -103,6 +103,11 @@ func (sf *segFile) replace(from int, units [][]byte, viaCopy bool) error {
 		start = sf.offs[from]
 	}
 	var buf bytes.Buffer
+	size := len(sf.foot)
+	for _, u := range units {
+		size += len(sf.sep) + len(u) + len(sf.term)
+	}
+	buf.Grow(size) // one allocation: a unit can hold a 100 MB tool input
 	offs := make([]int64, len(units))
 	for k, u := range units {
 		offs[k] = start + int64(buf.Len())

@@ -271,7 +271,7 @@ func (s *Session) saveJSON() error {
 	from := min(s.conv.dirty, len(msgs), len(old))
 	units := make([][]byte, 0, len(msgs)-from)
 	for i := from; i < len(msgs); i++ {
-		b, err := encodeJSON(msgs[i])
+		b, err := encodeMessage(&msgs[i])
 		if err != nil {
 			return err
 		}
@@ -354,7 +354,7 @@ func (s *Session) rewriteAll() error {
 		}
 		units = make([][]byte, len(s.conv.msgs))
 		for i := range s.conv.msgs {
-			if units[i], err = encodeJSON(s.conv.msgs[i]); err != nil {
+			if units[i], err = encodeMessage(&s.conv.msgs[i]); err != nil {
 				return err
 			}
 		}

@@ -113,6 +113,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer cancel()
 	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
 		TrustWorkspace: c.trust, Logger: logger, Version: version})
+	growPipe(stdin)
+	growPipe(stdout)
 	return srv.Serve(ctx, stdioConn{stdin, stdout})
 }
 
