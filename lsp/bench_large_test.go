@@ -34,7 +34,16 @@ func largeInput(shape string, n int) []byte {
 	return buf.Bytes()
 }
 
-func BenchmarkLargeFrameProfile(b *testing.B) {
+// BenchmarkLargeFrame sends a 10 MB tool input through wave/preToolUse with
+// one `cat >/dev/null` hook, and the same frame to wave/listPermissions,
+// which ignores its params, in this process: the benchmark to profile the
+// request path with (-cpuprofile, -memprofile; docs/performance.md, "Large
+// frames"). Its B/op include the client's; the figures against the frame's
+// size (peak RSS, MB per CPU-second) come from the real binary, in
+// cmd/wavehooks's BenchmarkServeLargeFrame.
+//
+//	go test -run '^$' -bench LargeFrame -benchtime 3x -cpuprofile cpu.out ./lsp
+func BenchmarkLargeFrame(b *testing.B) {
 	c := startPipeServer(b, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"cat >/dev/null"}]}]}}`)
 	sid := startedSession(b, c)
 	for _, shape := range []string{"string", "members"} {

@@ -75,9 +75,17 @@ func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, to
 			change = func(b *Block) { b.Input = res.UpdatedInput }
 		}
 	}
-	if perm == hooks.PermissionDeny || res.UpdatedInput != nil || touched {
+	switch {
+	case perm == hooks.PermissionDeny || res.UpdatedInput != nil:
 		if b, ok := s.conv.updateTool(toolUseID, change); ok {
 			out.add(b)
+		}
+	case touched:
+		// Reported as added, not changed again: marking it changed would
+		// make the save encode it once more to find it equal (a 100 MB
+		// input costs that much memory and time).
+		if mi, bi, ok := s.conv.findTool(toolUseID); ok {
+			out.add(s.conv.msgs[mi].Blocks[bi])
 		}
 	}
 	s.notices(&out, &res)
