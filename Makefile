@@ -103,6 +103,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) ./hooks
 	$(GO) test -run '^$$' -fuzz '^FuzzFraming$$'   -fuzztime $(FUZZTIME) ./lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzParams$$'    -fuzztime $(FUZZTIME) ./lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$'  -fuzztime $(FUZZTIME) ./lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendCompact$$' -fuzztime $(FUZZTIME) ./internal/rawjson
+	$(GO) test -run '^$$' -fuzz '^FuzzWriteIndented$$' -fuzztime $(FUZZTIME) ./cmd/wavehooks
 
 # The contract's own smoke test (shared/ sits beside the checkout in CI); a copy in testdata otherwise.
 smoke: build

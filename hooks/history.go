@@ -32,7 +32,7 @@ type EventRun struct {
 // matchValue is what the matchers were compared with (tool name, source, ...).
 func NewEventRun(sessionID, matchValue string, res *Result) EventRun {
 	r := EventRun{Time: time.Now(), SessionID: sessionID, Event: res.Event, MatchValue: matchValue,
-		Stdin: clip(string(res.Stdin)), Hooks: make([]Run, len(res.Runs)), Outcome: Summary(res)}
+		Stdin: clipBytes(res.Stdin), Hooks: make([]Run, len(res.Runs)), Outcome: Summary(res)}
 	for i, h := range res.Runs {
 		h.Stdout, h.Stderr = clip(h.Stdout), clip(h.Stderr)
 		if h.Problems == nil {
@@ -41,6 +41,15 @@ func NewEventRun(sessionID, matchValue string, res *Result) EventRun {
 		r.Hooks[i] = h
 	}
 	return r
+}
+
+// clipBytes is clip for bytes, without first copying all of them into a
+// string: a hook's stdin can be a whole 100 MB tool input.
+func clipBytes(b []byte) string {
+	if len(b) <= maxHistoryText {
+		return string(b)
+	}
+	return string(b[:maxHistoryText]) + fmt.Sprintf("\n[truncated: %d more bytes]", len(b)-maxHistoryText)
 }
 
 func clip(s string) string {

@@ -8,6 +8,10 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // Input is everything a hook receives on stdin for one event. The common
@@ -279,6 +283,48 @@ func marshalNoEscape(v any) (json.RawMessage, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
+// stdinWriter appends the members of a JSON object; the first error sticks.
+type stdinWriter struct {
+	buf []byte
+	err error
+}
+
+func (w *stdinWriter) key(name string) {
+	if len(w.buf) > 1 {
+		w.buf = append(w.buf, ',')
+	}
+	w.buf = append(append(append(w.buf, '"'), name...), `":`...)
+}
+
+// value appends a small value as encoding/json does, without HTML escaping.
+func (w *stdinWriter) value(name string, v any) {
+	if w.err != nil {
+		return
+	}
+	w.key(name)
+	w.buf, w.err = appendJSONValue(w.buf, v)
+}
+
+// raw appends JSON that was validated when it came in, compacted if need be.
+func (w *stdinWriter) raw(name string, v json.RawMessage) {
+	if w.err != nil {
+		return
+	}
+	w.key(name)
+	w.buf, w.err = rawjson.AppendCompact(w.buf, v)
+}
+
+// appendJSONValue appends v encoded by encoding/json without HTML escaping.
+func appendJSONValue(dst []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return dst, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 // fieldDefaults are the values of the documented stdin fields of Claude
 // Code's further events that the caller did not give, so that a hook
 // written for Claude Code finds every field it reads (`jq -r .trigger`
@@ -334,8 +380,14 @@ var emptyObject = json.RawMessage(`{}`)
 func ParseInput(ev Event, data []byte) (Input, error) {
 	in := Input{Event: ev}
 	var m map[string]json.RawMessage
+	if rawjson.TooDeep(data, rawjson.MaxDepth) {
+		return in, fmt.Errorf("hook input must be a JSON object nested at most %d levels deep", rawjson.MaxDepth)
+	}
 	if len(bytesTrim(data)) > 0 {
-		if err := json.Unmarshal(data, &m); err != nil {
+		// segmentio's decoder, leaving the values in data: a tool input
+		// can be 100 MB, which encoding/json would check a byte at a time
+		// and copy. The session checks it with encoding/json before storing it.
+		if err := unmarshalInPlace(data, &m); err != nil {
 			return in, fmt.Errorf("hook input must be a JSON object: %w", err)
 		}
 		in.Order = objectKeys(data)
@@ -470,4 +522,17 @@ func kindOf(raw json.RawMessage) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// unmarshalInPlace decodes like json.Unmarshal (segmentio's decoder), with
+// json.RawMessage values pointing into data, which must not change after.
+func unmarshalInPlace(data []byte, v any) error {
+	rest, err := fastjson.Parse(data, v, fastjson.DontCopyRawMessage)
+	if err != nil {
+		return err
+	}
+	if t := bytesTrim(rest); len(t) > 0 {
+		return fmt.Errorf("invalid character %q after top-level value", t[0])
+	}
+	return nil
 }

@@ -130,7 +130,11 @@ func toRange(r hooks.Range) protocol.Range {
 // publishDiagnostics sends every diagnostic the server has for one file:
 // configuration problems and pending asks. An empty list clears the file.
 func (s *Server) publishDiagnostics(u protocol.DocumentURI) {
-	path := u.Filename()
+	path, err := filePath(u)
+	if err != nil {
+		s.log.Warn("not publishing diagnostics", "uri", string(u), "err", err)
+		return
+	}
 	diags := []protocol.Diagnostic{}
 	for _, d := range s.diagnostics.forFile(path) {
 		diags = append(diags, toProtocol(d))

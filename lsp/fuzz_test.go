@@ -83,7 +83,8 @@ const (
 
 // framing reads data with LSP's base protocol as the server's stream does
 // (header lines ended by LF or CRLF and at most 64 KiB long, a positive
-// Content-Length of at most 256 MiB, other headers ignored), independently
+// Content-Length of at most 256 MiB, repeated only with the same value,
+// other headers ignored), independently
 // of its code, to know what the server must do with it.
 func framing(data []byte) int {
 	const maxLine, maxBody = 64 << 10, 256 << 20
@@ -116,8 +117,8 @@ func framing(data []byte) int {
 				continue
 			}
 			n, err := strconv.Atoi(string(bytes.TrimSpace(line[colon+1:])))
-			if err != nil || n <= 0 || n > maxBody {
-				return framingBroken
+			if err != nil || n <= 0 || n > maxBody || (length >= 0 && n != length) {
+				return framingBroken // a repeated Content-Length may only repeat the value
 			}
 			length = n
 		}

@@ -20,7 +20,10 @@ func init() {
 // codeAction offers the Allow/Deny answers of asks pending on the file, the
 // quick fixes of its configuration diagnostics, and trusting the workspace.
 func (s *Server) codeAction(_ context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	path := p.TextDocument.URI.Filename()
+	path, err := documentPath(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	actions := s.askActions(path)
 	if s.isSettingsFile(path) {
 		for _, d := range s.diagnostics.forFile(path) {

@@ -17,7 +17,10 @@ func init() {
 // and known tool names in a matcher.
 func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
 	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
-	text, off, ok := s.settingsText(p.TextDocument.URI, p.Position)
+	text, off, ok, err := s.settingsText(p.TextDocument.URI, p.Position)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return list, nil
 	}

@@ -16,9 +16,9 @@ func init() {
 // hover explains event names (when the event fires, its stdin fields, what
 // exit 2 means) and settings keys. It returns nil where there is nothing to say.
 func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	text, off, ok := s.settingsText(p.TextDocument.URI, p.Position)
-	if !ok {
-		return nil, nil
+	text, off, ok, err := s.settingsText(p.TextDocument.URI, p.Position)
+	if err != nil || !ok {
+		return nil, err
 	}
 	loc := hooks.Locate(text, off)
 	if !loc.InString {
@@ -46,18 +46,21 @@ func describeMatcher(m *hooks.Matcher) string {
 }
 
 // settingsText returns the text of a settings file (the editor's buffer when
-// open) and the byte offset of an LSP position in it.
-func (s *Server) settingsText(u protocol.DocumentURI, pos protocol.Position) ([]byte, int, bool) {
-	path := u.Filename()
+// open) and the byte offset of an LSP position in it; false for any other
+// file, and an error for a URI that names no local file.
+func (s *Server) settingsText(u protocol.DocumentURI, pos protocol.Position) ([]byte, int, bool, error) {
+	path, err := documentPath(u)
+	if err != nil {
+		return nil, 0, false, err
+	}
 	if !s.isSettingsFile(path) {
-		return nil, 0, false
+		return nil, 0, false, nil
 	}
 	text, ok := s.docs.get(path)
 	if !ok {
-		var err error
 		if text, err = os.ReadFile(path); err != nil {
-			return nil, 0, false
+			return nil, 0, false, nil
 		}
 	}
-	return text, hooks.NewLineIndex(text).Offset(hooks.Position{Line: int(pos.Line), Column: int(pos.Character)}), true
+	return text, hooks.NewLineIndex(text).Offset(hooks.Position{Line: int(pos.Line), Column: int(pos.Character)}), true, nil
 }

@@ -3,13 +3,13 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
@@ -81,10 +81,11 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 		home = hooks.DefaultWaveHome()
 	}
 	if t := p.InitializationOptions.AskTimeoutSeconds; t != nil {
-		if *t <= 0 {
-			return nil, badParam("initializationOptions.askTimeoutSeconds", "must be a positive number of seconds")
+		d, err := askTimeout(*t)
+		if err != nil {
+			return nil, err
 		}
-		s.opts.AskTimeout = time.Duration(*t * float64(time.Second))
+		s.opts.AskTimeout = d
 	}
 	s.root, s.waveHome = root, home
 	s.progress = p.Capabilities.Window.WorkDoneProgress
@@ -122,6 +123,25 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	}, nil
 }
 
+// The range of initializationOptions.askTimeoutSeconds (docs/protocol-limits.md).
+// Below a second no one can answer; beyond a day an ask is forgotten, not
+// pending; and a float64 of seconds beyond about 9.2e9 overflows a
+// time.Duration to a negative value, which would deny every ask at once.
+const (
+	minAskTimeoutSeconds = 1
+	maxAskTimeoutSeconds = 24 * 60 * 60
+)
+
+// askTimeout converts askTimeoutSeconds, refusing what is out of range
+// rather than rounding it to a timeout the user did not ask for.
+func askTimeout(seconds float64) (time.Duration, error) {
+	if math.IsNaN(seconds) || seconds < minAskTimeoutSeconds || seconds > maxAskTimeoutSeconds {
+		return 0, badParam("initializationOptions.askTimeoutSeconds", "must be a number of seconds from %d to %d, not %v",
+			minAskTimeoutSeconds, maxAskTimeoutSeconds, seconds)
+	}
+	return time.Duration(seconds * float64(time.Second)), nil
+}
+
 // projectRoot finds the workspace root the client names, and checks it is a
 // directory: nothing the client sends becomes a path unchecked.
 func projectRoot(p *initializeParams) (string, error) {
@@ -132,11 +152,11 @@ func projectRoot(p *initializeParams) (string, error) {
 	var root string
 	switch {
 	case raw != "":
-		u, err := uri.Parse(raw)
-		if err != nil || u.Filename() == "" {
-			return "", badParam(field, "is not a file URI: %q", raw)
+		path, err := filePath(protocol.DocumentURI(raw))
+		if err != nil {
+			return "", badParam(field, "%v", err)
 		}
-		root = u.Filename()
+		root = path
 	case p.RootPath != "":
 		field, root = "rootPath", p.RootPath
 	default:

@@ -16,7 +16,10 @@ func init() {
 
 // codeLens puts "Run hook" above every hook command of a settings file.
 func (s *Server) codeLens(_ context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	path := p.TextDocument.URI.Filename()
+	path, err := documentPath(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	lenses := []protocol.CodeLens{}
 	if !s.isSettingsFile(path) {
 		return lenses, nil

@@ -16,10 +16,11 @@ func init() {
 
 // Settings files are diagnosed from the editor's text as the user types;
 // other files are only tracked for the ask diagnostics they may carry.
+// Documents that are not local files (untitled:, git:, …) are ignored.
 
 func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) {
-	path := p.TextDocument.URI.Filename()
-	if !s.isSettingsFile(path) {
+	path, ok := s.notedDocument(p.TextDocument.URI)
+	if !ok || !s.isSettingsFile(path) {
 		return
 	}
 	s.docs.set(path, []byte(p.TextDocument.Text))
@@ -27,8 +28,8 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 }
 
 func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentParams) {
-	path := p.TextDocument.URI.Filename()
-	if !s.isSettingsFile(path) || len(p.ContentChanges) == 0 {
+	path, ok := s.notedDocument(p.TextDocument.URI)
+	if !ok || !s.isSettingsFile(path) || len(p.ContentChanges) == 0 {
 		return
 	}
 	// Full sync: the last change holds the whole text.
@@ -36,12 +37,26 @@ func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentP
 	s.rediagnose()
 }
 
+// notedDocument is the path of a document a notification names, or false
+// for a document that is not a local file, which the server ignores.
+func (s *Server) notedDocument(u protocol.DocumentURI) (string, bool) {
+	path, err := filePath(u)
+	if err != nil {
+		s.log.Debug("ignoring a document that is not a local file", "uri", string(u), "err", err)
+		return "", false
+	}
+	return path, true
+}
+
 func (s *Server) didSave(context.Context, *protocol.DidSaveTextDocumentParams) {
 	// The watcher sees the saved file; nothing to do here.
 }
 
 func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) {
-	path := p.TextDocument.URI.Filename()
+	path, ok := s.notedDocument(p.TextDocument.URI)
+	if !ok {
+		return
+	}
 	if _, open := s.docs.get(path); !open {
 		return
 	}

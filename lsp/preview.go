@@ -49,3 +49,10 @@ func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error)
 type answered hooks.Result
 
 func (a answered) Fire(context.Context, hooks.Input) hooks.Result { return hooks.Result(a) }
+
+// MarshalWire encodes a result as the server writes it on the wire
+// (segmentio's encoder without HTML escaping), into a buffer of about its
+// size: Preview's result for a large tool input holds it twice.
+func MarshalWire(v any) ([]byte, error) {
+	return appendJSON(make([]byte, 0, sizeHint(v)+64), v)
+}

@@ -116,12 +116,26 @@ func (r *raw) sendBytes(b []byte) {
 // waitResponse waits for the response with this id (compared as JSON).
 func (r *raw) waitResponse(id any) map[string]any {
 	r.t.Helper()
+	return r.waitResponseAfter(0, id)
+}
+
+// received is how many messages the server has sent so far.
+func (r *raw) received() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.messages)
+}
+
+// waitResponseAfter waits for a response with this id among the messages
+// after the first since, for ids that repeat (null).
+func (r *raw) waitResponseAfter(since int, id any) map[string]any {
+	r.t.Helper()
 	want, _ := json.Marshal(id)
 	var found map[string]any
 	require.Eventually(r.t, func() bool {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		for _, m := range r.messages {
+		for _, m := range r.messages[since:] {
 			if _, isReq := m["method"]; isReq {
 				continue
 			}

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/wavehooks/wavehooks/hooks"
@@ -30,7 +30,8 @@ type Options struct {
 	ManagedFile string
 	// TrustWorkspace trusts the workspace's own hooks without asking (--trust-workspace).
 	TrustWorkspace bool
-	// AskTimeout is how long a PreToolUse "ask" waits for the user before denying (300 s).
+	// AskTimeout is how long a PreToolUse "ask" waits for the user before denying
+	// (300 s); more than 24 hours is clamped to 24 hours.
 	AskTimeout time.Duration
 	// ProgressDelay is how long hooks run before the editor shows progress (0.5 s).
 	ProgressDelay time.Duration
@@ -48,6 +49,7 @@ func (o *Options) setDefaults() {
 	if o.AskTimeout <= 0 {
 		o.AskTimeout = 300 * time.Second
 	}
+	o.AskTimeout = min(o.AskTimeout, maxAskTimeoutSeconds*time.Second)
 	if o.ProgressDelay <= 0 {
 		o.ProgressDelay = 500 * time.Millisecond
 	}
@@ -94,6 +96,8 @@ type Server struct {
 	log  *slog.Logger
 
 	conn    jsonrpc2.Conn
+	stream  *stream         // the conn's; responses and notifications are written to it directly
+	memory  memoryRelease   // returns memory to the OS after large frames
 	connCtx context.Context // cancelled when the connection ends; every outbound call derives from it
 	stopCtx context.CancelFunc
 	// connected is set once conn and connCtx are, so the log can reach the editor.
@@ -150,7 +154,9 @@ func NewServer(opts Options) *Server {
 // 1 otherwise. Every pending ask is denied and every running hook killed
 // before it returns.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
-	s.conn = jsonrpc2.NewConn(newStream(rwc))
+	s.stream = newStream(rwc)
+	s.stream.onLarge = s.memory.touch
+	s.conn = jsonrpc2.NewConn(s.stream)
 	s.connCtx, s.stopCtx = context.WithCancel(ctx)
 	s.connected.Store(true)
 	s.conn.Go(s.connCtx, s.handle)
@@ -173,6 +179,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 		// interrupted by Close; the process is about to exit anyway.
 	}
 	s.handlers.Wait()
+	s.memory.stop()
 	if s.engine != nil {
 		s.engine.Close() // async hooks still running are killed
 	}
@@ -235,7 +242,9 @@ func decodeParams(raw json.RawMessage, p any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	if fastjson.Unmarshal(raw, p) == nil {
+	// raw is a slice of the frame the stream read, which stays as it is:
+	// json.RawMessage fields (a 100 MB tool input) can point into it.
+	if unmarshalNoCopy(raw, p) == nil {
 		return nil
 	}
 	if err := json.Unmarshal(raw, p); err != nil {
@@ -266,13 +275,20 @@ func jsonType(goType string) string {
 }
 
 // handle dispatches one incoming message. It never returns an error: an
-// error from a jsonrpc2 handler closes the connection.
+// error from a jsonrpc2 handler closes the connection. It runs on the read
+// loop, where a panic would end the process: one is logged and the message
+// dropped (a request still gets its answer from run).
 func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	method := req.Method()
+	method, params := req.Method(), s.stream.takeParams(req)
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("dropped a message whose handling panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
+		}
+	}()
 	call, isCall := req.(*jsonrpc2.Call)
 	switch method {
 	case "$/cancelRequest":
-		s.cancelRequest(req.Params())
+		s.cancelRequest(params)
 		return nil
 	case "exit":
 		s.exit()
@@ -281,7 +297,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	h, known := handlers[method]
 	if !isCall {
 		if known && h.notify != nil && s.getState() >= stateInitializing {
-			h.notify(s, ctx, req.Params())
+			h.notify(s, ctx, params)
 		}
 		return nil // unknown notifications are ignored, as LSP says
 	}
@@ -307,13 +323,27 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		defer s.handlers.Done()
 		defer cancel()
 		defer s.inflight.remove(call.ID())
-		result, err := s.run(reqCtx, h, method, req.Params())
+		defer func() {
+			if p := recover(); p != nil { // in the reply or what follows it: the handler's own is caught by run
+				s.log.Error("request panicked after its handler", "method", method, "panic", p, "stack", string(debug.Stack()))
+			}
+		}()
+		result, err := s.run(reqCtx, h, method, params)
+		params = nil // a large request's frame can go before the response is encoded
 		if s.inflight.wasCancelled(call.ID()) {
 			result, err = nil, context.Canceled // LSP: a cancelled request answers RequestCancelled
 		}
-		if rerr := reply(reqCtx, result, toRPCError(err)); rerr != nil {
+		var rerr error
+		if err != nil {
+			rerr = reply(reqCtx, nil, toRPCError(err))
+		} else {
+			// What jsonrpc2's replier does, without marshalling the result twice.
+			rerr = s.stream.writeResponse(call.ID(), result, sizeHint(result))
+		}
+		if rerr != nil {
 			s.log.Debug("reply not sent", "method", method, "err", rerr)
 		}
+		result = nil
 		after.run()
 	}()
 	return nil
@@ -360,7 +390,7 @@ func (s *Server) refuse(ctx context.Context, reply jsonrpc2.Replier, method stri
 func (s *Server) run(ctx context.Context, h handler, method string, params json.RawMessage) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.log.Error("handler panicked", "method", method, "panic", p)
+			s.log.Error("handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
 			result, err = nil, fmt.Errorf("internal error in %s: %v", method, p)
 		}
 	}()

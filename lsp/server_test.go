@@ -277,7 +277,7 @@ func TestPendingAskDoesNotHoldUpOtherRequests(t *testing.T) {
 
 func TestAskTimesOutAsDeny(t *testing.T) {
 	e := startEditor(t, editorOpts{settings: hookSettings(map[string][]string{"PreToolUse": {askHook}}),
-		initOpts: map[string]any{"askTimeoutSeconds": 0.3}})
+		initOpts: map[string]any{"askTimeoutSeconds": 1}})
 	sid, _ := e.startSession()
 	done := make(chan map[string]any, 1)
 	go func() {

@@ -11,7 +11,8 @@ import (
 // notify sends a notification on the connection; a failure only means the
 // editor is gone, which Serve notices on its own.
 func (s *Server) notify(method string, params any) {
-	if err := s.conn.Notify(s.connCtx, method, params); err != nil {
+	// What conn.Notify does, without marshalling the params twice.
+	if err := s.stream.writeNotification(method, params, sizeHint(params)); err != nil {
 		s.log.Debug("notification not sent", "method", method, "err", err)
 	}
 }

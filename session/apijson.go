@@ -1,10 +1,10 @@
 package session
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // The API form is encoded by hand: it is what a jsonl session writes on
@@ -46,11 +46,11 @@ func appendAPIBlock(dst []byte, b *APIBlock) ([]byte, error) {
 		if len(b.Input) == 0 {
 			dst = append(dst, "{}"...)
 		} else {
-			buf := bytes.NewBuffer(dst)
-			if err := json.Compact(buf, b.Input); err != nil {
+			// Validated when it was set: copied, compacted only if need be.
+			var err error
+			if dst, err = rawjson.AppendCompact(dst, b.Input); err != nil {
 				return nil, err
 			}
-			dst = buf.Bytes()
 		}
 	case "tool_result":
 		dst = append(dst, `,"tool_use_id":`...)

@@ -119,6 +119,11 @@ func (sf *segFile) replace(from int, keep int64, units [][][]byte, viaCopy bool)
 		at += sf.sepLen(from) + keep
 	}
 	var buf bytes.Buffer
+	size := len(sf.foot)
+	for _, u := range units {
+		size += len(sf.sep) + len(u) + len(sf.term)
+	}
+	buf.Grow(size) // one allocation: a unit can hold a 100 MB tool input
 	offs := make([]int64, len(units))
 	lens := make([]int64, len(units))
 	for k, u := range units {

@@ -144,6 +144,12 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 	_, stderr, code = env.run(t, `not json`, "run", "Stop")
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, "must be a JSON object")
+	// 4 MB nested 2,000,000 deep: refused before any decoder sees it (the
+	// one run uses recurses once per level; issue #12).
+	deep := `{"tool_name":"Bash","tool_use_id":"t","tool_input":{"a":` + strings.Repeat("[", 2_000_000) + strings.Repeat("]", 2_000_000) + `}}`
+	_, stderr, code = env.run(t, deep, "run", "PreToolUse")
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "nested at most 128 levels deep")
 }
 
 func TestLint(t *testing.T) {

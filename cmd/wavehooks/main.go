@@ -121,6 +121,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer cancel()
 	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
 		TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
+	growPipe(stdin)
+	growPipe(stdout)
 	if f, ok := stdin.(*os.File); ok {
 		stdin = pollable(f)
 	}

@@ -1,8 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -50,7 +51,8 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wavehooks run:", err)
 		return 2
 	}
-	data, err := io.ReadAll(stdin)
+	growPipe(stdin)
+	data, err := readAll(stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "wavehooks run: reading stdin:", err)
 		return 2
@@ -94,9 +96,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wavehooks run:", err)
 		return 1
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(result); err != nil {
+	if err := printIndented(stdout, result); err != nil {
 		fmt.Fprintln(stderr, "wavehooks run:", err)
 		return 1
 	}
@@ -105,4 +105,132 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	engine.Wait()
 	return 0
+}
+
+// readAll reads r to its end like io.ReadAll, in far fewer copies for a
+// large input: a regular file is read into a buffer of its size, anything
+// else into chunks that double in size, joined once at the end. io.ReadAll
+// grows its buffer by a quarter at a time, copying it each time.
+func readAll(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+			buf := make([]byte, 0, st.Size()+1)
+			for {
+				n, err := f.Read(buf[len(buf):cap(buf)])
+				buf = buf[:len(buf)+n]
+				if err == io.EOF {
+					return buf, nil
+				}
+				if err != nil {
+					return buf, err
+				}
+				if len(buf) == cap(buf) {
+					return readRest(buf, r)
+				}
+			}
+		}
+	}
+	return readRest(nil, r)
+}
+
+// readRest reads r to its end after head, into chunks of doubling size.
+func readRest(head []byte, r io.Reader) ([]byte, error) {
+	chunks := [][]byte{head}
+	total, size := len(head), 64<<10
+	for {
+		chunk := make([]byte, size)
+		n, err := io.ReadFull(r, chunk)
+		chunks, total = append(chunks, chunk[:n]), total+n
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(2*size, 64<<20)
+	}
+	if len(chunks) == 2 && head == nil {
+		return chunks[1], nil
+	}
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out, nil
+}
+
+// printIndented writes v as JSON indented by two spaces, as a json.Encoder
+// with SetIndent would, and a newline. It encodes v once and indents it on
+// the way out (writeIndented), where the Encoder would build the whole text
+// in a buffer grown a quarter at a time: a result can hold a 100 MB tool
+// input twice.
+func printIndented(w io.Writer, v any) error {
+	compact, err := lsp.MarshalWire(v)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	if err := writeIndented(bw, compact); err != nil {
+		return err
+	}
+	if err := bw.WriteByte('\n'); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// writeIndented writes compact JSON (no whitespace outside strings) with
+// json.Indent's layout and an indent of two spaces. Strings are copied whole.
+func writeIndented(w *bufio.Writer, b []byte) error {
+	depth := 0
+	newline := func() {
+		w.WriteByte('\n')
+		for range depth {
+			w.WriteString("  ")
+		}
+	}
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '"':
+			end := i + 1
+			for {
+				q := bytes.IndexByte(b[end:], '"')
+				if q < 0 {
+					return fmt.Errorf("unterminated string in JSON")
+				}
+				end += q
+				slashes := 0
+				for j := end - 1; j > i && b[j] == '\\'; j-- {
+					slashes++
+				}
+				if slashes%2 == 0 {
+					break
+				}
+				end++
+			}
+			w.Write(b[i : end+1])
+			i = end
+		case '{', '[':
+			w.WriteByte(c)
+			if i+1 < len(b) && (b[i+1] == '}' || b[i+1] == ']') {
+				w.WriteByte(b[i+1]) // json.Indent keeps {} and [] on one line
+				i++
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			w.WriteByte(c)
+		case ',':
+			w.WriteByte(c)
+			newline()
+		case ':':
+			w.WriteString(": ")
+		default:
+			w.WriteByte(c)
+		}
+	}
+	return nil
 }

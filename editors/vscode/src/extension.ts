@@ -181,7 +181,8 @@ class Controller implements vscode.Disposable {
       initializationOptions: {
         ...(waveHome ? { waveHome } : {}),
         trustWorkspaceHooks: config.get<boolean>('trustWorkspaceHooks', false),
-        askTimeoutSeconds: config.get<number>('askTimeoutSeconds', 300),
+        // The server refuses values outside 1 s – 24 h (docs/protocol-limits.md): clamp rather than fail to start.
+        askTimeoutSeconds: Math.min(Math.max(Number(config.get<number>('askTimeoutSeconds', 300)) || 300, 1), 86400),
       },
       middleware: {
         executeCommand: async (cmd, args, next) => {

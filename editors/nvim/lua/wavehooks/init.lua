@@ -518,8 +518,9 @@ local function client_config()
   if M.config.wave_home then
     init_options.waveHome = M.wave_home()
   end
-  if M.config.ask_timeout then
-    init_options.askTimeoutSeconds = M.config.ask_timeout
+  if tonumber(M.config.ask_timeout) then
+    -- The server refuses values outside 1 s - 24 h: clamp rather than fail to start.
+    init_options.askTimeoutSeconds = math.min(math.max(tonumber(M.config.ask_timeout), 1), 86400)
   end
   return {
     name = NAME,

@@ -1,0 +1,111 @@
+// Package rawjson works on JSON text without decoding it: it copies JSON the
+// program has already validated into the JSON it writes (a session file, a
+// hook's stdin) without validating and compacting it again, and it measures
+// how deeply untrusted JSON nests before a recursive decoder sees it.
+//
+// encoding/json re-validates and re-compacts every json.RawMessage it
+// encodes, a byte at a time, at about 100 MB/s: for a 100 MB tool input
+// that pass, made for the transcript, the hook's stdin and each save, cost
+// more than everything else a request did (docs/performance.md, "Large
+// frames"). The tool inputs the server holds were validated once, when they
+// came in, and are usually compact already; copying them is a memmove.
+package rawjson
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// AppendCompact appends raw, which must be valid JSON, without whitespace
+// outside strings: as it is when it has none (the usual case), through
+// json.Compact otherwise. It does not validate raw beyond what compaction
+// checks, so a caller must only pass JSON that was decoded or compacted
+// before.
+func AppendCompact(dst, raw []byte) ([]byte, error) {
+	if IsCompact(raw) {
+		return append(dst, raw...), nil
+	}
+	buf := bytes.NewBuffer(dst)
+	if err := json.Compact(buf, raw); err != nil {
+		return dst, err
+	}
+	return buf.Bytes(), nil
+}
+
+// IsCompact reports whether raw has no whitespace outside its strings, that
+// is whether json.Compact would leave valid JSON raw unchanged. Strings are
+// skipped with bytes.IndexByte, so long text costs little.
+func IsCompact(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case ' ', '\t', '\r', '\n':
+			return false
+		case '"':
+			end := StringEnd(raw, i)
+			if end < 0 {
+				return false // not valid JSON: let json.Compact say why
+			}
+			i = end
+		}
+	}
+	return len(raw) > 0
+}
+
+// StringEnd returns the index of the quote that closes the string opened at
+// raw[open], or -1: a quote preceded by an odd number of backslashes is
+// escaped. bytes.IndexByte finds the candidates quickly in long text.
+func StringEnd(raw []byte, open int) int {
+	for i := open + 1; i < len(raw); {
+		q := bytes.IndexByte(raw[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += i
+		n := 0
+		for j := q - 1; j > open && raw[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
+	return -1
+}
+
+// MaxDepth bounds how deeply arrays and objects may nest in JSON the
+// program reads from outside: a message from the editor, the input of
+// `wavehooks run` (docs/protocol-limits.md). The decoders it uses recurse
+// once per level, so a few megabytes of "[[[[…" would otherwise overflow
+// the stack, which no recover catches, or cost a gigabyte of stack on the
+// way there. 128 is what jq 1.6, the tool most hooks read their input with,
+// is sure to parse: it accepts 256 levels but counts an object as two. A
+// hook whose jq cannot parse its stdin fails without deciding anything, and
+// the tool call it guards would go ahead.
+const MaxDepth = 128
+
+// TooDeep reports whether arrays and objects in b nest deeper than limit.
+// It is one pass over the bytes with no allocation and no recursion, to run
+// before any decoder: brackets inside strings do not count, escaped quotes
+// do not end a string. It does not validate; the decoder does that.
+func TooDeep(b []byte, limit int) bool {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			end := StringEnd(b, i)
+			if end < 0 {
+				return false // an unterminated string: not JSON, which the decoder will say
+			}
+			i = end
+		case '[', '{':
+			depth++
+			if depth > limit {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
+}

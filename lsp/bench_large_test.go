@@ -1,0 +1,68 @@
+package lsp_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// largeInput returns a JSON object of about n bytes in one of two shapes:
+// one long string (a Write tool's content) or many short members (a big
+// structured input, the costly shape for a decoder).
+func largeInput(shape string, n int) []byte {
+	var buf bytes.Buffer
+	buf.Grow(n + 64)
+	switch shape {
+	case "string":
+		buf.WriteString(`{"file_path":"/tmp/big.txt","content":"`)
+		line := strings.Repeat("x", 63) + `\n`
+		for buf.Len() < n {
+			buf.WriteString(line)
+		}
+		buf.WriteString(`"}`)
+	case "members":
+		buf.WriteByte('{')
+		for i := 0; buf.Len() < n; i++ {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			fmt.Fprintf(&buf, `"k%d":"vvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"`, i)
+		}
+		buf.WriteByte('}')
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkLargeFrame sends a 10 MB tool input through wave/preToolUse with
+// one `cat >/dev/null` hook, and the same frame to wave/listPermissions,
+// which ignores its params, in this process: the benchmark to profile the
+// request path with (-cpuprofile, -memprofile; docs/performance.md, "Large
+// frames"). Its B/op include the client's; the figures against the frame's
+// size (peak RSS, MB per CPU-second) come from the real binary, in
+// cmd/wavehooks's BenchmarkServeLargeFrame.
+//
+//	go test -run '^$' -bench LargeFrame -benchtime 3x -cpuprofile cpu.out ./lsp
+func BenchmarkLargeFrame(b *testing.B) {
+	c := startPipeServer(b, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"cat >/dev/null"}]}]}}`)
+	sid := startedSession(b, c)
+	for _, shape := range []string{"string", "members"} {
+		input := largeInput(shape, 10<<20)
+		params := []byte(fmt.Sprintf(`{"sessionId":%q,"toolUseId":"t1","toolName":"Write","toolInput":%s}`, sid, input))
+		b.Run("preToolUse/"+shape, func(b *testing.B) {
+			b.SetBytes(int64(len(params)))
+			for i := 0; i < b.N; i++ {
+				resp := c.callRaw("wave/preToolUse", params)
+				if !bytes.Contains(resp[:min(len(resp), 200)], []byte(`"permission":"allow"`)) && !bytes.Contains(resp, []byte(`"permission":"allow"`)) {
+					b.Fatalf("response: %.300s", resp)
+				}
+			}
+		})
+		b.Run("listPermissions/"+shape, func(b *testing.B) {
+			b.SetBytes(int64(len(params)))
+			for i := 0; i < b.N; i++ {
+				c.callRaw("wave/listPermissions", params)
+			}
+		})
+	}
+}
