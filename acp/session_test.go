@@ -168,3 +168,30 @@ func TestAgentDyingMidTurn(t *testing.T) {
 	require.Equal(t, "half of an answer", blocksOf(msgs, "text")[1]["content"])
 	require.Equal(t, "t1", blocksOf(msgs, "tool")[0]["id"])
 }
+
+// A project's own hooks run only when trusted (--trust-workspace here); until
+// then the user is told, in a hook message, that they did not run.
+func TestWorkspaceHooksNeedTrust(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		t.Run(map[bool]string{false: "untrusted", true: "trusted"}[trusted], func(t *testing.T) {
+			dir, project := t.TempDir(), t.TempDir()
+			ran := filepath.Join(dir, "ran")
+			h := hook(t, dir, "ups.sh", `cat > `+ran)
+			require.NoError(t, os.MkdirAll(filepath.Join(project, ".wave"), 0o700))
+			require.NoError(t, os.WriteFile(filepath.Join(project, ".wave", "settings.json"),
+				[]byte(settings([3]string{"UserPromptSubmit", "", h})), 0o600))
+			r := startRig(t, rigOptions{project: project, fixed: true, script: script(`[{"stop":"end_turn"}]`),
+				opts: func(o *Options) { o.TrustWorkspace = trusted }})
+			sess := r.handshake()
+			require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+			if trusted {
+				require.NotEmpty(t, readFile(t, ran))
+				require.Empty(t, r.chunkTexts())
+				return
+			}
+			require.Empty(t, readFile(t, ran))
+			require.Equal(t, []string{"\n\n[wavehooks] UserPromptSubmit hook warning: 1 UserPromptSubmit hook(s) of this workspace did not run: the workspace's hooks are not trusted yet\n\n"},
+				r.chunkTexts())
+		})
+	}
+}

@@ -45,8 +45,8 @@ func TestACPCommandEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	out := bufio.NewReader(stdout)
 	id := 0
