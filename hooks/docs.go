@@ -44,12 +44,29 @@ func EventDoc(e Event) (string, bool) {
 	fmt.Fprintf(&b, "**%s** — %s\n\n", e, s.Summary)
 	fields := append(append([]string{}, CommonFields...), s.Fields...)
 	fmt.Fprintf(&b, "stdin: `%s`\n\n", strings.Join(fields, "`, `"))
-	if s.MatchField != "" {
-		fmt.Fprintf(&b, "matcher: compared with `%s`\n\n", s.MatchField)
-	} else {
+	switch {
+	case e == FileChanged:
+		b.WriteString("matcher: the `|`-separated names of the files to watch in the project root; compared with the changed file's name\n\n")
+	case s.MatchField != "":
+		fmt.Fprintf(&b, "matcher: compared with `%s`", s.MatchField)
+		if vals := MatcherValues[e]; len(vals) > 0 {
+			fmt.Fprintf(&b, " (`%s`)", strings.Join(vals, "`, `"))
+		}
+		b.WriteString("\n\n")
+	default:
 		b.WriteString("matcher: ignored — the hooks run on every event\n\n")
 	}
-	fmt.Fprintf(&b, "exit 0: success · exit 2: %s · other: a non-blocking error shown to the user", s.Exit2)
+	if out := OutputDocs[e]; out != "" {
+		fmt.Fprintf(&b, "JSON: %s\n\n", out)
+	}
+	other := "a non-blocking error shown to the user"
+	if quietEvents[e] {
+		other = "ignored (recorded in the run history)"
+	}
+	if e == WorktreeCreate {
+		other = "fails the worktree creation"
+	}
+	fmt.Fprintf(&b, "exit 0: success · exit 2: %s · other: %s", s.Exit2, other)
 	return b.String(), true
 }
 

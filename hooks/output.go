@@ -28,7 +28,8 @@ type verdict struct {
 	problems      []string
 	json          bool
 	summary       string
-	ignored       string // a part of the answer the event has no use for
+	ignored       string      // a part of the answer the event has no use for
+	answer        eventAnswer // what the answer says to Claude Code's later events (eventanswer.go)
 }
 
 // hookJSON is the JSON answer a hook may print (seed 002, plus the fields
@@ -53,6 +54,13 @@ type hookSpecificJSON struct {
 	Decision          json.RawMessage `json:"decision"`
 	Reason            *string         `json:"reason"`
 	AdditionalContext *string         `json:"additionalContext"`
+	// The fields of Claude Code's later events; eventanswer.go reads them.
+	Retry          *bool           `json:"retry"`
+	Action         *string         `json:"action"`
+	Content        json.RawMessage `json:"content"`
+	DisplayContent *string         `json:"displayContent"`
+	WorktreePath   *string         `json:"worktreePath"`
+	WatchPaths     json.RawMessage `json:"watchPaths"`
 }
 
 // permissionRequestDecision is PermissionRequest's hookSpecificOutput.decision.
@@ -230,6 +238,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 			}
 		}
 		probs = append(probs, readUpdatedInput(&v, hs.UpdatedInput, "updatedInput")...)
+		probs = append(probs, readEventAnswer(ev, &v, &hs)...)
 		if hs.AdditionalContext != nil {
 			v.addContext = *hs.AdditionalContext
 		}

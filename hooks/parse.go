@@ -195,7 +195,7 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 			if !ok {
 				return
 			}
-			compiled, err := CompileMatcher(s)
+			compiled, err := CompileMatcherFor(ev, s)
 			if err != nil {
 				p.report(&m.Value, SeverityError, CodeBadMatcher, err.Error()+"; this group's hooks will not run", "")
 				return
