@@ -37,6 +37,9 @@ func (s *Session) begin(change func()) error {
 // called without s.mu: hooks may take long and may run in parallel.
 func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
 	in.SessionID, in.TranscriptPath, in.Cwd = s.id, s.TranscriptPath(), s.store.root
+	if cwd := s.workingDir(); cwd != "" {
+		in.Cwd = cwd
+	}
 	if s.store.firer == nil {
 		return hooks.Result{Event: in.Event, Continue: true}
 	}
@@ -227,6 +230,9 @@ func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Ou
 	}
 	if _, ok := hooks.Spec(in.Event); !ok {
 		return Outcome{}, fmt.Errorf("unknown hook event %q", in.Event)
+	}
+	if laterEvents[in.Event] {
+		return s.runLater(ctx, in)
 	}
 	agent := ""
 	if raw, ok := in.Extra["agent_id"]; ok {

@@ -42,6 +42,9 @@ type Session struct {
 	stopBlocks int
 	// subagentStopBlocks counts SubagentStop events blocked in a row, by agent_id.
 	subagentStopBlocks map[string]int
+	// cwd is the agent's working directory as CwdChanged last reported it,
+	// sent to hooks as cwd; "" until then (the project root).
+	cwd string
 	// unreported: catchUp reloaded a change of another process that the
 	// file watcher has not reported yet.
 	unreported bool
