@@ -109,16 +109,16 @@ func TestLaterEventEffects(t *testing.T) {
 			require.False(t, out.Blocked)
 		},
 	}, {
-		name: "DirectoryAdded by the user: systemMessage is context for the model",
-		hook: hook{event: hooks.DirectoryAdded, command: sh("respond.sh", "0", `{"systemMessage":"deps installed in /r"}`)},
+		name:  "DirectoryAdded by the user: systemMessage is context for the model",
+		hook:  hook{event: hooks.DirectoryAdded, command: sh("respond.sh", "0", `{"systemMessage":"deps installed in /r"}`)},
 		input: `{"directory": "/r", "source": "slash_command"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.Equal(t, []string{"deps installed in /r"}, contents(blocksOf(msgs, session.BlockHook)))
 			require.Empty(t, blocksOf(msgs, session.BlockWarn))
 		},
 	}, {
-		name: "DirectoryAdded from the editor: systemMessage only in the run history",
-		hook: hook{event: hooks.DirectoryAdded, command: sh("respond.sh", "0", `{"systemMessage":"deps installed in /r"}`)},
+		name:  "DirectoryAdded from the editor: systemMessage only in the run history",
+		hook:  hook{event: hooks.DirectoryAdded, command: sh("respond.sh", "0", `{"systemMessage":"deps installed in /r"}`)},
 		input: `{"directory": "/r", "source": "workspace_folder"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.Equal(t, []string{"assistant:tool"}, roles(msgs))
