@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -62,6 +63,9 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if in.Cwd == "" {
 		in.Cwd = paths.ProjectRoot
+		if dir := newCwd(&in); dir != "" {
+			in.Cwd = dir // as Claude Code sends CwdChanged: cwd is already the new directory
+		}
 	}
 	cfg := hooks.Load(paths, nil)
 	for _, d := range cfg.Diagnostics() {
@@ -105,4 +109,16 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	engine.Wait()
 	return 0
+}
+
+// newCwd is CwdChanged's new_cwd when it is an absolute path, else "".
+func newCwd(in *hooks.Input) string {
+	var dir string
+	if raw, ok := in.Extra["new_cwd"]; ok && in.Event == hooks.CwdChanged {
+		_ = json.Unmarshal(raw, &dir)
+	}
+	if !filepath.IsAbs(dir) {
+		return ""
+	}
+	return filepath.Clean(dir)
 }
