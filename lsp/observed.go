@@ -93,6 +93,10 @@ func (s *Server) activeSession() *session.Session {
 // answer.
 func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outcome {
 	title := string(in.Event) + " hooks"
+	if !s.hasHooks(in.Event) {
+		// Nothing to run: leave the session, the history and the editor alone.
+		return session.Outcome{Continue: true, AdditionalContext: []string{}, Blocks: []session.Block{}}
+	}
 	ctx = context.WithValue(ctx, observedKey{}, true)
 	if sess := s.activeSession(); sess != nil {
 		out, err := s.event(ctx, sess, in.Event, in.MatchValue(), title, func(ctx context.Context) (session.Outcome, error) {
@@ -154,4 +158,15 @@ func localPath(raw string) (string, bool) {
 		return "", false
 	}
 	return filepath.Clean(filepath.FromSlash(u.Path)), true
+}
+
+// hasHooks reports whether the configuration in force has any hook for ev.
+func (s *Server) hasHooks(ev hooks.Event) bool {
+	cfg := s.engine.Config()
+	for i := range cfg.Hooks {
+		if cfg.Hooks[i].Event == ev {
+			return true
+		}
+	}
+	return false
 }
