@@ -151,10 +151,8 @@ func TestRunHooksLaterEvents(t *testing.T) {
 // keeps a project settings change from taking effect (real fsnotify), the
 // file says so, and the next change it allows applies.
 func TestConfigChangeHoldsBackABlockedChange(t *testing.T) {
-	guard := `input=$(cat); printf '%s\n' "$input" >> "$WAVE_PROJECT_DIR/config-changes.log"; ` +
-		`[ -f "$WAVE_PROJECT_DIR/locked" ] && { echo "project settings are locked" >&2; exit 2; }; exit 0`
-	e := startEditor(t, editorOpts{settings: `{"hooks": {"ConfigChange": [{"matcher": "project_settings", "hooks": [
-		{"type": "command", "command": ` + mustJSON(guard) + `}]}]}}`, initOpts: map[string]any{"trustWorkspaceHooks": true}})
+	guard := `{"hooks": {"ConfigChange": [{"matcher": "project_settings", "hooks": [{"type": "command", "command": "$SCRIPTS/config-guard.sh"}]}]}}`
+	e := startEditor(t, editorOpts{settings: guard, initOpts: map[string]any{"trustWorkspaceHooks": true}})
 	sid, _ := e.startSession()
 	log := filepath.Join(e.root, "config-changes.log")
 	project := filepath.Join(e.root, ".wave", "settings.json")
@@ -163,8 +161,9 @@ func TestConfigChangeHoldsBackABlockedChange(t *testing.T) {
 		return out["additionalContext"].([]any)
 	}
 
-	require.NoError(t, os.WriteFile(filepath.Join(e.root, "locked"), nil, 0o644))
+	locked := filepath.Join(e.root, ".wave", "locked")
 	require.NoError(t, os.MkdirAll(filepath.Dir(project), 0o755))
+	require.NoError(t, os.WriteFile(locked, nil, 0o644))
 	settings := hookSettings(map[string][]string{"UserPromptSubmit": {"cat >/dev/null; echo project context"}})
 	require.NoError(t, os.WriteFile(project, []byte(settings), 0o644))
 	lines := waitLines(t, log, 1)
@@ -177,7 +176,7 @@ func TestConfigChangeHoldsBackABlockedChange(t *testing.T) {
 	e.diagnosticsFor(project, hasCode("config-change-blocked"))
 	require.Empty(t, prompt(), "the blocked change is not in force")
 
-	require.NoError(t, os.Remove(filepath.Join(e.root, "locked")))
+	require.NoError(t, os.Remove(locked))
 	require.NoError(t, os.WriteFile(project, []byte(settings+"\n"), 0o644))
 	waitLines(t, log, 2)
 	e.diagnosticsFor(project, func(ds []protocol.Diagnostic) bool { return !hasCode("config-change-blocked")(ds) })
@@ -186,8 +185,8 @@ func TestConfigChangeHoldsBackABlockedChange(t *testing.T) {
 	require.Equal(t, []any{"project context"}, prompt())
 
 	// A change to a file whose source the matcher does not name runs no hook.
-	require.NoError(t, os.WriteFile(filepath.Join(e.home, "settings.json"), []byte(`{"hooks": {"ConfigChange": [{"matcher": "project_settings", "hooks": [
-		{"type": "command", "command": `+mustJSON(guard)+`}]}]}, "transcriptFormat": "json"}`), 0o644))
+	userSettings := strings.Replace(strings.ReplaceAll(guard, "$SCRIPTS", scripts), `{"hooks"`, `{"transcriptFormat": "json", "hooks"`, 1)
+	require.NoError(t, os.WriteFile(filepath.Join(e.home, "settings.json"), []byte(userSettings), 0o644))
 	e.waitNotification("wave/hookRun", func(p json.RawMessage) bool {
 		return strings.Contains(string(p), `"event":"ConfigChange"`) && strings.Contains(string(p), `"matched":false`)
 	})

@@ -139,3 +139,14 @@ func TestLintAcceptsEveryEvent(t *testing.T) {
 	require.Empty(t, out, "no diagnostic")
 	require.Contains(t, stderr, "1 settings file(s), 31 hook(s), 0 error(s), 0 warning(s)")
 }
+
+// TestWorktreeCreateGuideExample runs docs/hooks.md's WorktreeCreate example.
+func TestWorktreeCreateGuideExample(t *testing.T) {
+	env := newCLIEnv(t, `{"hooks": {"WorktreeCreate": [{"hooks": [{"type": "command", "command": "$SCRIPTS/worktree-create.sh"}]}]}}`)
+	out, stderr, code := env.run(t, `{"name": "feature-x"}`, "run", "WorktreeCreate", "--project", env.project)
+	require.Equal(t, 0, code, stderr)
+	var res map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	require.Equal(t, filepath.Join(env.project, ".worktrees", "feature-x"), res["worktreePath"])
+	require.DirExists(t, filepath.Join(env.project, ".worktrees", "feature-x"))
+}
