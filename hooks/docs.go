@@ -8,7 +8,7 @@ import (
 // KeyDocs explains the keys of a settings file, for hover and completion.
 var KeyDocs = map[string]string{
 	"hooks":                 "Hook commands by event name. Hooks from the user, project and local settings all run; none overrides another.",
-	"matcher":               "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
+	"matcher":               "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to; hover an event for what its matcher is compared with. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
 	"type":                  "The kind of hook. wavehooks runs `command` hooks.",
 	"command":               "The shell command to run (`sh -c`), in the project root, with the event's JSON on stdin and WAVE_PROJECT_DIR / CLAUDE_PROJECT_DIR set.",
 	"timeout":               "Seconds the hook may run before its whole process group is killed (default 60). A timed-out hook is an error, never a success.",

@@ -302,3 +302,25 @@ func combineAnswers(res *Result, vs []verdict) {
 		res.WorktreePath = ""
 	}
 }
+
+// answerSummary says, for the run history, what the hooks answered to one
+// of Claude Code's later events.
+func answerSummary(res *Result) []string {
+	var parts []string
+	if res.Retry {
+		parts = append(parts, "retry")
+	}
+	if res.Action != "" {
+		parts = append(parts, "action: "+res.Action)
+	}
+	if res.DisplayContent != nil {
+		parts = append(parts, "display replaced")
+	}
+	if res.WorktreePath != "" {
+		parts = append(parts, "worktree: "+res.WorktreePath)
+	}
+	if res.WatchPaths != nil {
+		parts = append(parts, fmt.Sprintf("%d watch path(s)", len(res.WatchPaths)))
+	}
+	return parts
+}

@@ -79,7 +79,7 @@ type FlowResult struct {
 	Blocks            []Block         `json:"blocks"`
 
 	// The answers of Claude Code's later events, each set only for its
-	// events (docs/protocol.md, "Claude Code's later events"):
+	// events (docs/parity.md, "Claude Code's later events"):
 	// Retry is true when a PermissionDenied hook said the model may retry.
 	Retry bool `json:"retry,omitempty"`
 	// Action and Content answer an Elicitation ("" when no hook answered:
