@@ -529,3 +529,23 @@ func TestEventDocsOfLaterEvents(t *testing.T) {
 	doc, _ := hooks.EventDoc(hooks.ConfigChange)
 	require.True(t, strings.Contains(doc, "`user_settings`"), doc)
 }
+
+// TestLintOfLaterEvents: the later events are known (no unknown-event), and a
+// matcher on one that ignores matchers is a warning, as for the others.
+func TestLintOfLaterEvents(t *testing.T) {
+	for ev := range laterExitTwo {
+		spec, _ := hooks.Spec(ev)
+		text := `{"hooks": {"` + string(ev) + `": [{"matcher": "something", "hooks": [{"type": "command", "command": "true"}]}]}}`
+		f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(text), t.TempDir())
+		var codes []string
+		for _, d := range f.Diagnostics {
+			codes = append(codes, d.Code)
+		}
+		if spec.MatchField == "" {
+			require.Equal(t, []string{hooks.CodeMatcherIgnored}, codes, ev)
+		} else {
+			require.Empty(t, codes, ev)
+		}
+		require.Len(t, f.Hooks, 1, "the hook of %s loads", ev)
+	}
+}
