@@ -122,6 +122,13 @@ func interpretEvent(ev Event, h *Hook, x Exec) verdict {
 		return worktreeVerdict(h, x)
 	}
 	v := interpret(ev, h, x)
+	if said := answerParts(v.answer); v.json && len(said) > 0 {
+		if v.summary == "json: no decision" {
+			v.summary = "json: " + strings.Join(said, ", ")
+		} else {
+			v.summary += ", " + strings.Join(said, ", ")
+		}
+	}
 	if len(v.answer.ignored) > 0 {
 		v.summary += fmt.Sprintf("; ignored %s: %s does not read it", strings.Join(v.answer.ignored, ", "), ev)
 	}
@@ -321,6 +328,24 @@ func answerSummary(res *Result) []string {
 	}
 	if res.WatchPaths != nil {
 		parts = append(parts, fmt.Sprintf("%d watch path(s)", len(res.WatchPaths)))
+	}
+	return parts
+}
+
+// answerParts names what one hook's answer said to a later event, for its run.
+func answerParts(a eventAnswer) []string {
+	var parts []string
+	if a.retry {
+		parts = append(parts, "retry")
+	}
+	if a.action != "" {
+		parts = append(parts, "action "+a.action)
+	}
+	if a.displayContent != nil {
+		parts = append(parts, "displayContent")
+	}
+	if a.watchPaths != nil {
+		parts = append(parts, "watchPaths")
 	}
 	return parts
 }
