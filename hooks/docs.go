@@ -8,7 +8,7 @@ import (
 // KeyDocs explains the keys of a settings file, for hover and completion.
 var KeyDocs = map[string]string{
 	"hooks":                 "Hook commands by event name. Hooks from the user, project and local settings all run; none overrides another.",
-	"matcher":               "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
+	"matcher":               "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to; hover an event for what its matcher is compared with. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
 	"type":                  "The kind of hook. wavehooks runs `command` hooks.",
 	"command":               "The shell command to run (`sh -c`), in the project root, with the event's JSON on stdin and WAVE_PROJECT_DIR / CLAUDE_PROJECT_DIR set.",
 	"timeout":               "Seconds the hook may run before its whole process group is killed (default 600; 30 for UserPromptSubmit and in VS Code's hook files, as Claude Code and VS Code do). A timed-out hook is an error, never a success.",
@@ -45,12 +45,29 @@ func EventDoc(e Event) (string, bool) {
 	fmt.Fprintf(&b, "**%s** — %s\n\n", e, s.Summary)
 	fields := append(append([]string{}, CommonFields...), s.Fields...)
 	fmt.Fprintf(&b, "stdin: `%s`\n\n", strings.Join(fields, "`, `"))
-	if s.MatchField != "" {
-		fmt.Fprintf(&b, "matcher: compared with `%s`\n\n", s.MatchField)
-	} else {
+	switch {
+	case e == FileChanged:
+		b.WriteString("matcher: the `|`-separated names of the files to watch in the project root; compared with the changed file's name\n\n")
+	case s.MatchField != "":
+		fmt.Fprintf(&b, "matcher: compared with `%s`", s.MatchField)
+		if vals := MatcherValues[e]; len(vals) > 0 {
+			fmt.Fprintf(&b, " (`%s`)", strings.Join(vals, "`, `"))
+		}
+		b.WriteString("\n\n")
+	default:
 		b.WriteString("matcher: ignored — the hooks run on every event\n\n")
 	}
-	fmt.Fprintf(&b, "exit 0: success · exit 2: %s · other: a non-blocking error shown to the user", s.Exit2)
+	if out := OutputDocs[e]; out != "" {
+		fmt.Fprintf(&b, "JSON: %s\n\n", out)
+	}
+	other := "a non-blocking error shown to the user"
+	if quietEvents[e] {
+		other = "ignored (recorded in the run history)"
+	}
+	if e == WorktreeCreate {
+		other = "fails the worktree creation"
+	}
+	fmt.Fprintf(&b, "exit 0: success · exit 2: %s · other: %s", s.Exit2, other)
 	return b.String(), true
 }
 

@@ -316,7 +316,7 @@ func isTrue(f func() (bool, string)) bool {
 
 // record interprets what a hook process did and writes it into its Run.
 func record(ev Event, h *Hook, x Exec, r *Run) verdict {
-	v := interpret(ev, h, x)
+	v := interpretEvent(ev, h, x)
 	r.Ran, r.ExitCode, r.Duration, r.DurationNs, r.TimedOut = true, x.ExitCode, x.Duration, x.Duration.Nanoseconds(), x.TimedOut
 	r.Stdout, r.Stderr, r.StdoutTruncated, r.StderrTruncated = x.Stdout, x.Stderr, x.StdoutTruncated, x.StderrTruncated
 	r.JSON, r.Decision = v.json, v.summary
@@ -414,4 +414,5 @@ func combine(res *Result, vs []verdict) {
 		// A blocked prompt never reaches the model, and neither does context for it.
 		res.Context, res.AdditionalContext = nil, nil
 	}
+	combineAnswers(res, vs)
 }

@@ -27,6 +27,30 @@ const (
 	PermissionRequest  Event = "PermissionRequest"
 )
 
+// The events Claude Code added after the thirteen above, fired through
+// wave/runHooks, or by the server itself where it can see them happen
+// (ConfigChange, FileChanged, DirectoryAdded; docs/parity.md).
+const (
+	Setup               Event = "Setup"
+	UserPromptExpansion Event = "UserPromptExpansion"
+	PermissionDenied    Event = "PermissionDenied"
+	PostToolBatch       Event = "PostToolBatch"
+	MessageDisplay      Event = "MessageDisplay"
+	TaskCreated         Event = "TaskCreated"
+	TaskCompleted       Event = "TaskCompleted"
+	StopFailure         Event = "StopFailure"
+	TeammateIdle        Event = "TeammateIdle"
+	InstructionsLoaded  Event = "InstructionsLoaded"
+	ConfigChange        Event = "ConfigChange"
+	CwdChanged          Event = "CwdChanged"
+	DirectoryAdded      Event = "DirectoryAdded"
+	FileChanged         Event = "FileChanged"
+	WorktreeCreate      Event = "WorktreeCreate"
+	WorktreeRemove      Event = "WorktreeRemove"
+	Elicitation         Event = "Elicitation"
+	ElicitationResult   Event = "ElicitationResult"
+)
+
 // EventSpec is what the engine, the diagnostics and the editor's hover need to
 // know about one event: which stdin field its matcher is compared with, which
 // fields its stdin carries, and what a blocking exit 2 means for it.
@@ -88,6 +112,60 @@ var eventSpecs = map[Event]EventSpec{
 	PermissionRequest: {PermissionRequest, "tool_name", []string{"tool_name", "tool_input", "permission_suggestions"},
 		"When the agent would show a permission dialog. Can allow (and rewrite the tool input) or deny on the user's behalf.",
 		"Denies the permission; stderr is the reason the model sees."},
+	Setup: {Setup, "trigger", []string{"trigger"},
+		"For one-time preparation in CI or scripts (trigger: init, maintenance), fired by the agent host or `wavehooks run Setup`. additionalContext becomes context.",
+		"Shows stderr to the user only."},
+	UserPromptExpansion: {UserPromptExpansion, "command_name", []string{"expansion_type", "command_name", "command_args", "command_source", "prompt"},
+		"When a typed command (/name args) expands into a prompt, before the model sees it. Can block the expansion or add context.",
+		"Blocks the expansion; stderr is shown to the user only."},
+	PermissionDenied: {PermissionDenied, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "reason"},
+		"When the agent's automatic mode denied a tool call. `retry: true` tells the model it may retry it.",
+		"Ignored: the denial already happened (the run history keeps the hook's output)."},
+	PostToolBatch: {PostToolBatch, "", []string{"tool_calls"},
+		"Once after a batch of parallel tool calls resolved, before the next model call. Can add context or stop the loop.",
+		"Stops the agentic loop before the next model call; stderr stays in the conversation for the model."},
+	MessageDisplay: {MessageDisplay, "", []string{"turn_id", "message_id", "index", "final", "delta"},
+		"While assistant text is displayed. displayContent replaces the text on screen only; the transcript keeps the original.",
+		"Ignored: the original text is displayed (the run history keeps the hook's output)."},
+	TaskCreated: {TaskCreated, "", []string{"task_id", "task_subject", "task_description", "teammate_name", "team_name"},
+		"When a task is being created (TaskCreate). Can block its creation.",
+		"The task is not created; stderr is returned to the model as the tool's error."},
+	TaskCompleted: {TaskCompleted, "", []string{"task_id", "task_subject", "task_description", "teammate_name", "team_name"},
+		"When a task is being marked as completed. Can refuse the completion.",
+		"The task is not completed; stderr is fed back to the model."},
+	StopFailure: {StopFailure, "error", []string{"error", "error_details", "last_assistant_message"},
+		"Instead of Stop, when the turn ended because of an API error (error: rate_limit, overloaded, …). For logging only.",
+		"Ignored, like everything the hook prints (the run history keeps it)."},
+	TeammateIdle: {TeammateIdle, "", []string{"teammate_name", "team_name"},
+		"When an agent-team teammate is about to go idle. Can keep it working.",
+		"The teammate gets stderr as feedback and keeps working."},
+	InstructionsLoaded: {InstructionsLoaded, "load_reason", []string{"file_path", "memory_type", "load_reason", "globs", "trigger_file_path", "parent_file_path"},
+		"When the agent host loads an instructions file (CLAUDE.md, rules) into context. For observability only.",
+		"Ignored, like everything the hook prints (the run history keeps it)."},
+	ConfigChange: {ConfigChange, "source", []string{"source", "file_path"},
+		"When a settings file changes (source: user_settings, project_settings, local_settings, policy_settings). Fired by the server itself; can block the change.",
+		"The change does not take effect (policy_settings changes always do); stderr is not shown."},
+	CwdChanged: {CwdChanged, "", []string{"old_cwd", "new_cwd"},
+		"When the agent's working directory changes. watchPaths sets the files FileChanged watches.",
+		"Shows stderr to the user only."},
+	DirectoryAdded: {DirectoryAdded, "source", []string{"directory", "source"},
+		"When a working directory is added (source: slash_command, register_repo_root, workspace_folder from the editor). Fired by the server for new workspace folders.",
+		"Ignored: the directory is already added (the run history keeps stderr)."},
+	FileChanged: {FileChanged, "file_path", []string{"file_path", "event"},
+		"When a watched file changes (event: change, add, unlink). The matcher names the files to watch and is compared with the file's name.",
+		"Shows stderr to the user only."},
+	WorktreeCreate: {WorktreeCreate, "", []string{"name"},
+		"When a worktree is created; the hook creates it and prints its path as the last line of stdout.",
+		"Any non-zero exit fails the worktree creation."},
+	WorktreeRemove: {WorktreeRemove, "", []string{"worktree_path"},
+		"When a worktree is removed. For cleanup; cannot block.",
+		"Ignored (the run history keeps stderr)."},
+	Elicitation: {Elicitation, "mcp_server_name", []string{"mcp_server_name", "message", "mode", "url", "elicitation_id", "requested_schema"},
+		"When an MCP server asks the user for input. Can answer for the user (action, content).",
+		"Declines the elicitation; stderr is not shown."},
+	ElicitationResult: {ElicitationResult, "mcp_server_name", []string{"mcp_server_name", "action", "mode", "elicitation_id", "content"},
+		"After the user answered an MCP elicitation, before the answer is sent. Can override it (action, content).",
+		"The answer becomes decline; stderr is not shown."},
 }
 
 // Spec returns what is known about an event and whether it is a known event.
@@ -113,7 +191,8 @@ func Events() []Event {
 // for the user and decision "block" is ignored.
 func (e Event) canBlock() bool {
 	switch e {
-	case UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact:
+	case UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact,
+		UserPromptExpansion, PostToolBatch, TaskCreated, TaskCompleted, TeammateIdle, ConfigChange, Elicitation, ElicitationResult:
 		return true
 	}
 	return false

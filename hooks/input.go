@@ -54,7 +54,12 @@ type Input struct {
 }
 
 // MatchValue is the string the event's matcher is compared with.
+// FileChanged's is the name of the changed file (its file_path's last
+// element), as Claude Code compares it.
 func (in *Input) MatchValue() string {
+	if in.Event == FileChanged {
+		return changedFileName(in.Extra)
+	}
 	switch f := eventSpecs[in.Event].MatchField; f {
 	case "tool_name":
 		return in.ToolName
@@ -338,6 +343,23 @@ var fieldDefaults = map[Event]map[string]json.RawMessage{
 	PostCompact:        {"trigger": json.RawMessage(`""`), "compact_summary": json.RawMessage(`""`)},
 	Notification:       {"message": json.RawMessage(`""`), "title": json.RawMessage(`""`), "notification_type": json.RawMessage(`""`)},
 	PermissionRequest:  {"permission_suggestions": json.RawMessage(`[]`)},
+
+	Setup:               {"trigger": json.RawMessage(`""`)},
+	UserPromptExpansion: {"expansion_type": json.RawMessage(`""`), "command_name": json.RawMessage(`""`), "command_args": json.RawMessage(`""`), "command_source": json.RawMessage(`""`)},
+	PostToolBatch:       {"tool_calls": json.RawMessage(`[]`)},
+	MessageDisplay:      {"turn_id": json.RawMessage(`""`), "message_id": json.RawMessage(`""`), "index": json.RawMessage(`0`), "final": json.RawMessage(`false`), "delta": json.RawMessage(`""`)},
+	TaskCreated:         {"task_id": json.RawMessage(`""`), "task_subject": json.RawMessage(`""`)},
+	TaskCompleted:       {"task_id": json.RawMessage(`""`), "task_subject": json.RawMessage(`""`)},
+	StopFailure:         {"error": json.RawMessage(`""`)},
+	TeammateIdle:        {"teammate_name": json.RawMessage(`""`), "team_name": json.RawMessage(`""`)},
+	InstructionsLoaded:  {"file_path": json.RawMessage(`""`), "memory_type": json.RawMessage(`""`), "load_reason": json.RawMessage(`""`)},
+	CwdChanged:          {"old_cwd": json.RawMessage(`""`), "new_cwd": json.RawMessage(`""`)},
+	DirectoryAdded:      {"directory": json.RawMessage(`""`)},
+	FileChanged:         {"file_path": json.RawMessage(`""`), "event": json.RawMessage(`""`)},
+	WorktreeCreate:      {"name": json.RawMessage(`""`)},
+	WorktreeRemove:      {"worktree_path": json.RawMessage(`""`)},
+	Elicitation:         {"mcp_server_name": json.RawMessage(`""`), "message": json.RawMessage(`""`)},
+	ElicitationResult:   {"mcp_server_name": json.RawMessage(`""`), "action": json.RawMessage(`""`)},
 }
 
 // vscodeStdin is the stdin of VS Code's hooks: Claude Code's fields and,
@@ -457,6 +479,9 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 		if want := kindOf(def); kindOf(raw) != want {
 			return in, fmt.Errorf("%s must be %s", key, want)
 		}
+	}
+	if err := checkOptionalFields(ev, m); err != nil {
+		return in, err
 	}
 	if len(m) > 0 {
 		in.Extra = m

@@ -20,14 +20,30 @@ type Matcher struct {
 
 var exactListRE = regexp.MustCompile(`^[A-Za-z0-9_\- ,|]+$`)
 
+// narrowListRE is the exact-list alphabet of FileChanged and StopFailure
+// matchers, which Claude Code keeps narrower: a '-', ' ' or ',' makes the
+// matcher a regex, and only '|' separates names.
+var narrowListRE = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+
 // CompileMatcher compiles a matcher; the error names what is wrong with a bad regex.
-func CompileMatcher(s string) (*Matcher, error) {
+func CompileMatcher(s string) (*Matcher, error) { return compileMatcher(s, exactListRE, "|,") }
+
+// CompileMatcherFor compiles a matcher of event ev: as CompileMatcher, with
+// the narrower exact lists of FileChanged and StopFailure.
+func CompileMatcherFor(ev Event, s string) (*Matcher, error) {
+	if ev == FileChanged || ev == StopFailure {
+		return compileMatcher(s, narrowListRE, "|")
+	}
+	return CompileMatcher(s)
+}
+
+func compileMatcher(s string, exact *regexp.Regexp, seps string) (*Matcher, error) {
 	m := &Matcher{raw: s}
 	switch t := strings.TrimSpace(s); {
 	case t == "" || t == "*":
 		m.all = true
-	case exactListRE.MatchString(t):
-		for _, name := range strings.FieldsFunc(t, func(r rune) bool { return r == '|' || r == ',' }) {
+	case exact.MatchString(t):
+		for _, name := range strings.FieldsFunc(t, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
 			if name = strings.TrimSpace(name); name != "" {
 				m.names = append(m.names, name)
 			}

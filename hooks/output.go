@@ -30,7 +30,8 @@ type verdict struct {
 	cut           bool     // the JSON answer was cut at MaxOutput and the error says so
 	json          bool
 	summary       string
-	ignored       string // a part of the answer the event has no use for
+	ignored       string      // a part of the answer the event has no use for
+	answer        eventAnswer // what the answer says to Claude Code's later events (eventanswer.go)
 
 	// updatedOutput and updatedMCPOutput replace a PostToolUse tool's output.
 	updatedOutput, updatedMCPOutput json.RawMessage
@@ -75,6 +76,13 @@ type hookSpecificJSON struct {
 	// PostToolUse: what the model sees instead of the tool's output.
 	UpdatedToolOutput    json.RawMessage `json:"updatedToolOutput"`
 	UpdatedMCPToolOutput json.RawMessage `json:"updatedMCPToolOutput"`
+	// The fields of Claude Code's later events; eventanswer.go reads them.
+	Retry          *bool           `json:"retry"`
+	Action         *string         `json:"action"`
+	Content        json.RawMessage `json:"content"`
+	DisplayContent *string         `json:"displayContent"`
+	WorktreePath   *string         `json:"worktreePath"`
+	WatchPaths     json.RawMessage `json:"watchPaths"`
 }
 
 // permissionRequestDecision is PermissionRequest's hookSpecificOutput.decision.
@@ -303,6 +311,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 		}
 		probs = append(probs, readUpdatedInput(&v, hs.UpdatedInput, "updatedInput")...)
 		readUpdatedOutput(&v, ev, &hs)
+		probs = append(probs, readEventAnswer(ev, &v, &hs)...)
 		if hs.AdditionalContext != nil {
 			v.addContext = *hs.AdditionalContext
 		}

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tailscale/hujson"
@@ -199,7 +200,7 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 			if !ok {
 				return
 			}
-			compiled, err := CompileMatcher(s)
+			compiled, err := CompileMatcherFor(ev, s)
 			if err != nil {
 				p.report(&m.Value, SeverityError, CodeBadMatcher, err.Error()+"; this group's hooks will not run", "")
 				return
@@ -681,10 +682,13 @@ func closestKey(name string, known []string) string {
 // closestEvent suggests the known event nearest to a misspelt name, or "".
 func closestEvent(name string) Event {
 	best, bestDist := Event(""), 1<<30
-	for _, e := range Events() {
-		d := editDistance(strings.ToLower(name), strings.ToLower(string(e)))
-		if d < bestDist {
-			best, bestDist = e, d
+	lower := strings.ToLower(name)
+	for _, e := range lowerEvents() {
+		if abs(len(lower)-len(e.lower)) >= bestDist {
+			continue // the distance is at least the difference in length
+		}
+		if d := editDistance(lower, e.lower); d < bestDist {
+			best, bestDist = e.event, d
 		}
 	}
 	if bestDist > max(3, len(name)/2) {
@@ -692,6 +696,23 @@ func closestEvent(name string) Event {
 	}
 	return best
 }
+
+// lowerEvents are the known events, sorted, with their names in lower
+// case, computed once: a settings file may misspell thousands of events.
+var lowerEvents = sync.OnceValue(func() []lowerEvent {
+	var out []lowerEvent
+	for _, e := range Events() {
+		out = append(out, lowerEvent{e, strings.ToLower(string(e))})
+	}
+	return out
+})
+
+type lowerEvent struct {
+	event Event
+	lower string
+}
+
+func abs(n int) int { return max(n, -n) }
 
 func editDistance(a, b string) int {
 	prev := make([]int, len(b)+1)

@@ -36,6 +36,8 @@ func SampleInput(ev Event, sessionID, transcriptPath, cwd string) Input {
 	case Notification:
 		in.Extra = map[string]json.RawMessage{"message": json.RawMessage(`"The agent needs your attention"`),
 			"title": json.RawMessage(`"Wave"`), "notification_type": json.RawMessage(`"idle_prompt"`)}
+	default:
+		laterSample(&in)
 	}
 	return in
 }

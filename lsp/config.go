@@ -63,10 +63,14 @@ func (s *Server) onFilesChanged(paths []string) {
 	}
 	reload := false
 	scripts := s.engine.Loaded().ScriptPaths()
+	var watched []string
 	for _, p := range paths {
 		if s.isSettingsFile(p) || slices.Contains(scripts, p) {
 			reload = true
 			continue
+		}
+		if s.isFallbackWatched(p) {
+			watched = append(watched, p) // and it may be a session file too
 		}
 		if filepath.Dir(p) == s.store.Dir() {
 			s.onSessionFileChanged(p)
@@ -75,6 +79,7 @@ func (s *Server) onFilesChanged(paths []string) {
 	if reload {
 		s.reloadConfig()
 	}
+	s.watchedFilesChanged(watched)
 }
 
 func (s *Server) onSessionFileChanged(path string) {
@@ -128,6 +133,7 @@ func (s *Server) reloadConfig() {
 func (s *Server) install() *hooks.Loaded {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
+	s.guardConfigChanges()
 	l := s.trust.Decide(s.root, s.loadConfig(false), s.opts.TrustWorkspace)
 	s.engine.Install(l)
 	if err := s.store.SetFormat(session.Format(l.Config.TranscriptFormat)); err != nil {
@@ -135,6 +141,7 @@ func (s *Server) install() *hooks.Loaded {
 	}
 	s.watchScripts(l)
 	s.announceHooks(l)
+	s.updateWatchList()
 	return l
 }
 

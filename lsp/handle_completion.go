@@ -52,6 +52,13 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 	case !loc.OnKey && len(path) == 6 && path[5] == "type":
 		add("command", protocol.CompletionItemKindValue, hooks.KeyDocs["type"])
 	case !loc.OnKey && len(path) == 4 && path[3] == "matcher":
+		ev := hooks.Event(path[1])
+		if spec, ok := hooks.Spec(ev); ok && !hooks.ToolEvent(ev) {
+			for _, v := range hooks.MatcherValues[ev] {
+				add(v, protocol.CompletionItemKindValue, "compared with "+spec.MatchField)
+			}
+			break
+		}
 		for _, t := range hooks.KnownTools {
 			add(t, protocol.CompletionItemKindValue, "tool name")
 		}

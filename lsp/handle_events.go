@@ -143,6 +143,7 @@ func requireTool(id, name string, input *json.RawMessage) error {
 // in the session (every change is announced, a prompt that only adds itself too).
 func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Event, matchValue, title string,
 	fire func(context.Context) (session.Outcome, error)) (session.Outcome, error) {
+	s.noteActive(ctx, sess, ev)
 	fireCtx, done := s.startProgress(ctx, func() string {
 		if msgs := s.engine.StatusMessages(ev, matchValue); len(msgs) > 0 {
 			return strings.Join(msgs, " · ")
@@ -156,6 +157,7 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 		return out, err
 	}
 	run, recorded := s.record(sess.ID(), matchValue, &out.Result, askedNote(out)) // in wave/hookRuns before the response
+	s.observe(out)
 	whenReplied(ctx, func() {
 		if recorded {
 			s.notify(notifyHookRun, run)

@@ -30,8 +30,12 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 	} else if loc.OnKey {
 		doc = hooks.KeyDocs[loc.Text]
 	} else if len(loc.Path) > 0 && loc.Path[len(loc.Path)-1] == "matcher" {
-		if m, err := hooks.CompileMatcher(loc.Text); err == nil {
-			doc = "Matcher: " + describeMatcher(m)
+		ev := hooks.Event("")
+		if len(loc.Path) == 4 && loc.Path[0] == "hooks" {
+			ev = hooks.Event(loc.Path[1])
+		}
+		if m, err := hooks.CompileMatcherFor(ev, loc.Text); err == nil {
+			doc = "Matcher: " + describeMatcherFor(ev, m)
 		}
 	}
 	if doc == "" {
@@ -43,6 +47,23 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 
 func describeMatcher(m *hooks.Matcher) string {
 	return m.Explain("Bash") + "; " + m.Explain("Write")
+}
+
+// describeMatcherFor explains a matcher with values its event is matched
+// against: tool names for tool events, the documented values otherwise; an
+// event that ignores matchers says so.
+func describeMatcherFor(ev hooks.Event, m *hooks.Matcher) string {
+	spec, known := hooks.Spec(ev)
+	switch vals := hooks.MatcherValues[ev]; {
+	case !known || hooks.ToolEvent(ev):
+		return describeMatcher(m)
+	case !ev.UsesMatcher():
+		return string(ev) + " ignores matchers: its hooks run on every " + string(ev)
+	case len(vals) >= 2:
+		return "compared with `" + spec.MatchField + "`: " + m.Explain(vals[0]) + "; " + m.Explain(vals[1])
+	default:
+		return "compared with `" + spec.MatchField + "`"
+	}
 }
 
 // settingsText returns the text of a settings file (the editor's buffer when

@@ -45,6 +45,9 @@ type initializeParams struct {
 			CodeLens struct {
 				RefreshSupport bool `json:"refreshSupport"`
 			} `json:"codeLens"`
+			DidChangeWatchedFiles struct {
+				DynamicRegistration bool `json:"dynamicRegistration"`
+			} `json:"didChangeWatchedFiles"`
 		} `json:"workspace"`
 	} `json:"capabilities"`
 }
@@ -90,6 +93,7 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	s.root, s.waveHome = root, home
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.lensRefresh = p.Capabilities.Workspace.CodeLens.RefreshSupport
+	s.observed.files.dynamicReg = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
 	s.trust = hooks.NewTrustStore(home)
 	s.opts.TrustWorkspace = s.opts.TrustWorkspace || p.InitializationOptions.TrustWorkspaceHooks // for every reload too
 	loaded := s.trust.Decide(root, s.loadConfig(false), s.opts.TrustWorkspace)
@@ -118,6 +122,9 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 			HoverProvider:      true,
 			CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{`"`}},
 			CodeLensProvider:   &protocol.CodeLensOptions{},
+			// Workspace folders the editor adds fire DirectoryAdded.
+			Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{
+				Supported: true, ChangeNotifications: true}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "wavehooks", Version: s.opts.Version},
 	}, nil
@@ -179,6 +186,7 @@ func projectRoot(p *initializeParams) (string, error) {
 func (s *Server) initialized(context.Context, *json.RawMessage) {
 	s.setState(stateRunning)
 	s.startWatching()
+	s.watchChangedFiles(s.watch)
 	s.rediagnose()
 	s.notify(notifyHooksChanged, s.hooksState(s.engine.Loaded()))
 	s.handlers.Add(1)
@@ -216,6 +224,8 @@ func (s *Server) loadConfig(withBuffers bool) *hooks.Config {
 	var texts map[string][]byte
 	if withBuffers {
 		texts = s.docs.texts()
+	} else {
+		texts = s.settingsInForce() // a change a ConfigChange hook blocked stays out
 	}
 	return hooks.Load(hooks.Paths{WaveHome: s.waveHome, ProjectRoot: s.root, ClaudeHome: s.opts.ClaudeHome,
 		ManagedFile: s.opts.ManagedFile}, texts)

@@ -72,6 +72,7 @@ func (s *Server) rediagnose() {
 	if !s.engine.WorkspaceTrusted() {
 		cfg = cfg.Untrusted() // what runs: an untrusted workspace's settings explain nothing yet
 	}
+	s.noteBlockedChanges(cfg)
 	for _, path := range s.diagnostics.replace(cfg) {
 		s.publishDiagnostics(uri.File(path))
 	}

@@ -36,7 +36,9 @@ func blocksResult(out session.Outcome) *BlocksResult {
 
 func flowResult(out session.Outcome) *FlowResult {
 	return &FlowResult{Permission: out.Permission, ToolInput: out.ToolInput, ToolResponse: out.ToolResponse, Blocked: out.Blocked, Reason: out.Reason,
-		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
+		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
+		Retry: out.Retry, Action: out.Action, Content: out.Content, DisplayContent: out.DisplayContent,
+		WorktreePath: out.WorktreePath, WatchPaths: out.WatchPaths}
 }
 
 // resultFor is the result of the typed method of the event's kind: what

@@ -129,6 +129,7 @@ type Server struct {
 	docs         *documents
 	progressTask *progressTasks
 	announced    *announcements
+	observed     *observedState // events the server fires itself (observed.go)
 }
 
 // NewServer returns a server with the given options.
@@ -143,6 +144,7 @@ func NewServer(opts Options) *Server {
 		docs:         newDocuments(),
 		progressTask: newProgressTasks(),
 		announced:    newAnnouncements(),
+		observed:     newObservedState(),
 		history:      hooks.NewHistory(opts.HistorySize),
 	}
 	s.log = slog.New(&clientLog{Handler: opts.Logger.Handler(), s: s})

@@ -32,6 +32,7 @@ const (
 	methodResolvePermission   = "wave/resolvePermission"
 	methodRunHooks            = "wave/runHooks"
 	methodHookRuns            = "wave/hookRuns"
+	methodPostToolBatch       = "wave/postToolBatch"
 
 	methodCodeLensRefresh = "workspace/codeLens/refresh" // LSP 3.16; protocol v0.12.0 has no name for it
 
@@ -103,6 +104,33 @@ type FlowResult struct {
 	Continue          bool            `json:"continue"`
 	StopReason        string          `json:"stopReason,omitempty"`
 	Blocks            []Block         `json:"blocks"`
+
+	// The answers of Claude Code's later events, each set only for its
+	// events (docs/parity.md, "Claude Code's later events"):
+	// Retry is true when a PermissionDenied hook said the model may retry.
+	Retry bool `json:"retry,omitempty"`
+	// Action and Content answer an Elicitation ("" when no hook answered:
+	// ask the user) or are the ElicitationResult to send: "accept" (with
+	// Content, the form's values), "decline" or "cancel".
+	Action  string          `json:"action,omitempty"`
+	Content json.RawMessage `json:"content,omitempty"`
+	// DisplayContent is the text MessageDisplay shows: a hook's
+	// replacement, or the delta as it was.
+	DisplayContent *string `json:"displayContent,omitempty"`
+	// WorktreePath is the worktree a WorktreeCreate hook created; absent
+	// when no hook ran (create it as usual) or when blocked (creation failed).
+	WorktreePath string `json:"worktreePath,omitempty"`
+	// WatchPaths are the files a CwdChanged or FileChanged hook asked
+	// FileChanged to watch; absent when no hook returned a list.
+	WatchPaths []string `json:"watchPaths,omitempty"`
+}
+
+// PostToolBatchParams names a batch of parallel tool calls the session
+// recorded (by wave/preToolUse and wave/postToolUse), once all resolved:
+// PostToolBatch fires once for them.
+type PostToolBatchParams struct {
+	SessionID  string   `json:"sessionId"`
+	ToolUseIDs []string `json:"toolUseIds"`
 }
 
 // PreToolUseParams asks whether a tool call may run.

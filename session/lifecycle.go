@@ -40,6 +40,9 @@ func (s *Session) begin(change func()) error {
 func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
 	in = s.withClientInput(ctx, in)
 	in.SessionID, in.TranscriptPath, in.Cwd = s.id, s.TranscriptPath(), s.store.root
+	if cwd := s.workingDir(); cwd != "" {
+		in.Cwd = cwd
+	}
 	if s.store.firer == nil {
 		return hooks.Result{Event: in.Event, Continue: true}
 	}
@@ -241,6 +244,9 @@ func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Ou
 	}
 	if _, ok := hooks.Spec(in.Event); !ok {
 		return Outcome{}, fmt.Errorf("unknown hook event %q", in.Event)
+	}
+	if laterEvents[in.Event] {
+		return s.runLater(ctx, in)
 	}
 	agent := ""
 	if raw, ok := in.Extra["agent_id"]; ok {

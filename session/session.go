@@ -47,6 +47,9 @@ type Session struct {
 	subagentStopBlocks map[string]int
 	// agent is the agent's state as the client last said it (client.go).
 	agent agentState
+	// cwd is the agent's working directory as CwdChanged last reported it,
+	// sent to hooks as cwd; "" until then (the project root).
+	cwd string
 	// unreported: catchUp reloaded a change of another process that the
 	// file watcher has not reported yet.
 	unreported bool

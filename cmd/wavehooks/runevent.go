@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -64,6 +66,9 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if in.Cwd == "" {
 		in.Cwd = paths.ProjectRoot
+		if dir := newCwd(&in); dir != "" {
+			in.Cwd = dir // as Claude Code sends CwdChanged: cwd is already the new directory
+		}
 	}
 	cfg := hooks.Load(paths, nil)
 	for _, d := range cfg.Diagnostics() {
@@ -233,4 +238,16 @@ func writeIndented(w *bufio.Writer, b []byte) error {
 		}
 	}
 	return nil
+}
+
+// newCwd is CwdChanged's new_cwd when it is an absolute path, else "".
+func newCwd(in *hooks.Input) string {
+	var dir string
+	if raw, ok := in.Extra["new_cwd"]; ok && in.Event == hooks.CwdChanged {
+		_ = json.Unmarshal(raw, &dir)
+	}
+	if !filepath.IsAbs(dir) {
+		return ""
+	}
+	return filepath.Clean(dir)
 }

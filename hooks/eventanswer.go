@@ -1,0 +1,351 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// eventAnswer is what a hook's answer says to one of Claude Code's later
+// events beyond the fields every event shares (docs/parity.md, "Claude
+// Code's later events").
+type eventAnswer struct {
+	retry          bool            // PermissionDenied: the model may retry the call
+	action         string          // Elicitation, ElicitationResult: accept, decline or cancel
+	content        json.RawMessage // with action accept: the form's values
+	displayContent *string         // MessageDisplay: the text shown instead of the delta
+	worktreePath   string          // WorktreeCreate: where the hook created the worktree
+	watchPaths     []string        // CwdChanged, FileChanged: the files to watch; nil when not given
+	ignored        []string        // fields given to an event that does not read them
+}
+
+// readEventAnswer reads the fields of hookSpecificOutput that only Claude
+// Code's later events read. A field another event does not read is noted
+// in the run's decision, not rejected: the rest of the answer still counts.
+func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
+	var probs []string
+	a := &v.answer
+	ignore := func(field string) { a.ignored = append(a.ignored, field) }
+	elicitation := ev == Elicitation || ev == ElicitationResult
+	if hs.Retry != nil {
+		if ev == PermissionDenied {
+			a.retry = *hs.Retry
+		} else {
+			ignore("retry")
+		}
+	}
+	if hs.Action != nil {
+		switch act := *hs.Action; {
+		case !elicitation:
+			ignore("action")
+		case act == "accept" || act == "decline" || act == "cancel":
+			a.action = act
+		default:
+			probs = append(probs, fmt.Sprintf(`action must be "accept", "decline" or "cancel", not %q`, act))
+		}
+	}
+	if c := bytesTrim(hs.Content); len(c) > 0 && string(c) != "null" {
+		switch {
+		case !elicitation:
+			ignore("content")
+		case c[0] != '{':
+			probs = append(probs, "content must be an object of form field values")
+		default:
+			a.content = compactJSON(c)
+		}
+	}
+	if hs.DisplayContent != nil {
+		if ev == MessageDisplay {
+			a.displayContent = hs.DisplayContent
+		} else {
+			ignore("displayContent")
+		}
+	}
+	if hs.WorktreePath != nil {
+		if ev == WorktreeCreate {
+			a.worktreePath = *hs.WorktreePath
+		} else {
+			ignore("worktreePath")
+		}
+	}
+	if w := bytesTrim(hs.WatchPaths); len(w) > 0 && string(w) != "null" {
+		if ev == CwdChanged || ev == FileChanged {
+			paths, err := readWatchPaths(w)
+			if err != nil {
+				probs = append(probs, err.Error())
+			}
+			a.watchPaths = paths
+		} else {
+			ignore("watchPaths")
+		}
+	}
+	return probs
+}
+
+// readWatchPaths reads watchPaths: absolute paths, cleaned, without repeats.
+func readWatchPaths(raw json.RawMessage) ([]string, error) {
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("watchPaths must be an array of absolute paths")
+	}
+	out := []string{}
+	for _, p := range list {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("watchPaths must be absolute paths, not %q", p)
+		}
+		if p = filepath.Clean(p); !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// quietEvents are the events whose hooks' failures Claude Code only writes
+// to its debug log: the run history is that log here, so a failure (exit 2
+// included) or an answer that does not validate becomes no error or warn
+// block, and the run's decision says what happened.
+var quietEvents = map[Event]bool{PermissionDenied: true, MessageDisplay: true, DirectoryAdded: true,
+	StopFailure: true, InstructionsLoaded: true, WorktreeRemove: true}
+
+// discardingEvents ignore everything their hooks print, as Claude Code does.
+var discardingEvents = map[Event]bool{StopFailure: true, InstructionsLoaded: true, WorktreeRemove: true}
+
+// interpretEvent reads one hook's result for its event: interpret's
+// reading, then what Claude Code does differently for its later events —
+// fields an event discards, failures it does not show, WorktreeCreate's
+// path on stdout.
+func interpretEvent(ev Event, h *Hook, x Exec) verdict {
+	if ev == WorktreeCreate {
+		return worktreeVerdict(h, x)
+	}
+	v := interpret(ev, h, x)
+	if said := answerParts(v.answer); v.json && len(said) > 0 {
+		if v.summary == "json: no decision" {
+			v.summary = "json: " + strings.Join(said, ", ")
+		} else {
+			v.summary += ", " + strings.Join(said, ", ")
+		}
+	}
+	if len(v.answer.ignored) > 0 {
+		v.summary += fmt.Sprintf("; ignored %s: %s does not read it", strings.Join(v.answer.ignored, ", "), ev)
+	}
+	ran := x.StartErr == "" && !x.TimedOut && !x.Cancelled
+	switch ev {
+	case UserPromptExpansion:
+		// Plain stdout is context, as for UserPromptSubmit.
+		if out := strings.TrimSpace(x.Stdout); ran && x.ExitCode == 0 && !v.json && out != "" {
+			v.context, v.summary = out, "exit 0: stdout becomes context"
+		}
+	case TaskCompleted, TeammateIdle:
+		if v.json && v.block {
+			v.block, v.reason = false, ""
+			v.summary += fmt.Sprintf(`; decision "block" ignored: %s is refused with exit 2`, ev)
+		}
+	case DirectoryAdded:
+		// systemMessage is context for the model on the next turn when the
+		// user added the directory (source slash_command); the session
+		// decides by the source, so it is carried as context here.
+		v.addContext, v.systemMessage = v.systemMessage, ""
+	}
+	switch ev {
+	case TaskCreated, CwdChanged, FileChanged, DirectoryAdded:
+		v = drop(v, ev, "continue", v.stop)
+	case ConfigChange, Elicitation, ElicitationResult, MessageDisplay:
+		v = drop(v, ev, "continue", v.stop)
+		v = drop(v, ev, "systemMessage", v.systemMessage != "")
+	}
+	if quietEvents[ev] {
+		if v.err != "" {
+			v.summary += "; not shown (" + string(ev) + " failures are only recorded here): " + v.err
+			v.err = ""
+		}
+		if len(v.problems) > 0 {
+			v.summary += "; answer not read: " + strings.Join(v.problems, "; ")
+			v.problems = nil
+		}
+	}
+	if discardingEvents[ev] {
+		summary := v.summary
+		if x.Stdout != "" {
+			summary += fmt.Sprintf("; output discarded: %s ignores what its hooks print", ev)
+		}
+		v = verdict{json: v.json, summary: summary}
+	}
+	return v
+}
+
+// drop removes a field the event discards from v and says so in its summary.
+func drop(v verdict, ev Event, field string, present bool) verdict {
+	if !present {
+		return v
+	}
+	switch field {
+	case "continue":
+		v.stop, v.stopReason = false, ""
+	case "systemMessage":
+		v.systemMessage = ""
+	}
+	v.summary += fmt.Sprintf("; %s ignored: %s discards it", field, ev)
+	return v
+}
+
+// ansiRE matches terminal escape sequences (CSI and OSC), which Claude Code
+// strips before it reads WorktreeCreate's path.
+var ansiRE = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)")
+
+// worktreeVerdict reads a WorktreeCreate hook: any failure fails the
+// creation, and success must name the worktree, as the last non-empty line
+// of stdout (or, as an http hook answers, hookSpecificOutput.worktreePath).
+// A relative path is relative to the directory the hook ran in; it is made
+// absolute, and checked, by ResolveWorktreePath.
+func worktreeVerdict(h *Hook, x Exec) verdict {
+	fail := func(reason, summary string) verdict {
+		return verdict{block: true, reason: reason, summary: summary}
+	}
+	switch {
+	case x.StartErr != "":
+		return fail(fmt.Sprintf("WorktreeCreate hook `%s` could not start: %s", h.Display(), x.StartErr), "could not start: creation fails")
+	case x.TimedOut:
+		return fail(fmt.Sprintf("WorktreeCreate hook `%s` timed out after %s", h.Display(), seconds(h.Timeout)), "timed out: creation fails")
+	case x.Cancelled:
+		return fail(fmt.Sprintf("WorktreeCreate hook `%s` was cancelled", h.Display()), "cancelled: creation fails")
+	case x.ExitCode != 0:
+		reason := strings.TrimSpace(x.Stderr)
+		if reason == "" {
+			reason = fmt.Sprintf("WorktreeCreate hook `%s` failed with exit code %d", h.Display(), x.ExitCode)
+		}
+		return fail(reason, fmt.Sprintf("exit %d: creation fails", x.ExitCode))
+	}
+	path := ""
+	if out := strings.TrimSpace(x.Stdout); strings.HasPrefix(out, "{") {
+		if jv, probs := interpretJSON(WorktreeCreate, []byte(out)); probs == nil {
+			path = jv.answer.worktreePath
+		}
+	}
+	if path == "" {
+		lines := strings.Split(ansiRE.ReplaceAllString(x.Stdout, ""), "\n")
+		for i := len(lines) - 1; i >= 0 && path == ""; i-- {
+			path = strings.TrimSpace(lines[i])
+		}
+	}
+	switch {
+	case path == "":
+		return fail(fmt.Sprintf("WorktreeCreate hook `%s` printed no worktree path on stdout", h.Display()), "exit 0 without a path: creation fails")
+	case filepath.IsAbs(path) && hasDotSegment(path):
+		return fail(fmt.Sprintf("WorktreeCreate hook `%s` printed %q: an absolute path may not contain . or .. segments", h.Display(), path),
+			"path refused: creation fails")
+	case !filepath.IsAbs(path) && h.Cwd != "":
+		path = filepath.Join(h.Cwd, path)
+	}
+	return verdict{answer: eventAnswer{worktreePath: path}, summary: "worktree path: " + path}
+}
+
+func hasDotSegment(p string) bool {
+	for _, seg := range strings.Split(filepath.ToSlash(p), "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// combineAnswers merges what the hooks of one of Claude Code's later events
+// said, in configuration order: any retry counts; for the action and its
+// content, the displayed text and the worktree path the last hook that gave
+// one wins (a conflict adds a warning); watch paths are joined. A block
+// declines an elicitation and fails a worktree creation.
+func combineAnswers(res *Result, vs []verdict) {
+	conflict := func(what string) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("several %s hooks answered %s differently; the last one in configuration order was used", res.Event, what))
+	}
+	for i := range vs {
+		a := &vs[i].answer
+		res.Retry = res.Retry || a.retry
+		if a.action != "" {
+			if res.Action != "" && (res.Action != a.action || string(res.Content) != string(a.content)) {
+				conflict("the elicitation")
+			}
+			res.Action, res.Content = a.action, a.content
+		}
+		if a.displayContent != nil {
+			if res.DisplayContent != nil && *res.DisplayContent != *a.displayContent {
+				conflict("the text to display")
+			}
+			res.DisplayContent = a.displayContent
+		}
+		if a.worktreePath != "" {
+			if res.WorktreePath != "" && res.WorktreePath != a.worktreePath {
+				conflict("the worktree path")
+			}
+			res.WorktreePath = a.worktreePath
+		}
+		if a.watchPaths != nil {
+			if res.WatchPaths == nil {
+				res.WatchPaths = []string{}
+			}
+			for _, p := range a.watchPaths {
+				if !slices.Contains(res.WatchPaths, p) {
+					res.WatchPaths = append(res.WatchPaths, p)
+				}
+			}
+		}
+	}
+	if res.Action != "accept" {
+		res.Content = nil
+	}
+	if !res.Blocked {
+		return
+	}
+	switch res.Event {
+	case UserPromptExpansion:
+		// A blocked expansion never reaches the model, nor context for it.
+		res.Context, res.AdditionalContext = nil, nil
+	case Elicitation, ElicitationResult:
+		res.Action, res.Content = "decline", nil
+	case WorktreeCreate:
+		res.WorktreePath = ""
+	}
+}
+
+// answerSummary says, for the run history, what the hooks answered to one
+// of Claude Code's later events.
+func answerSummary(res *Result) []string {
+	var parts []string
+	if res.Retry {
+		parts = append(parts, "retry")
+	}
+	if res.Action != "" {
+		parts = append(parts, "action: "+res.Action)
+	}
+	if res.DisplayContent != nil {
+		parts = append(parts, "display replaced")
+	}
+	if res.WorktreePath != "" {
+		parts = append(parts, "worktree: "+res.WorktreePath)
+	}
+	if res.WatchPaths != nil {
+		parts = append(parts, fmt.Sprintf("%d watch path(s)", len(res.WatchPaths)))
+	}
+	return parts
+}
+
+// answerParts names what one hook's answer said to a later event, for its run.
+func answerParts(a eventAnswer) []string {
+	var parts []string
+	if a.retry {
+		parts = append(parts, "retry")
+	}
+	if a.action != "" {
+		parts = append(parts, "action "+a.action)
+	}
+	if a.displayContent != nil {
+		parts = append(parts, "displayContent")
+	}
+	if a.watchPaths != nil {
+		parts = append(parts, "watchPaths")
+	}
+	return parts
+}

@@ -1,0 +1,230 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// MatcherValues are the values an event's matcher is usually written with,
+// as Claude Code documents them, for completion in a settings file; the
+// tool events offer KnownTools instead, and events matched on names the
+// user chose (commands, MCP servers, files) offer none.
+var MatcherValues = map[Event][]string{
+	SessionStart:       {"startup", "resume", "clear", "compact"},
+	SessionEnd:         {"clear", "resume", "logout", "prompt_input_exit", "other"},
+	Setup:              {"init", "maintenance"},
+	Notification:       {"permission_prompt", "idle_prompt", "auth_success", "elicitation_dialog", "elicitation_url_dialog", "elicitation_complete", "elicitation_response", "agent_needs_input", "agent_completed"},
+	SubagentStart:      {"general-purpose", "Explore", "Plan"},
+	SubagentStop:       {"general-purpose", "Explore", "Plan"},
+	PreCompact:         {"manual", "auto"},
+	PostCompact:        {"manual", "auto"},
+	ConfigChange:       {"user_settings", "project_settings", "local_settings", "policy_settings", "skills"},
+	DirectoryAdded:     {"slash_command", "register_repo_root", "workspace_folder"},
+	StopFailure:        {"rate_limit", "overloaded", "authentication_failed", "oauth_org_not_allowed", "billing_error", "invalid_request", "model_not_found", "server_error", "max_output_tokens", "unknown"},
+	InstructionsLoaded: {"session_start", "nested_traversal", "path_glob_match", "include", "compact"},
+	FileChanged:        {".envrc", ".env"},
+}
+
+// ToolEvent reports whether the event's matcher is compared with a tool name.
+func ToolEvent(e Event) bool { return eventSpecs[e].MatchField == "tool_name" }
+
+// OutputDocs says, per event, what a hook's JSON answer can do beyond the
+// fields every event reads (continue, stopReason, systemMessage), for hover.
+var OutputDocs = map[Event]string{
+	PreToolUse:          "`hookSpecificOutput.permissionDecision` allow / deny / ask, `permissionDecisionReason`, `updatedInput`, `additionalContext`",
+	PostToolUse:         "`decision: \"block\"` + `reason` (feedback for the model), `additionalContext`",
+	UserPromptSubmit:    "`decision: \"block\"` + `reason` (for the user), `additionalContext`",
+	Stop:                "`decision: \"block\"` + `reason` (the agent continues)",
+	SessionStart:        "`additionalContext`",
+	SessionEnd:          "none",
+	PostToolUseFailure:  "`additionalContext`; `decision: \"block\"` + `reason`",
+	SubagentStart:       "`additionalContext`, for the subagent",
+	SubagentStop:        "`decision: \"block\"` + `reason`, for the subagent",
+	PreCompact:          "`decision: \"block\"` + `reason`",
+	PostCompact:         "`additionalContext`",
+	Notification:        "`additionalContext`",
+	PermissionRequest:   "`hookSpecificOutput.decision`: `{\"behavior\": \"allow\", \"updatedInput\": …}` or `{\"behavior\": \"deny\", \"message\": …, \"interrupt\": true}`",
+	Setup:               "`additionalContext` (plain stdout is not context)",
+	UserPromptExpansion: "`decision: \"block\"` + `reason` (for the user), `additionalContext`; plain stdout is context",
+	PermissionDenied:    "`hookSpecificOutput.retry: true`: the model is told it may retry the call",
+	PostToolBatch:       "`additionalContext`; `decision: \"block\"` + `reason` or `continue: false` stop the loop",
+	MessageDisplay:      "`hookSpecificOutput.displayContent` replaces the displayed text (systemMessage and continue are discarded)",
+	TaskCreated:         "`decision: \"block\"` + `reason`: the task is not created (continue is ignored)",
+	TaskCompleted:       "`continue: false` stops the teammate; refuse the completion with exit 2",
+	StopFailure:         "none: the output is discarded",
+	TeammateIdle:        "`continue: false` stops the teammate; keep it working with exit 2",
+	InstructionsLoaded:  "none: the output is discarded",
+	ConfigChange:        "`decision: \"block\"`: the change does not take effect (systemMessage and continue are discarded)",
+	CwdChanged:          "`hookSpecificOutput.watchPaths`: absolute paths FileChanged watches (continue is discarded)",
+	DirectoryAdded:      "`systemMessage` becomes context for the model when the source is slash_command (continue is discarded)",
+	FileChanged:         "`hookSpecificOutput.watchPaths`: absolute paths FileChanged watches (continue is discarded)",
+	WorktreeCreate:      "none: print the worktree's path as the last line of stdout (an http-style `hookSpecificOutput.worktreePath` is read too)",
+	WorktreeRemove:      "none: the output is discarded",
+	Elicitation:         "`hookSpecificOutput.action` accept / decline / cancel, `content` (the form's values for accept)",
+	ElicitationResult:   "`hookSpecificOutput.action` and `content` override the user's answer",
+}
+
+// optionalFieldKinds are the stdin fields of the later events that the client
+// may leave out (they reach the hook only when sent), with the kind of JSON
+// value each must be.
+var optionalFieldKinds = map[Event]map[string]string{
+	TaskCreated:        {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
+	TaskCompleted:      {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
+	StopFailure:        {"error_details": "a string", "last_assistant_message": "a string"},
+	InstructionsLoaded: {"globs": "an array", "trigger_file_path": "a string", "parent_file_path": "a string"},
+	ConfigChange:       {"file_path": "a string"},
+	Elicitation:        {"mode": "a string", "url": "a string", "elicitation_id": "a string", "requested_schema": "an object"},
+	ElicitationResult:  {"mode": "a string", "elicitation_id": "a string", "content": "an object"},
+}
+
+// checkOptionalFields refuses an optional field of the wrong kind, and a
+// PostToolBatch tool call that is not an object naming its tool.
+func checkOptionalFields(ev Event, m map[string]json.RawMessage) error {
+	for key, want := range optionalFieldKinds[ev] {
+		if raw, ok := m[key]; ok && string(raw) != "null" && kindOf(raw) != want {
+			return fmt.Errorf("%s must be %s", key, want)
+		}
+	}
+	if raw, ok := m["tool_calls"]; ok && ev == PostToolBatch && kindOf(raw) == "an array" {
+		var calls []struct {
+			ToolName *string `json:"tool_name"`
+		}
+		if json.Unmarshal(raw, &calls) != nil {
+			return fmt.Errorf("tool_calls must be an array of objects like {\"tool_name\": …, \"tool_input\": …, \"tool_use_id\": …, \"tool_response\": …}")
+		}
+		for i, c := range calls {
+			if c.ToolName == nil || *c.ToolName == "" {
+				return fmt.Errorf("tool_calls[%d].tool_name is required", i)
+			}
+		}
+	}
+	return nil
+}
+
+// changedFileName is FileChanged's match value: the name of the file in
+// file_path.
+func changedFileName(extra map[string]json.RawMessage) string {
+	var p string
+	if raw, ok := extra["file_path"]; ok {
+		_ = json.Unmarshal(raw, &p)
+	}
+	if p == "" {
+		return ""
+	}
+	return filepath.Base(p)
+}
+
+// FileChangedWatchList lists the files that the FileChanged hooks in force
+// ask to watch, as Claude Code builds its watch list: each `|`-separated
+// name of a FileChanged matcher is a file in the project root. An empty or
+// `*` matcher names no file (it matches whatever is watched), and a name
+// that would lead outside the root is left out.
+func (c *Config) FileChangedWatchList() []string {
+	root := c.Paths.ProjectRoot
+	var out []string
+	if root == "" {
+		return out
+	}
+	for i := range c.Hooks {
+		h := &c.Hooks[i]
+		if h.Event != FileChanged || h.Matcher == nil {
+			continue
+		}
+		if ok, _ := c.Active(h); !ok {
+			continue
+		}
+		for _, name := range strings.Split(h.Matcher.String(), "|") {
+			name = strings.TrimSpace(name)
+			if name == "" || name == "*" {
+				continue
+			}
+			p := filepath.Join(root, name)
+			if rel, err := filepath.Rel(root, p); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ConfigSource is the ConfigChange source of a settings file, as Claude
+// Code names its own: user_settings, project_settings, local_settings or
+// policy_settings. The files Claude Code does not know map to the closest:
+// VS Code's hook files are the project's.
+func ConfigSource(s Source) string {
+	switch s {
+	case SourceUser, SourceClaudeUser:
+		return "user_settings"
+	case SourceLocal, SourceClaudeLocal:
+		return "local_settings"
+	case SourceManaged:
+		return "policy_settings"
+	}
+	return "project_settings"
+}
+
+// laterSample fills a plausible input of one of Claude Code's later events
+// into in, for "Run hook".
+func laterSample(in *Input) {
+	raw := func(kv ...string) map[string]json.RawMessage {
+		m := map[string]json.RawMessage{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = json.RawMessage(kv[i+1])
+		}
+		return m
+	}
+	root := in.Cwd
+	switch in.Event {
+	case Setup:
+		in.Extra = raw("trigger", `"init"`)
+	case UserPromptExpansion:
+		in.Prompt = "/review src/parser.go"
+		in.Extra = raw("expansion_type", `"slash_command"`, "command_name", `"review"`, "command_args", `"src/parser.go"`, "command_source", `"project"`)
+	case PermissionDenied:
+		in.ToolName, in.ToolUseID, in.Reason = "Bash", "toolu_sample", "Blocked by classifier"
+		in.ToolInput = json.RawMessage(`{"command":"rm -rf build","description":"Clean the build"}`)
+	case PostToolBatch:
+		in.Extra = raw("tool_calls", `[{"tool_name":"Read","tool_input":{"file_path":"README.md"},"tool_use_id":"toolu_1","tool_response":"1\thello"},`+
+			`{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_2","tool_response":"README.md"}]`)
+	case MessageDisplay:
+		in.Extra = raw("turn_id", `"turn_sample"`, "message_id", `"message_sample"`, "index", `0`, "final", `true`, "delta", `"Here is **the plan**.\n"`)
+	case TaskCreated, TaskCompleted:
+		in.Extra = raw("task_id", `"task-001"`, "task_subject", `"Add a test for the parser"`, "task_description", `"Cover empty input"`)
+	case StopFailure:
+		in.Extra = raw("error", `"rate_limit"`, "error_details", `"429 Too Many Requests"`, "last_assistant_message", `"API Error: Rate limit reached"`)
+	case TeammateIdle:
+		in.Extra = raw("teammate_name", `"researcher"`, "team_name", `"team_sample"`)
+	case InstructionsLoaded:
+		p, _ := json.Marshal(filepath.Join(root, "CLAUDE.md"))
+		in.Extra = raw("file_path", string(p), "memory_type", `"Project"`, "load_reason", `"session_start"`)
+	case ConfigChange:
+		p, _ := json.Marshal(filepath.Join(root, ".wave", "settings.json"))
+		in.Source, in.Extra = "project_settings", raw("file_path", string(p))
+	case CwdChanged:
+		o, _ := json.Marshal(root)
+		n, _ := json.Marshal(filepath.Join(root, "src"))
+		in.Extra = raw("old_cwd", string(o), "new_cwd", string(n))
+	case DirectoryAdded:
+		d, _ := json.Marshal(filepath.Join(filepath.Dir(root), "other-repo"))
+		in.Source, in.Extra = "slash_command", raw("directory", string(d))
+	case FileChanged:
+		p, _ := json.Marshal(filepath.Join(root, ".envrc"))
+		in.Extra = raw("file_path", string(p), "event", `"change"`)
+	case WorktreeCreate:
+		in.Extra = raw("name", `"sample-worktree"`)
+	case WorktreeRemove:
+		p, _ := json.Marshal(filepath.Join(root, ".wave", "worktrees", "sample-worktree"))
+		in.Extra = raw("worktree_path", string(p))
+	case Elicitation:
+		in.Extra = raw("mcp_server_name", `"sample-server"`, "message", `"Please provide your username"`, "mode", `"form"`,
+			"requested_schema", `{"type":"object","properties":{"username":{"type":"string"}}}`)
+	case ElicitationResult:
+		in.Extra = raw("mcp_server_name", `"sample-server"`, "action", `"accept"`, "content", `{"username":"alice"}`, "mode", `"form"`)
+	}
+}
