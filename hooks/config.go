@@ -94,6 +94,9 @@ type Hook struct {
 	Async bool
 	// StatusMessage is shown (as the progress title) while the hook runs.
 	StatusMessage string
+	// HookOptions hold the fields of the other hook types (http, prompt,
+	// agent, mcp_tool) and the options once, shell and asyncRewake.
+	HookOptions
 }
 
 // Settings are the non-hook keys of one settings file that change how hooks run.
@@ -104,6 +107,10 @@ type Settings struct {
 	ImportVSCodeHooks *bool
 	// AllowManagedHooksOnly only counts in the managed settings file.
 	AllowManagedHooksOnly *bool
+	// AllowedHTTPHookURLs and HTTPHookAllowedEnvVars restrict http hooks
+	// (nil: the file does not say): see Config.HTTPPolicy.
+	AllowedHTTPHookURLs    []string
+	HTTPHookAllowedEnvVars []string
 }
 
 // File is one parsed settings file: its hooks, settings and problems.
@@ -207,6 +214,9 @@ type Config struct {
 	TranscriptFormat  string
 	ImportClaudeHooks bool
 	ImportVSCodeHooks bool
+	// HTTPPolicy restricts where http hooks may post and which environment
+	// variables their headers may read.
+	HTTPPolicy HTTPPolicy
 	// WorkspaceSettings is set when the settings of the workspace's own
 	// files were applied (Load), and not when they were left out because
 	// the workspace is not trusted (Untrusted).
@@ -389,10 +399,12 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 			if f.Settings.TranscriptFormat != "" && f.Source.isWave() {
 				cfg.TranscriptFormat = f.Settings.TranscriptFormat
 			}
+			cfg.HTTPPolicy.merge(f)
 		}
 		cfg.Hooks = append(cfg.Hooks, f.Hooks...)
 	}
 	cfg.explainIgnoredFiles()
+	cfg.explainDisallowedURLs()
 	return cfg
 }
 

@@ -65,7 +65,8 @@ func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
 	if h.Args != nil {
 		cmd = exec.Command(h.Command, h.Args...)
 	} else {
-		cmd = exec.Command("/bin/sh", "-c", h.Command)
+		argv := shellArgv(h)
+		cmd = exec.Command(argv[0], argv[1:]...)
 	}
 	cmd.Dir, cmd.Env = r.dir, r.env
 	if h.Cwd != "" {

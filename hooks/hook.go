@@ -7,6 +7,9 @@ import (
 // Display is the hook's command as a person reads it: the shell command, or
 // for the exec form the program and its arguments, quoted where needed.
 func (h *Hook) Display() string {
+	if h.Type != "" && h.Type != TypeCommand {
+		return h.typeDisplay()
+	}
 	if h.Args == nil {
 		return h.Command
 	}
@@ -32,6 +35,7 @@ func (h *Hook) Describe() string {
 	if h.Async {
 		opts = append(opts, "in the background")
 	}
+	opts = append(opts, h.describeOptions()...)
 	if len(opts) == 0 {
 		return h.Display()
 	}
@@ -54,6 +58,7 @@ func (h *Hook) runKey() string {
 			b.WriteString("\x01async")
 		}
 	}
+	b.WriteString(h.typeKey())
 	return b.String()
 }
 
