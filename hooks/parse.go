@@ -271,7 +271,7 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 			h.Type = s
 			if !knownHookType(s) {
 				p.report(&m.Value, SeverityError, CodeUnknownHookType, fmt.Sprintf(
-					"unknown hook type %q: the types are \"command\", \"http\", \"mcp_tool\", \"prompt\" and \"agent\"; this hook will not run", s), "command")
+					"unknown hook type %q: the types are \"command\", \"http\", \"mcp_tool\", \"prompt\" and \"agent\"; this hook will not run", s), closestType(s))
 				valid = false
 			}
 		case "command":

@@ -311,3 +311,15 @@ func article(word string) string {
 	}
 	return "a"
 }
+
+// closestType is the hook type an unknown one was probably meant to be,
+// for the quick fix; "command" when none is close.
+func closestType(t string) string {
+	best, bestDist := TypeCommand, 3
+	for _, k := range HookTypes {
+		if d := editDistance(strings.ToLower(t), k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}

@@ -125,6 +125,7 @@ type Server struct {
 	docs         *documents
 	progressTask *progressTasks
 	announced    *announcements
+	evals        evaluations // wave/evaluateHook calls waiting for a late answer
 }
 
 // NewServer returns a server with the given options.
