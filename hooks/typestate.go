@@ -120,11 +120,15 @@ func (e *Engine) skipTyped(res *Result, cfg *Config, h *Hook, in Input, direct b
 	return false
 }
 
+// NeedsAgentHost begins the Skipped reason of a delegated hook that the
+// agent host could not evaluate.
+const NeedsAgentHost = "needs an agent host: "
+
 // noteNotRun records a delegated hook that the agent host could not
 // evaluate: it did not run, and the first time in a session, a warning
 // says so and why.
 func (e *Engine) noteNotRun(sessionID string, h *Hook, why string, r *Run, v *verdict) {
-	r.Ran, r.Skipped, r.Decision = false, "needs an agent host: "+why, "not run"
+	r.Ran, r.Skipped, r.Decision = false, NeedsAgentHost+why, "not run"
 	t := e.types
 	t.mu.Lock()
 	defer t.mu.Unlock()
