@@ -305,3 +305,35 @@ func TestAsyncHooksOutputThroughTheServer(t *testing.T) {
 	again := e.mustCall("wave/stop", map[string]any{"sessionId": sid})
 	require.NotContains(t, mustJSON(again["blocks"]), "lint: 2 warnings", "delivered once")
 }
+
+func TestEditorKnowsTheHookTypes(t *testing.T) {
+	text := "{\"hooks\": {\"Stop\": [{\"hooks\": [\n  {\"type\": \"http\", \"url\": \"http://127.0.0.1:9/h\", \"\": 1},\n  {\"type\": \"prompt\"}\n]}]}}\n"
+	e := startEditor(t, editorOpts{settings: text})
+	settings := e.home + "/settings.json"
+	u := "file://" + settings
+	at := func(line, col int) map[string]any {
+		return map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": line, "character": col}}
+	}
+	var hover protocol.Hover
+	require.NoError(t, e.call("textDocument/hover", at(1, 23), &hover))
+	require.Contains(t, hover.Contents.Value, "POSTed", "hover on \"url\"")
+
+	var list protocol.CompletionList
+	require.NoError(t, e.call("textDocument/completion", at(1, 51), &list))
+	var keys []string
+	for _, it := range list.Items {
+		keys = append(keys, it.Label)
+	}
+	for _, k := range []string{"url", "headers", "allowedEnvVars", "prompt", "model", "server", "tool", "input", "once", "shell", "asyncRewake"} {
+		require.Contains(t, keys, k)
+	}
+
+	// The http hook loads; the prompt hook without a prompt is the one error, and has a code lens neither way.
+	diags := e.diagnosticsFor(settings, hasCode("missing-field"))
+	require.Len(t, diags, 1)
+	require.Equal(t, `a prompt hook needs "prompt"; this hook will not run`, diags[0].Message)
+	var lenses []protocol.CodeLens
+	require.NoError(t, e.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &lenses))
+	require.Len(t, lenses, 1, "the http hook's Run hook lens, on its url")
+	require.Equal(t, uint32(1), lenses[0].Range.Start.Line)
+}
