@@ -88,7 +88,9 @@ func TestPromptHookEvaluatedByTheAgentHost(t *testing.T) {
 	// The second stop carries stop_hook_active; the model lets the agent stop.
 	require.Equal(t, false, e.mustCall("wave/stop", map[string]any{"sessionId": sid})["blocked"])
 
-	var runs struct{ Runs []struct{ Hooks []map[string]any } }
+	var runs struct {
+		Runs []struct{ Hooks []map[string]any }
+	}
 	require.NoError(t, e.call("wave/hookRuns", map[string]any{"sessionId": sid, "event": "Stop"}, &runs))
 	require.Equal(t, "prompt", runs.Runs[1].Hooks[0]["type"])
 	require.Equal(t, true, runs.Runs[1].Hooks[0]["ran"])
@@ -172,9 +174,13 @@ func TestDelegatedHooksWithoutAnAgent(t *testing.T) {
 			}
 			require.Len(t, warns, 1)
 			require.Contains(t, warns[0], "prompt hook `prompt: Done?` did not run: it needs an agent host, and "+c.why)
-			e.waitNotification("window/showMessage", func(p json.RawMessage) bool { return strings.Contains(string(p), "did not run: it needs an agent host") })
+			e.waitNotification("window/showMessage", func(p json.RawMessage) bool {
+				return strings.Contains(string(p), "did not run: it needs an agent host")
+			})
 
-			var runs struct{ Runs []struct{ Hooks []map[string]any } }
+			var runs struct {
+				Runs []struct{ Hooks []map[string]any }
+			}
 			require.NoError(t, e.call("wave/hookRuns", map[string]any{"sessionId": sid}, &runs))
 			hook := runs.Runs[0].Hooks[0]
 			require.Equal(t, false, hook["ran"])
