@@ -67,9 +67,10 @@ func (s Source) isWave() bool {
 // time it was written for (docs/parity.md, "Claude Code compatibility details").
 const DefaultTimeout = 600 * time.Second
 
-// DefaultPromptTimeout is the default of UserPromptSubmit hooks, shorter as in
-// Claude Code: the prompt waits for them, so a stuck one stalls the session.
-const DefaultPromptTimeout = 30 * time.Second
+// DefaultUserPromptSubmitTimeout is the default of UserPromptSubmit hooks,
+// shorter as in Claude Code: the prompt waits for them, so a stuck one stalls
+// the session.
+const DefaultUserPromptSubmitTimeout = 30 * time.Second
 
 // defaultTimeout is the timeout of a hook of event ev from source src that
 // sets none: VS Code's 30 s in VS Code's files, Claude Code's defaults elsewhere.
@@ -78,7 +79,7 @@ func defaultTimeout(ev Event, src Source) time.Duration {
 	case src == SourceVSCode:
 		return DefaultVSCodeTimeout
 	case ev == UserPromptSubmit:
-		return DefaultPromptTimeout
+		return DefaultUserPromptSubmitTimeout
 	}
 	return DefaultTimeout
 }
@@ -116,6 +117,9 @@ type Hook struct {
 	// If, when not nil, is a permission rule ("Bash(git *)") the tool call
 	// must match for the hook to run.
 	If *IfRule
+	// HookOptions hold the fields of the other hook types (http, prompt,
+	// agent, mcp_tool) and the options once, shell and asyncRewake.
+	HookOptions
 }
 
 // Settings are the non-hook keys of one settings file that change how hooks run.
@@ -126,6 +130,10 @@ type Settings struct {
 	ImportVSCodeHooks *bool
 	// AllowManagedHooksOnly only counts in the managed settings file.
 	AllowManagedHooksOnly *bool
+	// AllowedHTTPHookURLs and HTTPHookAllowedEnvVars restrict http hooks
+	// (nil: the file does not say): see Config.HTTPPolicy.
+	AllowedHTTPHookURLs    []string
+	HTTPHookAllowedEnvVars []string
 }
 
 // File is one parsed settings file: its hooks, settings and problems.
@@ -243,6 +251,9 @@ type Config struct {
 	TranscriptFormat  string
 	ImportClaudeHooks bool
 	ImportVSCodeHooks bool
+	// HTTPPolicy restricts where http hooks may post and which environment
+	// variables their headers may read.
+	HTTPPolicy HTTPPolicy
 	// WorkspaceSettings is set when the settings of the workspace's own
 	// files were applied (Load), and not when they were left out because
 	// the workspace is not trusted (Untrusted).
@@ -425,10 +436,12 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 			if f.Settings.TranscriptFormat != "" && f.Source.isWave() {
 				cfg.TranscriptFormat = f.Settings.TranscriptFormat
 			}
+			cfg.HTTPPolicy.merge(f)
 		}
 		cfg.Hooks = append(cfg.Hooks, f.Hooks...)
 	}
 	cfg.explainIgnoredFiles()
+	cfg.explainDisallowedURLs()
 	return cfg
 }
 

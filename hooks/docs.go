@@ -9,7 +9,7 @@ import (
 var KeyDocs = map[string]string{
 	"hooks":                 "Hook commands by event name. Hooks from the user, project and local settings all run; none overrides another.",
 	"matcher":               "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to; hover an event for what its matcher is compared with. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
-	"type":                  "The kind of hook. wavehooks runs `command` hooks.",
+	"type":                  "The kind of hook: `command` (a shell command), `http` (POST the event's JSON to `url`), `prompt` and `agent` (a model judges `prompt`; the editor's agent evaluates it), `mcp_tool` (call `tool` of the agent's MCP `server`).",
 	"command":               "The shell command to run (`sh -c`), in the project root, with the event's JSON on stdin and WAVE_PROJECT_DIR / CLAUDE_PROJECT_DIR set.",
 	"timeout":               "Seconds the hook may run before its whole process group is killed (default 600; 30 for UserPromptSubmit and in VS Code's hook files, as Claude Code and VS Code do). A timed-out hook is an error, never a success.",
 	"disableAllHooks":       "Turns every hook off, except those of the managed settings file (which can only be turned off there).",
@@ -25,14 +25,16 @@ var KeyDocs = map[string]string{
 	"windows":               "Command to run instead of `command` on Windows (VS Code's per-OS override).",
 	"statusMessage":         "Text shown in the editor's progress notification while the hook runs.",
 	"if":                    "One permission rule, as in Claude Code: the hook runs only for tool calls that match it. `Bash(git *)` (any subcommand starting with git), `Edit(*.ts)`, `Read(//etc/**)`, `mcp__github__create_issue`. Tool events only.",
-	"async":                 "`true` runs the hook in the background: the event never waits for it, and what it prints is only reported in the hook-run history. Its timeout still applies.",
+	"async":                 "`true` runs the hook in the background: the event never waits for it; its `additionalContext` and `systemMessage` reach the model with the session's next event, and everything else is only reported in the hook-run history. Its timeout still applies. Command hooks only.",
 }
 
 // RootKeys are the keys of a settings file, for completion.
-var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importClaudeHooks", "importVSCodeHooks", "allowManagedHooksOnly"}
+var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importClaudeHooks", "importVSCodeHooks", "allowManagedHooksOnly",
+	"allowedHttpHookUrls", "httpHookAllowedEnvVars"}
 
 // HookKeys are the keys of a hook command, for completion.
-var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "if", "linux", "osx", "windows"}
+var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "if", "linux", "osx", "windows",
+	"asyncRewake", "shell", "once", "url", "headers", "allowedEnvVars", "prompt", "model", "continueOnBlock", "server", "tool", "input"}
 
 // EventDoc is the hover text of an event: when it fires, its stdin, and what
 // exit code 2 means for it.

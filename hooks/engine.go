@@ -20,13 +20,14 @@ type Engine struct {
 	runner  *Runner
 	bg      *background
 	onStale atomic.Pointer[func()]
+	types   *typeState
 }
 
 // NewEngine returns an engine for cfg, as Load returns it, with the
 // workspace not trusted (Install another decision); its hooks run in the
 // config's project root with the server's environment.
 func NewEngine(cfg *Config) *Engine {
-	e := &Engine{runner: NewRunner(cfg.Paths.ProjectRoot, environ()), bg: newBackground()}
+	e := &Engine{runner: NewRunner(cfg.Paths.ProjectRoot, environ()), bg: newBackground(), types: newTypeState()}
 	e.state.Store(Resolve(cfg, false))
 	return e
 }
@@ -149,10 +150,19 @@ func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
 // combined answer. It never fails: hooks that cannot start, time out or print
 // garbage become errors and warnings in the Result. Cancelling ctx kills the
 // running hooks. Async hooks are started and not waited for: the Result
-// lists them (Run.Async) and OnAsyncDone hears how they ended.
+// lists them (Run.Async) and OnAsyncDone hears how they ended; what they
+// said for the model comes with the next event of their session
+// (Result.Delivered).
 func (e *Engine) Fire(ctx context.Context, in Input) Result {
 	l := e.state.Load()
-	return e.fire(ctx, l.Config, e.trustOf(l), in, false)
+	res := e.fire(ctx, l.Config, e.trustOf(l), in, false)
+	if in.SessionID != "" {
+		res.Delivered = e.types.take(in.SessionID)
+		if in.Event == SessionEnd {
+			e.types.forget(in.SessionID)
+		}
+	}
+	return res
 }
 
 // trustOf returns how an event asks whether the workspace's hooks may run:
@@ -201,7 +211,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 			continue
 		}
 		run := Run{Command: h.Display(), Source: h.Source, File: h.File, Matcher: h.Matcher.String(), Matched: true,
-			Why: "the event has no matcher", Async: h.Async, StatusMessage: h.StatusMessage}
+			Why: "the event has no matcher", Async: h.Async, StatusMessage: h.StatusMessage, Type: h.Type}
 		if usesMatcher {
 			run.Matched = h.Matcher.Match(value)
 			run.Why = h.Matcher.Explain(value)
@@ -229,6 +239,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 				if !h.Async {
 					jobs = append(jobs, job{hook: h, run: len(res.Runs), first: first})
 				}
+			case e.skipTyped(&res, cfg, h, in, direct, &run):
 			case h.Async:
 				byKey[h.runKey()] = -1
 				async = append(async, job{hook: h, run: len(res.Runs)})
@@ -273,9 +284,9 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 		return res
 	}
 	gate.Enter()
-	execs := make([]Exec, len(jobs))
+	execs := make([]hookOutcome, len(jobs))
 	if len(jobs) == 1 {
-		execs[0] = e.runner.RunHookEnv(ctx, jobs[0].hook, stdinFor(jobs[0].hook), env.forJob(0))
+		execs[0] = e.execute(ctx, cfg, jobs[0].hook, in, stdinFor(jobs[0].hook), env.forJob(0))
 	} else {
 		for _, j := range jobs {
 			stdinFor(j.hook) // built before the goroutines share it
@@ -288,7 +299,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 			wg.Add(1)
 			go func(i int, h *Hook, env []string) {
 				defer wg.Done()
-				execs[i] = e.runner.RunHookEnv(ctx, h, stdinFor(h), env)
+				execs[i] = e.execute(ctx, cfg, h, in, stdinFor(h), env)
 			}(i, j.hook, env.forJob(i))
 		}
 		wg.Wait()
@@ -301,6 +312,9 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 			continue
 		}
 		v := record(in.Event, j.hook, execs[i], &res.Runs[j.run])
+		if execs[i].NotRun != "" {
+			e.noteNotRun(in.SessionID, j.hook, execs[i].NotRun, &res.Runs[j.run], &v)
+		}
 		verdicts = append(verdicts, v)
 	}
 	combine(&res, verdicts)
@@ -314,9 +328,14 @@ func isTrue(f func() (bool, string)) bool {
 	return ok
 }
 
-// record interprets what a hook process did and writes it into its Run.
-func record(ev Event, h *Hook, x Exec, r *Run) verdict {
-	v := interpretEvent(ev, h, x)
+// record interprets what a hook did and writes it into its Run.
+func record(ev Event, h *Hook, o hookOutcome, r *Run) verdict {
+	if o.NotRun != "" {
+		return verdict{}
+	}
+	x := o.Exec
+	v := interpretHook(ev, h, o)
+	r.HTTPStatus = o.HTTPStatus
 	r.Ran, r.ExitCode, r.Duration, r.DurationNs, r.TimedOut = true, x.ExitCode, x.Duration, x.Duration.Nanoseconds(), x.TimedOut
 	r.Stdout, r.Stderr, r.StdoutTruncated, r.StderrTruncated = x.Stdout, x.Stderr, x.StdoutTruncated, x.StderrTruncated
 	r.JSON, r.Decision = v.json, v.summary
@@ -338,9 +357,10 @@ func (e *Engine) startAsync(in Input, gate ReadGate, h *Hook, stdin []byte, env 
 	started := e.bg.start(func(ctx context.Context, report func(Input, Result)) {
 		x := e.runner.RunHookEnv(ctx, h, stdin, env)
 		gate.Leave()
-		v := record(in.Event, h, x, &r)
+		v := record(in.Event, h, hookOutcome{Exec: x}, &r)
 		res := Result{Event: in.Event, Continue: true, Stdin: stdin, Runs: []Run{r}}
-		res.Warnings = v.warnings()
+		e.asyncOutput(in, h, x, &v, &res)
+		res.Warnings = append(res.Warnings, v.warnings()...)
 		if v.err != "" {
 			res.Errors = append(res.Errors, v.err)
 		}
@@ -349,7 +369,8 @@ func (e *Engine) startAsync(in Input, gate ReadGate, h *Hook, stdin []byte, env 
 		}
 	})
 	if started {
-		run.Decision = "started in the background (async); its outcome is reported when it ends and changes nothing"
+		run.Decision = "started in the background (async); its outcome is reported when it ends, and its additionalContext " +
+			"and systemMessage reach the model with the session's next event"
 	} else {
 		gate.Leave()
 		run.Skipped = "async hooks are not started while the engine shuts down"

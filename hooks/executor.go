@@ -80,7 +80,7 @@ func (r *Runner) RunHookEnv(ctx context.Context, h *Hook, stdin []byte, eventEnv
 		prog, args := execForm(h, r.dir) // placeholders substituted: hooks/placeholder.go
 		cmd = exec.Command(prog, args...)
 	} else {
-		cmd = shellCommand(h) // sh -c; on Windows Git Bash or PowerShell (executor_windows.go)
+		cmd = shellCommand(h) // sh -c, or the hook's shell; on Windows Git Bash or PowerShell (executor_windows.go)
 	}
 	cmd.Dir, cmd.Env = r.dir, r.env
 	if h.Cwd != "" {

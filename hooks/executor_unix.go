@@ -10,7 +10,8 @@ import (
 // shellCommand runs a hook's shell-form command with sh, as Claude Code
 // does on Linux and macOS.
 func shellCommand(h *Hook) *exec.Cmd {
-	return exec.Command("/bin/sh", "-c", h.Command)
+	argv := shellArgv(h) // sh, or the hook's "shell" (shell.go)
+	return exec.Command(argv[0], argv[1:]...)
 }
 
 // processTree is a hook's process and everything it starts: here, the

@@ -43,6 +43,12 @@ func Explain(r EventRun) string {
 			b.WriteString("    ran in the background (async): what it said was reported, not applied\n")
 		}
 		status := fmt.Sprintf("exit %d", h.ExitCode)
+		switch {
+		case h.HTTPStatus != 0:
+			status = fmt.Sprintf("HTTP %d", h.HTTPStatus)
+		case h.Type != "" && h.Type != TypeCommand:
+			status = "the agent host answered"
+		}
 		if h.TimedOut {
 			status = "timed out"
 		}

@@ -17,7 +17,7 @@ import (
 
 // FuzzParseFile feeds arbitrary text to the settings parser. ParseFile must
 // never panic; every diagnostic must point inside the text; every hook it
-// keeps must be runnable (a command, type "command", a positive timeout);
+// keeps must be runnable (what its type needs, a positive timeout);
 // and a file without syntax errors must parse the same way twice, with
 // comments and trailing commas removed, and when its hooks are written back
 // as plain settings: the same hooks, in the same order.
@@ -41,7 +41,7 @@ func FuzzParseFile(f *testing.F) {
 		file := hooks.ParseFile("settings.json", hooks.SourceProject, text, root)
 		checkRanges(t, text, file.Diagnostics)
 		for i, h := range file.Hooks {
-			if strings.TrimSpace(h.Command) == "" || h.Type != "command" || h.Timeout <= 0 || h.Matcher == nil {
+			if !runnable(h) || h.Timeout <= 0 || h.Matcher == nil {
 				t.Fatalf("hook %d is kept but cannot run as configured: %+v", i, h)
 			}
 			if _, known := hooks.Spec(h.Event); !known {
@@ -110,7 +110,11 @@ func hookList(hs []hooks.Hook) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d hooks\n", len(hs))
 	for _, h := range hs {
-		fmt.Fprintf(&b, "%s %q %q %q %dms\n", h.Event, h.Matcher.String(), h.Type, h.Command, h.Timeout.Round(time.Millisecond).Milliseconds())
+		fmt.Fprintf(&b, "%s %q %q %q %dms", h.Event, h.Matcher.String(), h.Type, h.Command, h.Timeout.Round(time.Millisecond).Milliseconds())
+		if h.Type != hooks.TypeCommand || h.Shell != "" || h.Once {
+			fmt.Fprintf(&b, " url=%q prompt=%q server=%q tool=%q shell=%q once=%v", h.URL, h.Prompt, h.Server, h.Tool, h.Shell, h.Once)
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
@@ -130,6 +134,12 @@ func writeSettings(t *testing.T, hs []hooks.Hook) []byte {
 		Type    string  `json:"type"`
 		Command string  `json:"command"`
 		Timeout float64 `json:"timeout"`
+		URL     string  `json:"url,omitempty"`
+		Prompt  string  `json:"prompt,omitempty"`
+		Server  string  `json:"server,omitempty"`
+		Tool    string  `json:"tool,omitempty"`
+		Shell   string  `json:"shell,omitempty"`
+		Once    bool    `json:"once,omitempty"`
 	}
 	type group struct {
 		Matcher string  `json:"matcher"`
@@ -141,7 +151,8 @@ func writeSettings(t *testing.T, hs []hooks.Hook) []byte {
 		if _, seen := byEvent[h.Event]; !seen {
 			order = append(order, h.Event)
 		}
-		byEvent[h.Event] = append(byEvent[h.Event], group{h.Matcher.String(), []entry{{h.Type, h.Command, h.Timeout.Seconds()}}})
+		byEvent[h.Event] = append(byEvent[h.Event], group{h.Matcher.String(), []entry{{h.Type, h.Command, h.Timeout.Seconds(),
+			h.URL, h.Prompt, h.Server, h.Tool, h.Shell, h.Once}}})
 	}
 	var b strings.Builder
 	b.WriteString(`{"hooks": {`)
@@ -198,4 +209,19 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// runnable reports whether a kept hook has what its type needs to run.
+func runnable(h hooks.Hook) bool {
+	switch h.Type {
+	case hooks.TypeCommand:
+		return strings.TrimSpace(h.Command) != ""
+	case hooks.TypeHTTP:
+		return strings.HasPrefix(h.URL, "http://") || strings.HasPrefix(h.URL, "https://")
+	case hooks.TypePrompt, hooks.TypeAgent:
+		return strings.TrimSpace(h.Prompt) != ""
+	case hooks.TypeMCPTool:
+		return strings.TrimSpace(h.Server) != "" && strings.TrimSpace(h.Tool) != ""
+	}
+	return false
 }

@@ -7,6 +7,9 @@ import (
 // Display is the hook's command as a person reads it: the shell command, or
 // for the exec form the program and its arguments, quoted where needed.
 func (h *Hook) Display() string {
+	if h.Type != "" && h.Type != TypeCommand {
+		return h.typeDisplay()
+	}
 	if h.Args == nil {
 		return h.Command
 	}
@@ -35,6 +38,7 @@ func (h *Hook) Describe() string {
 	if h.If != nil {
 		opts = append(opts, "if "+h.If.String())
 	}
+	opts = append(opts, h.describeOptions()...)
 	if len(opts) == 0 {
 		return h.Display()
 	}
@@ -60,6 +64,7 @@ func (h *Hook) runKey() string {
 	if h.If != nil {
 		b.WriteString("\x01if\x00" + h.If.raw)
 	}
+	b.WriteString(h.typeKey())
 	return b.String()
 }
 

@@ -97,6 +97,10 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 				b = nil
 			}
 			p.file.Settings.AllowManagedHooksOnly = b
+		case "allowedHttpHookUrls":
+			p.file.Settings.AllowedHTTPHookURLs = p.parsePolicyList(&m.Value, name)
+		case "httpHookAllowedEnvVars":
+			p.file.Settings.HTTPHookAllowedEnvVars = p.parsePolicyList(&m.Value, name)
 		case "transcriptFormat":
 			if s, ok := p.stringValue(&m.Value, name); ok {
 				if s != "json" && s != "jsonl" {
@@ -269,9 +273,9 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 				return h, false
 			}
 			h.Type = s
-			if s != "command" {
-				p.report(&m.Value, SeverityError, CodeUnknownHookType,
-					fmt.Sprintf("unknown hook type %q: wavehooks runs \"command\" hooks; this hook will not run", s), "command")
+			if !knownHookType(s) {
+				p.report(&m.Value, SeverityError, CodeUnknownHookType, fmt.Sprintf(
+					"unknown hook type %q: the types are \"command\", \"http\", \"mcp_tool\", \"prompt\" and \"agent\"; this hook will not run", s), closestType(s))
 				valid = false
 			}
 		case "command":
@@ -320,6 +324,9 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 				continue
 			}
 			h.Async = lit.Bool()
+		case "url", "headers", "allowedEnvVars", "prompt", "model", "continueOnBlock", "server", "tool", "input",
+			"once", "shell", "asyncRewake":
+			// read by applyTyped, once the type is known
 		default:
 			if !otherHookTypeKeys[name] {
 				p.unknownKey(m, "hook", HookKeys, false)
@@ -343,6 +350,9 @@ func (p *fileParser) finishHook(h Hook, v, cmdVal, overrideVal *hujson.Value, ov
 	if h.Type == "" {
 		p.report(v, SeverityWarning, CodeMissingType, `hook has no "type"; it runs as a "command" hook`, "command")
 		h.Type = "command"
+	}
+	if h, valid = p.applyTyped(h, v, valid); h.Type != TypeCommand {
+		return h, valid
 	}
 	if !valid {
 		return h, false

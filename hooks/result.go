@@ -86,6 +86,12 @@ type Result struct {
 	// WatchPaths are the files a CwdChanged or FileChanged hook asked
 	// FileChanged to watch; nil when no hook returned a list.
 	WatchPaths []string
+	// Delivered is what async hooks of the session said for the model since
+	// its last event (Fire only): the session adds it to the conversation.
+	Delivered []Delivery
+	// Rewake is set in the Result of an asyncRewake hook that exited 2 (as
+	// OnAsyncDone reports it): the text that wakes the agent.
+	Rewake string
 }
 
 // Ran reports whether any hook process ran for the event.
@@ -122,6 +128,10 @@ type Run struct {
 	Async bool `json:"async,omitempty"`
 	// StatusMessage is what the hook's settings say to show while it runs.
 	StatusMessage string `json:"statusMessage,omitempty"`
+	// Type is the hook's type (command, http, prompt, agent, mcp_tool), and
+	// HTTPStatus the status code an http hook was answered with.
+	Type       string `json:"type,omitempty"`
+	HTTPStatus int    `json:"httpStatus,omitempty"`
 
 	ExitCode int `json:"exitCode"`
 	// Duration is how long the hook ran; DurationNs is the same on the

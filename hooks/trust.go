@@ -166,7 +166,7 @@ func digest(full *Config) *Loaded {
 // background, the "if" rule that decides when it runs).
 func hookLine(h *Hook) string {
 	line := string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.Command
-	if h.Args != nil || h.Cwd != "" || len(h.Env) > 0 || h.Async || h.If != nil {
+	if h.Args != nil || h.Cwd != "" || len(h.Env) > 0 || h.Async || h.If != nil || h.typeKey() != "" {
 		line += "\x00" + h.runKey() // only then, so that trust given before options existed still holds
 	}
 	return line
@@ -255,6 +255,12 @@ func workspaceSettings(cfg *Config) []workspaceSetting {
 		s := f.Settings
 		if b := s.DisableAllHooks; b != nil && *b {
 			add("disableAllHooks", "true", "turns off every hook but the managed ones, your own user hooks included")
+		}
+		if s.AllowedHTTPHookURLs != nil {
+			add("allowedHttpHookUrls", fmt.Sprintf("%q", s.AllowedHTTPHookURLs), "changes where http hooks may post")
+		}
+		if s.HTTPHookAllowedEnvVars != nil {
+			add("httpHookAllowedEnvVars", fmt.Sprintf("%q", s.HTTPHookAllowedEnvVars), "changes which environment variables http hooks may send")
 		}
 		if !f.Source.isWave() {
 			continue

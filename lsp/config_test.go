@@ -202,7 +202,7 @@ func TestQuickFixes(t *testing.T) {
 	script := filepath.Join(e.root, "check.sh")
 	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o644))
 	settings := filepath.Join(e.home, "settings.json")
-	text := `{"hooks": {"PreToolUs": [], "Stop": [{"hooks": [{"command": "` + script + `", "timout": 5}, {"type": "agent", "command": "x"}]}]}}`
+	text := `{"hooks": {"PreToolUs": [], "Stop": [{"hooks": [{"command": "` + script + `", "timout": 5}, {"type": "agnet", "prompt": "x"}, {"type": "shell", "command": "x"}]}]}}`
 	require.NoError(t, os.WriteFile(settings, []byte(text), 0o644))
 	diags := e.diagnosticsFor(settings, hasCode("script-not-executable"))
 	actions := func() []protocol.CodeAction {
@@ -218,7 +218,8 @@ func TestQuickFixes(t *testing.T) {
 	}
 	require.Contains(t, titles, `Change to "PreToolUse"`)
 	require.Contains(t, titles, `Add "type": "command"`)
-	require.Contains(t, titles, `Change type to "command"`)
+	require.Contains(t, titles, `Change type to "agent"`, "the closest type")
+	require.Contains(t, titles, `Change type to "command"`, "command when none is close")
 	fix := titles[`Change to "PreToolUse"`]
 	edit := fix.Edit.Changes[uri.File(settings)][0]
 	require.Equal(t, `"PreToolUse"`, edit.NewText)
@@ -269,7 +270,7 @@ func TestHoverAndCompletion(t *testing.T) {
 	}
 	require.Contains(t, labels(3, 4), "SessionStart", "event names where an event goes")
 	require.Contains(t, labels(2, 31), "Bash", "tool names in a matcher")
-	require.Equal(t, []string{"command"}, labels(2, 55), "hook types")
+	require.Equal(t, []string{"command", "http", "mcp_tool", "prompt", "agent"}, labels(2, 55), "hook types")
 }
 
 func TestCodeLensRunsAHook(t *testing.T) {

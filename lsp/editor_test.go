@@ -49,6 +49,8 @@ type editor struct {
 	answer  func(p protocol.ShowMessageRequestParams) *protocol.MessageActionItem
 	pending chan pendingPrompt
 	done    chan struct{} // closed at cleanup: unanswered prompts give up
+	// onRequest is editorOpts.onRequest.
+	onRequest func(method string, params json.RawMessage) (any, error, bool)
 }
 
 type received struct {
@@ -71,6 +73,9 @@ type editorOpts struct {
 	noInit    bool
 	progress  bool
 	reuse     *editor // start on the WAVE_HOME and workspace of an earlier editor
+	// onRequest answers the server's requests of other methods (the agent
+	// side of wave/evaluateHook); ok false leaves the default answer.
+	onRequest func(method string, params json.RawMessage) (result any, err error, ok bool)
 }
 
 // startEditor starts a server over net.Pipe and initializes it as an editor would.
@@ -92,7 +97,8 @@ func startEditor(t *testing.T, o editorOpts) *editor {
 		o.serverOpt.Debounce = 20 * time.Millisecond
 	}
 	srv := lsp.NewServer(o.serverOpt)
-	e := &editor{t: t, home: home, root: root, exitCode: make(chan int, 1), pending: make(chan pendingPrompt, 16), done: make(chan struct{})}
+	e := &editor{t: t, home: home, root: root, exitCode: make(chan int, 1), pending: make(chan pendingPrompt, 16), done: make(chan struct{}),
+		onRequest: o.onRequest}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { e.exitCode <- srv.Serve(ctx, serverSide) }()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(editorSide))
@@ -171,6 +177,11 @@ func (e *editor) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 	case protocol.MethodWorkDoneProgressCreate:
 		return reply(ctx, nil, nil)
+	}
+	if e.onRequest != nil {
+		if result, err, ok := e.onRequest(req.Method(), req.Params()); ok {
+			return reply(ctx, result, err)
+		}
 	}
 	return reply(ctx, nil, nil)
 }

@@ -55,7 +55,11 @@ func (s *Server) quickFix(u protocol.DocumentURI, d hooks.Diagnostic) (protocol.
 			return edit(fmt.Sprintf("Change to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
 		}
 	case hooks.CodeUnknownHookType:
-		return edit(`Change type to "command"`, `"command"`, d.Range), true
+		t := d.Data
+		if t == "" {
+			t = "command"
+		}
+		return edit(fmt.Sprintf("Change type to %q", t), fmt.Sprintf("%q", t), d.Range), true
 	case hooks.CodeMissingType:
 		// The diagnostic spans the hook object; insert right after its "{".
 		at := hooks.Range{Start: hooks.Position{Line: d.Range.Start.Line, Column: d.Range.Start.Column + 1}}

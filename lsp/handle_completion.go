@@ -50,7 +50,13 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
 		}
 	case !loc.OnKey && len(path) == 6 && path[5] == "type":
-		add("command", protocol.CompletionItemKindValue, hooks.KeyDocs["type"])
+		for _, t := range hooks.HookTypes {
+			add(t, protocol.CompletionItemKindValue, hooks.KeyDocs["type"])
+		}
+	case !loc.OnKey && len(path) == 6 && path[5] == "shell":
+		for _, sh := range hooks.Shells {
+			add(sh, protocol.CompletionItemKindValue, hooks.KeyDocs["shell"])
+		}
 	case !loc.OnKey && len(path) == 4 && path[3] == "matcher":
 		ev := hooks.Event(path[1])
 		if spec, ok := hooks.Spec(ev); ok && !hooks.ToolEvent(ev) {

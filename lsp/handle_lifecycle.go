@@ -49,6 +49,9 @@ type initializeParams struct {
 				DynamicRegistration bool `json:"dynamicRegistration"`
 			} `json:"didChangeWatchedFiles"`
 		} `json:"workspace"`
+		// Experimental may declare waveEvaluateHook (lsp/delegate.go); it
+		// is read leniently, as LSP leaves its shape to each server.
+		Experimental json.RawMessage `json:"experimental"`
 	} `json:"capabilities"`
 }
 
@@ -100,7 +103,8 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	cfg := loaded.Config
 	s.engine = hooks.NewEngine(cfg)
 	s.engine.Install(loaded)
-	s.engine.OnAsyncDone(func(in hooks.Input, res hooks.Result) { s.recordRun(in.SessionID, in.MatchValue(), &res) })
+	s.engine.OnAsyncDone(s.asyncDone)
+	s.engine.SetDelegate(&hostDelegate{s: s, declared: declaresEvaluateHook(p.Capabilities.Experimental)})
 	s.engine.OnStale(s.onStale)
 	store, err := session.NewStore(session.Options{WaveHome: home, ProjectRoot: root,
 		Format: session.Format(cfg.TranscriptFormat), Firer: s.engine})

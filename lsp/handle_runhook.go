@@ -69,7 +69,11 @@ func (s *Server) runHookCommand(ctx context.Context, args []any) (*RunHookResult
 	}
 	in := hooks.SampleInput(h.Event, "sample", filepath.Join(s.store.Dir(), "session_sample.json"), s.root)
 	res := s.engine.FireHook(ctx, h, in)
-	out := &RunHookResult{Event: h.Event, Command: h.Command, Stdin: string(res.Stdin), Outcome: hooks.Summary(&res)}
+	command := h.Command
+	if h.Type != hooks.TypeCommand {
+		command = h.Display() // POST <url>, prompt: …, mcp_tool server/tool
+	}
+	out := &RunHookResult{Event: h.Event, Command: command, Stdin: string(res.Stdin), Outcome: hooks.Summary(&res)}
 	if len(res.Runs) == 1 {
 		out.Run = res.Runs[0]
 	}

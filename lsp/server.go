@@ -130,6 +130,7 @@ type Server struct {
 	progressTask *progressTasks
 	announced    *announcements
 	observed     *observedState // events the server fires itself (observed.go)
+	evals        evaluations    // wave/evaluateHook calls waiting for a late answer
 }
 
 // NewServer returns a server with the given options.

@@ -65,6 +65,7 @@ func (r hookReaders) Leave() { r.s.readers.Add(-1) }
 // errors error blocks, and continue:false stops the agent with an error
 // block the user sees.
 func (s *Session) notices(out *Outcome, res *hooks.Result) {
+	s.deliver(out, res)
 	for _, w := range res.Warnings {
 		out.add(s.conv.addWarn(w))
 	}
@@ -200,6 +201,7 @@ func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := newOutcome(res)
+	s.deliver(&out, &res)
 	for _, w := range res.Warnings {
 		out.add(s.conv.addWarn(w))
 	}

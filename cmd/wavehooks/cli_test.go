@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -327,4 +329,52 @@ func TestServeExitsWhenTheEditorGoesAway(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("server kept running after its stdin closed")
 	}
+}
+
+// TestRunHookTypes runs the real binary on each hook type: an http hook
+// posts to a loopback service; prompt, agent and mcp_tool hooks need an
+// agent host, which `wavehooks run` is not, and say so.
+func TestRunHookTypes(t *testing.T) {
+	var mu sync.Mutex
+	var posted []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		posted = append(posted, body)
+		mu.Unlock()
+		_, _ = io.WriteString(w, `{"decision": "block", "reason": "the review service wants tests first"}`)
+	}))
+	defer srv.Close()
+	env := newCLIEnv(t, `{"hooks": {"Stop": [{"hooks": [
+		{"type": "http", "url": "`+srv.URL+`/stop"},
+		{"type": "prompt", "prompt": "Done? $ARGUMENTS"},
+		{"type": "agent", "prompt": "Verify the tests"},
+		{"type": "mcp_tool", "server": "ci", "tool": "status"}]}]}}`)
+	out, stderr, code := env.run(t, `{"session_id": "s1"}`, "run", "Stop")
+	require.Equal(t, 0, code, stderr)
+	var res map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	require.Equal(t, true, res["blocked"])
+	require.Equal(t, "the review service wants tests first", res["reason"])
+	mu.Lock()
+	require.Len(t, posted, 1)
+	require.Equal(t, "Stop", posted[0]["hook_event_name"])
+	require.Equal(t, "s1", posted[0]["session_id"])
+	mu.Unlock()
+	for _, h := range []string{"prompt hook `prompt: Done? $ARGUMENTS`", "agent hook `agent: Verify the tests`", "mcp_tool hook `mcp_tool ci/status`"} {
+		require.Contains(t, stderr, "wavehooks run: "+h+" did not run: it needs an agent host")
+	}
+	require.Contains(t, out, "did not run: it needs an agent host", "a warn block in the result says so too")
+
+	explained, _, code := env.run(t, `{"session_id": "s1"}`, "run", "Stop", "--explain")
+	require.Equal(t, 0, code)
+	require.Contains(t, explained, "hook 2: prompt: Done? $ARGUMENTS")
+	require.Contains(t, explained, "did not run: needs an agent host: no agent host is connected to evaluate it")
+	require.Contains(t, explained, "ran in ")
+	require.Contains(t, explained, "HTTP 200")
+
+	lint, lintErr, code := env.run(t, "", "lint")
+	require.Equal(t, 0, code, lint+lintErr)
+	require.Equal(t, "1 settings file(s), 4 hook(s), 0 error(s), 0 warning(s)\n", lint+lintErr)
 }

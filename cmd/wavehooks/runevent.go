@@ -88,6 +88,12 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stop := context.AfterFunc(ctx, engine.Close) // ^C kills the async hooks too
 	defer stop()
 	res := engine.Fire(ctx, in)
+	for _, r := range res.Runs {
+		if strings.HasPrefix(r.Skipped, hooks.NeedsAgentHost) {
+			fmt.Fprintf(stderr, "wavehooks run: %s hook `%s` did not run: it needs an agent host (the editor's agent evaluates it through wave/evaluateHook)\n",
+				r.Type, r.Command)
+		}
+	}
 	if *explain {
 		fmt.Fprint(stdout, hooks.Explain(hooks.NewEventRun(in.SessionID, in.MatchValue(), &res)))
 		engine.Wait()

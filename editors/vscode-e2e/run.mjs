@@ -98,6 +98,8 @@ writeFileSync(
         PreToolUse: [
           { matcher: 'Bash', hooks: [{ type: 'command', command: denyRm }] },
           { matcher: 'Write', hooks: [{ type: 'command', command: askWrite }] },
+          // A prompt hook: the test agent's stand-in model evaluates it (wave.onEvaluateHook).
+          { matcher: 'Read', hooks: [{ type: 'prompt', prompt: 'May the agent read this file? $ARGUMENTS' }] },
         ],
       },
     },
@@ -516,6 +518,16 @@ try {
       return `"${text}"`;
     },
   );
+
+  await check('a prompt hook evaluated by the test agent (wave/evaluateHook): Read of a secret → "deny" with the model\'s reason; another file → "allow"', async () => {
+    await agentRunsTool(`Read ${JSON.stringify({ file_path: join(dirs.workspace, 'secret.env') })}`);
+    const denied = await agentResult(5);
+    expect(denied, { tool: 'Read', permission: 'deny', reason: "the test agent's model will not touch secrets", asked: false });
+    await agentRunsTool(`Read ${JSON.stringify({ file_path: join(dirs.workspace, 'README.md') })}`);
+    const allowed = await agentResult(6);
+    expect(allowed, { tool: 'Read', permission: 'allow', asked: false });
+    return `${denied.text}; ${allowed.text}`;
+  });
 
   await check('"Wave Hooks: Show Hook Runs" lists the agent\'s events in the "Wave Hooks" output', async () => {
     await runCommand('Wave Hooks: Show Hook Runs');

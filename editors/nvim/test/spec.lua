@@ -66,6 +66,7 @@ write(user_settings, ([[
         "hooks": [{ "type": "command", "command": "%s" }] },
     ],
     "PostToolUse": [{ "hooks": [{ "type": "command", "command": "%s" }] }],
+    "Stop": [{ "hooks": [{ "type": "prompt", "prompt": "Has the agent finished? $ARGUMENTS" }] }],
   },
 }
 ]]):format(start_hook, prompt_hook, deny_rm, ask_write, warn_hook))
@@ -152,6 +153,18 @@ local function call(name, params, ms)
     return done
   end, name, ms)
   return res, rerr
+end
+
+-- wave/stop through M.request: M.stop stops the server (it replaced the typed helper of that name).
+local function stop_event(params)
+  local done, res = false, nil
+  wh.request('wave/stop', params, function(err, result)
+    done, res = true, result or err
+  end)
+  wait(function()
+    return done
+  end, 'wave/stop')
+  return res
 end
 
 local function find_note(pattern, level)
@@ -315,6 +328,54 @@ test('warn blocks become vim.notify warnings', function()
   wait(function()
     return find_note('remember to run the tests', vim.log.levels.WARN)
   end, 'a warning notification')
+end)
+
+test('a prompt hook without an agent plugin does not run, and the user is told once', function()
+  local res = stop_event({ sessionId = sid })
+  eq(res.blocked, false, 'blocked')
+  local warn
+  for _, b in ipairs(res.blocks) do
+    if b.type == 'warn' then
+      warn = b.content
+    end
+  end
+  check(warn and warn:find('did not run: it needs an agent host', 1, true), vim.inspect(res.blocks))
+  check(warn:find('no agent plugin evaluates hooks', 1, true), warn) -- the capability was declared
+  wait(function()
+    return find_note('needs an agent host', vim.log.levels.WARN)
+  end, 'the warning notification')
+  local again = stop_event({ sessionId = sid })
+  for _, b in ipairs(again.blocks) do
+    check(not (b.type == 'warn' and b.content:find('agent host', 1, true)), 'told once per session')
+  end
+end)
+
+test("an agent plugin evaluates prompt hooks with on('evaluateHook'), at once or later", function()
+  local asked = {}
+  local off = wh.on('evaluateHook', function(p)
+    table.insert(asked, p)
+    return { ok = false, reason = 'summarise your changes first' }
+  end)
+  local res = stop_event({ sessionId = sid })
+  off()
+  eq(res.blocked, true, 'blocked')
+  eq(res.reason, 'summarise your changes first', 'reason')
+  eq(asked[1].type, 'prompt', 'type')
+  eq(asked[1].event, 'Stop', 'event')
+  eq(asked[1].sessionId, sid, 'sessionId')
+  check(asked[1].prompt:find('Has the agent finished? {', 1, true), asked[1].prompt)
+  eq(asked[1].input.hook_event_name, 'Stop', 'the event input')
+
+  -- A model that answers from a callback: the answer goes back with wave/evaluateHookResult.
+  off = wh.on('evaluateHook', function(p, respond)
+    vim.defer_fn(function()
+      respond({ ok = false, reason = 'answered later for ' .. p.event })
+    end, 20)
+  end)
+  res = stop_event({ sessionId = sid })
+  off()
+  eq(res.blocked, true, 'blocked later')
+  eq(res.reason, 'answered later for Stop', 'late reason')
 end)
 
 test(':WaveHooksLog lists the runs with stdin and stderr', function()

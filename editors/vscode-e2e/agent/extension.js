@@ -6,7 +6,9 @@
 //   - "Test Agent: Run Tool" asks for a tool call (`NAME {json input}`), starts a session on first use, records
 //     the call as the model's, runs wave.preToolUse and shows
 //     `agent result #N: {"tool":…,"permission":…,"reason":…,"asked":…}` as an information message
-//     (`agent error #N: …` as an error message when the API call fails).
+//     (`agent error #N: …` as an error message when the API call fails);
+//   - it evaluates prompt hooks for wavehooks (wave.onEvaluateHook) with a stand-in model: a prompt that mentions
+//     "secret" gets {"ok": false, "reason": "the test agent's model will not touch secrets"}, any other {"ok": true}.
 const vscode = require('vscode');
 
 exports.activate = async function activate(context) {
@@ -28,7 +30,16 @@ exports.activate = async function activate(context) {
     item.text = `Test Agent: activating wavehooks failed: ${err && err.message}`;
     return;
   }
-  const missing = ['sessionStart', 'addAssistantMessage', 'preToolUse'].filter((m) => typeof (wave && wave[m]) !== 'function');
+  const missing = ['sessionStart', 'addAssistantMessage', 'preToolUse', 'onEvaluateHook'].filter((m) => typeof (wave && wave[m]) !== 'function');
+  if (!missing.length) {
+    context.subscriptions.push(
+      wave.onEvaluateHook((p) =>
+        p.type === 'prompt' && /secret/.test(p.prompt || '')
+          ? { ok: false, reason: "the test agent's model will not touch secrets" }
+          : { ok: true },
+      ),
+    );
+  }
   const showStatus = () => {
     const style = vscode.workspace.getConfiguration('wavehooks').get('askStyle');
     item.text = `Test Agent: ${missing.length ? `API lacks ${missing.join(', ')}` : 'API ok'}, askStyle ${style}`;

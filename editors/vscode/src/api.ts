@@ -14,6 +14,8 @@ import {
   AddAssistantMessageParams,
   ApiMessagesResult,
   BlocksResult,
+  EvaluateHookAnswer,
+  EvaluateHookParams,
   EventRun,
   FlowResult,
   GetSessionResult,
@@ -86,6 +88,66 @@ export class NotificationHub {
   }
 }
 
+/**
+ * Evaluates the hooks that need the agent: prompt and agent hooks (a
+ * model), mcp_tool hooks (one of the agent's MCP servers). It answers with
+ * the model's JSON ({ok, reason}) or the tool's result; throwing makes the
+ * hook a non-blocking error. Cancel the work when token is cancelled (the
+ * hook's timeout passed).
+ */
+export type EvaluateHookHandler = (
+  params: EvaluateHookParams,
+  token: CancellationToken,
+) => EvaluateHookAnswer | Promise<EvaluateHookAnswer>;
+
+/** Thrown by answerEvaluateHook when no agent evaluates hooks: the editor answers MethodNotFound. */
+export class NoEvaluateHookHandler extends Error {
+  constructor() {
+    super('no agent extension evaluates hooks (none called onEvaluateHook)');
+  }
+}
+
+/**
+ * The agent's wave/evaluateHook handlers. The extension declares the
+ * capability at start, before any agent extension can register, so a
+ * request with no handler registered is answered MethodNotFound: the server
+ * then counts the hook as not run and tells the user once per session. It
+ * outlives the language client, like NotificationHub.
+ */
+export class EvaluateHookRegistry {
+  private readonly handlers: EvaluateHookHandler[] = [];
+
+  /** Registers a handler; the latest registered one answers. */
+  register(handler: EvaluateHookHandler): Disposable {
+    this.handlers.push(handler);
+    return {
+      dispose: () => {
+        const i = this.handlers.lastIndexOf(handler);
+        if (i >= 0) {
+          this.handlers.splice(i, 1);
+        }
+      },
+    };
+  }
+
+  get handler(): EvaluateHookHandler | undefined {
+    return this.handlers[this.handlers.length - 1];
+  }
+}
+
+/** Answers one wave/evaluateHook request with the latest handler; throws NoEvaluateHookHandler without one. */
+export async function answerEvaluateHook(
+  registry: EvaluateHookRegistry,
+  params: EvaluateHookParams,
+  token: CancellationToken,
+): Promise<EvaluateHookAnswer> {
+  const handler = registry.handler;
+  if (!handler) {
+    throw new NoEvaluateHookHandler();
+  }
+  return handler(params, token);
+}
+
 /** Typed wrappers around every wave/* method of the server. */
 export class WaveApi {
   /**
@@ -98,6 +160,8 @@ export class WaveApi {
   constructor(
     private readonly transport: WaveTransport,
     private readonly hub: NotificationHub = new NotificationHub(),
+    /** Who answers the server's wave/evaluateHook requests. */
+    readonly evaluators: EvaluateHookRegistry = new EvaluateHookRegistry(),
   ) {
     this.sessions = new SessionMirror(this);
   }
@@ -188,5 +252,19 @@ export class WaveApi {
   /** An event ran its hooks (one notification per event, as recorded in the history). */
   onHookRun(listener: (run: EventRun) => void): Disposable {
     return this.hub.on(Notifications.hookRun, listener);
+  }
+
+  /**
+   * Evaluates prompt, agent and mcp_tool hooks for the server with the
+   * agent's model and MCP servers (wave/evaluateHook). Without a handler
+   * such hooks do not run, and the user is told once per session.
+   *
+   *   wave.onEvaluateHook(async (p, token) => {
+   *     if (p.type === 'mcp_tool') return callMcpTool(p.server!, p.tool!, p.arguments ?? {}, token);
+   *     return JSON.parse(await askModel(p.model ?? 'fast', p.prompt!, token)); // {ok, reason}
+   *   });
+   */
+  onEvaluateHook(handler: EvaluateHookHandler): Disposable {
+    return this.evaluators.register(handler);
   }
 }

@@ -9,21 +9,34 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import {
+  ClientCapabilities,
   CodeLensRequest,
+  ErrorCodes,
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
+  ResponseError,
   ServerOptions,
   ShowMessageRequest,
   ShowMessageRequestParams,
+  StaticFeature,
   TransportKind,
 } from 'vscode-languageclient/node';
 
-import { CancellationToken, NotificationHub, WaveApi } from './api';
+import { answerEvaluateHook, CancellationToken, NoEvaluateHookHandler, NotificationHub, WaveApi } from './api';
 import { describePending, formatEventRun, formatRunHookResult } from './format';
 import { ASK_ALLOW, ASK_DENY, answerShowMessageRequest, PromptUI } from './prompts';
 import { expandHome, findServer } from './serverPath';
-import { EventRun, HooksChangedParams, Notifications, RunHookResult, ServerCommands } from './wire';
+import {
+  EVALUATE_HOOK_CAPABILITY,
+  EvaluateHookParams,
+  EventRun,
+  HooksChangedParams,
+  Notifications,
+  RunHookResult,
+  ServerCommands,
+  ServerRequests,
+} from './wire';
 
 const SETTINGS_PATTERN = '**/{.wave,.claude}/settings{,.local}.json';
 /** Shown when a button of an ask notification that was already answered elsewhere is clicked. */
@@ -202,6 +215,15 @@ class Controller implements vscode.Disposable {
     for (const method of Object.values(Notifications)) {
       client.onNotification(method, (params: unknown) => this.hub.emit(method, params));
     }
+    // Agent extensions evaluate prompt, agent and mcp_tool hooks through api.onEvaluateHook.
+    client.registerFeature(evaluateHookFeature);
+    client.onRequest(ServerRequests.evaluateHook, (params: EvaluateHookParams, token: vscode.CancellationToken) =>
+      answerEvaluateHook(this.api.evaluators, params, token).catch((err: unknown) =>
+        err instanceof NoEvaluateHookHandler
+          ? new ResponseError(ErrorCodes.MethodNotFound, err.message)
+          : new ResponseError(ErrorCodes.InternalError, errorText(err)),
+      ),
+    );
     const trace = config.get<string>('trace.server', 'off');
     this.api.sessions.reset(); // a new server: session versions start over
     try {
@@ -484,6 +506,20 @@ class Controller implements vscode.Disposable {
     }
   }
 }
+
+/**
+ * Declares capabilities.experimental.waveEvaluateHook. It is declared
+ * always, since agent extensions register their handler after the client
+ * started; a request that finds none is answered MethodNotFound.
+ */
+const evaluateHookFeature: StaticFeature = {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    capabilities.experimental = { ...(capabilities.experimental as object | undefined), [EVALUATE_HOOK_CAPABILITY]: true };
+  },
+  initialize(): void {},
+  getState: () => ({ kind: 'static' }),
+  clear(): void {},
+};
 
 /** Allow / Deny quick fixes for the "wave.ask" diagnostics the server puts on the file a tool would change. */
 class AskCodeActions implements vscode.CodeActionProvider {

@@ -18,6 +18,13 @@ export const Methods = {
   resolvePermission: 'wave/resolvePermission',
   runHooks: 'wave/runHooks',
   hookRuns: 'wave/hookRuns',
+  evaluateHookResult: 'wave/evaluateHookResult',
+} as const;
+
+/** Requests the server sends to the editor beyond LSP's own. */
+export const ServerRequests = {
+  /** Evaluate a prompt, agent or mcp_tool hook (only if the client declared experimental.waveEvaluateHook). */
+  evaluateHook: 'wave/evaluateHook',
 } as const;
 
 /** Method names of the server's wave/* notifications. */
@@ -246,6 +253,10 @@ export interface HookRun {
   stderrTruncated: boolean;
   /** stdout was read as a JSON answer */
   json: boolean;
+  /** command, http, prompt, agent or mcp_tool (absent from servers before hook types) */
+  type?: string;
+  /** the status code an http hook was answered with */
+  httpStatus?: number;
   problems: string[];
   decision: string;
 }
@@ -303,4 +314,62 @@ export interface InitializationOptions {
   waveHome?: string;
   trustWorkspaceHooks?: boolean;
   askTimeoutSeconds?: number;
+}
+
+/** The client capability that makes the server send wave/evaluateHook: capabilities.experimental.waveEvaluateHook. */
+export const EVALUATE_HOOK_CAPABILITY = 'waveEvaluateHook';
+
+/**
+ * A hook the agent is asked to evaluate (wave/evaluateHook): a prompt or
+ * agent hook needs a model, an mcp_tool hook one of the agent's MCP servers.
+ */
+export interface EvaluateHookParams {
+  /** Names the evaluation, for a late answer through wave/evaluateHookResult. */
+  id: string;
+  type: 'prompt' | 'agent' | 'mcp_tool';
+  event: HookEvent | string;
+  sessionId: string;
+  /** The event's JSON input: what a command hook reads on stdin. */
+  input: Record<string, unknown>;
+  /** The hook's timeout; the server cancels the request when it passes. */
+  timeoutSeconds: number;
+  /** prompt and agent hooks: the prompt, $ARGUMENTS replaced by the input. */
+  prompt?: string;
+  /** prompt and agent hooks: the model the hook asks for (absent: the agent's fast model). */
+  model?: string;
+  /** mcp_tool hooks: the server, tool and arguments (${path} references already replaced). */
+  server?: string;
+  tool?: string;
+  arguments?: Record<string, unknown>;
+}
+
+/** A prompt or agent hook's answer in Claude Code's response schema. */
+export interface PromptHookAnswer {
+  ok: boolean;
+  /** Required when ok is false: what the model (or the user) is told. */
+  reason?: string;
+  /** prompt hooks on Stop / SubagentStop: the condition can never be met; the agent may stop. */
+  impossible?: boolean;
+}
+
+/** An MCP tools/call result: its text content is read like a command hook's stdout. */
+export interface McpToolResult {
+  content: Array<{ type: string; text?: string }>;
+  isError?: boolean;
+}
+
+/**
+ * The answer to wave/evaluateHook: for prompt and agent hooks a
+ * PromptHookAnswer, or any hook JSON answer (the fields a command hook may
+ * print), or the model's text holding either; for mcp_tool hooks the tool's
+ * result.
+ */
+export type EvaluateHookAnswer = PromptHookAnswer | McpToolResult | Record<string, unknown> | string;
+
+/** A late answer to wave/evaluateHook. */
+export interface EvaluateHookResultParams {
+  id: string;
+  result?: EvaluateHookAnswer;
+  /** The evaluation failed: a non-blocking error of the hook. */
+  error?: string;
 }

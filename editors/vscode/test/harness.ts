@@ -6,11 +6,18 @@ import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  ErrorCodes,
+  MessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-jsonrpc/node';
 
-import { CancellationToken, NotificationHub, WaveApi } from '../src/api';
+import { answerEvaluateHook, CancellationToken, NoEvaluateHookHandler, NotificationHub, WaveApi } from '../src/api';
 import { answerShowMessageRequest, PromptUI, ShowMessageRequestParams } from '../src/prompts';
-import { Notifications } from '../src/wire';
+import { EvaluateHookParams, Notifications, ServerRequests } from '../src/wire';
 
 export const BIN = path.resolve(process.env.WAVEHOOKS_BIN ?? path.join(__dirname, '..', '..', '..', '..', 'bin', 'wavehooks'));
 
@@ -105,6 +112,15 @@ export class ServerUnderTest {
     this.conn.onRequest('window/workDoneProgress/create', (params: unknown) => {
       this.requests.push({ method: 'window/workDoneProgress/create', params });
       return null;
+    });
+    // As the extension answers it: the agent's handler, or MethodNotFound without one.
+    this.conn.onRequest(ServerRequests.evaluateHook, (params: EvaluateHookParams, token) => {
+      this.requests.push({ method: ServerRequests.evaluateHook, params });
+      return answerEvaluateHook(this.api.evaluators, params, token).catch((err: unknown) =>
+        err instanceof NoEvaluateHookHandler
+          ? new ResponseError(ErrorCodes.MethodNotFound, err.message)
+          : new ResponseError(ErrorCodes.InternalError, err instanceof Error ? err.message : String(err)),
+      );
     });
     this.conn.listen();
     this.api = new WaveApi(

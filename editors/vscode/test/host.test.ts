@@ -52,6 +52,7 @@ describe('the extension in a stand-in VS Code', () => {
             { matcher: 'Bash', hooks: [{ type: 'command', command: denyRm }] },
             { matcher: 'Write', hooks: [{ type: 'command', command: askWrite }] },
           ],
+          UserPromptSubmit: [{ hooks: [{ type: 'prompt', prompt: 'On topic? $ARGUMENTS' }] }],
         },
       }),
     );
@@ -113,6 +114,22 @@ describe('the extension in a stand-in VS Code', () => {
     const res = await api.preToolUse({ sessionId, toolUseId: 't1', toolName: 'Bash', toolInput: { command: 'rm -rf /' } });
     assert.equal(res.permission, 'deny');
     assert.match(res.reason ?? '', /rm -rf is not allowed/);
+  });
+
+  test('prompt hooks reach an agent extension through onEvaluateHook', async () => {
+    // The extension declares the capability from the start: without a handler the
+    // server is told there is no agent (not that the editor cannot).
+    const before = await api.userPromptSubmit({ sessionId, prompt: 'first' });
+    const warn = before.blocks.find((b) => b.type === 'warn');
+    assert.match(warn?.content ?? '', /did not run: it needs an agent host, and the editor has no agent that evaluates hooks/);
+    const registration = api.onEvaluateHook(async (p) => ({ ok: false, reason: `not about ${String(p.input.prompt)}` }));
+    try {
+      const res = await api.userPromptSubmit({ sessionId, prompt: 'cooking' });
+      assert.equal(res.blocked, true);
+      assert.equal(res.reason, 'not about cooking');
+    } finally {
+      registration.dispose();
+    }
   });
 
   test('an ask shown as a modal and answered Allow', async () => {

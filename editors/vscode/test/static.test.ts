@@ -41,6 +41,22 @@ describe('settings schema', () => {
     );
   });
 
+  test('accepts every hook type and option, and needs what each type needs', () => {
+    const hooks = [
+      { type: 'command', command: 'x', shell: 'bash', once: true, asyncRewake: true, args: ['a'], cwd: 'src', env: { A: 'b' } },
+      { type: 'http', url: 'http://127.0.0.1:8080/h', headers: { Authorization: 'Bearer $T' }, allowedEnvVars: ['T'], timeout: 5 },
+      { type: 'prompt', prompt: 'Safe? $ARGUMENTS', model: 'fast', continueOnBlock: true },
+      { type: 'agent', prompt: 'Verify', timeout: 120 },
+      { type: 'mcp_tool', server: 'db', tool: 'scan', input: { file: '${tool_input.file_path}' } },
+    ];
+    const ok = { allowedHttpHookUrls: ['http://127.0.0.1:*/*'], httpHookAllowedEnvVars: ['T'], hooks: { Stop: [{ hooks }] } };
+    assert.ok(validate(ok), JSON.stringify(validate.errors));
+    for (const h of [{ type: 'http' }, { type: 'http', url: 'ftp://x' }, { type: 'prompt' }, { type: 'agent', prompt: '' },
+      { type: 'mcp_tool', server: 'db' }, { type: 'command', command: 'x', shell: 'fish' }]) {
+      assert.equal(validate({ hooks: { Stop: [{ hooks: [h] }] } }), false, `rejects ${JSON.stringify(h)}`);
+    }
+  });
+
   test('rejects unknown events, hook types, empty commands and bad timeouts', () => {
     const bad = [
       { hooks: { PreToolUs: [{ hooks: [{ type: 'command', command: 'x' }] }] } },

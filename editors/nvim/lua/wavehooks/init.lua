@@ -136,6 +136,13 @@ end
 --- 'wave/hooksChanged' (or the short names 'hookRun', 'sessionChanged', 'hooksChanged'),
 --- or to 'session': each new copy of a session kept by M.session.
 --- Returns a function that unsubscribes.
+---
+--- 'evaluateHook' registers the agent plugin's evaluator of prompt, agent and
+--- mcp_tool hooks (the server's wave/evaluateHook request; the latest one
+--- registered answers): fn(params, respond) either returns the answer
+--- ({ok = false, reason = '...'} from the model, or an MCP tool result), or
+--- calls respond(answer) -- later, from a callback, when the model answers
+--- asynchronously -- or respond(nil, 'error message').
 function M.on(method, fn)
   if not method:find('/') then
     method = 'wave/' .. method
@@ -252,6 +259,7 @@ local methods = {
   list_permissions = 'wave/listPermissions', -- {} -> {pending}
   resolve_permission = 'wave/resolvePermission', -- {id, decision} -> {resolved}
   run_hooks = 'wave/runHooks', -- {sessionId, event, input} -> the result of that kind of event
+  evaluate_hook_result = 'wave/evaluateHookResult', -- {id, result?, error?} -> {resolved} (on_evaluate_hook sends it)
   hook_runs = 'wave/hookRuns', -- {sessionId?, event?, limit?} -> {runs} newest first
 }
 M.methods = methods
@@ -488,7 +496,52 @@ local function on_show_message(_, params)
   return vim.NIL
 end
 
+-- The wave/evaluateHook handler. Neovim answers a server request with what
+-- its handler returns, so an evaluator that answers later is answered
+-- RequestCancelled at once and its answer sent with wave/evaluateHookResult
+-- (as asks are answered through wave/resolvePermission). Without an
+-- evaluator the answer is MethodNotFound: the server counts the hook as not
+-- run and says so once per session.
+local function on_evaluate_hook(_, params)
+  local list = state.listeners['wave/evaluateHook'] or {}
+  local fn = list[#list]
+  if not fn then
+    return nil,
+      vim.lsp.rpc.rpc_response_error(
+        vim.lsp.protocol.ErrorCodes.MethodNotFound,
+        'no agent plugin evaluates hooks (none called on("evaluateHook"))'
+      )
+  end
+  params = denull(params)
+  local sync, answered, result, failure = true, false, nil, nil
+  local function respond(res, err)
+    if answered then
+      return
+    end
+    answered, result, failure = true, res, err
+    if not sync then
+      M.request('wave/evaluateHookResult', { id = params.id, result = res, error = err and tostring(err) or nil })
+    end
+  end
+  local ok, returned = pcall(fn, params, respond)
+  sync = false
+  if not ok then
+    respond(nil, returned)
+  elseif returned ~= nil then
+    respond(returned)
+  end
+  if not answered then
+    return nil,
+      vim.lsp.rpc.rpc_response_error(vim.lsp.protocol.ErrorCodes.RequestCancelled, 'answered through wave/evaluateHookResult')
+  end
+  if failure ~= nil then
+    return nil, vim.lsp.rpc.rpc_response_error(vim.lsp.protocol.ErrorCodes.InternalError, tostring(failure))
+  end
+  return result
+end
+
 local handlers = {
+  ['wave/evaluateHook'] = on_evaluate_hook,
   ['window/showMessageRequest'] = on_show_message_request,
   ['window/showMessage'] = on_show_message,
   ['wave/hookRun'] = function(_, params)
@@ -522,9 +575,14 @@ local function client_config()
     -- The server refuses values outside 1 s - 24 h: clamp rather than fail to start.
     init_options.askTimeoutSeconds = math.min(math.max(tonumber(M.config.ask_timeout), 1), 86400)
   end
+  -- capabilities.experimental.waveEvaluateHook: agent plugins evaluate prompt,
+  -- agent and mcp_tool hooks through on('evaluateHook').
+  local capabilities = vim.lsp.protocol.make_client_capabilities()
+  capabilities.experimental = vim.tbl_extend('force', capabilities.experimental or {}, { waveEvaluateHook = true })
   return {
     name = NAME,
     cmd = M.cmd(),
+    capabilities = capabilities,
     root_dir = M.root_dir(),
     filetypes = { 'json', 'jsonc' },
     init_options = init_options,

@@ -1,0 +1,325 @@
+package hooks
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// Diagnostic codes of the hook types and their options.
+const (
+	CodeMissingField   = "missing-field"
+	CodeBadURL         = "bad-url"
+	CodeBadHeaders     = "bad-headers"
+	CodeTypeNotOnEvent = "type-not-on-event"
+	CodeOptionIgnored  = "option-ignored"
+	CodeURLNotAllowed  = "url-not-allowed"
+)
+
+// typedKeys are the keys applyTyped reads, and the hook types they belong to
+// ("" for every type).
+var typedKeys = map[string][]string{
+	"url": {TypeHTTP}, "headers": {TypeHTTP}, "allowedEnvVars": {TypeHTTP},
+	"prompt": {TypePrompt, TypeAgent}, "model": {TypePrompt, TypeAgent}, "continueOnBlock": {TypePrompt},
+	"server": {TypeMCPTool}, "tool": {TypeMCPTool}, "input": {TypeMCPTool},
+	"shell": {TypeCommand}, "asyncRewake": {TypeCommand},
+	"command": {TypeCommand}, "args": {TypeCommand}, "async": {TypeCommand},
+	"linux": {TypeCommand}, "osx": {TypeCommand}, "windows": {TypeCommand}, "cwd": {TypeCommand}, "env": {TypeCommand},
+	"once": {""},
+}
+
+// applyTyped reads the fields of the hook's type and the options once,
+// shell and asyncRewake from the hook object v, after parseHook read the
+// rest (the type may come after them). A field of another type is ignored
+// with a warning; a missing required field or a value of the wrong kind is
+// an error, and the hook does not run.
+func (p *fileParser) applyTyped(h Hook, v *hujson.Value, valid bool) (Hook, bool) {
+	obj, _ := v.Value.(*hujson.Object)
+	if obj == nil || !knownHookType(h.Type) {
+		return h, valid
+	}
+	var typeVal, timeoutVal *hujson.Value
+	fields := map[string]*hujson.Value{}
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		name := memberName(m)
+		switch name {
+		case "type":
+			typeVal = &m.Value
+		case "timeout":
+			timeoutVal = &m.Value
+		}
+		types, ok := typedKeys[name]
+		if !ok {
+			continue
+		}
+		if types[0] != "" && !contains(types, h.Type) {
+			p.report(&m.Name, SeverityWarning, CodeOptionIgnored, fmt.Sprintf("%s is read by %s hooks only; this %s hook ignores it",
+				name, strings.Join(types, " and "), h.Type), "")
+			if name == "async" {
+				h.Async = false
+			}
+			continue
+		}
+		fields[name] = &m.Value
+	}
+	str := func(key string, required bool) (string, *hujson.Value) {
+		fv := fields[key]
+		if fv == nil {
+			if required {
+				p.report(v, SeverityError, CodeMissingField, fmt.Sprintf("%s %s hook needs %q; this hook will not run", article(h.Type), h.Type, key), key)
+				valid = false
+			}
+			return "", nil
+		}
+		lit, ok := fv.Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' || (required && strings.TrimSpace(lit.String()) == "") {
+			what := "a string"
+			if required {
+				what = "a non-empty string"
+			}
+			p.report(fv, SeverityError, CodeWrongType, fmt.Sprintf("%s must be %s; this hook will not run", key, what), "")
+			valid = false
+			return "", nil
+		}
+		return lit.String(), fv
+	}
+	boolean := func(key string) bool {
+		fv := fields[key]
+		if fv == nil {
+			return false
+		}
+		lit, ok := fv.Value.(hujson.Literal)
+		if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
+			p.report(fv, SeverityError, CodeWrongType, key+" must be true or false; this hook will not run", "")
+			valid = false
+			return false
+		}
+		return lit.Bool()
+	}
+	setRange := func(fv *hujson.Value) {
+		if fv != nil {
+			h.CommandRange = p.idx.Span(fv.StartOffset, fv.EndOffset)
+		}
+	}
+
+	h.Once = boolean("once")
+	if h.Once && h.Source.IsClaude() {
+		p.report(fields["once"], SeverityInfo, CodeOptionIgnored,
+			"Claude Code honours once only in skill frontmatter, not in settings files; wavehooks ignores it in Claude Code's files too", "")
+	}
+	switch h.Type {
+	case TypeCommand:
+		if s, fv := str("shell", false); fv != nil {
+			switch {
+			case !contains(Shells, s):
+				p.report(fv, SeverityError, CodeWrongType, fmt.Sprintf("shell must be one of %s, not %q; this hook will not run",
+					strings.Join(Shells, ", "), s), "")
+				valid = false
+			case h.Args != nil:
+				p.report(fv, SeverityWarning, CodeOptionIgnored, "with \"args\" no shell runs the hook: shell is ignored", "")
+			default:
+				h.Shell = s
+			}
+		}
+		if h.AsyncRewake = boolean("asyncRewake"); h.AsyncRewake {
+			h.Async = true
+		}
+	case TypeHTTP:
+		var fv *hujson.Value
+		h.URL, fv = str("url", true)
+		setRange(fv)
+		if fv != nil {
+			if u, err := url.Parse(h.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				p.report(fv, SeverityError, CodeBadURL, fmt.Sprintf("url must be an http:// or https:// URL, not %q; this hook will not run", h.URL), "")
+				valid = false
+			}
+		}
+		valid = p.parseHeaders(fields["headers"], &h) && valid
+		valid = p.parseEnvVarList(fields["allowedEnvVars"], &h.AllowedEnvVars, "allowedEnvVars") && valid
+	case TypePrompt, TypeAgent:
+		var fv *hujson.Value
+		h.Prompt, fv = str("prompt", true)
+		setRange(fv)
+		h.Model, _ = str("model", false)
+		h.ContinueOnBlock = boolean("continueOnBlock")
+		if !validTimeout(timeoutVal) {
+			h.Timeout = DefaultPromptTimeout
+			if h.Type == TypeAgent {
+				h.Timeout = DefaultAgentTimeout
+			}
+		}
+	case TypeMCPTool:
+		var fv *hujson.Value
+		h.Server, _ = str("server", true)
+		h.Tool, fv = str("tool", true)
+		setRange(fv)
+		if in := fields["input"]; in != nil {
+			if _, ok := in.Value.(*hujson.Object); !ok {
+				p.report(in, SeverityError, CodeWrongType, `input must be an object of the tool's arguments, e.g. {"file_path": "${tool_input.file_path}"}; this hook will not run`, "")
+				valid = false
+			} else {
+				c := in.Clone()
+				c.Standardize()
+				c.Minimize()
+				h.Input = c.Pack()
+			}
+		}
+	}
+	if ok, why := TypeRunsOn(h.Type, h.Event); !ok && typeVal != nil {
+		p.report(typeVal, SeverityWarning, CodeTypeNotOnEvent, why+"; this hook will not run", "")
+	}
+	return h, valid
+}
+
+// validTimeout reports whether a timeout value is one parseHook accepted.
+func validTimeout(v *hujson.Value) bool {
+	if v == nil {
+		return false
+	}
+	lit, ok := v.Value.(hujson.Literal)
+	return ok && lit.Kind() == '0' && lit.Float() > 0
+}
+
+// parseHeaders reads an http hook's headers: an object of strings whose
+// names are HTTP header names.
+func (p *fileParser) parseHeaders(v *hujson.Value, h *Hook) bool {
+	if v == nil {
+		return true
+	}
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		p.report(v, SeverityError, CodeBadHeaders, `headers must be an object of "Name": "value" strings; this hook will not run`, "")
+		return false
+	}
+	valid := true
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		name := memberName(m)
+		if !headerName(name) {
+			p.report(&m.Name, SeverityError, CodeBadHeaders, fmt.Sprintf("%q is not a valid HTTP header name; this hook will not run", name), "")
+			valid = false
+			continue
+		}
+		lit, ok := m.Value.Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' || strings.ContainsAny(lit.String(), "\r\n\x00") {
+			p.report(&m.Value, SeverityError, CodeBadHeaders, fmt.Sprintf("headers.%s must be a string on one line; this hook will not run", name), "")
+			valid = false
+			continue
+		}
+		h.Headers = append(h.Headers, Header{Name: name, Value: lit.String()})
+	}
+	return valid
+}
+
+// headerName reports whether s is an HTTP header name (an RFC 9110 token).
+func headerName(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r))
+	}) < 0
+}
+
+// parseEnvVarList reads a list of environment variable names.
+func (p *fileParser) parseEnvVarList(v *hujson.Value, dst *[]string, key string) bool {
+	if v == nil {
+		return true
+	}
+	list, ok := p.stringList(v, key)
+	if !ok {
+		return false
+	}
+	for _, name := range list {
+		if !envRefRE.MatchString("$"+name) || envRefRE.FindString("$"+name) != "$"+name {
+			p.report(v, SeverityError, CodeWrongType, fmt.Sprintf("%s: %q is not an environment variable name; this hook will not run", key, name), "")
+			return false
+		}
+	}
+	*dst = list
+	return true
+}
+
+// stringList reads an array of strings, reporting anything else.
+func (p *fileParser) stringList(v *hujson.Value, key string) ([]string, bool) {
+	arr, ok := v.Value.(*hujson.Array)
+	if !ok {
+		p.report(v, SeverityError, CodeWrongType, key+" must be an array of strings", "")
+		return nil, false
+	}
+	out := []string{}
+	for i := range arr.Elements {
+		el := &arr.Elements[i]
+		lit, ok := el.Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' {
+			p.report(el, SeverityError, CodeWrongType, fmt.Sprintf("%s[%d] must be a string", key, i), "")
+			return nil, false
+		}
+		out = append(out, lit.String())
+	}
+	return out, true
+}
+
+// parsePolicyList reads allowedHttpHookUrls or httpHookAllowedEnvVars of a
+// settings file; a list that does not parse restricts as an empty one
+// would, so that a typo never opens what the policy closed.
+func (p *fileParser) parsePolicyList(v *hujson.Value, key string) []string {
+	list, ok := p.stringList(v, key)
+	if !ok {
+		p.file.Diagnostics[len(p.file.Diagnostics)-1].Message += "; until it is fixed, it allows nothing"
+		return []string{}
+	}
+	return list
+}
+
+// explainDisallowedURLs warns on every http hook whose URL the merged
+// allowedHttpHookUrls does not allow: it will not run.
+func (c *Config) explainDisallowedURLs() {
+	for i := range c.Files {
+		f := &c.Files[i]
+		if f.Source.IsClaude() && !c.ImportClaudeHooks {
+			continue
+		}
+		for j := range f.Hooks {
+			h := &f.Hooks[j]
+			if h.Type != TypeHTTP {
+				continue
+			}
+			if ok, why := c.HTTPPolicy.AllowsURL(h.URL); !ok {
+				f.Diagnostics = append(f.Diagnostics, Diagnostic{File: f.Path, Range: h.CommandRange, Severity: SeverityWarning,
+					Code: CodeURLNotAllowed, Message: "this http hook will not run: " + why})
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// article is "an" before a type name read with a vowel sound first.
+func article(word string) string {
+	for _, p := range []string{"a", "e", "i", "o", "u", "http", "mcp"} {
+		if strings.HasPrefix(word, p) {
+			return "an"
+		}
+	}
+	return "a"
+}
+
+// closestType is the hook type an unknown one was probably meant to be,
+// for the quick fix; "command" when none is close.
+func closestType(t string) string {
+	best, bestDist := TypeCommand, 3
+	for _, k := range HookTypes {
+		if d := editDistance(strings.ToLower(t), k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
