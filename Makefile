@@ -24,7 +24,7 @@ test: build
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 	@sh conformance/install-claude-code.sh || echo "SKIPPED: the Claude Code conformance suite (the CLI could not be installed; see above)"
-	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(GO) test -race -count=1 -p 1 -timeout 30m $(PKGS)
 	$(MAKE) --no-print-directory test-fallback
 	$(MAKE) --no-print-directory cross
 	$(MAKE) --no-print-directory smoke
