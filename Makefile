@@ -24,7 +24,7 @@ test: build
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 	@sh conformance/install-claude-code.sh || echo "SKIPPED: the Claude Code conformance suite (the CLI could not be installed; see above)"
-	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(GO) test -race -count=1 -p 1 -timeout 30m $(PKGS)
 	$(MAKE) --no-print-directory test-fallback
 	$(MAKE) --no-print-directory cross
 	$(MAKE) --no-print-directory smoke
@@ -43,11 +43,11 @@ test-editors: build
 	@$(MAKE) --no-print-directory e2e-vscode
 
 # The same Neovim test on Debian unstable's Neovim (0.11+: the vim.lsp.config path), fetched
-# without installing it (editors/nvim/test/fetch_nvim.py). Skipped only when the archive is unreachable.
+# without installing it (editors/nvim/test/fetch_nvim.sh). Skipped only when the archive is unreachable.
 NVIM_LATEST := $(CURDIR)/.cache/nvim-unstable
 test-nvim-latest: build
-	@rm -rf $(NVIM_LATEST); status=0; python3 editors/nvim/test/fetch_nvim.py $(NVIM_LATEST) || status=$$?; \
-	  if [ $$status -eq 2 ]; then echo "SKIPPED: Neovim from Debian unstable (deb.debian.org unreachable)"; exit 0; fi; \
+	@rm -rf $(NVIM_LATEST); status=0; sh editors/nvim/test/fetch_nvim.sh $(NVIM_LATEST) || status=$$?; \
+	  if [ $$status -eq 2 ]; then echo "SKIPPED: Neovim from Debian unstable (the archive is unreachable)"; exit 0; fi; \
 	  [ $$status -eq 0 ] || exit $$status; \
 	  NVIM=$(NVIM_LATEST)/nvim WAVEHOOKS_BIN=$(abspath $(BIN)) editors/nvim/test/run.sh
 

@@ -87,16 +87,27 @@ func (p *Proxy) forwardCall(m *message, call *editorCall, line []byte) {
 	p.sendAgent(line)
 }
 
+// answerOwnCall hands m to the proxy's own request that it answers, if it
+// answers one, and then unlocks p.mu; otherwise p.mu stays locked. The
+// caller holds p.mu.
+func (p *Proxy) answerOwnCall(key string, m *message) bool {
+	ch, ok := p.ownCalls[key]
+	if !ok {
+		return false
+	}
+	delete(p.ownCalls, key)
+	p.mu.Unlock()
+	m.passed = true
+	ch <- m
+	return true
+}
+
 // editorResponse passes the editor's answer to the agent, after noting what
 // it decided; answers to the proxy's own requests go to whoever waits for them.
 func (p *Proxy) editorResponse(m *message) {
 	key := idKey(m.ID)
 	p.mu.Lock()
-	if ch, ok := p.ownCalls[key]; ok {
-		delete(p.ownCalls, key)
-		p.mu.Unlock()
-		m.passed = true
-		ch <- m
+	if p.answerOwnCall(key, m) {
 		return
 	}
 	call := p.agentCalls[key]
@@ -113,11 +124,7 @@ func (p *Proxy) editorResponse(m *message) {
 func (p *Proxy) agentResponse(m *message) {
 	key := idKey(m.ID)
 	p.mu.Lock()
-	if ch, ok := p.ownCalls[key]; ok {
-		delete(p.ownCalls, key)
-		p.mu.Unlock()
-		m.passed = true
-		ch <- m
+	if p.answerOwnCall(key, m) {
 		return
 	}
 	call := p.editorCalls[key]

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -63,10 +62,7 @@ func claudeVersionOK(bin string) bool {
 
 // buildWavehooks builds the binary under test.
 func buildWavehooks(t *testing.T, root string) string {
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
+	goBin := "go" // the toolchain on PATH, as make runs it
 	bin := filepath.Join(t.TempDir(), "wavehooks")
 	cmd := exec.Command(goBin, "build", "-o", bin, "./cmd/wavehooks")
 	cmd.Dir = root

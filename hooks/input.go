@@ -89,10 +89,6 @@ var (
 		PermissionRequest: true, SubagentStop: true}
 )
 
-// optionalFields are event fields sent only when there is a value:
-// Claude Code leaves them out too.
-var optionalFields = map[string]bool{"duration_ms": true, "last_assistant_message": true}
-
 // aliasFields are the names hooks written for Wave's earlier releases read,
 // sent beside Claude Code's: user_prompt is prompt, end_source is reason.
 var aliasFields = map[string]string{"user_prompt": "prompt", "end_source": "reason"}
@@ -286,48 +282,6 @@ func marshalNoEscape(v any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// stdinWriter appends the members of a JSON object; the first error sticks.
-type stdinWriter struct {
-	buf []byte
-	err error
-}
-
-func (w *stdinWriter) key(name string) {
-	if len(w.buf) > 1 {
-		w.buf = append(w.buf, ',')
-	}
-	w.buf = append(append(append(w.buf, '"'), name...), `":`...)
-}
-
-// value appends a small value as encoding/json does, without HTML escaping.
-func (w *stdinWriter) value(name string, v any) {
-	if w.err != nil {
-		return
-	}
-	w.key(name)
-	w.buf, w.err = appendJSONValue(w.buf, v)
-}
-
-// raw appends JSON that was validated when it came in, compacted if need be.
-func (w *stdinWriter) raw(name string, v json.RawMessage) {
-	if w.err != nil {
-		return
-	}
-	w.key(name)
-	w.buf, w.err = rawjson.AppendCompact(w.buf, v)
-}
-
-// appendJSONValue appends v encoded by encoding/json without HTML escaping.
-func appendJSONValue(dst []byte, v any) ([]byte, error) {
-	buf := bytes.NewBuffer(dst)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return dst, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // fieldDefaults are the values of the documented stdin fields of Claude

@@ -3,36 +3,10 @@ package lsp_test
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"testing"
-)
 
-// largeInput returns a JSON object of about n bytes in one of two shapes:
-// one long string (a Write tool's content) or many short members (a big
-// structured input, the costly shape for a decoder).
-func largeInput(shape string, n int) []byte {
-	var buf bytes.Buffer
-	buf.Grow(n + 64)
-	switch shape {
-	case "string":
-		buf.WriteString(`{"file_path":"/tmp/big.txt","content":"`)
-		line := strings.Repeat("x", 63) + `\n`
-		for buf.Len() < n {
-			buf.WriteString(line)
-		}
-		buf.WriteString(`"}`)
-	case "members":
-		buf.WriteByte('{')
-		for i := 0; buf.Len() < n; i++ {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			fmt.Fprintf(&buf, `"k%d":"vvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"`, i)
-		}
-		buf.WriteByte('}')
-	}
-	return buf.Bytes()
-}
+	"github.com/wavehooks/wavehooks/internal/testjson"
+)
 
 // BenchmarkLargeFrame sends a 10 MB tool input through wave/preToolUse with
 // one `cat >/dev/null` hook, and the same frame to wave/listPermissions,
@@ -47,7 +21,7 @@ func BenchmarkLargeFrame(b *testing.B) {
 	c := startPipeServer(b, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"cat >/dev/null"}]}]}}`)
 	sid := startedSession(b, c)
 	for _, shape := range []string{"string", "members"} {
-		input := largeInput(shape, 10<<20)
+		input := testjson.LargeObject(shape, 10<<20)
 		params := []byte(fmt.Sprintf(`{"sessionId":%q,"toolUseId":"t1","toolName":"Write","toolInput":%s}`, sid, input))
 		b.Run("preToolUse/"+shape, func(b *testing.B) {
 			b.SetBytes(int64(len(params)))

@@ -34,23 +34,6 @@ func (e *editor) diagnosticsFor(path string, match func([]protocol.Diagnostic) b
 	return got
 }
 
-// latestDiagnostics returns the last diagnostics published for path.
-func (e *editor) latestDiagnostics(path string) ([]protocol.Diagnostic, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for i := len(e.notifications) - 1; i >= 0; i-- {
-		n := e.notifications[i]
-		if n.Method != "textDocument/publishDiagnostics" {
-			continue
-		}
-		var p protocol.PublishDiagnosticsParams
-		if json.Unmarshal(n.Params, &p) == nil && p.URI.Filename() == path {
-			return p.Diagnostics, true
-		}
-	}
-	return nil, false
-}
-
 func hasCode(code string) func([]protocol.Diagnostic) bool {
 	return func(ds []protocol.Diagnostic) bool {
 		for _, d := range ds {

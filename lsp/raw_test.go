@@ -150,12 +150,6 @@ func (r *raw) waitResponseAfter(since int, id any) map[string]any {
 	return found
 }
 
-func (r *raw) isClosed() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.closed
-}
-
 func (r *raw) startSession() string {
 	r.send(map[string]any{"jsonrpc": "2.0", "id": "start", "method": "wave/sessionStart", "params": map[string]any{}})
 	resp := r.waitResponse("start")

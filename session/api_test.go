@@ -2,7 +2,6 @@ package session
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -80,40 +79,6 @@ func TestFromAPIReadsForeignShapes(t *testing.T) {
 		{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: "orphan"}}},
 		{Role: RoleUser, Blocks: []Block{{Type: BlockWarn, Content: "not really a warning"}}},
 	}, FromAPI(api))
-}
-
-func randomMessages(rng *rand.Rand, n int) []Message {
-	msgs := make([]Message, n)
-	for i := range msgs {
-		role := RoleUser
-		if rng.IntN(2) == 0 {
-			role = RoleAssistant
-		}
-		var blocks []Block
-		for j := rng.IntN(3); j >= 0; j-- {
-			switch rng.IntN(5) {
-			case 0:
-				blocks = append(blocks, Block{Type: BlockText, Content: "t"})
-			case 1:
-				blocks = append(blocks, Block{Type: BlockError, Content: "e"})
-			case 2:
-				blocks = append(blocks, Block{Type: BlockHook, HookEvent: "Stop", Content: "h"})
-			default:
-				if role == RoleAssistant {
-					b := Block{Type: BlockTool, ID: "t" + string(rune('a'+rng.IntN(26))), Name: "X"}
-					if rng.IntN(2) == 0 {
-						b.Result, b.Success = "r", boolPtr(true)
-					}
-					blocks = append(blocks, b)
-				}
-			}
-		}
-		if blocks == nil {
-			blocks = []Block{}
-		}
-		msgs[i] = Message{Role: role, Blocks: blocks}
-	}
-	return msgs
 }
 
 func TestDescribeResponse(t *testing.T) {

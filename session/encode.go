@@ -342,17 +342,6 @@ func (e *jsonlEncoder) endAt() foldAt {
 	return foldAt{}
 }
 
-// forget drops the encodings of a session just loaded: they were only
-// needed to check the file's layout.
-func (e *jsonlEncoder) forget() {
-	for i := range e.lines {
-		e.lines[i].parts = nil
-	}
-	for i := range e.msgs {
-		e.msgs[i].enc = nil
-	}
-}
-
 // lineDiff finds the first place, in file order, where the lines folded
 // again differ from the lines on disk, as the fold makes them.
 type lineDiff struct {

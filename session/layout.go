@@ -479,8 +479,14 @@ func (sf *segFile) close() error {
 	}
 	if sf.f != nil {
 		if sf.reserved > sf.size && sf.readOnly == nil {
-			// A truncate to the same size frees the blocks reserved past it.
-			_ = sf.f.Truncate(sf.size)
+			// A truncate to the same size frees the blocks reserved past it,
+			// but only while the file is the one this process last wrote:
+			// after another process wrote to it (the reason a session is
+			// reloaded and this file closed), sf.size is out of date and the
+			// truncate would cut off what the other process added.
+			if fi, serr := sf.f.Stat(); serr == nil && sf.stamp.same(fi) {
+				_ = sf.f.Truncate(sf.size)
+			}
 		}
 		if cerr := sf.f.Close(); err == nil {
 			err = cerr

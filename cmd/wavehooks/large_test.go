@@ -15,36 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// largeToolInput is a tool input of about n bytes in one of two shapes: one
-// long string (a Write tool's content) or many short members (the costly
-// shape for a decoder).
-func largeToolInput(shape string, n int) []byte {
-	var buf bytes.Buffer
-	buf.Grow(n + 64)
-	switch shape {
-	case "string":
-		buf.WriteString(`{"file_path":"/tmp/big.txt","content":"`)
-		line := strings.Repeat("x", 62) + `\n`
-		for buf.Len() < n {
-			buf.WriteString(line)
-		}
-		buf.WriteString(`"}`)
-	case "members":
-		buf.WriteByte('{')
-		for i := 0; buf.Len() < n; i++ {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			fmt.Fprintf(&buf, `"k%d":"vvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"`, i)
-		}
-		buf.WriteByte('}')
-	default:
-		panic("unknown shape " + shape)
-	}
-	return buf.Bytes()
-}
+	"github.com/wavehooks/wavehooks/internal/testjson"
+)
 
 // rawServe is `wavehooks serve` on OS pipes, driven with pre-encoded frames
 // so that the test's own memory and time stay out of the figures.
@@ -240,7 +213,7 @@ func BenchmarkServeLargeFrame(b *testing.B) {
 	for _, method := range []string{"listPermissions", "preToolUse"} {
 		for _, shape := range []string{"string", "members"} {
 			for _, size := range sizes {
-				input := largeToolInput(shape, size)
+				input := testjson.LargeObject(shape, size)
 				name := fmt.Sprintf("%s/%s/%dMB", method, shape, size>>20)
 				b.Run(name, func(b *testing.B) { benchLargeFrame(b, bin, method, input) })
 			}
@@ -320,7 +293,7 @@ func BenchmarkRunLargeInput(b *testing.B) {
 	bin := benchBinary(b)
 	home, project := b.TempDir(), b.TempDir()
 	for _, size := range []int{20 << 20, 100 << 20} {
-		input := append(append([]byte(`{"tool_name":"Write","tool_use_id":"t1","tool_input":`), largeToolInput("string", size)...), '}')
+		input := append(append([]byte(`{"tool_name":"Write","tool_use_id":"t1","tool_input":`), testjson.LargeObject("string", size)...), '}')
 		file := filepath.Join(b.TempDir(), "input.json")
 		if err := os.WriteFile(file, input, 0o644); err != nil {
 			b.Fatal(err)

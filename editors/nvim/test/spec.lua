@@ -478,7 +478,9 @@ test('the session copy kept from wave/sessionChanged deltas equals get_session',
   end, 'the copy to reach version ' .. tostring(whole.version))
   local c, fetches = wh.session_copy(sid)
   eq(c.messages, whole.messages, 'messages')
-  eq(fetches, 1, 'fetched whole only once')
+  -- The copy starts from a whole fetch, or from a first delta that is whole
+  -- (a session created by this server): never more than one fetch.
+  check(fetches <= 1, 'fetched whole at most once, not ' .. tostring(fetches))
   local deltas = 0
   for _, p in ipairs(events.sessionChanged) do
     if p.sessionId == sid then

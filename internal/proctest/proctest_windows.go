@@ -1,6 +1,6 @@
 //go:build windows
 
-package lsp_test
+package proctest
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// alive reports whether pid is a running process.
-func alive(pid int) bool {
+// Alive reports whether pid is a running process.
+func Alive(pid int) bool {
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if err != nil {
 		return false
@@ -20,12 +20,12 @@ func alive(pid int) bool {
 	return windows.GetExitCodeProcess(h, &code) == nil && code == 259 // STILL_ACTIVE
 }
 
-// killPid kills a process a test left behind.
-func killPid(pid int) {
+// Kill kills a process a test left behind.
+func Kill(pid int) {
 	if p, err := os.FindProcess(pid); err == nil {
 		_ = p.Kill()
 	}
 }
 
-// mkfifo fails: Windows has no named pipes in the file system.
-func mkfifo(string) error { return errors.New("no fifos on Windows") }
+// Mkfifo fails: Windows has no named pipes in the file system.
+func Mkfifo(string) error { return errors.New("no fifos on Windows") }

@@ -1,0 +1,5 @@
+package hooks
+
+import "github.com/wavehooks/wavehooks/internal/proctest"
+
+var mkfifo = proctest.Mkfifo

@@ -1,7 +1,0 @@
-//go:build !windows
-
-package hooks
-
-import "syscall"
-
-func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }

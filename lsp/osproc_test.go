@@ -1,0 +1,9 @@
+package lsp_test
+
+import "github.com/wavehooks/wavehooks/internal/proctest"
+
+// The process helpers these tests share with other packages' (internal/proctest).
+var (
+	alive  = proctest.Alive
+	mkfifo = proctest.Mkfifo
+)
