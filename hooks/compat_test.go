@@ -302,7 +302,21 @@ echo "Loaded the project environment"
 	require.Nil(t, res.Env)
 	b, err = os.ReadFile(filepath.Join(l.root, "stop-env-file"))
 	require.NoError(t, err)
-	require.Equal(t, "unset\n", string(b), "only SessionStart hooks get CLAUDE_ENV_FILE, as in Claude Code")
+	require.Equal(t, "unset\n", string(b), "only SessionStart, Setup, CwdChanged and FileChanged hooks get CLAUDE_ENV_FILE, as in Claude Code")
+}
+
+// Setup, CwdChanged and FileChanged hooks get a CLAUDE_ENV_FILE too, as
+// the hooks reference says, and what they write comes back as env.
+func TestEnvFileEvents(t *testing.T) {
+	for _, ev := range []hooks.Event{hooks.SessionStart, hooks.Setup, hooks.CwdChanged, hooks.FileChanged} {
+		t.Run(string(ev), func(t *testing.T) {
+			e, root := setup(t, one(ev, `set -u; jq -r .hook_event_name | sed 's/^/export FROM=/' >> "$CLAUDE_ENV_FILE"`))
+			res := e.Fire(context.Background(), input(ev, root))
+			require.Empty(t, res.Errors)
+			require.Empty(t, res.Warnings)
+			require.Equal(t, map[string]string{"FROM": string(ev)}, res.Env)
+		})
+	}
 }
 
 // The variables Claude Code sets for its hooks, which scripts written for it

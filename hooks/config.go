@@ -72,6 +72,10 @@ const DefaultTimeout = 600 * time.Second
 // the session.
 const DefaultUserPromptSubmitTimeout = 30 * time.Second
 
+// DefaultMessageDisplayTimeout is the default of MessageDisplay hooks, as
+// in Claude Code: the displayed text waits for them.
+const DefaultMessageDisplayTimeout = 10 * time.Second
+
 // defaultTimeout is the timeout of a hook of event ev from source src that
 // sets none: VS Code's 30 s in VS Code's files, Claude Code's defaults elsewhere.
 func defaultTimeout(ev Event, src Source) time.Duration {
@@ -80,6 +84,8 @@ func defaultTimeout(ev Event, src Source) time.Duration {
 		return DefaultVSCodeTimeout
 	case ev == UserPromptSubmit:
 		return DefaultUserPromptSubmitTimeout
+	case ev == MessageDisplay:
+		return DefaultMessageDisplayTimeout
 	}
 	return DefaultTimeout
 }

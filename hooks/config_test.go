@@ -109,19 +109,20 @@ func TestMergeOrderAndBrokenFiles(t *testing.T) {
 }
 
 // A hook that sets no timeout gets Claude Code's default for its event (600 s,
-// 30 s for UserPromptSubmit) whether it comes from our files or Claude Code's,
+// 30 s for UserPromptSubmit, 10 s for MessageDisplay) whether it comes from our files or Claude Code's,
 // and VS Code's 30 s in VS Code's hook files.
 func TestDefaultTimeouts(t *testing.T) {
 	settings := `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}],
 		"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true"}]}],
+		"MessageDisplay": [{"hooks": [{"type": "command", "command": "true"}]}],
 		"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 7}]}]}}`
 	cases := []struct {
 		source hooks.Source
 		want   []string
 	}{
-		{hooks.SourceUser, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "Stop 7s"}},
-		{hooks.SourceClaudeProject, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "Stop 7s"}},
-		{hooks.SourceVSCode, []string{"PreToolUse 30s", "UserPromptSubmit 30s", "Stop 7s"}},
+		{hooks.SourceUser, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "MessageDisplay 10s", "Stop 7s"}},
+		{hooks.SourceClaudeProject, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "MessageDisplay 10s", "Stop 7s"}},
+		{hooks.SourceVSCode, []string{"PreToolUse 30s", "UserPromptSubmit 30s", "MessageDisplay 30s", "Stop 7s"}},
 	}
 	for _, c := range cases {
 		t.Run(c.source.String(), func(t *testing.T) {

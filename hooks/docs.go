@@ -11,7 +11,7 @@ var KeyDocs = map[string]string{
 	"matcher":               "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to; hover an event for what its matcher is compared with. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
 	"type":                  "The kind of hook: `command` (a shell command), `http` (POST the event's JSON to `url`), `prompt` and `agent` (a model judges `prompt`; the editor's agent evaluates it), `mcp_tool` (call `tool` of the agent's MCP `server`).",
 	"command":               "The shell command to run (`sh -c`), in the project root, with the event's JSON on stdin and WAVE_PROJECT_DIR / CLAUDE_PROJECT_DIR set.",
-	"timeout":               "Seconds the hook may run before its whole process group is killed (default 600; 30 for UserPromptSubmit and in VS Code's hook files, as Claude Code and VS Code do). A timed-out hook is an error, never a success.",
+	"timeout":               "Seconds the hook may run before its whole process group is killed (default 600; 30 for UserPromptSubmit and in VS Code's hook files, 10 for MessageDisplay, as Claude Code and VS Code do). A timed-out hook is an error, never a success.",
 	"disableAllHooks":       "Turns every hook off, except those of the managed settings file (which can only be turned off there).",
 	"transcriptFormat":      "`json` (default) keeps the session as `{id, state: {messages}}`; `jsonl` writes one Anthropic-API message per line.",
 	"importClaudeHooks":     "Also run the hooks of Claude Code's settings files (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json).",

@@ -11,7 +11,7 @@ import (
 // envFileEvents are the events whose hooks get CLAUDE_ENV_FILE, a file they
 // may write `export NAME=value` lines to. Claude Code also gives it to Setup,
 // CwdChanged and FileChanged hooks, events wavehooks does not have.
-var envFileEvents = map[Event]bool{SessionStart: true}
+var envFileEvents = map[Event]bool{SessionStart: true, Setup: true, CwdChanged: true, FileChanged: true}
 
 // EnvVar is one variable a hook set through CLAUDE_ENV_FILE.
 type EnvVar struct {
@@ -440,7 +440,7 @@ func envFileLookup(env []string) func(string) (string, bool) {
 // hookEnv is the environment an event's hook processes get beyond the
 // server's: what Claude Code sets for its hooks, so that hooks written for
 // it find it (docs/parity.md, "Claude Code compatibility details"), and
-// for SessionStart a CLAUDE_ENV_FILE per hook.
+// for the events of envFileEvents a CLAUDE_ENV_FILE per hook.
 type hookEnv struct {
 	base []string
 	// dir holds the CLAUDE_ENV_FILE of each foreground hook, "" when the

@@ -217,7 +217,11 @@ func worktreeVerdict(h *Hook, x Exec) verdict {
 		if reason == "" {
 			reason = fmt.Sprintf("WorktreeCreate hook `%s` failed with exit code %d", h.Display(), x.ExitCode)
 		}
-		return fail(reason, fmt.Sprintf("exit %d: creation fails", x.ExitCode))
+		v := fail(reason, fmt.Sprintf("exit %d: creation fails", x.ExitCode))
+		if x.ExitCode == 2 && strings.HasPrefix(strings.TrimSpace(x.Stdout), "{") {
+			v = ignoreStdout(v, h)
+		}
+		return v
 	}
 	path := ""
 	if out := strings.TrimSpace(x.Stdout); strings.HasPrefix(out, "{") {

@@ -116,9 +116,7 @@ func interpret(ev Event, h *Hook, x Exec) verdict {
 		// stdout says, even "allow" (docs/parity.md, "Reading hook answers").
 		v := exit2(ev, h, strings.TrimSpace(x.Stderr))
 		if looksJSON {
-			v.notes = append(v.notes, fmt.Sprintf("stdout ignored: exit 2 blocks, whatever the JSON on stdout says "+
-				"(hook `%s`; to answer with JSON, exit 0)", h.Display()))
-			v.summary += "; stdout ignored: exit 2 blocks"
+			v = ignoreStdout(v, h)
 		}
 		return v
 	}
@@ -155,6 +153,15 @@ func cutAnswer(ev Event, h *Hook, x Exec) verdict {
 	}
 	v.err, v.cut = msg, true
 	v.summary = "json cut at the output cap; " + v.summary
+	return v
+}
+
+// ignoreStdout records on v that a hook which exited 2 printed JSON that
+// was not read, so that its author learns why the JSON had no effect.
+func ignoreStdout(v verdict, h *Hook) verdict {
+	v.notes = append(v.notes, fmt.Sprintf("stdout ignored: exit 2 blocks, whatever the JSON on stdout says "+
+		"(hook `%s`; to answer with JSON, exit 0)", h.Display()))
+	v.summary += "; stdout ignored: exit 2 blocks"
 	return v
 }
 

@@ -87,7 +87,7 @@ func TestRunHooksLaterEvents(t *testing.T) {
 		want   map[string]any
 		blocks string
 	}{
-		{"Setup", map[string]any{"trigger": "init"}, map[string]any{"additionalContext": []string{"Dependencies installed (init)."}}, `"hookEvent":"Setup"`},
+		{"Setup", map[string]any{"trigger": "init"}, map[string]any{"additionalContext": []string{"Dependencies installed (init)."}, "env": map[string]string{"SETUP_TRIGGER": "init"}}, `"hookEvent":"Setup"`},
 		{"UserPromptExpansion", map[string]any{"command_name": "deploy", "command_args": "prod", "prompt": "/deploy prod"},
 			map[string]any{"blocked": true, "reason": "Deploying to prod needs approvals/prod"}, `"type":"error"`},
 		{"PermissionDenied", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"}, "tool_use_id": "toolu_3", "reason": "Blocked by classifier"},
@@ -106,7 +106,7 @@ func TestRunHooksLaterEvents(t *testing.T) {
 			map[string]any{"blocks": []any{}}, ""},
 		{"ConfigChange", map[string]any{"source": "local_settings"}, map[string]any{"blocked": true, "blocks": []any{}}, ""},
 		{"CwdChanged", map[string]any{"new_cwd": filepath.Join(e.root, "src")},
-			map[string]any{"watchPaths": []string{filepath.Join(e.root, "src", ".envrc")}}, ""},
+			map[string]any{"watchPaths": []string{filepath.Join(e.root, "src", ".envrc")}, "env": map[string]string{"PROJECT_CWD": filepath.Join(e.root, "src")}}, ""},
 		{"DirectoryAdded", map[string]any{"directory": "/srv/repo", "source": "slash_command"},
 			map[string]any{"additionalContext": []string{"Installed the dependencies of /srv/repo"}}, ""},
 		{"FileChanged", map[string]any{"file_path": filepath.Join(e.root, ".env"), "event": "unlink"}, map[string]any{}, `".env unlink: run direnv allow"`},

@@ -38,7 +38,7 @@ func flowResult(out session.Outcome) *FlowResult {
 	return &FlowResult{Permission: out.Permission, ToolInput: out.ToolInput, ToolResponse: out.ToolResponse, Blocked: out.Blocked, Reason: out.Reason,
 		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
 		Retry: out.Retry, Action: out.Action, Content: out.Content, DisplayContent: out.DisplayContent,
-		WorktreePath: out.WorktreePath, WatchPaths: out.WatchPaths}
+		WorktreePath: out.WorktreePath, WatchPaths: out.WatchPaths, Env: out.Env}
 }
 
 // resultFor is the result of the typed method of the event's kind: what

@@ -123,6 +123,9 @@ type FlowResult struct {
 	// WatchPaths are the files a CwdChanged or FileChanged hook asked
 	// FileChanged to watch; absent when no hook returned a list.
 	WatchPaths []string `json:"watchPaths,omitempty"`
+	// Env are the variables Setup, CwdChanged and FileChanged hooks wrote
+	// to CLAUDE_ENV_FILE, for the agent's later tool runs; absent when none.
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // PostToolBatchParams names a batch of parallel tool calls the session

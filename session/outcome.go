@@ -60,7 +60,7 @@ type Outcome struct {
 	Asked bool
 	// AdditionalContext is the context the event gave the model, in order; never nil.
 	AdditionalContext []string
-	// Env are the variables SessionStart hooks set through CLAUDE_ENV_FILE,
+	// Env are the variables SessionStart, Setup, CwdChanged and FileChanged hooks set through CLAUDE_ENV_FILE,
 	// for the agent host to apply to its later tool runs; never nil.
 	Env map[string]string
 	// Blocks are the blocks this event added or changed, in order, for the

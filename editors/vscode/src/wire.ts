@@ -137,6 +137,19 @@ export interface FlowResult extends EventOutcome {
   blocked: boolean;
   reason?: string;
   additionalContext: string[];
+  /** PermissionDenied: a hook said the model may retry. */
+  retry?: boolean;
+  /** Elicitation / ElicitationResult: 'accept' (with content), 'decline' or 'cancel'; absent: ask the user. */
+  action?: string;
+  content?: unknown;
+  /** MessageDisplay: the text to show. */
+  displayContent?: string;
+  /** WorktreeCreate: where the hook created the worktree. */
+  worktreePath?: string;
+  /** CwdChanged / FileChanged: the files FileChanged should watch. */
+  watchPaths?: string[];
+  /** Setup / CwdChanged / FileChanged: variables the hooks wrote to CLAUDE_ENV_FILE. */
+  env?: Record<string, string>;
 }
 
 export interface PreToolUseParams extends AgentState {
