@@ -335,9 +335,17 @@ func TestEditorKnowsTheHookTypes(t *testing.T) {
 	}
 
 	// The http hook loads; the prompt hook without a prompt is the one error, and has a code lens neither way.
-	diags := e.diagnosticsFor(settings, hasCode("missing-field"))
-	require.Len(t, diags, 1)
-	require.Equal(t, `a prompt hook needs "prompt"; this hook will not run`, diags[0].Message)
+	// The empty key the completion was asked at is an unknown key: a warning.
+	var errs, warnings []string
+	for _, d := range e.diagnosticsFor(settings, hasCode("missing-field")) {
+		if d.Severity == protocol.DiagnosticSeverityError {
+			errs = append(errs, d.Message)
+		} else {
+			warnings = append(warnings, d.Message)
+		}
+	}
+	require.Equal(t, []string{`a prompt hook needs "prompt"; this hook will not run`}, errs)
+	require.Equal(t, []string{`unknown key "" in a hook; it is ignored`}, warnings)
 	var lenses []protocol.CodeLens
 	require.NoError(t, e.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &lenses))
 	require.Len(t, lenses, 1, "the http hook's Run hook lens, on its url")
