@@ -316,6 +316,49 @@ test('an ask answered Deny with :WaveHooksPending ends the turn', function()
   end, 'the "already decided" note')
 end)
 
+test('two asks at once: each prompt answers its own ask, by the permission id it carries', function()
+  answers = { 'wait', 'wait' }
+  local before = #selects
+  local results = {}
+  for i, name in ipairs({ 'first.txt', 'second.txt' }) do
+    wh.pre_tool_use({
+      sessionId = sid,
+      toolUseId = 'tu-both-' .. i,
+      toolName = 'Write',
+      toolInput = { file_path = root .. '/' .. name, content = 'x' },
+    }, function(_, r)
+      results[name] = r
+    end)
+  end
+  wait(function()
+    return #selects >= before + 2
+  end, 'two ask prompts')
+  local pending = call('list_permissions', vim.empty_dict()).pending
+  eq(#pending, 2, 'pending')
+  -- The prompts show the server's own text; answer the one about second.txt first, with Deny.
+  local on_choice = {}
+  for i = 1, 2 do
+    local s = selects[before + i]
+    eq(s.kind, 'wavehooks.ask', 'kind')
+    on_choice[s.prompt:find('second.txt', 1, true) and 'second' or 'first'] = waiting[#waiting - 2 + i]
+  end
+  check(on_choice.first and on_choice.second, 'one prompt per file')
+  on_choice.second('Deny', 2)
+  wait(function()
+    return results['second.txt']
+  end, "second.txt's preToolUse")
+  eq(results['second.txt'].permission, 'deny', "second.txt's permission")
+  eq(results['first.txt'], nil, 'first.txt is still asking')
+  on_choice.first('Allow', 1)
+  wait(function()
+    return results['first.txt']
+  end, "first.txt's preToolUse")
+  eq(results['first.txt'].permission, 'allow', "first.txt's permission")
+  for _ = 1, 2 do
+    table.remove(waiting)
+  end
+end)
+
 test('warn blocks become vim.notify warnings', function()
   local res = call('post_tool_use', {
     sessionId = sid,

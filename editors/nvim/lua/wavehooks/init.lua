@@ -405,6 +405,8 @@ local function resolve(id, decision)
   end)
 end
 
+-- The text :WaveHooksPending shows for a pending permission (its own words:
+-- asks are matched by id, never by a prompt's text).
 local function ask_message(p)
   local msg = 'Hook asks: allow ' .. p.toolName .. '?'
   if p.reason and p.reason ~= '' then
@@ -413,36 +415,45 @@ local function ask_message(p)
   return msg
 end
 
--- Shows a hook's ask with vim.ui.select and answers it with wave/resolvePermission.
-local function prompt_ask(message)
+-- The permission id an ask prompt (window/showMessageRequest) carries on its
+-- Allow and Deny actions (docs/hooks.md, "Ask prompts on the wire"); nil for
+-- any other prompt.
+local function ask_permission_id(params)
+  local actions = params.actions or {}
+  local id = actions[1] and actions[1].permissionId
+  if #actions ~= 2 or type(id) ~= 'string' or id == '' then
+    return nil
+  end
+  local titles = {}
+  for _, a in ipairs(actions) do
+    if a.permissionId ~= id then
+      return nil
+    end
+    titles[a.title] = true
+  end
+  return (titles.Allow and titles.Deny) and id or nil
+end
+
+-- Shows a hook's ask (the server's message) with vim.ui.select and answers
+-- it with wave/resolvePermission, unless it was decided meanwhile.
+local function prompt_ask(id, message)
   M.request('wave/listPermissions', vim.empty_dict(), function(err, res)
     if err or not res then
       return
     end
     state.pending = #res.pending
-    local ask
+    local still_pending = false
     for _, p in ipairs(res.pending) do
-      if not state.prompting[p.id] and ask_message(p) == message then
-        ask = p
-        break
-      end
+      still_pending = still_pending or p.id == id
     end
-    if not ask then
-      for _, p in ipairs(res.pending) do
-        if not state.prompting[p.id] and message:find(p.toolName, 1, true) then
-          ask = p
-          break
-        end
-      end
+    if not still_pending or state.prompting[id] then
+      return -- already decided, or already shown
     end
-    if not ask then
-      return -- already decided
-    end
-    state.prompting[ask.id] = true
+    state.prompting[id] = true
     vim.ui.select({ 'Allow', 'Deny' }, { prompt = message, kind = 'wavehooks.ask' }, function(choice)
-      state.prompting[ask.id] = nil
+      state.prompting[id] = nil
       -- A dismissed prompt is a Deny, as the server treats a dismissed message.
-      resolve(ask.id, choice == 'Allow' and 'allow' or 'deny')
+      resolve(id, choice == 'Allow' and 'allow' or 'deny')
     end)
   end)
 end
@@ -455,8 +466,9 @@ local function prompt_trust(message)
   end)
 end
 
--- The window/showMessageRequest handler. Asks ("Allow"/"Deny") and the trust
--- prompt ("Trust"/"Not now") are answered at once with an error, which tells
+-- The window/showMessageRequest handler. Asks (actions "Allow"/"Deny" that
+-- carry the permission id) and the trust prompt ("Trust"/"Not now") are
+-- answered at once with an error, which tells
 -- the server the editor answers through another channel, then shown with
 -- vim.ui.select (which may be asynchronous) and answered with
 -- wave/resolvePermission or wave.trustWorkspace. Other prompts get Neovim's
@@ -466,8 +478,9 @@ local function on_show_message_request(err, params, ctx, config)
   for _, a in ipairs(params.actions or {}) do
     titles[#titles + 1] = a.title
   end
+  local ask_id = ask_permission_id(params)
   local kind
-  if #titles == 2 and vim.tbl_contains(titles, 'Allow') and vim.tbl_contains(titles, 'Deny') then
+  if ask_id then
     kind = 'ask'
   elseif vim.tbl_contains(titles, 'Trust') and vim.tbl_contains(titles, 'Not now') then
     kind = 'trust'
@@ -477,7 +490,7 @@ local function on_show_message_request(err, params, ctx, config)
   end
   vim.schedule(function()
     if kind == 'ask' then
-      prompt_ask(params.message)
+      prompt_ask(ask_id, params.message)
     else
       prompt_trust(params.message)
     end
