@@ -123,7 +123,8 @@ class Controller implements vscode.Disposable {
         providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        const keys = ['serverPath', 'waveHome', 'trustWorkspaceHooks', 'askTimeoutSeconds', 'trace.server'];
+        // Not trace.server: the client applies it to the running server.
+        const keys = ['serverPath', 'waveHome', 'trustWorkspaceHooks', 'askTimeoutSeconds'];
         if (keys.some((k) => e.affectsConfiguration(`wavehooks.${k}`))) {
           void this.restart();
         }
@@ -232,13 +233,11 @@ class Controller implements vscode.Disposable {
           : new ResponseError(ErrorCodes.InternalError, errorText(err)),
       ),
     );
-    const trace = config.get<string>('trace.server', 'off');
+    // Tracing is the client's own: with the id 'wavehooks' it reads wavehooks.trace.server (and follows its
+    // changes and the log level of the server log, where the trace goes) without help.
     this.api.sessions.reset(); // a new server: session versions start over
     try {
       await client.start();
-      if (trace !== 'off') {
-        await client.setTrace(trace === 'verbose' ? 2 : 1);
-      }
     } catch (err) {
       this.startError = `${command} did not start: ${err instanceof Error ? err.message : String(err)}`;
       this.setStatus('$(error) Wave', this.startError);

@@ -212,9 +212,15 @@ function inert(): any {
 export class OutputChannel {
   text = '';
   shown = false;
-  logLevel = 2;
-  onDidChangeLogLevel = noEvent;
+  /** Info, as VS Code starts a log channel; setLogLevel changes it as the user does. */
+  logLevel = 3;
+  private readonly levelChanged = new EventEmitter<number>();
+  onDidChangeLogLevel = this.levelChanged.event;
   constructor(readonly name: string) {}
+  setLogLevel(level: number): void {
+    this.logLevel = level;
+    this.levelChanged.fire(level);
+  }
   append(s: string): void {
     this.text += s;
   }
@@ -232,11 +238,16 @@ export class OutputChannel {
   }
   hide(): void {}
   dispose(): void {}
+  // A log channel drops what is below its level (LogLevel: Off 0, Trace 1, Debug 2, Info 3).
   trace(s: string): void {
-    this.appendLine('[trace] ' + s);
+    if (this.logLevel === 1) {
+      this.appendLine('[trace] ' + s);
+    }
   }
   debug(s: string): void {
-    this.appendLine('[debug] ' + s);
+    if (this.logLevel === 1 || this.logLevel === 2) {
+      this.appendLine('[debug] ' + s);
+    }
   }
   info(s: string): void {
     this.appendLine('[info] ' + s);

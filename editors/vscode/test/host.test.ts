@@ -67,6 +67,7 @@ describe('the extension in a stand-in VS Code', () => {
       'wavehooks.waveHome': home,
       'wavehooks.askTimeoutSeconds': 20,
       'wavehooks.askStyle': 'modal',
+      'wavehooks.trace.server': 'verbose',
     };
     vscode.folders = [{ uri: Uri.file(root), name: 'project', index: 0 }];
     vscode.messageAnswers.push('Not now'); // the trust prompt
@@ -213,6 +214,22 @@ describe('the extension in a stand-in VS Code', () => {
     const [allow] = answering('allow');
     await vscode.commands.get(allow.command.command)!(...allow.command.arguments);
     assert.equal((await pre).permission, 'allow');
+  });
+
+  test('wavehooks.trace.server traces into the server log, by the client itself, while the log is at Trace level', async () => {
+    const log = vscode.channel('Wave Hooks Server');
+    const sent = /Sending request 'wave\/getSession - \(\d+\)'/g;
+    await api.getSession({ sessionId });
+    assert.equal(log.text.match(sent), null, 'no trace at the Info level');
+    log.setLogLevel(1); // Trace, as the user sets it from the Output view
+    await api.getSession({ sessionId });
+    await waitFor(
+      () => (log.text.match(sent) ?? []).length === 1 && /Params: \{\s*"sessionId"/.test(log.text),
+      () => `a verbose trace of wave/getSession (with its params) in the server log:\n${log.text.slice(-2000)}`,
+    );
+    log.setLogLevel(3);
+    await api.getSession({ sessionId });
+    assert.equal(log.text.match(sent)?.length, 1, 'the trace stops with the Info level');
   });
 
   test('Show Hook Runs lists the runs with stdin and stderr', async () => {

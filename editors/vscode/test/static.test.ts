@@ -116,6 +116,23 @@ describe('extension manifest', () => {
     assert.deepEqual(jsoncLang.filenamePatterns, patterns);
   });
 
+  test('activates for the settings files it serves, or when an agent extension asks for its API; not at every startup', () => {
+    assert.deepEqual(manifest.activationEvents, [
+      'workspaceContains:.wave/settings.json',
+      'workspaceContains:.wave/settings.local.json',
+      'workspaceContains:.claude/settings.json',
+      'workspaceContains:.claude/settings.local.json',
+    ]);
+    // The client's document selector serves the same files.
+    assert.match(source, /const SETTINGS_PATTERN = '\*\*\/\{\.wave,\.claude\}\/settings\{,\.local\}\.json'/);
+  });
+
+  test('leaves wavehooks.trace.server to vscode-languageclient, with its values', () => {
+    const trace = manifest.contributes.configuration.properties['wavehooks.trace.server'];
+    assert.deepEqual(trace.enum, ['off', 'messages', 'verbose']); // vscode-jsonrpc's Trace.fromString
+    assert.doesNotMatch(source, /setTrace|trace\.server'/, 'no code of its own sets the trace');
+  });
+
   test('declares the settings the extension reads', () => {
     const props = Object.keys(manifest.contributes.configuration.properties);
     for (const m of source.matchAll(/get<\w+>\('([\w.]+)'/g)) {
