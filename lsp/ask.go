@@ -170,7 +170,8 @@ func (s *Server) ask(ctx context.Context, req session.AskRequest) bool {
 	return a.allow
 }
 
-// askByMessage shows the ask as a message with Allow and Deny. When another
+// askByMessage shows the ask as a message with Allow and Deny, each action
+// carrying the ask's id (AskAction). When another
 // channel answers first, the pending request is cancelled with
 // $/cancelRequest so the editor can withdraw the prompt.
 func (s *Server) askByMessage(ctx context.Context, a *pendingAsk) {
@@ -178,9 +179,9 @@ func (s *Server) askByMessage(ctx context.Context, a *pendingAsk) {
 	if a.Reason != "" {
 		msg += " " + oneLine(a.Reason, promptReasonRune)
 	}
-	params := &protocol.ShowMessageRequestParams{Type: protocol.MessageTypeWarning, Message: msg,
-		Actions: []protocol.MessageActionItem{{Title: titleAllow}, {Title: titleDeny}}}
-	var item *protocol.MessageActionItem
+	params := &AskPromptParams{Type: protocol.MessageTypeWarning, Message: msg,
+		Actions: []AskAction{{Title: titleAllow, PermissionID: a.ID}, {Title: titleDeny, PermissionID: a.ID}}}
+	var item *AskAction
 	id, err := s.conn.Call(ctx, protocol.MethodWindowShowMessageRequest, params, &item)
 	switch {
 	case ctx.Err() != nil:

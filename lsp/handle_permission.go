@@ -52,7 +52,7 @@ func (s *Server) askDiagnostics(path string) []protocol.Diagnostic {
 			msg += ": " + a.Reason
 		}
 		out = append(out, protocol.Diagnostic{Severity: protocol.DiagnosticSeverityWarning, Source: "wavehooks",
-			Code: "wave.ask", Message: msg + " (code actions: Allow / Deny)", Data: a.ID})
+			Code: "wave.ask", Message: msg + " (code actions: Allow / Deny)", Data: AskDiagnosticData{PermissionID: a.ID}})
 	}
 	return out
 }

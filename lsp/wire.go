@@ -3,6 +3,8 @@ package lsp
 import (
 	"encoding/json"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -223,6 +225,33 @@ type PendingPermission struct {
 	ToolName  string          `json:"toolName"`
 	ToolInput json.RawMessage `json:"toolInput"`
 	Reason    string          `json:"reason"`
+}
+
+// AskPromptParams is the window/showMessageRequest that asks the user about
+// a pending permission: LSP's ShowMessageRequestParams whose two actions
+// ("Allow", "Deny") carry the permission's id, so that a client matches the
+// prompt to its PendingPermission by id, never by the message text
+// (docs/hooks.md, "Ask prompts on the wire").
+type AskPromptParams struct {
+	Type    protocol.MessageType `json:"type"`
+	Message string               `json:"message"`
+	Actions []AskAction          `json:"actions"`
+}
+
+// AskAction is one answer of an ask prompt: a MessageActionItem with the
+// permission id as an additional property, which LSP lets action items carry
+// (window.showMessage.messageActionItem.additionalPropertiesSupport). A
+// client answers with the item it was given, or with just its title.
+type AskAction struct {
+	Title        string `json:"title"`
+	PermissionID string `json:"permissionId"`
+}
+
+// AskDiagnosticData is the data of the "wave.ask" diagnostic an ask puts on
+// the file its tool would change: the id of the pending permission, for the
+// client's Allow / Deny (wave/resolvePermission) on that diagnostic.
+type AskDiagnosticData struct {
+	PermissionID string `json:"permissionId"`
 }
 
 // ListPermissionsResult lists the pending asks.

@@ -9,8 +9,20 @@ local function say(line)
   out:flush()
 end
 
+-- What a user's Neovim does at startup: filetype detection on, the plugin/
+-- directories of the runtime path sourced (-u NONE does neither).
+local lazy_load -- what plugin/wavehooks.lua left loaded, and the commands it defined
 local ok_load, load_err = pcall(function()
   vim.opt.runtimepath:prepend(assert(os.getenv('WAVEHOOKS_PLUGIN')))
+  vim.cmd('filetype on')
+  vim.cmd('runtime! plugin/wavehooks.lua')
+  lazy_load = {
+    module_loaded = package.loaded['wavehooks'] ~= nil,
+    commands = vim.tbl_filter(function(name)
+      return name:find('^WaveHooks') ~= nil
+    end, vim.tbl_keys(vim.api.nvim_get_commands({}))),
+  }
+  table.sort(lazy_load.commands)
 end)
 if not ok_load then
   say('setup failed: ' .. tostring(load_err))
@@ -190,6 +202,15 @@ end
 
 answers = { 'Not now' } -- the trust prompt
 
+test('plugin/wavehooks.lua defines the commands and sets the filetype without loading the plugin', function()
+  eq(lazy_load.module_loaded, false, 'require("wavehooks") at startup')
+  eq(lazy_load.commands, { 'WaveHooksLog', 'WaveHooksPending', 'WaveHooksRestart', 'WaveHooksRun', 'WaveHooksTrust' }, 'commands')
+  if vim.fn.has('nvim-0.8') == 1 then
+    eq(vim.filetype.match({ filename = root .. '/.wave/settings.local.json' }), 'jsonc', 'filetype of a settings file')
+    eq(vim.filetype.match({ filename = root .. '/.claude/settings.json' }), 'jsonc', 'filetype of a Claude Code settings file')
+  end
+end)
+
 test('setup starts the server', function()
   wh.setup({ cmd = { BIN, 'serve' }, wave_home = home, root_dir = root, ask_timeout = 20 })
   wait(function()
@@ -314,6 +335,49 @@ test('an ask answered Deny with :WaveHooksPending ends the turn', function()
   wait(function()
     return find_note('already decided')
   end, 'the "already decided" note')
+end)
+
+test('two asks at once: each prompt answers its own ask, by the permission id it carries', function()
+  answers = { 'wait', 'wait' }
+  local before = #selects
+  local results = {}
+  for i, name in ipairs({ 'first.txt', 'second.txt' }) do
+    wh.pre_tool_use({
+      sessionId = sid,
+      toolUseId = 'tu-both-' .. i,
+      toolName = 'Write',
+      toolInput = { file_path = root .. '/' .. name, content = 'x' },
+    }, function(_, r)
+      results[name] = r
+    end)
+  end
+  wait(function()
+    return #selects >= before + 2
+  end, 'two ask prompts')
+  local pending = call('list_permissions', vim.empty_dict()).pending
+  eq(#pending, 2, 'pending')
+  -- The prompts show the server's own text; answer the one about second.txt first, with Deny.
+  local on_choice = {}
+  for i = 1, 2 do
+    local s = selects[before + i]
+    eq(s.kind, 'wavehooks.ask', 'kind')
+    on_choice[s.prompt:find('second.txt', 1, true) and 'second' or 'first'] = waiting[#waiting - 2 + i]
+  end
+  check(on_choice.first and on_choice.second, 'one prompt per file')
+  on_choice.second('Deny', 2)
+  wait(function()
+    return results['second.txt']
+  end, "second.txt's preToolUse")
+  eq(results['second.txt'].permission, 'deny', "second.txt's permission")
+  eq(results['first.txt'], nil, 'first.txt is still asking')
+  on_choice.first('Allow', 1)
+  wait(function()
+    return results['first.txt']
+  end, "first.txt's preToolUse")
+  eq(results['first.txt'].permission, 'allow', "first.txt's permission")
+  for _ = 1, 2 do
+    table.remove(waiting)
+  end
 end)
 
 test('warn blocks become vim.notify warnings', function()
@@ -563,6 +627,27 @@ test('the default command finds the server built in the plugin\'s directory or b
   end)
   vim.env.PATH, vim.env.GOBIN, vim.env.GOPATH = saved.PATH, saved.GOBIN, saved.GOPATH
   assert(ok, err)
+end)
+
+test(':WaveHooksRestart starts a new server and attaches it to the open settings buffers', function()
+  local buf = vim.fn.bufnr(broken)
+  check(buf > 0 and vim.api.nvim_buf_is_loaded(buf), 'the broken settings file is open')
+  local old = wh.start()
+  check(vim.lsp.buf_is_attached(buf, old), 'attached before')
+  vim.cmd('WaveHooksRestart')
+  local new = wh.start()
+  check(new ~= old, 'a new client')
+  wait(function()
+    return vim.lsp.buf_is_attached(buf, new)
+  end, 'the buffer to attach to the new server')
+  wait(function()
+    return #vim.diagnostic.get(buf, { namespace = vim.lsp.diagnostic.get_namespace(new) }) > 0
+  end, "the new server's diagnostics")
+  local names = {}
+  for _, c in ipairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
+    names[#names + 1] = c.name
+  end
+  eq(names, { 'wavehooks' }, 'running clients')
 end)
 
 test('session_end and stopping the server', function()

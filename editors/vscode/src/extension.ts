@@ -28,6 +28,8 @@ import { describePending, formatEventRun, formatRunHookResult } from './format';
 import { ASK_ALLOW, ASK_DENY, answerShowMessageRequest, PromptUI } from './prompts';
 import { expandHome, findServer } from './serverPath';
 import {
+  ASK_DIAGNOSTIC_CODE,
+  AskDiagnosticData,
   EVALUATE_HOOK_CAPABILITY,
   EvaluateHookParams,
   EventRun,
@@ -121,7 +123,8 @@ class Controller implements vscode.Disposable {
         providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        const keys = ['serverPath', 'waveHome', 'trustWorkspaceHooks', 'askTimeoutSeconds', 'trace.server'];
+        // Not trace.server: the client applies it to the running server.
+        const keys = ['serverPath', 'waveHome', 'trustWorkspaceHooks', 'askTimeoutSeconds'];
         if (keys.some((k) => e.affectsConfiguration(`wavehooks.${k}`))) {
           void this.restart();
         }
@@ -198,6 +201,12 @@ class Controller implements vscode.Disposable {
         askTimeoutSeconds: Math.min(Math.max(Number(config.get<number>('askTimeoutSeconds', 300)) || 300, 1), 86400),
       },
       middleware: {
+        // The asks' Allow / Deny come from one provider, AskCodeActions, on every file: the server offers them
+        // too, for clients without one, which here would show each twice on a settings file.
+        provideCodeActions: async (document, range, context, token, next) => {
+          const actions = await next(document, range, context, token);
+          return actions?.filter((a) => !isServerAskAction(a));
+        },
         executeCommand: async (cmd, args, next) => {
           const result = await next(cmd, args);
           if (cmd === ServerCommands.runHook && result) {
@@ -224,13 +233,11 @@ class Controller implements vscode.Disposable {
           : new ResponseError(ErrorCodes.InternalError, errorText(err)),
       ),
     );
-    const trace = config.get<string>('trace.server', 'off');
+    // Tracing is the client's own: with the id 'wavehooks' it reads wavehooks.trace.server (and follows its
+    // changes and the log level of the server log, where the trace goes) without help.
     this.api.sessions.reset(); // a new server: session versions start over
     try {
       await client.start();
-      if (trace !== 'off') {
-        await client.setTrace(trace === 'verbose' ? 2 : 1);
-      }
     } catch (err) {
       this.startError = `${command} did not start: ${err instanceof Error ? err.message : String(err)}`;
       this.setStatus('$(error) Wave', this.startError);
@@ -531,8 +538,8 @@ class AskCodeActions implements vscode.CodeActionProvider {
     const actions: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {
       const code = typeof d.code === 'object' ? d.code.value : d.code;
-      const id = (d as vscode.Diagnostic & { data?: unknown }).data;
-      if (code !== 'wave.ask' || typeof id !== 'string') {
+      const id = askDiagnosticId(d);
+      if (code !== ASK_DIAGNOSTIC_CODE || id === undefined) {
         continue;
       }
       for (const [title, decision] of [
@@ -547,6 +554,19 @@ class AskCodeActions implements vscode.CodeActionProvider {
     }
     return actions;
   }
+}
+
+/** Whether a code action of the server answers an ask (wave.permission.allow / wave.permission.deny). */
+function isServerAskAction(a: vscode.Command | vscode.CodeAction): boolean {
+  const command = typeof a.command === 'string' ? a.command : a.command?.command;
+  return command === ServerCommands.allow || command === ServerCommands.deny;
+}
+
+/** The permission id in a wave.ask diagnostic's data (AskDiagnosticData); undefined if it carries none. */
+function askDiagnosticId(d: vscode.Diagnostic): string | undefined {
+  const data = (d as vscode.Diagnostic & { data?: Partial<AskDiagnosticData> }).data;
+  const id = typeof data === 'object' && data !== null ? data.permissionId : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 function errorText(err: unknown): string {

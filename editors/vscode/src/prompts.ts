@@ -1,9 +1,11 @@
 // Answers the server's window/showMessageRequest prompts. The server sends two
-// kinds (lsp/ask.go, lsp/config.go): a hook's "ask" with actions titled exactly
-// "Allow" and "Deny", and the workspace trust prompt with "Trust" / "Not now".
+// kinds (lsp/ask.go, lsp/config.go): a hook's "ask", whose actions "Allow" and
+// "Deny" carry the id of the pending permission (docs/hooks.md, "Ask prompts on
+// the wire"), and the workspace trust prompt with "Trust" / "Not now".
 // The UI is injected so the Node tests run this same code with a scripted user.
 
 import { CancellationToken } from './api';
+import { AskAction } from './wire';
 
 export const ASK_ALLOW = 'Allow';
 export const ASK_DENY = 'Deny';
@@ -12,6 +14,8 @@ export const NOT_NOW = 'Not now';
 
 export interface MessageActionItem {
   title: string;
+  /** Set on the actions of an ask (AskAction). */
+  permissionId?: string;
 }
 
 export interface ShowMessageRequestParams {
@@ -22,11 +26,25 @@ export interface ShowMessageRequestParams {
 
 export type PromptKind = 'ask' | 'trust' | 'other';
 
+/** The permission id an ask prompt carries on its Allow and Deny actions; undefined for any other prompt. */
+export function askPermissionId(params: ShowMessageRequestParams): string | undefined {
+  const actions = params.actions ?? [];
+  const id = actions[0]?.permissionId;
+  const isAsk =
+    actions.length === 2 &&
+    typeof id === 'string' &&
+    id !== '' &&
+    actions.every((a: MessageActionItem): a is AskAction => a.permissionId === id) &&
+    actions.some((a) => a.title === ASK_ALLOW) &&
+    actions.some((a) => a.title === ASK_DENY);
+  return isAsk ? id : undefined;
+}
+
 export function classifyPrompt(params: ShowMessageRequestParams): PromptKind {
-  const titles = (params.actions ?? []).map((a) => a.title);
-  if (titles.length === 2 && titles.includes(ASK_ALLOW) && titles.includes(ASK_DENY)) {
+  if (askPermissionId(params) !== undefined) {
     return 'ask';
   }
+  const titles = (params.actions ?? []).map((a) => a.title);
   if (titles.includes(TRUST) && titles.includes(NOT_NOW)) {
     return 'trust';
   }

@@ -215,6 +215,21 @@ export interface PendingPermission {
   toolInput: unknown;
   reason: string;
 }
+/**
+ * An action of the server's ask prompt (window/showMessageRequest): "Allow" or "Deny", with the id of the
+ * pending permission it answers (docs/hooks.md, "Ask prompts on the wire"). Match asks by this id, never by the
+ * prompt's text.
+ */
+export interface AskAction {
+  title: string;
+  permissionId: string;
+}
+/** The data of the "wave.ask" diagnostic the server puts on the file an asking tool would change. */
+export interface AskDiagnosticData {
+  permissionId: string;
+}
+/** The code of that diagnostic. */
+export const ASK_DIAGNOSTIC_CODE = 'wave.ask';
 export interface ListPermissionsResult {
   pending: PendingPermission[];
 }

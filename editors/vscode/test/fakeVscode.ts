@@ -212,9 +212,15 @@ function inert(): any {
 export class OutputChannel {
   text = '';
   shown = false;
-  logLevel = 2;
-  onDidChangeLogLevel = noEvent;
+  /** Info, as VS Code starts a log channel; setLogLevel changes it as the user does. */
+  logLevel = 3;
+  private readonly levelChanged = new EventEmitter<number>();
+  onDidChangeLogLevel = this.levelChanged.event;
   constructor(readonly name: string) {}
+  setLogLevel(level: number): void {
+    this.logLevel = level;
+    this.levelChanged.fire(level);
+  }
   append(s: string): void {
     this.text += s;
   }
@@ -232,11 +238,16 @@ export class OutputChannel {
   }
   hide(): void {}
   dispose(): void {}
+  // A log channel drops what is below its level (LogLevel: Off 0, Trace 1, Debug 2, Info 3).
   trace(s: string): void {
-    this.appendLine('[trace] ' + s);
+    if (this.logLevel === 1) {
+      this.appendLine('[trace] ' + s);
+    }
   }
   debug(s: string): void {
-    this.appendLine('[debug] ' + s);
+    if (this.logLevel === 1 || this.logLevel === 2) {
+      this.appendLine('[debug] ' + s);
+    }
   }
   info(s: string): void {
     this.appendLine('[info] ' + s);
@@ -309,7 +320,8 @@ export class FakeVscode {
   readonly statusBar: StatusBarItem[] = [];
   readonly channels: OutputChannel[] = [];
   readonly collections: DiagnosticCollection[] = [];
-  readonly codeActionProviders: any[] = [];
+  /** Every registered code action provider with its document selector, as VS Code keeps them. */
+  readonly codeActionProviders: Array<{ selector: unknown; provider: any }> = [];
   readonly shown: Shown[] = [];
   readonly quickPicks: string[][] = [];
   config: Record<string, unknown> = {};
@@ -426,9 +438,10 @@ export class FakeVscode {
           self.collections.push(c);
           return c;
         },
-        registerCodeActionsProvider(_selector: unknown, provider: unknown) {
-          self.codeActionProviders.push(provider);
-          return new Disposable();
+        registerCodeActionsProvider(selector: unknown, provider: unknown) {
+          const entry = { selector, provider };
+          self.codeActionProviders.push(entry);
+          return new Disposable(() => self.codeActionProviders.splice(self.codeActionProviders.indexOf(entry), 1));
         },
         match: () => 0,
       }),
@@ -458,6 +471,25 @@ export class FakeVscode {
     require.cache['vscode'] = { id: 'vscode', filename: 'vscode', loaded: true, exports: this.module } as any;
   }
 
+  /**
+   * The code actions VS Code would show (lightbulb, Quick Fix menu) for diagnostics of a file: those of every
+   * registered provider whose document selector matches the file, in registration order.
+   */
+  async codeActions(file: string, diagnostics: unknown[]): Promise<any[]> {
+    const uri = Uri.file(file);
+    const document = { uri, fileName: uri.fsPath, languageId: 'jsonc', version: 1, isClosed: false };
+    const range = new Range(0, 0, 0, 0);
+    const context = { diagnostics, only: undefined, triggerKind: 1 };
+    const token = new CancellationTokenSource().token;
+    const out: any[] = [];
+    for (const { selector, provider } of [...this.codeActionProviders]) {
+      if (selectorMatches(selector, uri)) {
+        out.push(...((await provider.provideCodeActions(document, range, context, token)) ?? []));
+      }
+    }
+    return out;
+  }
+
   channel(name: string): OutputChannel {
     const c = this.channels.find((ch) => ch.name === name);
     if (!c) {
@@ -473,4 +505,46 @@ export class FakeVscode {
     }
     return s;
   }
+}
+
+/** Whether a document selector (a filter, a language id, or a list of them) matches a file, as VS Code's does. */
+function selectorMatches(selector: unknown, uri: Uri): boolean {
+  if (Array.isArray(selector)) {
+    return selector.some((s) => selectorMatches(s, uri));
+  }
+  if (typeof selector === 'string') {
+    return selector === '*' || selector === 'jsonc';
+  }
+  const f = selector as { scheme?: string; language?: string; pattern?: string | { pattern: string } };
+  if (f.scheme !== undefined && f.scheme !== uri.scheme) {
+    return false;
+  }
+  if (f.language !== undefined && f.language !== 'jsonc') {
+    return false;
+  }
+  const pattern = typeof f.pattern === 'object' ? f.pattern.pattern : f.pattern;
+  return pattern === undefined || globToRegExp(pattern).test(uri.fsPath);
+}
+
+/** A glob of the kind document selectors use (**, *, ?, {a,b}) as an anchored regular expression. */
+function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (glob.startsWith('**/', i)) {
+      re += '(?:.*/)?';
+      i += 2;
+    } else if (c === '*') {
+      re += '[^/]*';
+    } else if (c === '?') {
+      re += '[^/]';
+    } else if (c === '{') {
+      const end = glob.indexOf('}', i);
+      re += '(?:' + glob.slice(i + 1, end).split(',').map((alt) => alt.replace(/[.+^$()|[\]\\]/g, '\\$&')).join('|') + ')';
+      i = end;
+    } else {
+      re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+    }
+  }
+  return new RegExp(`^${re}$`);
 }

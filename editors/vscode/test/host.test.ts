@@ -67,6 +67,7 @@ describe('the extension in a stand-in VS Code', () => {
       'wavehooks.waveHome': home,
       'wavehooks.askTimeoutSeconds': 20,
       'wavehooks.askStyle': 'modal',
+      'wavehooks.trace.server': 'verbose',
     };
     vscode.folders = [{ uri: Uri.file(root), name: 'project', index: 0 }];
     vscode.messageAnswers.push('Not now'); // the trust prompt
@@ -180,14 +181,55 @@ describe('the extension in a stand-in VS Code', () => {
       () => diagnostics(file)?.find((d: any) => d.code === 'wave.ask' || d.code?.value === 'wave.ask'),
       () => 'the wave.ask diagnostic',
     );
-    const provider = vscode.codeActionProviders[0];
-    const actions = provider.provideCodeActions({}, {}, { diagnostics: [diag] });
+    const actions = await vscode.codeActions(file, [diag]);
     assert.deepEqual(
       actions.map((a: any) => a.title),
       ['Allow (hook permission)', 'Deny (hook permission)'],
     );
     await vscode.commands.get(actions[0].command.command)!(...actions[0].command.arguments);
     assert.equal((await pre).permission, 'allow');
+  });
+
+  test('a settings file with a pending ask offers Allow and Deny once each', async () => {
+    // The tool writes a settings file: the language client (whose document selector covers it) asks the server
+    // for its code actions, and the extension's own provider answers for the wave.ask diagnostic on any file.
+    vscode.messageAnswers.push('wait');
+    const file = path.join(root, '.wave', 'settings.json');
+    const pre = api.preToolUse({ sessionId, toolUseId: 't5', toolName: 'Write', toolInput: { file_path: file } });
+    const diag: any = await waitFor(
+      () => diagnostics(file)?.find((d: any) => d.code === 'wave.ask' || d.code?.value === 'wave.ask'),
+      () => 'the wave.ask diagnostic on the settings file',
+    );
+    const [pending] = (await api.listPermissions()).pending;
+    assert.deepEqual(diag.data, { permissionId: pending.id }, "the diagnostic carries the ask's id");
+    const actions = await vscode.codeActions(file, [diag]);
+    const answering = (decision: 'allow' | 'deny') =>
+      actions.filter(
+        (a: any) =>
+          (a.command?.command === 'wavehooks.resolvePermission' && a.command.arguments[1] === decision) ||
+          a.command?.command === `wave.permission.${decision}`,
+      );
+    assert.equal(answering('allow').length, 1, `one Allow among ${JSON.stringify(actions.map((a: any) => a.title))}`);
+    assert.equal(answering('deny').length, 1, `one Deny among ${JSON.stringify(actions.map((a: any) => a.title))}`);
+    const [allow] = answering('allow');
+    await vscode.commands.get(allow.command.command)!(...allow.command.arguments);
+    assert.equal((await pre).permission, 'allow');
+  });
+
+  test('wavehooks.trace.server traces into the server log, by the client itself, while the log is at Trace level', async () => {
+    const log = vscode.channel('Wave Hooks Server');
+    const sent = /Sending request 'wave\/getSession - \(\d+\)'/g;
+    await api.getSession({ sessionId });
+    assert.equal(log.text.match(sent), null, 'no trace at the Info level');
+    log.setLogLevel(1); // Trace, as the user sets it from the Output view
+    await api.getSession({ sessionId });
+    await waitFor(
+      () => (log.text.match(sent) ?? []).length === 1 && /Params: \{\s*"sessionId"/.test(log.text),
+      () => `a verbose trace of wave/getSession (with its params) in the server log:\n${log.text.slice(-2000)}`,
+    );
+    log.setLogLevel(3);
+    await api.getSession({ sessionId });
+    assert.equal(log.text.match(sent)?.length, 1, 'the trace stops with the Info level');
   });
 
   test('Show Hook Runs lists the runs with stdin and stderr', async () => {

@@ -263,7 +263,12 @@ describe('wavehooks server through vscode-jsonrpc', () => {
       () => srv.diagnostics(file)?.find((d) => d.code === 'wave.ask'),
       () => 'the wave.ask diagnostic',
     );
-    const r: any = await srv.conn.sendRequest('workspace/executeCommand', { command: 'wave.permission.allow', arguments: [diag.data] });
+    const [pending] = (await srv.api.listPermissions()).pending;
+    assert.deepEqual(diag.data, { permissionId: pending.id }, "the diagnostic carries the ask's id");
+    const r: any = await srv.conn.sendRequest('workspace/executeCommand', {
+      command: 'wave.permission.allow',
+      arguments: [diag.data.permissionId],
+    });
     assert.equal(r.resolved, true);
     const res = await pre;
     assert.equal(res.permission, 'allow');

@@ -11,7 +11,7 @@ import Ajv from 'ajv';
 import { parse, ParseError } from 'jsonc-parser';
 
 import { describePending, durationNs, formatEventRun } from '../src/format';
-import { answerShowMessageRequest, classifyPrompt, PromptUI } from '../src/prompts';
+import { answerShowMessageRequest, askPermissionId, classifyPrompt, PromptUI } from '../src/prompts';
 import { EventRun } from '../src/wire';
 
 const ext = path.join(__dirname, '..', '..');
@@ -116,6 +116,23 @@ describe('extension manifest', () => {
     assert.deepEqual(jsoncLang.filenamePatterns, patterns);
   });
 
+  test('activates for the settings files it serves, or when an agent extension asks for its API; not at every startup', () => {
+    assert.deepEqual(manifest.activationEvents, [
+      'workspaceContains:.wave/settings.json',
+      'workspaceContains:.wave/settings.local.json',
+      'workspaceContains:.claude/settings.json',
+      'workspaceContains:.claude/settings.local.json',
+    ]);
+    // The client's document selector serves the same files.
+    assert.match(source, /const SETTINGS_PATTERN = '\*\*\/\{\.wave,\.claude\}\/settings\{,\.local\}\.json'/);
+  });
+
+  test('leaves wavehooks.trace.server to vscode-languageclient, with its values', () => {
+    const trace = manifest.contributes.configuration.properties['wavehooks.trace.server'];
+    assert.deepEqual(trace.enum, ['off', 'messages', 'verbose']); // vscode-jsonrpc's Trace.fromString
+    assert.doesNotMatch(source, /setTrace|trace\.server'/, 'no code of its own sets the trace');
+  });
+
   test('declares the settings the extension reads', () => {
     const props = Object.keys(manifest.contributes.configuration.properties);
     for (const m of source.matchAll(/get<\w+>\('([\w.]+)'/g)) {
@@ -174,13 +191,26 @@ describe('helpers', () => {
     assert.deepEqual(describePending({ id: 'ask-1', sessionId: 's', toolName: 'Write', toolInput: { a: 1 }, reason: 'why' }).label, 'Write: why');
   });
 
-  test('prompts: asks and trust prompts are told apart; a dismissed ask is null', async () => {
-    assert.equal(classifyPrompt({ type: 2, message: 'm', actions: [{ title: 'Allow' }, { title: 'Deny' }] }), 'ask');
+  test('prompts: asks (by their permission id) and trust prompts are told apart; a dismissed ask is null', async () => {
+    const ask = [
+      { title: 'Allow', permissionId: 'ask-1' },
+      { title: 'Deny', permissionId: 'ask-1' },
+    ];
+    assert.equal(classifyPrompt({ type: 2, message: 'm', actions: ask }), 'ask');
+    assert.equal(askPermissionId({ type: 2, message: 'whatever the text says', actions: ask }), 'ask-1');
+    // Allow / Deny without an id is some other prompt, shown as it comes and answered by title.
+    assert.equal(classifyPrompt({ type: 2, message: 'Hook asks: allow Write?', actions: [{ title: 'Allow' }, { title: 'Deny' }] }), 'other');
+    assert.equal(
+      classifyPrompt({ type: 2, message: 'm', actions: [{ title: 'Allow', permissionId: 'ask-1' }, { title: 'Deny', permissionId: 'ask-2' }] }),
+      'other',
+    );
     assert.equal(classifyPrompt({ type: 2, message: 'm', actions: [{ title: 'Trust' }, { title: 'Not now' }] }), 'trust');
     assert.equal(classifyPrompt({ type: 3, message: 'm' }), 'other');
     const never = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
     const ui: PromptUI = { ask: async () => undefined, choose: async (_t, _m, titles) => titles[1] };
-    assert.equal(await answerShowMessageRequest({ type: 2, message: 'm', actions: [{ title: 'Allow' }, { title: 'Deny' }] }, ui, never), null);
+    assert.equal(await answerShowMessageRequest({ type: 2, message: 'm', actions: ask }, ui, never), null);
+    const allow: PromptUI = { ask: async () => 'Allow', choose: async () => undefined };
+    assert.deepEqual(await answerShowMessageRequest({ type: 2, message: 'm', actions: ask }, allow, never), ask[0]);
     assert.deepEqual(
       await answerShowMessageRequest({ type: 2, message: 'm', actions: [{ title: 'Trust' }, { title: 'Not now' }] }, ui, never),
       { title: 'Not now' },

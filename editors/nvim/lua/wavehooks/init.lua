@@ -5,8 +5,10 @@
 --   require('wavehooks').setup({ cmd = { 'wavehooks', 'serve' } })
 --   require('wavehooks').session_start({ source = 'startup' }, function(err, res) ... end)
 --
--- Neovim 0.11+ uses vim.lsp.config/vim.lsp.enable; older versions (Debian's
--- 0.7.2 included) use vim.lsp.start_client and vim.lsp.buf_attach_client.
+-- Neovim 0.11+ uses vim.lsp.config/vim.lsp.enable (lsp/wavehooks.lua); 0.7 to
+-- 0.10 (Debian's 0.7.2 included) take the one fallback path, `legacy` below:
+-- vim.lsp.start_client and vim.lsp.buf_attach_client from autocommands.
+local files = require('wavehooks.files')
 local format = require('wavehooks.format')
 
 local M = {}
@@ -48,21 +50,16 @@ local state = {
   setup_done = false,
 }
 
-local has_011 = vim.fn.has('nvim-0.11') == 1
+-- The one version switch: Neovim 0.11+ has vim.lsp.config; older versions
+-- take the legacy path.
+local legacy = vim.lsp.config == nil
 
--- Client methods became colon calls in 0.11; dot calls warn there.
-local function client_request(client, method, params, handler)
-  if has_011 then
-    return client:request(method, params, handler)
+-- Calls a client method: colon calls since 0.11 (dot calls warn there).
+local function client_call(client, name, ...)
+  if legacy then
+    return client[name](...)
   end
-  return client.request(method, params, handler)
-end
-
-local function client_notify(client, method, params)
-  if has_011 then
-    return client:notify(method, params)
-  end
-  return client.notify(method, params)
+  return client[name](client, ...)
 end
 
 local function notify(msg, level)
@@ -121,13 +118,7 @@ function M.is_settings_file(path)
     return false
   end
   path = vim.fn.fnamemodify(path, ':p')
-  if path == path_join(M.wave_home(), 'settings.json') then
-    return true
-  end
-  return path:match('/%.wave/settings%.json$') ~= nil
-    or path:match('/%.wave/settings%.local%.json$') ~= nil
-    or path:match('/%.claude/settings%.json$') ~= nil
-    or path:match('/%.claude/settings%.local%.json$') ~= nil
+  return path == path_join(M.wave_home(), 'settings.json') or files.matches(path)
 end
 
 -- Notification listeners --------------------------------------------------
@@ -205,7 +196,7 @@ function M.request(method, params, callback)
       callback({ code = -32803, message = 'wavehooks server is not running' }, nil)
       return
     end
-    client_request(c, method, params or vim.empty_dict(), function(err, result)
+    client_call(c, 'request', method, params or vim.empty_dict(), function(err, result)
       callback(denull(err), denull(result))
     end)
   end
@@ -405,6 +396,8 @@ local function resolve(id, decision)
   end)
 end
 
+-- The text :WaveHooksPending shows for a pending permission (its own words:
+-- asks are matched by id, never by a prompt's text).
 local function ask_message(p)
   local msg = 'Hook asks: allow ' .. p.toolName .. '?'
   if p.reason and p.reason ~= '' then
@@ -413,36 +406,45 @@ local function ask_message(p)
   return msg
 end
 
--- Shows a hook's ask with vim.ui.select and answers it with wave/resolvePermission.
-local function prompt_ask(message)
+-- The permission id an ask prompt (window/showMessageRequest) carries on its
+-- Allow and Deny actions (docs/hooks.md, "Ask prompts on the wire"); nil for
+-- any other prompt.
+local function ask_permission_id(params)
+  local actions = params.actions or {}
+  local id = actions[1] and actions[1].permissionId
+  if #actions ~= 2 or type(id) ~= 'string' or id == '' then
+    return nil
+  end
+  local titles = {}
+  for _, a in ipairs(actions) do
+    if a.permissionId ~= id then
+      return nil
+    end
+    titles[a.title] = true
+  end
+  return (titles.Allow and titles.Deny) and id or nil
+end
+
+-- Shows a hook's ask (the server's message) with vim.ui.select and answers
+-- it with wave/resolvePermission, unless it was decided meanwhile.
+local function prompt_ask(id, message)
   M.request('wave/listPermissions', vim.empty_dict(), function(err, res)
     if err or not res then
       return
     end
     state.pending = #res.pending
-    local ask
+    local still_pending = false
     for _, p in ipairs(res.pending) do
-      if not state.prompting[p.id] and ask_message(p) == message then
-        ask = p
-        break
-      end
+      still_pending = still_pending or p.id == id
     end
-    if not ask then
-      for _, p in ipairs(res.pending) do
-        if not state.prompting[p.id] and message:find(p.toolName, 1, true) then
-          ask = p
-          break
-        end
-      end
+    if not still_pending or state.prompting[id] then
+      return -- already decided, or already shown
     end
-    if not ask then
-      return -- already decided
-    end
-    state.prompting[ask.id] = true
+    state.prompting[id] = true
     vim.ui.select({ 'Allow', 'Deny' }, { prompt = message, kind = 'wavehooks.ask' }, function(choice)
-      state.prompting[ask.id] = nil
+      state.prompting[id] = nil
       -- A dismissed prompt is a Deny, as the server treats a dismissed message.
-      resolve(ask.id, choice == 'Allow' and 'allow' or 'deny')
+      resolve(id, choice == 'Allow' and 'allow' or 'deny')
     end)
   end)
 end
@@ -455,8 +457,9 @@ local function prompt_trust(message)
   end)
 end
 
--- The window/showMessageRequest handler. Asks ("Allow"/"Deny") and the trust
--- prompt ("Trust"/"Not now") are answered at once with an error, which tells
+-- The window/showMessageRequest handler. Asks (actions "Allow"/"Deny" that
+-- carry the permission id) and the trust prompt ("Trust"/"Not now") are
+-- answered at once with an error, which tells
 -- the server the editor answers through another channel, then shown with
 -- vim.ui.select (which may be asynchronous) and answered with
 -- wave/resolvePermission or wave.trustWorkspace. Other prompts get Neovim's
@@ -466,8 +469,9 @@ local function on_show_message_request(err, params, ctx, config)
   for _, a in ipairs(params.actions or {}) do
     titles[#titles + 1] = a.title
   end
+  local ask_id = ask_permission_id(params)
   local kind
-  if #titles == 2 and vim.tbl_contains(titles, 'Allow') and vim.tbl_contains(titles, 'Deny') then
+  if ask_id then
     kind = 'ask'
   elseif vim.tbl_contains(titles, 'Trust') and vim.tbl_contains(titles, 'Not now') then
     kind = 'trust'
@@ -477,7 +481,7 @@ local function on_show_message_request(err, params, ctx, config)
   end
   vim.schedule(function()
     if kind == 'ask' then
-      prompt_ask(params.message)
+      prompt_ask(ask_id, params.message)
     else
       prompt_trust(params.message)
     end
@@ -584,7 +588,7 @@ local function client_config()
     cmd = M.cmd(),
     capabilities = capabilities,
     root_dir = M.root_dir(),
-    filetypes = { 'json', 'jsonc' },
+    filetypes = { 'jsonc' }, -- settings files are jsonc (lua/wavehooks/files.lua)
     init_options = init_options,
     handlers = handlers,
     on_init = function(c)
@@ -623,6 +627,19 @@ local function client_config()
   }
 end
 
+--- The client configuration for vim.lsp.config (lsp/wavehooks.lua, setup()
+--- on Neovim 0.11+): the server attaches to settings files only.
+function M.lsp_config()
+  local cfg = client_config()
+  local root = cfg.root_dir
+  cfg.root_dir = function(bufnr, on_dir)
+    if M.is_settings_file(vim.api.nvim_buf_get_name(bufnr)) then
+      on_dir(root)
+    end
+  end
+  return cfg
+end
+
 --- Starts the server (if it is not running) and returns its client id.
 function M.start()
   if client() then
@@ -633,10 +650,10 @@ function M.start()
     error(cfg.cmd[1] .. ' was not found or is not executable: :checkhealth wavehooks says where it looked and how to fix it', 0)
   end
   state.initialized = false
-  if has_011 then
-    state.client_id = vim.lsp.start(cfg, { attach = false })
-  else
+  if legacy then
     state.client_id = vim.lsp.start_client(cfg)
+  else
+    state.client_id = vim.lsp.start(cfg, { attach = false })
   end
   if not state.client_id then
     error('vim.lsp could not start ' .. table.concat(cfg.cmd, ' '), 0)
@@ -651,17 +668,14 @@ function M.stop(timeout_ms)
     return
   end
   local id = state.client_id
-  if has_011 then
-    c:stop()
-  else
-    c.stop()
-  end
+  client_call(c, 'stop')
   vim.wait(timeout_ms or 3000, function()
     return vim.lsp.get_client_by_id(id) == nil
   end, 10)
   state.client_id, state.initialized = nil, false
 end
 
+--- Stops the server, starts a new one and attaches it to every open settings buffer.
 function M.restart()
   M.stop()
   M.start()
@@ -681,36 +695,45 @@ local function refresh_lenses(bufnr)
   end
 end
 
---- Attaches the server to a buffer if it shows a settings file.
+--- Shows the server's "▶ Run hook" lenses in a buffer it attached to (the
+--- LspAttach autocommand of plugin/wavehooks.lua calls it; Neovim 0.7 has no
+--- LspAttach, so attach does there); run one with vim.lsp.codelens.run() or
+--- :WaveHooksRun.
+function M._on_attach(bufnr)
+  if not M.config.codelens or vim.b[bufnr].wavehooks_codelens then
+    return
+  end
+  vim.b[bufnr].wavehooks_codelens = true
+  vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+    group = vim.api.nvim_create_augroup('wavehooks_codelens_' .. bufnr, { clear = true }),
+    buffer = bufnr,
+    callback = function()
+      if state.initialized then
+        refresh_lenses(bufnr)
+      end
+    end,
+  })
+  if state.initialized then
+    vim.schedule(M._refresh_codelens)
+  end
+end
+
+--- Attaches the server (starting it if needed) to a buffer if it shows a
+--- settings file. Neovim 0.11+ attaches by itself (vim.lsp.enable) when such
+--- a file opens; this is for the buffers opened before, and :WaveHooksRestart.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   if not vim.api.nvim_buf_is_loaded(bufnr) or not M.is_settings_file(vim.api.nvim_buf_get_name(bufnr)) then
     return
   end
   if vim.bo[bufnr].filetype ~= 'jsonc' then
-    vim.bo[bufnr].filetype = 'jsonc' -- settings files may have comments and trailing commas
-  end
-  if M.config.codelens and not vim.b[bufnr].wavehooks_codelens then
-    -- Show the server's "▶ Run hook" lenses; run one with vim.lsp.codelens.run() or :WaveHooksRun.
-    vim.b[bufnr].wavehooks_codelens = true
-    vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
-      group = vim.api.nvim_create_augroup('wavehooks_codelens_' .. bufnr, { clear = true }),
-      buffer = bufnr,
-      callback = function()
-        if state.initialized then
-          refresh_lenses(bufnr)
-        end
-      end,
-    })
-  end
-  if has_011 then
-    return -- vim.lsp.enable attaches on FileType
+    vim.bo[bufnr].filetype = 'jsonc' -- Neovim 0.7 does not use vim.filetype.add (lua/wavehooks/files.lua)
   end
   local ok = pcall(M.start)
   if ok and state.client_id and not vim.lsp.buf_is_attached(bufnr, state.client_id) then
     vim.lsp.buf_attach_client(bufnr, state.client_id)
-    if state.initialized then
-      vim.schedule(M._refresh_codelens)
+    if vim.fn.exists('##LspAttach') == 0 then
+      M._on_attach(bufnr)
     end
   end
 end
@@ -941,59 +964,35 @@ end
 
 -- Setup -----------------------------------------------------------------------
 
-local function settings_patterns()
-  return {
-    '*/.wave/settings.json',
-    '*/.wave/settings.local.json',
-    '*/.claude/settings.json',
-    '*/.claude/settings.local.json',
-    path_join(M.wave_home(), 'settings.json'),
-  }
-end
-
 function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
   if state.setup_done then
     M.stop()
   end
   state.setup_done = true
+  -- The commands, the filetype and the LspAttach autocommand, when the
+  -- plugin/ directory was put on the runtime path after startup (lazy.nvim's
+  -- config function, say).
+  if not vim.g.loaded_wavehooks then
+    vim.cmd('runtime plugin/wavehooks.lua')
+  end
+  local user_settings = path_join(M.wave_home(), 'settings.json')
+  files.add_filetypes({ user_settings })
 
   local group = vim.api.nvim_create_augroup('wavehooks', { clear = true })
-  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
-    group = group,
-    pattern = settings_patterns(),
-    callback = function(args)
-      M.attach(args.buf)
-    end,
-  })
-
-  if has_011 then
-    local cfg = client_config()
-    local root = cfg.root_dir
-    cfg.root_dir = function(bufnr, on_dir)
-      if M.is_settings_file(vim.api.nvim_buf_get_name(bufnr)) then
-        on_dir(root)
-      end
-    end
-    vim.lsp.config(NAME, cfg)
+  if legacy then
+    local patterns = vim.list_extend({ user_settings }, files.autocmd_patterns)
+    vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+      group = group,
+      pattern = patterns,
+      callback = function(args)
+        M.attach(args.buf)
+      end,
+    })
+  else
+    vim.lsp.config(NAME, M.lsp_config())
     vim.lsp.enable(NAME)
   end
-
-  vim.api.nvim_create_user_command('WaveHooksTrust', function()
-    M.trust()
-  end, { desc = "Trust this workspace's hooks" })
-  vim.api.nvim_create_user_command('WaveHooksPending', function()
-    M.pending()
-  end, { desc = 'Answer a pending hook permission' })
-  vim.api.nvim_create_user_command('WaveHooksRun', function()
-    M.run()
-  end, { desc = 'Run the hook under the cursor with sample input' })
-  vim.api.nvim_create_user_command('WaveHooksLog', function(a)
-    M.log({ limit = tonumber(a.args) })
-  end, { nargs = '?', desc = 'Show the hook run history' })
-  vim.api.nvim_create_user_command('WaveHooksRestart', function()
-    M.restart()
-  end, { desc = 'Restart the wavehooks server' })
 
   if M.config.autostart then
     local ok, err = pcall(M.start)
