@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // MaxInjectedText caps text a hook injects into the conversation.
@@ -411,25 +413,9 @@ func jsonError(err error) string {
 		if field == "" {
 			field = "the answer"
 		}
-		return fmt.Sprintf("%s must be %s, not %s", field, jsonKind(te.Type.Kind().String()), te.Value)
+		return fmt.Sprintf("%s must be %s, not %s", field, rawjson.KindOf(te.Type), te.Value)
 	}
 	return err.Error()
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "bool":
-		return "a boolean"
-	case "string":
-		return "a string"
-	case "struct", "map":
-		return "an object"
-	case "ptr":
-		return "a string or boolean"
-	case "slice":
-		return "an array"
-	}
-	return goKind
 }
 
 func compactJSON(raw json.RawMessage) json.RawMessage {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // begin saves pending changes (a file to recreate, say) so that the file is
@@ -305,7 +306,7 @@ func (s *Session) permissionRequest(out *Outcome, in hooks.Input, res *hooks.Res
 	switch perm {
 	case hooks.PermissionAllow:
 		out.Permission, out.Reason = string(perm), reason
-		out.ToolInput = orEmptyObject(in.ToolInput)
+		out.ToolInput = rawjson.OrEmptyObject(in.ToolInput)
 		if res.UpdatedInput != nil {
 			out.ToolInput = res.UpdatedInput
 			if in.ToolUseID != "" {
