@@ -341,7 +341,7 @@ func (in *Input) vscodeStdin() []byte {
 }
 
 // ParseInput reads a hook input as a hook would receive it (the stdin JSON
-// of DESIGN.md section 4), for `wavehooks run` and wave/runHooks. Fields the
+// of docs/hooks.md, "stdin"), for `wavehooks run` and wave/runHooks. Fields the
 // event does not type are kept in Extra, so they still reach the hooks, and
 // the order of the keys is kept in Order.
 func ParseInput(ev Event, data []byte) (Input, error) {

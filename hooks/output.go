@@ -53,7 +53,7 @@ func (v *verdict) warnings() []string {
 	return out
 }
 
-// hookJSON is the JSON answer a hook may print (seed 002, plus the fields
+// hookJSON is the JSON answer a hook may print (docs/hooks.md, "JSON output", plus the fields
 // Claude Code accepts at top level). Pointers tell absent from zero values.
 type hookJSON struct {
 	Continue           *bool           `json:"continue"`

@@ -41,7 +41,7 @@ type Session struct {
 	// so the next save rewrites it whole.
 	needFull  bool
 	metaStamp fileStamp
-	// stopBlocks counts Stop events blocked in a row (DESIGN.md section 5 caps them).
+	// stopBlocks counts Stop events blocked in a row (docs/hooks.md, "Exit codes", caps them).
 	stopBlocks int
 	// subagentStopBlocks counts SubagentStop events blocked in a row, by agent_id.
 	subagentStopBlocks map[string]int

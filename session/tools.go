@@ -14,7 +14,7 @@ import (
 // transcript before the hooks run. A deny (or a user's deny) puts the reason
 // in the tool block as its failed result; an "ask" is put to the user through
 // ask without holding the session's lock, and a user's deny also ends the
-// turn (seed 002's shouldContinueRecursion=false).
+// turn (docs/hooks.md, "JSON output": shouldContinueRecursion=false).
 func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, toolInput json.RawMessage, ask AskFunc) (Outcome, error) {
 	if toolUseID == "" {
 		return Outcome{}, errNoToolUseID
