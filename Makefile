@@ -65,8 +65,9 @@ cross:
 test-fallback:
 	$(GO) test -race -count=1 -tags wavehooks_nomemfd ./hooks/...
 
+# The Go tests without the long ones (crash loops, load, the conformance suite): for a quick check while editing.
 test-short:
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -short -count=1 $(PKGS)
 
 # The conformance suite alone (docs/conformance.md): the pinned Claude Code CLI, installed into
 # .cache/claude-code when missing, as the oracle for wavehooks. UPDATE=1 rewrites the results table.

@@ -383,7 +383,7 @@ func promptTexts(m map[string]any) []string {
 	return out
 }
 
-// transcript reads a session's .state.messages, as seed 001's jq does.
+// transcript reads a session's .state.messages, as docs/hooks.md's jq does.
 func (r *rig) transcript(sessionID string) []map[string]any {
 	r.t.Helper()
 	name := sessionID

@@ -431,7 +431,7 @@ func (h *host) runTool(ctx context.Context, name string, input json.RawMessage) 
 			Command string `json:"command"`
 		}
 		if err := json.Unmarshal(input, &in); err != nil {
-			return nil, "", fmt.Errorf("Bash input: %w", err)
+			return nil, "", fmt.Errorf("the Bash tool's input: %w", err)
 		}
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()

@@ -199,10 +199,55 @@ type job struct {
 // says (for FireHook, where the user asked for that one hook).
 func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, string), in Input, direct bool) Result {
 	res := Result{Event: in.Event, Continue: true}
+	jobs, async := e.plan(&res, cfg, trust, in, direct)
+	if len(jobs) == 0 && len(async) == 0 {
+		return res
+	}
+	stdin, err := in.MarshalStdin()
+	if err != nil {
+		res.Errors = append(res.Errors, "cannot build the hook input: "+err.Error())
+		return res
+	}
+	res.Stdin = stdin
+	stdins := &hookStdins{in: &in, claude: stdin}
+	gate := readGateOf(ctx)
+	env := newHookEnv(&in) // Claude Code's variables, CLAUDE_ENV_FILE: hooks/envfile.go
+	for _, j := range async {
+		e.startAsync(in, gate, j.hook, stdins.of(j.hook), env.forAsync(), &res.Runs[j.run])
+	}
+	if len(jobs) == 0 {
+		env.collect(&res, nil, nil)
+		return res
+	}
+	gate.Enter()
+	execs := e.runJobs(ctx, cfg, in, jobs, stdins, env)
+	gate.Leave()
+
+	verdicts := make([]verdict, 0, len(jobs))
+	for i, j := range jobs {
+		if j.first != i {
+			continue
+		}
+		v := record(in.Event, j.hook, execs[i], &res.Runs[j.run])
+		if execs[i].NotRun != "" {
+			e.noteNotRun(in.SessionID, j.hook, execs[i].NotRun, &res.Runs[j.run], &v)
+		}
+		verdicts = append(verdicts, v)
+	}
+	combine(&res, verdicts)
+	updatedToolOutput(&res, verdicts, in.ToolName)
+	env.collect(&res, jobs, e.runner.env)
+	return res
+}
+
+// plan decides, for each configured hook of the event, whether it runs:
+// its matcher, its "if" rule, whether it is active and trusted, and whether
+// an earlier hook runs the same command. Each hook gets a Run in res.Runs
+// that says why; the ones that run are returned as foreground jobs (in
+// configuration order; a duplicate points at its first) and background ones.
+func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in Input, direct bool) (jobs, async []job) {
 	value := in.MatchValue()
 	usesMatcher := in.Event.UsesMatcher()
-
-	var jobs, async []job
 	byKey := map[string]int{}
 	untrusted, untrustedWhy := 0, ""
 	for i := range cfg.Hooks {
@@ -239,7 +284,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 				if !h.Async {
 					jobs = append(jobs, job{hook: h, run: len(res.Runs), first: first})
 				}
-			case e.skipTyped(&res, cfg, h, in, direct, &run):
+			case e.skipTyped(res, cfg, h, in, direct, &run):
 			case h.Async:
 				byKey[h.runKey()] = -1
 				async = append(async, job{hook: h, run: len(res.Runs)})
@@ -254,73 +299,50 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"%d %s hook(s) of this workspace did not run: %s", untrusted, in.Event, untrustedWhy))
 	}
-	if len(jobs) == 0 && len(async) == 0 {
-		return res
-	}
+	return jobs, async
+}
 
-	stdin, err := in.MarshalStdin()
-	if err != nil {
-		res.Errors = append(res.Errors, "cannot build the hook input: "+err.Error())
-		return res
-	}
-	res.Stdin = stdin
-	var vscodeStdin []byte
-	stdinFor := func(h *Hook) []byte {
-		if h.Source != SourceVSCode {
-			return stdin
-		}
-		if vscodeStdin == nil {
-			vscodeStdin = in.vscodeStdin()
-		}
-		return vscodeStdin
-	}
-	gate := readGateOf(ctx)
-	env := newHookEnv(&in) // Claude Code's variables, CLAUDE_ENV_FILE: hooks/envfile.go
-	for _, j := range async {
-		e.startAsync(in, gate, j.hook, stdinFor(j.hook), env.forAsync(), &res.Runs[j.run])
-	}
-	if len(jobs) == 0 {
-		env.collect(&res, nil, nil)
-		return res
-	}
-	gate.Enter()
+// runJobs runs the foreground jobs, each command once (a duplicate shares
+// its first's outcome), in parallel, and waits for all of them.
+func (e *Engine) runJobs(ctx context.Context, cfg *Config, in Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
 	execs := make([]hookOutcome, len(jobs))
 	if len(jobs) == 1 {
-		execs[0] = e.execute(ctx, cfg, jobs[0].hook, in, stdinFor(jobs[0].hook), env.forJob(0))
-	} else {
-		for _, j := range jobs {
-			stdinFor(j.hook) // built before the goroutines share it
-		}
-		var wg sync.WaitGroup
-		for i, j := range jobs {
-			if j.first != i {
-				continue
-			}
-			wg.Add(1)
-			go func(i int, h *Hook, env []string) {
-				defer wg.Done()
-				execs[i] = e.execute(ctx, cfg, h, in, stdinFor(h), env)
-			}(i, j.hook, env.forJob(i))
-		}
-		wg.Wait()
+		execs[0] = e.execute(ctx, cfg, jobs[0].hook, in, stdins.of(jobs[0].hook), env.forJob(0))
+		return execs
 	}
-	gate.Leave()
-
-	verdicts := make([]verdict, 0, len(jobs))
+	for _, j := range jobs {
+		stdins.of(j.hook) // built before the goroutines share it
+	}
+	var wg sync.WaitGroup
 	for i, j := range jobs {
 		if j.first != i {
 			continue
 		}
-		v := record(in.Event, j.hook, execs[i], &res.Runs[j.run])
-		if execs[i].NotRun != "" {
-			e.noteNotRun(in.SessionID, j.hook, execs[i].NotRun, &res.Runs[j.run], &v)
-		}
-		verdicts = append(verdicts, v)
+		wg.Add(1)
+		go func(i int, h *Hook, env []string) {
+			defer wg.Done()
+			execs[i] = e.execute(ctx, cfg, h, in, stdins.of(h), env)
+		}(i, j.hook, env.forJob(i))
 	}
-	combine(&res, verdicts)
-	updatedToolOutput(&res, verdicts, in.ToolName)
-	env.collect(&res, jobs, e.runner.env)
-	return res
+	wg.Wait()
+	return execs
+}
+
+// hookStdins gives each hook the stdin of its source: Claude Code's JSON,
+// or for VS Code's hook files VS Code's shape of it, built on first use.
+type hookStdins struct {
+	in             *Input
+	claude, vscode []byte
+}
+
+func (s *hookStdins) of(h *Hook) []byte {
+	if h.Source != SourceVSCode {
+		return s.claude
+	}
+	if s.vscode == nil {
+		s.vscode = s.in.vscodeStdin()
+	}
+	return s.vscode
 }
 
 func isTrue(f func() (bool, string)) bool {

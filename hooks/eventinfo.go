@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // MatcherValues are the values an event's matcher is usually written with,
@@ -84,11 +86,11 @@ var optionalFieldKinds = map[Event]map[string]string{
 // PostToolBatch tool call that is not an object naming its tool.
 func checkOptionalFields(ev Event, m map[string]json.RawMessage) error {
 	for key, want := range optionalFieldKinds[ev] {
-		if raw, ok := m[key]; ok && string(raw) != "null" && kindOf(raw) != want {
+		if raw, ok := m[key]; ok && string(raw) != "null" && rawjson.Kind(raw) != want {
 			return fmt.Errorf("%s must be %s", key, want)
 		}
 	}
-	if raw, ok := m["tool_calls"]; ok && ev == PostToolBatch && kindOf(raw) == "an array" {
+	if raw, ok := m["tool_calls"]; ok && ev == PostToolBatch && rawjson.Kind(raw) == "an array" {
 		var calls []struct {
 			ToolName *string `json:"tool_name"`
 		}

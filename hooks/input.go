@@ -187,11 +187,11 @@ func (in *Input) eventField(k string) (any, bool) {
 	case "tool_name":
 		return in.ToolName, true
 	case "tool_input":
-		return orEmpty(in.ToolInput), true
+		return rawjson.OrEmptyObject(in.ToolInput), true
 	case "tool_use_id":
 		return in.ToolUseID, true
 	case "tool_response":
-		return orEmpty(in.ToolResponse), true
+		return rawjson.OrEmptyObject(in.ToolResponse), true
 	case "prompt":
 		return in.Prompt, true
 	case "source":
@@ -340,17 +340,8 @@ func (in *Input) vscodeStdin() []byte {
 	return writeObject(fields)
 }
 
-func orEmpty(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 || string(raw) == "null" {
-		return emptyObject
-	}
-	return raw
-}
-
-var emptyObject = json.RawMessage(`{}`)
-
 // ParseInput reads a hook input as a hook would receive it (the stdin JSON
-// of DESIGN.md section 4), for `wavehooks run` and wave/runHooks. Fields the
+// of docs/hooks.md, "stdin"), for `wavehooks run` and wave/runHooks. Fields the
 // event does not type are kept in Extra, so they still reach the hooks, and
 // the order of the keys is kept in Order.
 func ParseInput(ev Event, data []byte) (Input, error) {
@@ -430,7 +421,7 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 		if !ok || string(raw) == "null" {
 			continue
 		}
-		if want := kindOf(def); kindOf(raw) != want {
+		if want := rawjson.Kind(def); rawjson.Kind(raw) != want {
 			return in, fmt.Errorf("%s must be %s", key, want)
 		}
 	}
@@ -481,27 +472,6 @@ func objectKeys(data []byte) []string {
 }
 
 func bytesTrim(b []byte) []byte { return bytes.TrimSpace(b) }
-
-// kindOf names the kind of a JSON value the way error messages do.
-func kindOf(raw json.RawMessage) string {
-	b := bytesTrim(raw)
-	if len(b) == 0 {
-		return "nothing"
-	}
-	switch b[0] {
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case '[':
-		return "an array"
-	case '{':
-		return "an object"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
 
 // unmarshalInPlace decodes like json.Unmarshal (segmentio's decoder), with
 // json.RawMessage values pointing into data, which must not change after.

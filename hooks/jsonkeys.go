@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // decodeExact decodes the JSON object raw into the struct *dst, matching
@@ -67,7 +69,7 @@ func jsonFields(t reflect.Type) map[string]int {
 func fieldError(field string, err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Errorf("%s must be %s, not %s", field, jsonKind(te.Type.Kind().String()), te.Value)
+		return fmt.Errorf("%s must be %s, not %s", field, rawjson.KindOf(te.Type), te.Value)
 	}
 	return fmt.Errorf("%s: %s", field, jsonError(err))
 }

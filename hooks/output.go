@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // MaxInjectedText caps text a hook injects into the conversation.
@@ -51,7 +53,7 @@ func (v *verdict) warnings() []string {
 	return out
 }
 
-// hookJSON is the JSON answer a hook may print (seed 002, plus the fields
+// hookJSON is the JSON answer a hook may print (docs/hooks.md, "JSON output", plus the fields
 // Claude Code accepts at top level). Pointers tell absent from zero values.
 type hookJSON struct {
 	Continue           *bool           `json:"continue"`
@@ -260,15 +262,9 @@ func readUpdatedInput(v *verdict, raw json.RawMessage, field string) []string {
 // exactly, as in Claude Code: v.notes names a key that differs from a known
 // one only in case, which is ignored.
 func interpretJSON(ev Event, out []byte) (verdict, []string) {
-	dec := json.NewDecoder(bytes.NewReader(out))
-	var top json.RawMessage
-	if err := dec.Decode(&top); err != nil {
-		return verdict{}, []string{"stdout looks like JSON but is not a valid JSON object: " + jsonError(err)}
-	}
-	// Not dec.More(): it reports false for a stray '}' or ']', so "{}}"
-	// would pass as one object.
-	if len(bytes.TrimSpace(out[dec.InputOffset():])) > 0 {
-		return verdict{}, []string{"stdout has more after its JSON object"}
+	top, probs := oneJSONObject(out)
+	if probs != nil {
+		return verdict{}, probs
 	}
 	var v verdict
 	var j hookJSON
@@ -277,7 +273,6 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 		return verdict{notes: notes}, []string{err.Error()}
 	}
 	v.notes = notes
-	var probs []string
 	if j.Continue != nil && !*j.Continue {
 		v.stop = true
 		v.stopReason = "stopped by a " + string(ev) + " hook"
@@ -296,70 +291,14 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 		if err != nil {
 			return verdict{notes: v.notes}, []string{err.Error()}
 		}
-		switch {
-		case hs.HookEventName == nil:
-			probs = append(probs, "hookSpecificOutput.hookEventName is missing")
-		case Event(*hs.HookEventName) != ev:
-			probs = append(probs, fmt.Sprintf("hookSpecificOutput.hookEventName is %q but this is a %s hook", *hs.HookEventName, ev))
+		var hsProbs []string
+		if decision, reason, hsProbs = readHookSpecific(ev, &v, &hs); decision == nil {
+			decision, reason = j.Decision, j.Reason
 		}
-		if hs.PermissionDecision != nil {
-			if ev != PreToolUse {
-				probs = append(probs, fmt.Sprintf("permissionDecision only applies to PreToolUse, not %s", ev))
-			}
-			switch p := Permission(*hs.PermissionDecision); p {
-			case PermissionAllow, PermissionDeny, PermissionAsk:
-				v.permission = p
-			default:
-				probs = append(probs, fmt.Sprintf("permissionDecision must be \"allow\", \"deny\" or \"ask\", not %q", *hs.PermissionDecision))
-			}
-			if hs.PermissionDecisionReason != nil {
-				v.reason = *hs.PermissionDecisionReason
-			}
-		}
-		probs = append(probs, readUpdatedInput(&v, hs.UpdatedInput, "updatedInput")...)
-		readUpdatedOutput(&v, ev, &hs)
-		probs = append(probs, readEventAnswer(ev, &v, &hs)...)
-		if hs.AdditionalContext != nil {
-			v.addContext = *hs.AdditionalContext
-		}
-		if len(hs.Decision) > 0 && string(hs.Decision) != "null" {
-			if ev == PermissionRequest {
-				probs = append(probs, permissionRequest(&v, hs.Decision)...)
-			} else {
-				var d string
-				if err := json.Unmarshal(hs.Decision, &d); err != nil {
-					probs = append(probs, "hookSpecificOutput.decision must be a string")
-				}
-				decision, reason = &d, hs.Reason
-			}
-		}
+		probs = append(probs, hsProbs...)
 	}
 	if decision != nil {
-		d := *decision
-		switch {
-		case ev.decidesPermission() && (d == "approve" || d == "allow"):
-			if v.permission == PermissionNone {
-				v.permission = PermissionAllow
-				v.reason = deref(reason)
-			}
-		case ev.decidesPermission() && (d == "block" || d == "deny"):
-			if v.permission == PermissionNone {
-				v.permission = PermissionDeny
-				v.reason = deref(reason)
-			}
-		case d == "block":
-			if deref(reason) == "" {
-				probs = append(probs, `decision "block" needs a non-empty "reason"`)
-			}
-			if ev.canBlock() {
-				v.block, v.reason = true, deref(reason)
-			} else {
-				v.ignored = fmt.Sprintf("decision \"block\" ignored: %s cannot be blocked", ev)
-			}
-		case d == "" || d == "undefined":
-		default:
-			probs = append(probs, fmt.Sprintf("decision must be \"block\", not %q", d))
-		}
+		probs = append(probs, readDecision(ev, &v, *decision, deref(reason))...)
 	}
 	if v.permission == PermissionDeny && v.reason == "" {
 		v.reason = denyWithoutReason(ev)
@@ -369,6 +308,96 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 	}
 	v.summary = jsonSummary(&v)
 	return v, nil
+}
+
+// oneJSONObject reads stdout as exactly one JSON value, with nothing after it.
+func oneJSONObject(out []byte) (json.RawMessage, []string) {
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var top json.RawMessage
+	if err := dec.Decode(&top); err != nil {
+		return nil, []string{"stdout looks like JSON but is not a valid JSON object: " + jsonError(err)}
+	}
+	// Not dec.More(): it reports false for a stray '}' or ']', so "{}}"
+	// would pass as one object.
+	if len(bytes.TrimSpace(out[dec.InputOffset():])) > 0 {
+		return nil, []string{"stdout has more after its JSON object"}
+	}
+	return top, nil
+}
+
+// readHookSpecific reads hookSpecificOutput into v. Its decision and reason,
+// when it has a string decision (a later event's), take the place of the
+// top-level ones; decision is nil otherwise.
+func readHookSpecific(ev Event, v *verdict, hs *hookSpecificJSON) (decision, reason *string, probs []string) {
+	switch {
+	case hs.HookEventName == nil:
+		probs = append(probs, "hookSpecificOutput.hookEventName is missing")
+	case Event(*hs.HookEventName) != ev:
+		probs = append(probs, fmt.Sprintf("hookSpecificOutput.hookEventName is %q but this is a %s hook", *hs.HookEventName, ev))
+	}
+	if hs.PermissionDecision != nil {
+		if ev != PreToolUse {
+			probs = append(probs, fmt.Sprintf("permissionDecision only applies to PreToolUse, not %s", ev))
+		}
+		switch p := Permission(*hs.PermissionDecision); p {
+		case PermissionAllow, PermissionDeny, PermissionAsk:
+			v.permission = p
+		default:
+			probs = append(probs, fmt.Sprintf("permissionDecision must be \"allow\", \"deny\" or \"ask\", not %q", *hs.PermissionDecision))
+		}
+		if hs.PermissionDecisionReason != nil {
+			v.reason = *hs.PermissionDecisionReason
+		}
+	}
+	probs = append(probs, readUpdatedInput(v, hs.UpdatedInput, "updatedInput")...)
+	readUpdatedOutput(v, ev, hs)
+	probs = append(probs, readEventAnswer(ev, v, hs)...)
+	if hs.AdditionalContext != nil {
+		v.addContext = *hs.AdditionalContext
+	}
+	if len(hs.Decision) > 0 && string(hs.Decision) != "null" {
+		if ev == PermissionRequest {
+			probs = append(probs, permissionRequest(v, hs.Decision)...)
+		} else {
+			var d string
+			if err := json.Unmarshal(hs.Decision, &d); err != nil {
+				probs = append(probs, "hookSpecificOutput.decision must be a string")
+			}
+			decision, reason = &d, hs.Reason
+		}
+	}
+	return decision, reason, probs
+}
+
+// readDecision applies a "decision" field: allow or deny for the events
+// that decide a permission (unless permissionDecision already did), block
+// for the events that can be blocked.
+func readDecision(ev Event, v *verdict, d, reason string) (probs []string) {
+	switch {
+	case ev.decidesPermission() && (d == "approve" || d == "allow"):
+		if v.permission == PermissionNone {
+			v.permission = PermissionAllow
+			v.reason = reason
+		}
+	case ev.decidesPermission() && (d == "block" || d == "deny"):
+		if v.permission == PermissionNone {
+			v.permission = PermissionDeny
+			v.reason = reason
+		}
+	case d == "block":
+		if reason == "" {
+			probs = append(probs, `decision "block" needs a non-empty "reason"`)
+		}
+		if ev.canBlock() {
+			v.block, v.reason = true, reason
+		} else {
+			v.ignored = fmt.Sprintf("decision \"block\" ignored: %s cannot be blocked", ev)
+		}
+	case d == "" || d == "undefined":
+	default:
+		probs = append(probs, fmt.Sprintf("decision must be \"block\", not %q", d))
+	}
+	return probs
 }
 
 func jsonSummary(v *verdict) string {
@@ -411,25 +440,9 @@ func jsonError(err error) string {
 		if field == "" {
 			field = "the answer"
 		}
-		return fmt.Sprintf("%s must be %s, not %s", field, jsonKind(te.Type.Kind().String()), te.Value)
+		return fmt.Sprintf("%s must be %s, not %s", field, rawjson.KindOf(te.Type), te.Value)
 	}
 	return err.Error()
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "bool":
-		return "a boolean"
-	case "string":
-		return "a string"
-	case "struct", "map":
-		return "an object"
-	case "ptr":
-		return "a string or boolean"
-	case "slice":
-		return "an array"
-	}
-	return goKind
 }
 
 func compactJSON(raw json.RawMessage) json.RawMessage {

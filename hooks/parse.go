@@ -588,15 +588,11 @@ func (p *fileParser) checkFile(v *hujson.Value, script string) {
 	}
 }
 
-// ScriptPath returns the file a command runs directly when its first word is
-// a path (./x.sh, /abs/x, $CLAUDE_PROJECT_DIR/x, ~/x), resolved against the
-// project root; "" when the command starts with a program name to look up
-// in PATH, where a missing file is not something the settings can know.
-func ScriptPath(command, projectRoot string) string {
-	return scriptPath(command, projectRoot, projectRoot)
-}
-
-// scriptPath is ScriptPath for a hook that runs in dir.
+// scriptPath returns the file a command runs directly when its first word
+// is a path (./x.sh, /abs/x, $CLAUDE_PROJECT_DIR/x, ~/x), resolved against
+// dir (the directory the hook runs in); "" when the command starts with a
+// program name to look up in PATH, where a missing file is not something
+// the settings can know.
 func scriptPath(command, projectRoot, dir string) string {
 	first := firstWord(command)
 	// A path has a slash, or on Windows a backslash (filepath.Separator).

@@ -40,8 +40,43 @@ func (p *fileParser) applyTyped(h Hook, v *hujson.Value, valid bool) (Hook, bool
 	if obj == nil || !knownHookType(h.Type) {
 		return h, valid
 	}
-	var typeVal, timeoutVal *hujson.Value
-	fields := map[string]*hujson.Value{}
+	f := &typedFields{p: p, obj: v, h: &h, valid: valid, values: map[string]*hujson.Value{}}
+	typeVal, timeoutVal := f.collect(obj)
+
+	h.Once = f.boolean("once")
+	if h.Once && h.Source.IsClaude() {
+		p.report(f.values["once"], SeverityInfo, CodeOptionIgnored,
+			"Claude Code honours once only in skill frontmatter, not in settings files; wavehooks ignores it in Claude Code's files too", "")
+	}
+	switch h.Type {
+	case TypeCommand:
+		f.command()
+	case TypeHTTP:
+		f.http()
+	case TypePrompt, TypeAgent:
+		f.prompt(timeoutVal)
+	case TypeMCPTool:
+		f.mcpTool()
+	}
+	if ok, why := TypeRunsOn(h.Type, h.Event); !ok && typeVal != nil {
+		p.report(typeVal, SeverityWarning, CodeTypeNotOnEvent, why+"; this hook will not run", "")
+	}
+	return h, f.valid
+}
+
+// typedFields reads the fields of one hook's type into it, reporting each
+// problem at its field; valid turns false on the first error.
+type typedFields struct {
+	p      *fileParser
+	obj    *hujson.Value // the hook object, where a missing field is reported
+	h      *Hook
+	valid  bool
+	values map[string]*hujson.Value // the type's fields and the options, by key
+}
+
+// collect gathers the fields the hook's type reads, warning about those of
+// another type (which are ignored), and returns the type and timeout values.
+func (f *typedFields) collect(obj *hujson.Object) (typeVal, timeoutVal *hujson.Value) {
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		name := memberName(m)
@@ -55,123 +90,137 @@ func (p *fileParser) applyTyped(h Hook, v *hujson.Value, valid bool) (Hook, bool
 		if !ok {
 			continue
 		}
-		if types[0] != "" && !contains(types, h.Type) {
-			p.report(&m.Name, SeverityWarning, CodeOptionIgnored, fmt.Sprintf("%s is read by %s hooks only; this %s hook ignores it",
-				name, strings.Join(types, " and "), h.Type), "")
+		if types[0] != "" && !contains(types, f.h.Type) {
+			f.p.report(&m.Name, SeverityWarning, CodeOptionIgnored, fmt.Sprintf("%s is read by %s hooks only; this %s hook ignores it",
+				name, strings.Join(types, " and "), f.h.Type), "")
 			if name == "async" {
-				h.Async = false
+				f.h.Async = false
 			}
 			continue
 		}
-		fields[name] = &m.Value
+		f.values[name] = &m.Value
 	}
-	str := func(key string, required bool) (string, *hujson.Value) {
-		fv := fields[key]
-		if fv == nil {
-			if required {
-				p.report(v, SeverityError, CodeMissingField, fmt.Sprintf("%s %s hook needs %q; this hook will not run", article(h.Type), h.Type, key), key)
-				valid = false
-			}
-			return "", nil
-		}
-		lit, ok := fv.Value.(hujson.Literal)
-		if !ok || lit.Kind() != '"' || (required && strings.TrimSpace(lit.String()) == "") {
-			what := "a string"
-			if required {
-				what = "a non-empty string"
-			}
-			p.report(fv, SeverityError, CodeWrongType, fmt.Sprintf("%s must be %s; this hook will not run", key, what), "")
-			valid = false
-			return "", nil
-		}
-		return lit.String(), fv
-	}
-	boolean := func(key string) bool {
-		fv := fields[key]
-		if fv == nil {
-			return false
-		}
-		lit, ok := fv.Value.(hujson.Literal)
-		if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
-			p.report(fv, SeverityError, CodeWrongType, key+" must be true or false; this hook will not run", "")
-			valid = false
-			return false
-		}
-		return lit.Bool()
-	}
-	setRange := func(fv *hujson.Value) {
-		if fv != nil {
-			h.CommandRange = p.idx.Span(fv.StartOffset, fv.EndOffset)
-		}
-	}
+	return typeVal, timeoutVal
+}
 
-	h.Once = boolean("once")
-	if h.Once && h.Source.IsClaude() {
-		p.report(fields["once"], SeverityInfo, CodeOptionIgnored,
-			"Claude Code honours once only in skill frontmatter, not in settings files; wavehooks ignores it in Claude Code's files too", "")
+// str reads a string field; a required one must be there and not blank.
+func (f *typedFields) str(key string, required bool) (string, *hujson.Value) {
+	fv := f.values[key]
+	if fv == nil {
+		if required {
+			f.p.report(f.obj, SeverityError, CodeMissingField, fmt.Sprintf("%s %s hook needs %q; this hook will not run", article(f.h.Type), f.h.Type, key), key)
+			f.valid = false
+		}
+		return "", nil
 	}
-	switch h.Type {
-	case TypeCommand:
-		if s, fv := str("shell", false); fv != nil {
-			switch {
-			case !contains(Shells, s):
-				p.report(fv, SeverityError, CodeWrongType, fmt.Sprintf("shell must be one of %s, not %q; this hook will not run",
-					strings.Join(Shells, ", "), s), "")
-				valid = false
-			case h.Args != nil:
-				p.report(fv, SeverityWarning, CodeOptionIgnored, "with \"args\" no shell runs the hook: shell is ignored", "")
-			default:
-				h.Shell = s
-			}
+	lit, ok := fv.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' || (required && strings.TrimSpace(lit.String()) == "") {
+		what := "a string"
+		if required {
+			what = "a non-empty string"
 		}
-		if h.AsyncRewake = boolean("asyncRewake"); h.AsyncRewake {
-			h.Async = true
-		}
-	case TypeHTTP:
-		var fv *hujson.Value
-		h.URL, fv = str("url", true)
-		setRange(fv)
-		if fv != nil {
-			if u, err := url.Parse(h.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				p.report(fv, SeverityError, CodeBadURL, fmt.Sprintf("url must be an http:// or https:// URL, not %q; this hook will not run", h.URL), "")
-				valid = false
-			}
-		}
-		valid = p.parseHeaders(fields["headers"], &h) && valid
-		valid = p.parseEnvVarList(fields["allowedEnvVars"], &h.AllowedEnvVars, "allowedEnvVars") && valid
-	case TypePrompt, TypeAgent:
-		var fv *hujson.Value
-		h.Prompt, fv = str("prompt", true)
-		setRange(fv)
-		h.Model, _ = str("model", false)
-		h.ContinueOnBlock = boolean("continueOnBlock")
-		if !validTimeout(timeoutVal) {
-			h.Timeout = DefaultPromptTimeout
-			if h.Type == TypeAgent {
-				h.Timeout = DefaultAgentTimeout
-			}
-		}
-	case TypeMCPTool:
-		var fv *hujson.Value
-		h.Server, _ = str("server", true)
-		h.Tool, fv = str("tool", true)
-		setRange(fv)
-		if in := fields["input"]; in != nil {
-			if _, ok := in.Value.(*hujson.Object); !ok {
-				p.report(in, SeverityError, CodeWrongType, `input must be an object of the tool's arguments, e.g. {"file_path": "${tool_input.file_path}"}; this hook will not run`, "")
-				valid = false
-			} else {
-				c := in.Clone()
-				c.Standardize()
-				c.Minimize()
-				h.Input = c.Pack()
-			}
+		f.p.report(fv, SeverityError, CodeWrongType, fmt.Sprintf("%s must be %s; this hook will not run", key, what), "")
+		f.valid = false
+		return "", nil
+	}
+	return lit.String(), fv
+}
+
+// boolean reads a true/false field; absent is false.
+func (f *typedFields) boolean(key string) bool {
+	fv := f.values[key]
+	if fv == nil {
+		return false
+	}
+	lit, ok := fv.Value.(hujson.Literal)
+	if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
+		f.p.report(fv, SeverityError, CodeWrongType, key+" must be true or false; this hook will not run", "")
+		f.valid = false
+		return false
+	}
+	return lit.Bool()
+}
+
+// runsAt makes fv the hook's place in the file, where its code lens goes.
+func (f *typedFields) runsAt(fv *hujson.Value) {
+	if fv != nil {
+		f.h.CommandRange = f.p.idx.Span(fv.StartOffset, fv.EndOffset)
+	}
+}
+
+// command reads a command hook's shell and asyncRewake.
+func (f *typedFields) command() {
+	h := f.h
+	if s, fv := f.str("shell", false); fv != nil {
+		switch {
+		case !contains(Shells, s):
+			f.p.report(fv, SeverityError, CodeWrongType, fmt.Sprintf("shell must be one of %s, not %q; this hook will not run",
+				strings.Join(Shells, ", "), s), "")
+			f.valid = false
+		case h.Args != nil:
+			f.p.report(fv, SeverityWarning, CodeOptionIgnored, "with \"args\" no shell runs the hook: shell is ignored", "")
+		default:
+			h.Shell = s
 		}
 	}
-	if ok, why := TypeRunsOn(h.Type, h.Event); !ok && typeVal != nil {
-		p.report(typeVal, SeverityWarning, CodeTypeNotOnEvent, why+"; this hook will not run", "")
+	if h.AsyncRewake = f.boolean("asyncRewake"); h.AsyncRewake {
+		h.Async = true
 	}
-	return h, valid
+}
+
+// http reads an http hook's url, headers and allowedEnvVars.
+func (f *typedFields) http() {
+	h := f.h
+	var fv *hujson.Value
+	h.URL, fv = f.str("url", true)
+	f.runsAt(fv)
+	if fv != nil {
+		if u, err := url.Parse(h.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			f.p.report(fv, SeverityError, CodeBadURL, fmt.Sprintf("url must be an http:// or https:// URL, not %q; this hook will not run", h.URL), "")
+			f.valid = false
+		}
+	}
+	f.valid = f.p.parseHeaders(f.values["headers"], h) && f.valid
+	f.valid = f.p.parseEnvVarList(f.values["allowedEnvVars"], &h.AllowedEnvVars, "allowedEnvVars") && f.valid
+}
+
+// prompt reads a prompt or agent hook's prompt, model and continueOnBlock,
+// and gives it its type's default timeout when the file sets none.
+func (f *typedFields) prompt(timeoutVal *hujson.Value) {
+	h := f.h
+	var fv *hujson.Value
+	h.Prompt, fv = f.str("prompt", true)
+	f.runsAt(fv)
+	h.Model, _ = f.str("model", false)
+	h.ContinueOnBlock = f.boolean("continueOnBlock")
+	if !validTimeout(timeoutVal) {
+		h.Timeout = DefaultPromptTimeout
+		if h.Type == TypeAgent {
+			h.Timeout = DefaultAgentTimeout
+		}
+	}
+}
+
+// mcpTool reads an mcp_tool hook's server, tool and input.
+func (f *typedFields) mcpTool() {
+	h := f.h
+	var fv *hujson.Value
+	h.Server, _ = f.str("server", true)
+	h.Tool, fv = f.str("tool", true)
+	f.runsAt(fv)
+	in := f.values["input"]
+	if in == nil {
+		return
+	}
+	if _, ok := in.Value.(*hujson.Object); !ok {
+		f.p.report(in, SeverityError, CodeWrongType, `input must be an object of the tool's arguments, e.g. {"file_path": "${tool_input.file_path}"}; this hook will not run`, "")
+		f.valid = false
+		return
+	}
+	c := in.Clone()
+	c.Standardize()
+	c.Minimize()
+	h.Input = c.Pack()
 }
 
 // validTimeout reports whether a timeout value is one parseHook accepted.

@@ -5,7 +5,7 @@ import "context"
 // ReadGate is told when hook processes that may read an event's transcript
 // start and end. The session store writes a transcript in place only while
 // no hook of its session runs, and otherwise through a copy renamed over it,
-// so that a hook never reads half a write (DESIGN.md section 6).
+// so that a hook never reads half a write (docs/performance.md, "Saves while a hook runs").
 type ReadGate interface {
 	// Enter is called before hook processes start. It may block while a
 	// write to the transcript is in progress.

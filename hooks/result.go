@@ -153,7 +153,7 @@ type Run struct {
 }
 
 // MarshalJSON writes a Run with "problems":[] when there are none: arrays on
-// the wire are never null (DESIGN.md section 7), and editor clients iterate
+// the wire are never null (docs/protocol.md), and editor clients iterate
 // the list without a check.
 func (r Run) MarshalJSON() ([]byte, error) {
 	type plain Run

@@ -149,11 +149,9 @@ func (s *Server) ask(ctx context.Context, req session.AskRequest) bool {
 		s.publishDiagnostics(uri.File(a.file))
 	}
 	promptCtx, withdraw := context.WithCancel(s.connCtx)
-	s.handlers.Add(1)
-	go func() {
-		defer s.handlers.Done()
+	s.background(func() {
 		s.askByMessage(promptCtx, a)
-	}()
+	})
 	timer := time.NewTimer(s.opts.AskTimeout)
 	defer timer.Stop()
 	select {

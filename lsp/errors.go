@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // LSP's own error codes, beyond JSON-RPC's.
@@ -42,9 +44,12 @@ func toRPCError(err error) error {
 	}
 	var rpcErr *jsonrpc2.Error
 	var pErr *paramError
+	var invalid *session.InvalidError
 	switch {
 	case errors.As(err, &pErr):
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	case errors.As(err, &invalid):
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+invalid.Error())
 	case errors.As(err, &rpcErr):
 		return jsonrpc2.NewError(rpcErr.Code, err.Error())
 	case errors.Is(err, context.Canceled):

@@ -59,7 +59,7 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	if err != nil {
 		return nil, err
 	}
-	if err := requireTool(p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
+	if err := requireTool(typedToolFields, p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
 		return nil, err
 	}
 	ctx = session.WithClientInput(ctx, p.input())
@@ -77,7 +77,7 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	if err != nil {
 		return nil, err
 	}
-	if err := requireTool(p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
+	if err := requireTool(typedToolFields, p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
 		return nil, err
 	}
 	if len(p.ToolResponse) == 0 {
@@ -120,21 +120,32 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 	return blocksResult(out), nil
 }
 
-func requireTool(id, name string, input *json.RawMessage) error {
+func requireTool(names toolFields, id, name string, input *json.RawMessage) error {
 	switch {
 	case id == "":
-		return badParam("toolUseId", "is required")
+		return badParam(names.id, "is required")
 	case name == "":
-		return badParam("toolName", "is required")
+		return badParam(names.name, "is required")
 	}
 	if len(*input) == 0 || string(*input) == "null" {
 		*input = json.RawMessage("{}")
 	}
 	if (*input)[0] != '{' {
-		return badParam("toolInput", "must be an object")
+		return badParam(names.input, "must be an object")
 	}
 	return nil
 }
+
+// toolFields are the names of a tool call's fields in a request, so that an
+// error names the field as the client spelt it.
+type toolFields struct{ id, name, input string }
+
+var (
+	// typedToolFields: wave/preToolUse and wave/postToolUse params.
+	typedToolFields = toolFields{"toolUseId", "toolName", "toolInput"}
+	// stdinToolFields: wave/runHooks's input, the hook's stdin fields.
+	stdinToolFields = toolFields{"input.tool_use_id", "input.tool_name", "input.tool_input"}
+)
 
 // event runs one lifecycle event of a session with everything the editor
 // sees around it: progress when the hooks take long (titled with the

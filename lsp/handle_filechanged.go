@@ -112,11 +112,9 @@ func (s *Server) syncWatches() {
 		}
 	}
 	if dynamicReg && s.connCtx.Err() == nil {
-		s.handlers.Add(1)
-		go func() {
-			defer s.handlers.Done()
+		s.background(func() {
 			s.registerWatches()
-		}()
+		})
 	}
 }
 

@@ -65,12 +65,31 @@ const (
 )
 
 func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.InitializeResult, error) {
-	s.stateMu.Lock()
-	if s.state != stateStarting {
-		s.stateMu.Unlock()
+	if !s.claimInitialize() {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
 	}
-	s.stateMu.Unlock()
+	res, err := s.initializeClaimed(p)
+	if err != nil {
+		s.stateMu.Lock()
+		s.initClaimed = false // a failed initialize may be sent again, corrected
+		s.stateMu.Unlock()
+	}
+	return res, err
+}
+
+// claimInitialize checks and claims the right to initialize in one step,
+// as gopls does: of two initialize requests sent at once, one runs.
+func (s *Server) claimInitialize() bool {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	if s.state != stateStarting || s.initClaimed {
+		return false
+	}
+	s.initClaimed = true
+	return true
+}
+
+func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeResult, error) {
 
 	root, err := projectRoot(p)
 	if err != nil {
@@ -193,11 +212,9 @@ func (s *Server) initialized(context.Context, *json.RawMessage) {
 	s.watchChangedFiles(s.watch)
 	s.rediagnose()
 	s.notify(notifyHooksChanged, s.hooksState(s.engine.Loaded()))
-	s.handlers.Add(1)
-	go func() {
-		defer s.handlers.Done()
+	s.background(func() {
 		s.askTrustIfNeeded(s.connCtx)
-	}()
+	})
 }
 
 func (s *Server) shutdown(context.Context, *json.RawMessage) (any, error) {

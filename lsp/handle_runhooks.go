@@ -34,8 +34,8 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 	}
 	switch ev {
 	case hooks.PreToolUse, hooks.PostToolUse:
-		if err := requireTool(in.ToolUseID, in.ToolName, &in.ToolInput); err != nil {
-			return nil, badParam("input", "%v", err)
+		if err := requireTool(stdinToolFields, in.ToolUseID, in.ToolName, &in.ToolInput); err != nil {
+			return nil, err
 		}
 	case hooks.SessionStart:
 		if in.Source == "" {

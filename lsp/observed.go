@@ -137,15 +137,13 @@ func (s *Server) goObserved(ins ...hooks.Input) {
 	if s.connCtx.Err() != nil || len(ins) == 0 {
 		return
 	}
-	s.handlers.Add(1)
-	go func() {
-		defer s.handlers.Done()
+	s.background(func() {
 		s.observed.fire.Lock()
 		defer s.observed.fire.Unlock()
 		for _, in := range ins {
 			s.fireObserved(s.connCtx, in)
 		}
-	}()
+	})
 }
 
 // localPath is the absolute local path a file URI from the editor names,

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"os"
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
@@ -10,28 +9,17 @@ import (
 
 // Preview is the wire result an event's hooks produced, as the matching
 // method would answer it: what `wavehooks run` prints. The hooks have
-// already run (res); their answer is applied by a real session — in a
-// throwaway store, so nothing of the user's changes — so that the blocks
-// printed are exactly the ones the server would add, with no second copy of
-// the per-event rules. An ask stays "ask": nobody is there to answer it.
+// already run (res); their answer is applied by a session in memory
+// (session.Scratch: the same per-event rules, nothing written), so that the
+// blocks printed are exactly the ones the server would add. An ask stays
+// "ask": nobody is there to answer it.
 func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error) {
-	home, err := os.MkdirTemp("", "wavehooks-run-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(home)
-	store, err := session.NewStore(session.Options{WaveHome: home, ProjectRoot: in.Cwd, Firer: answered(res)})
-	if err != nil {
-		return nil, err
-	}
-	defer store.Close()
-	sess, err := store.Create("")
-	if err != nil {
-		return nil, err
-	}
+	sess := session.Scratch(in.Cwd, answered(res))
 	applied := in
 	if applied.ToolUseID == "" {
-		applied.ToolUseID = "toolu_run" // the session keys tool blocks by id; the input may have none
+		// The session keys a tool call's block by its id; a hand-written
+		// input often has none. It is taken out of what is printed.
+		applied.ToolUseID = previewToolUseID
 	}
 	// Let an ask through unanswered, so the outcome is what the hooks said
 	// before any user decided anything; it is reported as "ask" below.
@@ -39,11 +27,21 @@ func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error)
 	if err != nil {
 		return nil, err
 	}
+	if applied.ToolUseID != in.ToolUseID {
+		for i := range out.Blocks {
+			if out.Blocks[i].ID == previewToolUseID {
+				out.Blocks[i].ID = "" // the input named no id: print none
+			}
+		}
+	}
 	if res.Permission == hooks.PermissionAsk && res.Continue {
 		out.Permission, out.Reason, out.Asked = string(hooks.PermissionAsk), res.Reason, false
 	}
 	return resultFor(in.Event, in.SessionID, in.TranscriptPath, out, in.ToolInput), nil
 }
+
+// previewToolUseID stands in for the tool use id of an input that has none.
+const previewToolUseID = "toolu_preview"
 
 // answered is a session.Firer that gives back hooks that already ran.
 type answered hooks.Result

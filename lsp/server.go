@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/session"
 	"github.com/wavehooks/wavehooks/watcher"
 )
@@ -104,8 +105,14 @@ type Server struct {
 	connected atomic.Bool
 	handlers  sync.WaitGroup
 
-	stateMu  sync.Mutex
-	state    serverState
+	stateMu sync.Mutex
+	state   serverState
+	// initClaimed is set while an initialize request runs, so that a second
+	// one sent at the same time is refused rather than run beside it.
+	initClaimed bool
+	// stopping is set when Serve begins to wait for s.handlers: no work
+	// may start after it (a watcher's callback, a reload, a request).
+	stopping bool
 	exitCode int
 	exited   chan struct{}
 
@@ -181,6 +188,9 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 		// A read blocked on a terminal or inherited stdin cannot be
 		// interrupted by Close; the process is about to exit anyway.
 	}
+	s.stateMu.Lock()
+	s.stopping = true // under stateMu: no enterWork can Add after this, so Wait is final
+	s.stateMu.Unlock()
 	s.handlers.Wait()
 	s.memory.stop()
 	if s.engine != nil {
@@ -202,6 +212,33 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	default:
 		return 1
 	}
+}
+
+// enterWork registers work with the handlers Serve waits for before it
+// closes the engine, the store and the watcher; it is false once Serve has
+// begun to stop, and then the work must not start. Every goroutine and
+// callback that touches them enters here — requests, watcher callbacks,
+// reloads — and calls s.handlers.Done when it ends.
+func (s *Server) enterWork() bool {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	if s.stopping {
+		return false
+	}
+	s.handlers.Add(1)
+	return true
+}
+
+// background runs f on its own goroutine as work Serve waits for, unless
+// the server is stopping.
+func (s *Server) background(f func()) {
+	if !s.enterWork() {
+		return
+	}
+	go func() {
+		defer s.handlers.Done()
+		f()
+	}()
 }
 
 // handler is one method's implementation. Requests get call; notifications
@@ -253,28 +290,11 @@ func decodeParams(raw json.RawMessage, p any) error {
 	if err := json.Unmarshal(raw, p); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return badParam(te.Field, "must be %s, not %s", jsonType(te.Type.String()), te.Value)
+			return badParam(te.Field, "must be %s, not %s", rawjson.KindOf(te.Type), te.Value)
 		}
 		return badParam("", "%v", err)
 	}
 	return nil
-}
-
-func jsonType(goType string) string {
-	switch goType {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "int", "int32", "int64", "float64":
-		return "a number"
-	case "json.RawMessage":
-		return "a JSON value"
-	}
-	if len(goType) > 2 && goType[:2] == "[]" {
-		return "an array"
-	}
-	return "an object"
 }
 
 // handle dispatches one incoming message. It never returns an error: an
@@ -317,11 +337,14 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	}
 	// Requests run concurrently: a pending ask must not hold up anything else.
+	if !s.enterWork() {
+		s.refuse(ctx, reply, method, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s while the server stops", method)))
+		return nil
+	}
 	reqCtx, cancel := context.WithCancel(s.connCtx)
 	after := &afterReply{}
 	reqCtx = context.WithValue(reqCtx, afterReplyKey{}, after)
 	s.inflight.add(call.ID(), cancel)
-	s.handlers.Add(1)
 	go func() {
 		defer s.handlers.Done()
 		defer cancel()

@@ -45,6 +45,29 @@ func TestLifecycle(t *testing.T) {
 		e := startEditor(t, editorOpts{})
 		require.Equal(t, jsonrpc2.InvalidRequest, rpcCode(t, e.call("initialize", map[string]any{}, nil)))
 	})
+	t.Run("of initialize requests sent at once, one runs", func(t *testing.T) {
+		e := startEditor(t, editorOpts{noInit: true})
+		const n = 16
+		errs := make(chan error, n)
+		for range n {
+			go func() { errs <- e.call("initialize", map[string]any{"rootUri": string(uri.File(e.root))}, nil) }()
+		}
+		ok := 0
+		for range n {
+			if err := <-errs; err == nil {
+				ok++
+			} else {
+				require.Equal(t, jsonrpc2.InvalidRequest, rpcCode(t, err))
+				require.ErrorContains(t, err, "initialize was already called")
+			}
+		}
+		require.Equal(t, 1, ok)
+	})
+	t.Run("a failed initialize can be sent again", func(t *testing.T) {
+		e := startEditor(t, editorOpts{noInit: true})
+		require.Equal(t, jsonrpc2.InvalidParams, rpcCode(t, e.call("initialize", map[string]any{"rootUri": "file:///no/such/dir"}, nil)))
+		require.NoError(t, e.call("initialize", map[string]any{"rootUri": string(uri.File(e.root))}, nil))
+	})
 	t.Run("a root that is not a directory is rejected", func(t *testing.T) {
 		e := startEditor(t, editorOpts{noInit: true})
 		err := e.call("initialize", map[string]any{"rootUri": "file:///no/such/dir"}, nil)
@@ -76,6 +99,17 @@ func TestBadRequests(t *testing.T) {
 		{"bad source", "wave/sessionStart", map[string]any{"source": "cron"}, jsonrpc2.InvalidParams, "source"},
 		{"bad block type", "wave/addAssistantMessage", map[string]any{"sessionId": sid, "blocks": []any{map[string]any{"type": "error", "content": "x"}}},
 			jsonrpc2.InvalidParams, "blocks[0].type"},
+		{"tool id twice in a message", "wave/addAssistantMessage", map[string]any{"sessionId": sid, "blocks": []any{
+			map[string]any{"type": "tool", "id": "toolu_1", "name": "Bash"}, map[string]any{"type": "tool", "id": "toolu_1", "name": "Bash"}}},
+			jsonrpc2.InvalidParams, `invalid params: blocks[1].id: tool id "toolu_1" appears twice`},
+		// wave/runHooks names the hook's stdin fields as the client sent
+		// them, wrapped once.
+		{"runHooks tool call without an id", "wave/runHooks", map[string]any{"sessionId": sid, "event": "PreToolUse", "input": map[string]any{"tool_name": "Bash"}},
+			jsonrpc2.InvalidParams, "invalid params: input.tool_use_id: is required"},
+		{"runHooks relative new_cwd", "wave/runHooks", map[string]any{"sessionId": sid, "event": "CwdChanged", "input": map[string]any{"new_cwd": "src"}},
+			jsonrpc2.InvalidParams, `invalid params: input.new_cwd: must be an absolute path, not "src"`},
+		{"batch of an unknown call", "wave/postToolBatch", map[string]any{"sessionId": sid, "toolUseIds": []string{"toolu_none"}},
+			jsonrpc2.InvalidParams, `invalid params: toolUseIds: the session has no tool call "toolu_none"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

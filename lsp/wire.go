@@ -9,7 +9,7 @@ import (
 	"github.com/wavehooks/wavehooks/session"
 )
 
-// The wave/* wire contract of DESIGN.md section 7. Field names are fixed:
+// The wave/* wire contract of docs/protocol.md. Field names are fixed:
 // extend, never rename. Every slice is sent as [] rather than null.
 
 // Block is a message block on the wire; it has the same shape as in the

@@ -8,8 +8,8 @@ import (
 
 // APIMessage is one message as the model's API (Anthropic Messages) takes it:
 // the conversation as the model must see it, and also one line of a "jsonl"
-// transcript, so that hook scripts written for Claude Code transcripts (seed
-// 004's jq recipes) read ours unchanged.
+// transcript, so that hook scripts written for Claude Code transcripts (the jq
+// recipes of docs/hooks.md) read ours unchanged.
 type APIMessage struct {
 	Role string
 	// Text is the content of a message that is a single text; Blocks is nil then.
@@ -85,7 +85,7 @@ func (b *APIBlock) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes {role, content} with content a string for a single text
-// and a list of blocks otherwise, as the API and seed 004 expect.
+// and a list of blocks otherwise, as the model API and the jq recipes of docs/hooks.md expect.
 func (m APIMessage) MarshalJSON() ([]byte, error) { return appendAPIMessage(nil, &m) }
 
 // UnmarshalJSON reads either shape of content.
@@ -126,7 +126,7 @@ type apiLine struct {
 	clean bool
 }
 
-// ToAPI converts messages to what the model must see (seed 002's
+// ToAPI converts messages to what the model must see (docs/hooks.md, "JSON output":
 // convertMessagesForAPI): hook blocks become "[Hook:<Event>] …" text, warn
 // and error blocks are left out (they are for the user), a tool block is a
 // tool_use in its message and, once it has a result, a tool_result in the

@@ -1,6 +1,6 @@
 // Package session is the conversation a hook sees and changes. It holds the
 // messages of one agent session, applies the combined answer of an event's
-// hooks to them (DESIGN.md section 5), and keeps them durably in the session
+// hooks to them (docs/hooks.md, "Exit codes" and "JSON output"), and keeps them durably in the session
 // file whose path hooks receive as transcript_path.
 //
 // The package exists so that the server answers every editor request with a

@@ -123,7 +123,7 @@ func roles(msgs []session.Message) []string {
 	return out
 }
 
-// fileMessages reads the messages from the session file the way seed 001's
+// fileMessages reads the messages from the session file the way docs/hooks.md's
 // acceptance test does: `jq '.state.messages'`.
 func fileMessages(t *testing.T, s *session.Session) []session.Message {
 	t.Helper()

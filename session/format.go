@@ -17,14 +17,14 @@ type Format string
 
 const (
 	// FormatJSON is session_<shortId>.json: {id, version, metadata, state:
-	// {messages}} with every block, errors included, as seed 001's jq reads it.
+	// {messages}} with every block, errors included, as docs/hooks.md's jq reads it.
 	FormatJSON Format = "json"
 	// FormatJSONL is session_<shortId>.jsonl: one API message per line, as
-	// Claude Code's transcripts and seed 004's jq recipes expect, with id and
+	// Claude Code's transcripts and the jq recipes of docs/hooks.md expect, with id and
 	// metadata in session_<shortId>.meta.json. Error blocks are not in it (the
 	// model never sees them), so a resumed jsonl session has none; see FromAPI
 	// for what else a resume cannot restore. A user line whose content is a
-	// list (tool results, or context merged with a prompt) defeats seed 004's
+	// list (tool results, or context merged with a prompt) defeats the jq recipes of docs/hooks.md,
 	// readable-text recipe, which adds "[USER] " to .content.
 	FormatJSONL Format = "jsonl"
 )
@@ -57,7 +57,7 @@ func (h *fileHeader) check(name string) error {
 var (
 	jsonSep  = []byte(",\n")
 	jsonFoot = []byte("\n]}}\n")
-	// jsonHeadEnd ends the head line; "state" is last so seed 001's
+	// jsonHeadEnd ends the head line; "state" is last so docs/hooks.md's
 	// `jq '.state.messages'` finds the messages after id and metadata.
 	jsonHeadEnd = []byte(`,"state":{"messages":[`)
 	jsonlTerm   = []byte("\n")

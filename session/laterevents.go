@@ -3,11 +3,11 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // laterEvents are the events Claude Code added after the first thirteen;
@@ -151,7 +151,7 @@ func (s *Session) runLater(ctx context.Context, in hooks.Input) (Outcome, error)
 // fills in old_cwd, when the caller left it out, with the session's cwd.
 func (s *Session) cwdInput(in *hooks.Input) error {
 	if dir := stringField(in.Extra, "new_cwd"); dir != "" && !filepath.IsAbs(dir) {
-		return fmt.Errorf("new_cwd must be an absolute path, not %q", dir)
+		return invalid("input.new_cwd", "must be an absolute path, not %q", dir)
 	}
 	if stringField(in.Extra, "old_cwd") != "" {
 		return nil
@@ -195,7 +195,7 @@ func (s *Session) worktreeCreated(out *Outcome, res *hooks.Result) {
 // tool_response, the result the model sees.
 func (s *Session) PostToolBatch(ctx context.Context, toolUseIDs []string) (Outcome, error) {
 	if len(toolUseIDs) == 0 {
-		return Outcome{}, errors.New("a batch needs at least one tool use id")
+		return Outcome{}, invalid("toolUseIds", "a batch needs at least one tool use id")
 	}
 	type call struct {
 		ToolName     string          `json:"tool_name"`
@@ -209,14 +209,14 @@ func (s *Session) PostToolBatch(ctx context.Context, toolUseIDs []string) (Outco
 		mi, bi, ok := s.conv.findTool(id)
 		if !ok {
 			s.mu.Unlock()
-			return Outcome{}, fmt.Errorf("the session has no tool call %q", id)
+			return Outcome{}, invalid("toolUseIds", "the session has no tool call %q", id)
 		}
 		b := s.conv.msgs[mi].Blocks[bi]
 		resp := b.Result
 		if resp == "" {
 			resp = b.Error
 		}
-		calls = append(calls, call{ToolName: b.Name, ToolInput: orEmptyObject(b.Input), ToolUseID: b.ID, ToolResponse: resp})
+		calls = append(calls, call{ToolName: b.Name, ToolInput: rawjson.OrEmptyObject(b.Input), ToolUseID: b.ID, ToolResponse: resp})
 	}
 	s.mu.Unlock()
 	raw, err := json.Marshal(calls)

@@ -215,7 +215,9 @@ func TestCwdChangedMovesTheSessionsCwd(t *testing.T) {
 	require.Equal(t, e.root+"\n"+sub+"\n", string(stops))
 
 	_, err = s.RunHooks(ctx, extra(t, hooks.CwdChanged, `{"new_cwd": "src"}`), nil)
-	require.ErrorContains(t, err, `new_cwd must be an absolute path, not "src"`)
+	require.ErrorContains(t, err, `input.new_cwd: must be an absolute path, not "src"`)
+	var invalid *session.InvalidError
+	require.ErrorAs(t, err, &invalid, "a caller's mistake, answered with InvalidParams")
 }
 
 // TestPostToolBatchFromTheSession builds the batch from the tool calls the

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
 // begin saves pending changes (a file to recreate, say) so that the file is
@@ -79,7 +80,7 @@ func (s *Session) notices(out *Outcome, res *hooks.Result) {
 }
 
 // addContext gives the model each text of Result.Context as a user message
-// (seed 003's addUserMessage) and each additionalContext as a hook block.
+// (addUser, session/ops.go) and each additionalContext as a hook block.
 func (s *Session) addContext(out *Outcome, ev hooks.Event, res *hooks.Result) {
 	for _, c := range res.Context {
 		b := Block{Type: BlockText, Content: c}
@@ -91,7 +92,7 @@ func (s *Session) addContext(out *Outcome, ev hooks.Event, res *hooks.Result) {
 }
 
 // feedback blocks the event and gives the model its reason as a user
-// message (seed 003's addUserMessage(stderr) for PostToolUse and Stop).
+// message (addUser with the stderr, for PostToolUse and Stop).
 func (s *Session) feedback(out *Outcome, reason string) {
 	out.Blocked, out.Reason = true, reason
 	b := Block{Type: BlockText, Content: reason}
@@ -305,7 +306,7 @@ func (s *Session) permissionRequest(out *Outcome, in hooks.Input, res *hooks.Res
 	switch perm {
 	case hooks.PermissionAllow:
 		out.Permission, out.Reason = string(perm), reason
-		out.ToolInput = orEmptyObject(in.ToolInput)
+		out.ToolInput = rawjson.OrEmptyObject(in.ToolInput)
 		if res.UpdatedInput != nil {
 			out.ToolInput = res.UpdatedInput
 			if in.ToolUseID != "" {

@@ -17,7 +17,7 @@ import (
 	"github.com/wavehooks/wavehooks/session"
 )
 
-// Seed 003's UserPromptSubmit examples, and DESIGN.md section 5's column for it.
+// The UserPromptSubmit examples of docs/hooks.md, and docs/hooks.md's exit-code table for it.
 func TestUserPromptSubmit(t *testing.T) {
 	ev := hooks.UserPromptSubmit
 	cases := []struct {
@@ -123,7 +123,7 @@ func TestUserPromptSubmit(t *testing.T) {
 	}
 }
 
-// A hook reads the transcript with seed 001's pipeline and must find in it
+// A hook reads the transcript with docs/hooks.md's jq pipeline and must find in it
 // what triggered it: the prompt, or the tool block.
 func TestHooksSeeTheirTriggerInTheTranscript(t *testing.T) {
 	dir := t.TempDir()

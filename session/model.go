@@ -22,7 +22,7 @@ const (
 )
 
 // Block is one piece of a message. A single struct for every kind keeps the
-// JSON exactly as hooks and editors read it (seed 002/003 field names) and lets
+// JSON exactly as hooks and editors read it (the field names of docs/protocol.md) and lets
 // a hook's jq see only the fields a kind uses.
 type Block struct {
 	Type      string          `json:"type"`                // "text" | "tool" | "error" | "warn" | "hook"

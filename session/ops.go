@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// The message operations of seed 003 (addUserMessage, updateToolBlock,
+// The message operations of docs/hooks.md, "Exit codes" (addUserMessage, updateToolBlock,
 // addErrorBlock, removeLastUserMessage) plus warn and hook blocks, on a plain
 // message list that remembers which messages changed since it was last
 // saved, so that saving rewrites only those.
@@ -187,7 +187,7 @@ func (c *conversation) add(role string, blocks ...Block) uint64 {
 	return c.nextSeq
 }
 
-// addUser is seed 003's addUserMessage: the prompt, injected context, or
+// addUser is the message a blocked prompt, tool or stop adds: the prompt, injected context, or
 // feedback the model must read.
 func (c *conversation) addUser(blocks ...Block) uint64 { return c.add(RoleUser, blocks...) }
 
@@ -236,14 +236,14 @@ func (c *conversation) hasResults(mi int) bool {
 	return false
 }
 
-// addError is seed 003's addErrorBlock: text for the user that the model never sees.
+// addError adds an error block: text for the user that the model never sees.
 func (c *conversation) addError(text string) Block {
 	b := Block{Type: BlockError, Content: text}
 	c.appendAssistant(b)
 	return b
 }
 
-// addWarn adds a warning the user sees and the model never does (seed 002's
+// addWarn adds a warning the user sees and the model never does (docs/hooks.md, "JSON output":
 // warn flow ends at the user).
 func (c *conversation) addWarn(text string) Block {
 	b := Block{Type: BlockWarn, Content: text}
@@ -296,7 +296,7 @@ func toolIndex(blocks []Block, id string) int {
 	return -1
 }
 
-// updateTool is seed 003's updateToolBlock: it changes the tool block with
+// updateTool it changes the tool block with
 // the given id and returns the block as it now is.
 func (c *conversation) updateTool(id string, change func(*Block)) (Block, bool) {
 	mi, bi, ok := c.findTool(id)
@@ -325,7 +325,7 @@ func (c *conversation) indexOf(seq uint64) int {
 	return i
 }
 
-// remove is seed 003's removeLastUserMessage, made exact: it erases the
+// remove it erases the
 // message the event itself added, even if other messages followed it.
 func (c *conversation) remove(seq uint64) bool {
 	i := c.indexOf(seq)

@@ -91,7 +91,7 @@ type Outcome struct {
 // agent is let stop anyway: a hook that always blocks must not loop forever.
 const maxStopBlocks = 8
 
-// Texts of tool blocks the hooks or the user refused (seed 003).
+// Texts of tool blocks the hooks or the user refused (docs/hooks.md, "Exit codes").
 const (
 	hookBlockedTool = "Hook blocked tool execution"
 	userDeniedTool  = "User denied tool execution"

@@ -19,7 +19,7 @@ import (
 
 // Parallel tool calls fire events on one session at once: a hook of one
 // event reads the transcript while another event writes it. The hook must
-// never see half a write (DESIGN.md section 6).
+// never see half a write (docs/performance.md, "Saves while a hook runs").
 func TestAHookNeverReadsAHalfWrittenTranscriptOfAParallelEvent(t *testing.T) {
 	for _, format := range []session.Format{session.FormatJSON, session.FormatJSONL} {
 		t.Run(string(format), func(t *testing.T) {

@@ -41,7 +41,7 @@ type Session struct {
 	// so the next save rewrites it whole.
 	needFull  bool
 	metaStamp fileStamp
-	// stopBlocks counts Stop events blocked in a row (DESIGN.md section 5 caps them).
+	// stopBlocks counts Stop events blocked in a row (docs/hooks.md, "Exit codes", caps them).
 	stopBlocks int
 	// subagentStopBlocks counts SubagentStop events blocked in a row, by agent_id.
 	subagentStopBlocks map[string]int
@@ -54,6 +54,9 @@ type Session struct {
 	// file watcher has not reported yet.
 	unreported bool
 	closed     bool
+	// scratch: the session has no file (Scratch); saves only mark the
+	// conversation saved.
+	scratch bool
 
 	// version, firstVersion, changes and forgotten describe the versions of
 	// the conversation (changes.go); changes at or before forgotten are not
@@ -70,6 +73,9 @@ func (s *Session) Format() Format { return s.format }
 
 // TranscriptPath is the session file hooks receive as transcript_path.
 func (s *Session) TranscriptPath() string {
+	if s.scratch {
+		return ""
+	}
 	if s.format == FormatJSONL {
 		return s.store.jsonlPath(s.name)
 	}
@@ -320,7 +326,7 @@ func (s *Session) diskChanged() bool {
 // changes late (it debounces), and writing at offsets of a file that is no
 // longer there would corrupt it. The caller holds s.mu.
 func (s *Session) catchUp() {
-	if s.needFull || !s.diskChanged() {
+	if s.scratch || s.needFull || !s.diskChanged() {
 		return
 	}
 	if err := s.reload(); err != nil {
@@ -349,6 +355,8 @@ func (s *Session) save() error {
 	changed, from := s.conv.dirty != clean, min(s.conv.dirty, len(s.conv.msgs))
 	var err error
 	switch {
+	case s.scratch:
+		// nothing to write: the conversation lives in memory only
 	case s.needFull:
 		err = s.rewriteAll()
 	case s.conv.dirty == clean:

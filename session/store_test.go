@@ -116,7 +116,7 @@ func TestJSONFileLayout(t *testing.T) {
 	require.Regexp(t, `^session_[0-9a-f]{8}\.json$`, filepath.Base(s.TranscriptPath()))
 	require.Equal(t, s.ID()[len(s.ID())-8:], strings.TrimSuffix(strings.TrimPrefix(filepath.Base(s.TranscriptPath()), "session_"), ".json"))
 
-	// One message per line between a head that ends the way seed 001's jq
+	// One message per line between a head that ends the way docs/hooks.md's jq
 	// expects and the closing brackets.
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	require.Regexp(t, `^\{"id":"`+s.ID()+`","version":1,"metadata":\{.*\},"state":\{"messages":\[$`, lines[0])
@@ -129,7 +129,7 @@ func TestJSONFileLayout(t *testing.T) {
 		require.Equal(t, m, got)
 	}
 
-	// Seed 001's acceptance check, verbatim, on the real file.
+	// The acceptance check of docs/hooks.md (jq '.state.messages'), verbatim, on the real file.
 	out, err := exec.Command("sh", "-c", `echo '{"transcript_path":"`+s.TranscriptPath()+`"}' | jq -r '.transcript_path' | xargs cat | jq '.state.messages'`).Output()
 	require.NoError(t, err)
 	fromFile, err := json.Marshal(msgs)
@@ -145,7 +145,7 @@ func TestJSONFileLayout(t *testing.T) {
 	require.Equal(t, data[:keep], after[:keep], "the bytes of earlier messages must not move")
 }
 
-// Seed 004's jq recipes, verbatim, on a jsonl transcript written by the store.
+// The jsonl jq recipes of docs/hooks.md, verbatim, on a jsonl transcript written by the store.
 func TestJSONLRecipes(t *testing.T) {
 	e := newEnv(t, session.FormatJSONL)
 	s := e.create(t)
@@ -258,7 +258,7 @@ func TestStopHookReadsTheLastReply(t *testing.T) {
 	require.Equal(t, "It is 4.\n", string(reply))
 }
 
-// A transcript written by another program (seed 004's sample) resumes, and
+// A transcript written by another program (a Claude Code style JSONL sample) resumes, and
 // the next event rewrites it in this package's layout.
 func TestResumeForeignJSONL(t *testing.T) {
 	e := newEnv(t, session.FormatJSONL)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/wavehooks/wavehooks/hooks"
@@ -15,14 +14,14 @@ import (
 // transcript before the hooks run. A deny (or a user's deny) puts the reason
 // in the tool block as its failed result; an "ask" is put to the user through
 // ask without holding the session's lock, and a user's deny also ends the
-// turn (seed 002's shouldContinueRecursion=false).
+// turn (docs/hooks.md, "JSON output": shouldContinueRecursion=false).
 func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, toolInput json.RawMessage, ask AskFunc) (Outcome, error) {
 	if toolUseID == "" {
 		return Outcome{}, errNoToolUseID
 	}
 	toolInput, err := normInput(toolInput)
 	if err != nil {
-		return Outcome{}, err
+		return Outcome{}, invalid("toolInput", "%v", err)
 	}
 	var touched bool // the event added or changed the tool block
 	if err := s.begin(func() { touched = s.ensureTool(toolUseID, toolName, toolInput) }); err != nil {
@@ -49,7 +48,7 @@ func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, to
 		}
 	case perm == hooks.PermissionAsk:
 		asked = true
-		if ask(ctx, AskRequest{SessionID: s.id, ToolUseID: toolUseID, ToolName: toolName, ToolInput: orEmptyObject(effective), Reason: res.Reason}) {
+		if ask(ctx, AskRequest{SessionID: s.id, ToolUseID: toolUseID, ToolName: toolName, ToolInput: rawjson.OrEmptyObject(effective), Reason: res.Reason}) {
 			perm = hooks.PermissionAllow
 		} else {
 			perm, userDenied, refusal = hooks.PermissionDeny, true, userDeniedTool
@@ -62,7 +61,7 @@ func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, to
 	out := newOutcome(res)
 	out.Decision = decision(res)
 	out.Asked = asked
-	out.ToolInput = orEmptyObject(effective)
+	out.ToolInput = rawjson.OrEmptyObject(effective)
 	change := func(*Block) {}
 	if perm == hooks.PermissionDeny {
 		out.Permission, out.Reason = string(hooks.PermissionDeny), reason
@@ -98,7 +97,7 @@ func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, to
 }
 
 // errNoToolUseID: the tool block of a call is found by its id, so a call needs one.
-var errNoToolUseID = errors.New("a tool call needs a tool use id")
+var errNoToolUseID = invalid("toolUseId", "a tool call needs a tool use id")
 
 // ensureTool adds the tool block of a call the client has not recorded yet,
 // or brings its input up to date; it reports whether the block changed.
@@ -122,11 +121,11 @@ func (s *Session) PostToolUse(ctx context.Context, toolUseID, toolName string, t
 	}
 	toolInput, err := normInput(toolInput)
 	if err != nil {
-		return Outcome{}, err
+		return Outcome{}, invalid("toolInput", "%v", err)
 	}
 	toolResponse, err = normInput(toolResponse)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("tool response: %w", err)
+		return Outcome{}, invalid("toolResponse", "%v", err)
 	}
 	result, success := describeResponse(toolResponse)
 	var tool Block
@@ -210,20 +209,20 @@ func (s *Session) AddAssistantMessage(blocks []Block) error {
 			clean = append(clean, Block{Type: BlockText, Content: b.Content})
 		case BlockTool:
 			if b.ID == "" {
-				return fmt.Errorf("block %d: a tool block needs an id", i)
+				return invalid(fmt.Sprintf("blocks[%d].id", i), "a tool block needs an id")
 			}
 			if ids[b.ID] {
-				return fmt.Errorf("block %d: tool id %q appears twice", i, b.ID)
+				return invalid(fmt.Sprintf("blocks[%d].id", i), "tool id %q appears twice in the message", b.ID)
 			}
 			ids[b.ID] = true
 			in, err := normInput(b.Input)
 			if err != nil {
-				return fmt.Errorf("block %d: %w", i, err)
+				return invalid(fmt.Sprintf("blocks[%d].input", i), "%v", err)
 			}
 			clean = append(clean, Block{Type: BlockTool, ID: b.ID, Name: b.Name, Input: in,
 				Result: b.Result, Success: b.Success, Error: b.Error})
 		default:
-			return fmt.Errorf("block %d: an assistant message holds text and tool blocks, not %q", i, b.Type)
+			return invalid(fmt.Sprintf("blocks[%d].type", i), "an assistant message holds text and tool blocks, not %q", b.Type)
 		}
 	}
 	return s.begin(func() {
@@ -292,13 +291,6 @@ func decision(res hooks.Result) string {
 func orNull(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 {
 		return json.RawMessage("null")
-	}
-	return raw
-}
-
-func orEmptyObject(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
-		return json.RawMessage(`{}`)
 	}
 	return raw
 }

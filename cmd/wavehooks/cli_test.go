@@ -169,6 +169,7 @@ func TestLint(t *testing.T) {
 	out, stderr, code := clean.run(t, "", "lint", "--format", "json")
 	require.Equal(t, 0, code)
 	require.Equal(t, "[]\n", out)
+	require.Empty(t, stderr, "a clean file with --format json says nothing on stderr")
 	_, stderr, _ = clean.run(t, "", "lint")
 	require.Contains(t, stderr, "1 hook(s), 0 error(s), 0 warning(s)")
 }

@@ -270,3 +270,23 @@ func TestRun(t *testing.T) {
 		require.FileExists(t, filepath.Join(project, "async-done"))
 	})
 }
+
+// `wavehooks run` applies the hooks' answer in memory: it writes no session
+// store, no temporary directory and nothing in the wave home, and prints
+// the blocks the server would add, denial included.
+func TestRunWritesNothing(t *testing.T) {
+	c := buildCLI(t)
+	project, home, tmp := t.TempDir(), t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(project, ".wave", "settings.json"), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "jq -r .tool_input.command | grep -q 'rm -rf' && { echo 'no recursive deletes' >&2; exit 2; }; exit 0"}]}]}}`)
+	out, _ := c.run("PreToolUse", project, home, `{"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}`, "TMPDIR="+tmp)
+	require.Equal(t, "deny", out["permission"])
+	require.Equal(t, "no recursive deletes", out["reason"])
+	require.Contains(t, mustJSON(out["blocks"]), `"type":"tool"`, "the tool block the server would add")
+	require.NotContains(t, mustJSON(out), "toolu_", "the stand-in tool id is not printed")
+	for _, dir := range []string{tmp, home} {
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		require.Empty(t, entries, "%s stays empty", dir)
+	}
+}

@@ -1,7 +1,8 @@
 // Package rawjson works on JSON text without decoding it: it copies JSON the
 // program has already validated into the JSON it writes (a session file, a
 // hook's stdin) without validating and compacting it again, and it measures
-// how deeply untrusted JSON nests before a recursive decoder sees it.
+// how deeply untrusted JSON nests before a recursive decoder sees it. It
+// also names JSON kinds the one way every error message says them.
 //
 // encoding/json re-validates and re-compacts every json.RawMessage it
 // encodes, a byte at a time, at about 100 MB/s: for a 100 MB tool input
@@ -14,6 +15,7 @@ package rawjson
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 )
 
 // AppendCompact appends raw, which must be valid JSON, without whitespace
@@ -108,4 +110,63 @@ func TooDeep(b []byte, limit int) bool {
 		}
 	}
 	return false
+}
+
+// Kind names the kind of a JSON value as an error message says it ("a
+// string", "an object", "null"; "nothing" for no value). It reads only the
+// first byte: raw is assumed valid.
+func Kind(raw []byte) string {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 {
+		return "nothing"
+	}
+	switch b[0] {
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// KindOf names, in the words of Kind, the JSON a Go type decodes from, for
+// the "must be …, not …" of a *json.UnmarshalTypeError.
+func KindOf(t reflect.Type) string {
+	if t == reflect.TypeFor[json.RawMessage]() {
+		return "a JSON value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
+}
+
+// emptyObject is what OrEmptyObject gives for no value.
+var emptyObject = json.RawMessage(`{}`)
+
+// OrEmptyObject is raw, or {} when raw is absent or null: a tool call's
+// input and response are objects on the wire and in a hook's stdin even
+// when the agent sent none.
+func OrEmptyObject(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || string(raw) == "null" {
+		return emptyObject
+	}
+	return raw
 }

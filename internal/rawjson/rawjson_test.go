@@ -3,6 +3,7 @@ package rawjson
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -58,4 +59,31 @@ func TestTooDeep(t *testing.T) {
 	for _, c := range cases {
 		require.Equal(t, c.deep, TooDeep([]byte(c.json), c.limit), c.json)
 	}
+}
+
+// Every "must be …, not …" message names kinds with the same words, whether
+// it describes the value that came or the type it should have been.
+func TestKindNamesValuesAndTypesAlike(t *testing.T) {
+	values := []struct{ raw, want string }{
+		{`"x"`, "a string"}, {` true`, "a boolean"}, {`false`, "a boolean"}, {`[1]`, "an array"},
+		{`{"a":1}`, "an object"}, {`null`, "null"}, {`-1.5`, "a number"}, {``, "nothing"}, {"  \n", "nothing"},
+	}
+	for _, v := range values {
+		require.Equal(t, v.want, Kind([]byte(v.raw)), "%q", v.raw)
+	}
+	types := []struct {
+		typ  reflect.Type
+		want string
+	}{
+		{reflect.TypeFor[string](), "a string"}, {reflect.TypeFor[*string](), "a string"}, {reflect.TypeFor[bool](), "a boolean"},
+		{reflect.TypeFor[*bool](), "a boolean"}, {reflect.TypeFor[int](), "a number"}, {reflect.TypeFor[float64](), "a number"},
+		{reflect.TypeFor[[]string](), "an array"}, {reflect.TypeFor[map[string]any](), "an object"},
+		{reflect.TypeFor[struct{}](), "an object"}, {reflect.TypeFor[json.RawMessage](), "a JSON value"},
+	}
+	for _, c := range types {
+		require.Equal(t, c.want, KindOf(c.typ), "%s", c.typ)
+	}
+	require.JSONEq(t, `{}`, string(OrEmptyObject(nil)))
+	require.JSONEq(t, `{}`, string(OrEmptyObject(json.RawMessage("null"))))
+	require.JSONEq(t, `{"a":1}`, string(OrEmptyObject(json.RawMessage(`{"a":1}`))))
 }

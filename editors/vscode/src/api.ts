@@ -18,6 +18,7 @@ import {
   EvaluateHookParams,
   EventRun,
   FlowResult,
+  PostToolBatchParams,
   GetSessionResult,
   HookRunsParams,
   HookRunsResult,
@@ -192,6 +193,11 @@ export class WaveApi {
   /** Runs PostToolUse hooks; give the model `toolResponse`: a hook may have replaced (redacted) the output. */
   postToolUse(params: PostToolUseParams, token?: CancellationToken): Promise<FlowResult> {
     return this.request(Methods.postToolUse, params, token);
+  }
+
+  /** Runs PostToolBatch hooks once for a batch of parallel tool calls the session recorded. */
+  postToolBatch(params: PostToolBatchParams, token?: CancellationToken): Promise<FlowResult> {
+    return this.request(Methods.postToolBatch, params, token);
   }
 
   /** Runs Stop hooks; `blocked` means the agent must go on with `reason`. */

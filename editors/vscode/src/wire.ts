@@ -1,4 +1,4 @@
-// The wave/* wire contract (DESIGN.md section 7, lsp/wire.go in the Go server).
+// The wave/* wire contract (docs/protocol.md; checked against lsp/wire.go by lsp/protocol_test.go).
 // Field names are fixed by the server: extend, never rename. Every array the
 // server sends is [] rather than null. This file must not import 'vscode', so
 // that agent extensions and the Node tests can use it as it is.
@@ -18,6 +18,7 @@ export const Methods = {
   resolvePermission: 'wave/resolvePermission',
   runHooks: 'wave/runHooks',
   hookRuns: 'wave/hookRuns',
+  postToolBatch: 'wave/postToolBatch',
   evaluateHookResult: 'wave/evaluateHookResult',
 } as const;
 
@@ -132,6 +133,8 @@ export interface UserPromptSubmitParams extends AgentState {
 export interface FlowResult extends EventOutcome {
   /** Only for wave/runHooks of PermissionRequest. */
   permission?: 'allow' | 'deny';
+  /** Only for wave/runHooks of PermissionRequest a hook allowed: the tool input to run with (its updatedInput applied). */
+  toolInput?: unknown;
   /** Only for postToolUse: the tool's output as the model must see it (a hook's updatedToolOutput, or the tool's own). */
   toolResponse?: unknown;
   blocked: boolean;
@@ -150,6 +153,12 @@ export interface FlowResult extends EventOutcome {
   watchPaths?: string[];
   /** Setup / CwdChanged / FileChanged: variables the hooks wrote to CLAUDE_ENV_FILE. */
   env?: Record<string, string>;
+}
+
+/** A batch of parallel tool calls the session recorded, once all resolved: PostToolBatch fires once for them. */
+export interface PostToolBatchParams {
+  sessionId: string;
+  toolUseIds: string[];
 }
 
 export interface PreToolUseParams extends AgentState {
@@ -281,6 +290,10 @@ export interface HookRun {
   stderrTruncated: boolean;
   /** stdout was read as a JSON answer */
   json: boolean;
+  /** The hook runs in the background: it has not run yet in its event's record; its own record comes when it ends. */
+  async?: boolean;
+  /** What the hook's settings say to show while it runs. */
+  statusMessage?: string;
   /** command, http, prompt, agent or mcp_tool (absent from servers before hook types) */
   type?: string;
   /** the status code an http hook was answered with */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# last_reply.sh OUT: a Stop hook written the way seed 004 teaches: it finds
+# last_reply.sh OUT: a Stop hook written the way docs/hooks.md teaches: it finds
 # the transcript through transcript_path and saves the model's last reply
 # (Method 2) to OUT.
 INPUT=$(cat)
