@@ -46,6 +46,8 @@ var wireTypes = map[string]reflect.Type{
 	"GetSessionResult":          reflect.TypeFor[lsp.GetSessionResult](),
 	"ApiMessagesResult":         reflect.TypeFor[lsp.APIMessagesResult](),
 	"PendingPermission":         reflect.TypeFor[lsp.PendingPermission](),
+	"AskAction":                 reflect.TypeFor[lsp.AskAction](),
+	"AskDiagnosticData":         reflect.TypeFor[lsp.AskDiagnosticData](),
 	"ListPermissionsResult":     reflect.TypeFor[lsp.ListPermissionsResult](),
 	"ResolvePermissionParams":   reflect.TypeFor[lsp.ResolvePermissionParams](),
 	"ResolvePermissionResult":   reflect.TypeFor[lsp.ResolvePermissionResult](),

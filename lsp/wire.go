@@ -231,7 +231,7 @@ type PendingPermission struct {
 // a pending permission: LSP's ShowMessageRequestParams whose two actions
 // ("Allow", "Deny") carry the permission's id, so that a client matches the
 // prompt to its PendingPermission by id, never by the message text
-// (docs/hooks.md, "Ask prompts on the wire").
+// (docs/protocol.md, "Ask prompts on the wire").
 type AskPromptParams struct {
 	Type    protocol.MessageType `json:"type"`
 	Message string               `json:"message"`

@@ -226,7 +226,7 @@ export interface PendingPermission {
 }
 /**
  * An action of the server's ask prompt (window/showMessageRequest): "Allow" or "Deny", with the id of the
- * pending permission it answers (docs/hooks.md, "Ask prompts on the wire"). Match asks by this id, never by the
+ * pending permission it answers (docs/protocol.md, "Ask prompts on the wire"). Match asks by this id, never by the
  * prompt's text.
  */
 export interface AskAction {

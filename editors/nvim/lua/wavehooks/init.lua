@@ -407,7 +407,7 @@ local function ask_message(p)
 end
 
 -- The permission id an ask prompt (window/showMessageRequest) carries on its
--- Allow and Deny actions (docs/hooks.md, "Ask prompts on the wire"); nil for
+-- Allow and Deny actions (docs/protocol.md, "Ask prompts on the wire"); nil for
 -- any other prompt.
 local function ask_permission_id(params)
   local actions = params.actions or {}
