@@ -202,6 +202,18 @@ end
 
 answers = { 'Not now' } -- the trust prompt
 
+
+-- expect_one_client checks that exactly one wavehooks client runs: setup's,
+-- not a second one started beside it (vim.lsp.enable on 0.11+) or a
+-- stopped one left behind by a restart.
+local function expect_one_client()
+  local names = {}
+  for _, c in ipairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
+    names[#names + 1] = c.name
+  end
+  eq(names, { 'wavehooks' }, 'running clients')
+end
+
 test('plugin/wavehooks.lua defines the commands and sets the filetype without loading the plugin', function()
   eq(lazy_load.module_loaded, false, 'require("wavehooks") at startup')
   eq(lazy_load.commands, { 'WaveHooksLog', 'WaveHooksPending', 'WaveHooksRestart', 'WaveHooksRun', 'WaveHooksTrust' }, 'commands')
@@ -235,11 +247,7 @@ test('a broken settings file gets diagnostics', function()
   check(d.message:find('invalid JSON'), d.message)
   -- The buffer is attached to the server setup started, not to a second one
   -- (on 0.11+ vim.lsp.enable starts its own client unless it reuses ours).
-  local names = {}
-  for _, c in ipairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
-    names[#names + 1] = c.name
-  end
-  eq(names, { 'wavehooks' }, 'running clients')
+  expect_one_client()
 end)
 
 test('the trust prompt is answered with vim.ui.select', function()
@@ -643,11 +651,7 @@ test(':WaveHooksRestart starts a new server and attaches it to the open settings
   wait(function()
     return #vim.diagnostic.get(buf, { namespace = vim.lsp.diagnostic.get_namespace(new) }) > 0
   end, "the new server's diagnostics")
-  local names = {}
-  for _, c in ipairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
-    names[#names + 1] = c.name
-  end
-  eq(names, { 'wavehooks' }, 'running clients')
+  expect_one_client()
 end)
 
 test('session_end and stopping the server', function()
