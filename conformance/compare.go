@@ -127,7 +127,8 @@ func dirReplacer(sides ...*Observation) *strings.Replacer {
 
 // valueless are stdin keys whose values are the agent's own (ids, paths of
 // its transcripts, timings): only that they are there is compared.
-var valueless = map[string]bool{"session_id": true, "transcript_path": true, "prompt_id": true, "duration_ms": true}
+var valueless = map[string]bool{"session_id": true, "transcript_path": true, "prompt_id": true, "duration_ms": true,
+	"turn_id": true, "message_id": true}
 
 // compareStdin lists the differences of each pair of runs of one hook.
 func compareStdin(event string, claude, wave []HookCall, paths *strings.Replacer) []Item {
@@ -162,6 +163,15 @@ func diffObjects(prefix string, claude, wave json.RawMessage, paths *strings.Rep
 		case !ok:
 			items = append(items, Item{prefix + k, "no `" + k + "` (Claude Code: " + short(paths.Replace(string(cv[k]))) + ")"})
 		case presenceOnly[k]:
+		case isObjectList(cv[k], w):
+			// Lists of objects (PostToolBatch's tool_calls) are compared
+			// entry by entry, key by key: "PostToolBatch.tool_calls[].tool_response".
+			var cl, wl []json.RawMessage
+			_ = json.Unmarshal(cv[k], &cl)
+			_ = json.Unmarshal(w, &wl)
+			for i := range cl {
+				items = append(items, diffObjects(prefix+k+"[].", cl[i], wl[i], paths, presenceOnly)...)
+			}
 		case !jsonEqual(json.RawMessage(paths.Replace(string(cv[k]))), json.RawMessage(paths.Replace(string(w)))):
 			items = append(items, Item{prefix + k, fmt.Sprintf("`%s`: Claude Code %s, wavehooks %s", k,
 				short(paths.Replace(string(cv[k]))), short(paths.Replace(string(w))))})
@@ -187,6 +197,12 @@ func diffObjects(prefix string, claude, wave json.RawMessage, paths *strings.Rep
 		items = append(items, Item{prefix + "order", "key order: Claude Code " + strings.Join(co, ", ") + "; wavehooks " + strings.Join(wo, ", ")})
 	}
 	return items
+}
+
+// isObjectList says whether a and b are lists of objects of the same length.
+func isObjectList(a, b json.RawMessage) bool {
+	var x, y []map[string]json.RawMessage
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && len(x) == len(y) && len(x) > 0
 }
 
 // orderedObject reads a JSON object's keys in order, and its values.

@@ -40,6 +40,10 @@ func TestDiffObjects(t *testing.T) {
 			{"E.prompt_id", "no `prompt_id`"}, {"E.mode", "no `mode` (Claude Code: \"default\")"}, {"E.z", "also `z`"}}},
 		{"value", `{"a":true}`, `{"a":false}`, []Item{{"E.a", "`a`: Claude Code true, wavehooks false"}}},
 		{"order", `{"a":1,"b":2}`, `{"b":2,"a":1}`, []Item{{"E.order", "key order: Claude Code a, b; wavehooks b, a"}}},
+		{"lists of objects, entry by entry", `{"calls":[{"id":"t1","r":"x"},{"id":"t2","r":"y"}]}`, `{"calls":[{"id":"t1","r":"x"},{"id":"t2","r":"z"}]}`,
+			[]Item{{"E.calls[].r", "`r`: Claude Code \"y\", wavehooks \"z\""}}},
+		{"lists of different lengths, whole", `{"calls":[{"id":"t1"}]}`, `{"calls":[]}`,
+			[]Item{{"E.calls", "`calls`: Claude Code [{\"id\":\"t1\"}], wavehooks []"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

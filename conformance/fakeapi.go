@@ -19,10 +19,20 @@ type Block struct {
 	ToolName  string
 	ToolID    string
 	ToolInput map[string]any
+	// Status, when not zero, makes the whole answer an API error with this
+	// HTTP status, ErrorType as its error.type and Text as its message.
+	Status    int
+	ErrorType string
 }
 
 // Say is a text block.
 func Say(text string) Block { return Block{Text: text} }
+
+// Fail is an answer that is an API error (429 rate_limit_error, 529
+// overloaded_error, …) instead of a message.
+func Fail(status int, errorType, message string) Block {
+	return Block{Status: status, ErrorType: errorType, Text: message}
+}
 
 // Call is a tool call with the given id.
 func Call(id, tool string, input map[string]any) Block {
@@ -157,6 +167,16 @@ func (f *FakeAPI) messages(w http.ResponseWriter, body []byte) {
 			blocks = f.Turns[turn]
 		} else {
 			blocks = []Block{Say("Done.")}
+		}
+	}
+	for _, b := range blocks {
+		if b.Status != 0 {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("x-should-retry", "false")
+			w.WriteHeader(b.Status)
+			_ = json.NewEncoder(w).Encode(map[string]any{"type": "error",
+				"error": map[string]any{"type": b.ErrorType, "message": b.Text}})
+			return
 		}
 	}
 	stop := "end_turn"

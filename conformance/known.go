@@ -37,6 +37,7 @@ var knownRows = map[string]Known{
 	model("pre-ask", "TOK_ASK_REASON"):          askDesign,
 	row("pre-continue-false", "hooks that ran"): continueFalse,
 	row("pre-continue-false", "tools that ran"): continueFalse,
+	model("setup-context", "TOK_SETUP_CTX"):     {Found, "Claude Code 2.1.330 runs Setup hooks for --init before the session's conversation exists, and their additionalContext never reaches the model in -p mode; wavehooks adds it to the conversation, as Claude Code's hooks reference documents"},
 }
 
 // Reasons shared by several rows.
@@ -49,27 +50,28 @@ var (
 // replay rows: "Event.key" or "*.key" for a stdin key, "env NAME" for a
 // variable, "replay key" for a replayed stdin.
 var knownItems = map[string]Known{
-	"*.prompt_id":                      {Gap, "issue #14: prompt_id where the client gives one (the suite's host has none to give yet)"},
-	"*.effort":                         {Host, "the model's effort level is the agent host's setting; wavehooks has no model"},
-	"PostToolUse.duration_ms":          {Gap, "issue #14: duration_ms"},
-	"PostToolUseFailure.duration_ms":   {Gap, "issue #14: duration_ms (Claude Code sends it on failures too)"},
-	"PreToolUse.mcp_server":            {Found, "Claude Code names the MCP server of an MCP tool call ({name, source}); wavehooks has no field for it, and the host gives none"},
-	"PermissionRequest.order":          sortedKeys14,
-	"PostToolUseFailure.order":         sortedKeys14,
-	"env WAVEHOOKS_HOOK_RUN":           {Design, "a marker every process of a hook run inherits, so that a child that left the hook's process group is still found and killed (docs/security.md)"},
-	"UserPromptSubmit.user_prompt":     waveAlias,
-	"SessionEnd.end_source":            waveAlias,
-	"replay user_prompt":               waveAlias,
-	"replay end_source":                waveAlias,
-	"env WAVE_PROJECT_DIR":             {Design, "wavehooks' own name for the project root, beside CLAUDE_PROJECT_DIR (docs/hooks.md)"},
-	"env AI_AGENT":                     claudeInternal,
-	"env CLAUDE_CODE_CHILD_NOTES_DIR":  claudeInternal,
-	"env CLAUDE_CODE_CHILD_SESSION":    claudeInternal,
-	"env CLAUDE_CODE_MESSAGING_SOCKET": claudeInternal,
-	"env CLAUDE_CODE_MESSAGING_TOKEN":  claudeInternal,
-	"env CLAUDE_CODE_SESSION_ATTENDED": claudeInternal,
-	"env CLAUDE_EFFORT":                {Host, "the model's effort level: set for hooks only when the agent host gives it (effort), which the suite's host does not (docs/parity.md)"},
-	"env CLAUDE_CODE_ENTRYPOINT":       {Design, "not set: any value would misstate how Claude Code was started (docs/parity.md, Claude Code compatibility details)"},
+	"*.prompt_id":                              {Gap, "issue #14: prompt_id where the client gives one (the suite's host has none to give yet)"},
+	"*.effort":                                 {Host, "the model's effort level is the agent host's setting; wavehooks has no model"},
+	"PostToolUse.duration_ms":                  {Gap, "issue #14: duration_ms"},
+	"PostToolUseFailure.duration_ms":           {Gap, "issue #14: duration_ms (Claude Code sends it on failures too)"},
+	"PostToolBatch.tool_calls[].tool_response": {Host, "the text the model sees of a tool's result is the agent host's rendering (Claude Code's \"(Bash completed with no output)\", \"Task #1 created successfully: …\"); the suite's host reports the tool's response object, which wavehooks keeps as that text"},
+	"PreToolUse.mcp_server":                    {Found, "Claude Code names the MCP server of an MCP tool call ({name, source}); wavehooks has no field for it, and the host gives none"},
+	"PermissionRequest.order":                  sortedKeys14,
+	"PostToolUseFailure.order":                 sortedKeys14,
+	"env WAVEHOOKS_HOOK_RUN":                   {Design, "a marker every process of a hook run inherits, so that a child that left the hook's process group is still found and killed (docs/security.md)"},
+	"UserPromptSubmit.user_prompt":             waveAlias,
+	"SessionEnd.end_source":                    waveAlias,
+	"replay user_prompt":                       waveAlias,
+	"replay end_source":                        waveAlias,
+	"env WAVE_PROJECT_DIR":                     {Design, "wavehooks' own name for the project root, beside CLAUDE_PROJECT_DIR (docs/hooks.md)"},
+	"env AI_AGENT":                             claudeInternal,
+	"env CLAUDE_CODE_CHILD_NOTES_DIR":          claudeInternal,
+	"env CLAUDE_CODE_CHILD_SESSION":            claudeInternal,
+	"env CLAUDE_CODE_MESSAGING_SOCKET":         claudeInternal,
+	"env CLAUDE_CODE_MESSAGING_TOKEN":          claudeInternal,
+	"env CLAUDE_CODE_SESSION_ATTENDED":         claudeInternal,
+	"env CLAUDE_EFFORT":                        {Host, "the model's effort level: set for hooks only when the agent host gives it (effort), which the suite's host does not (docs/parity.md)"},
+	"env CLAUDE_CODE_ENTRYPOINT":               {Design, "not set: any value would misstate how Claude Code was started (docs/parity.md, Claude Code compatibility details)"},
 }
 
 var (

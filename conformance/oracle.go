@@ -39,7 +39,7 @@ func (o *Oracle) Run(ctx context.Context, s *Scenario, dir, sockDir string) (*Ob
 		return nil, err
 	}
 	defer api.Close()
-	args := []string{"--allowedTools", strings.Join(s.AllowedTools(), ",")}
+	args := append([]string{"--allowedTools", strings.Join(s.AllowedTools(), ",")}, s.Args...)
 	if s.MCP {
 		cfg, err := MCPServerConfig("conf")
 		if err != nil {
@@ -62,8 +62,8 @@ func (o *Oracle) Run(ctx context.Context, s *Scenario, dir, sockDir string) (*Ob
 	if res.TimedOut {
 		return nil, fmt.Errorf("claude did not exit within %v; stderr: %s", o.Timeout, tail(res.Stderr))
 	}
-	if res.ExitCode != 0 {
-		return nil, fmt.Errorf("claude exited with %d; stderr: %s; stdout: %s", res.ExitCode, tail(res.Stderr), tail(res.Stdout))
+	if res.ExitCode != s.ExitCode {
+		return nil, fmt.Errorf("claude exited with %d (the scenario expects %d); stderr: %s; stdout: %s", res.ExitCode, s.ExitCode, tail(res.Stderr), tail(res.Stdout))
 	}
 	obs := &Observation{Dirs: map[string]string{proj: "$PROJECT", home: "$HOME"}}
 	if obs.Calls, err = s.ReadCalls(proj); err != nil {

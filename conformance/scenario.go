@@ -22,8 +22,13 @@ type Hook struct {
 	// If is Claude Code's `if` key (permission-rule syntax, e.g. "Bash(git *)"); "" leaves it out.
 	If string
 	// Exec writes the hook in the exec form: command "${CLAUDE_PROJECT_DIR}/.hooks/<Name>.sh" with args [].
-	Exec   bool
-	Answer string
+	Exec bool
+	// KeepRunning makes the hook ignore SIGTERM, SIGINT and SIGHUP: Claude
+	// Code 2.1.330 signals StopFailure hooks as soon as a -p session's turn
+	// has ended, which cuts off a hook that does not finish in milliseconds
+	// (measured; docs/parity.md).
+	KeepRunning bool
+	Answer      string
 }
 
 // Scenario is one agent session, played by the real Claude Code against the
@@ -40,6 +45,11 @@ type Scenario struct {
 	// Allowed are the tools that run without a permission prompt
 	// (--allowedTools); nil means Bash and the MCP tool.
 	Allowed []string
+	// ExitCode is the exit status Claude Code ends with (an API error that
+	// ends the turn makes -p exit 1).
+	ExitCode int
+	// Args are further arguments of the claude command line (e.g. --init).
+	Args []string
 	// MCP adds the suite's MCP server ("conf", tool mcp__conf__touch).
 	MCP bool
 	// Stdin and Env name the hooks whose stdin (key by key) and environment
@@ -49,6 +59,9 @@ type Scenario struct {
 	// Texts are literal texts, beside the TOK_ tokens of the answers, whose
 	// way to the model is compared.
 	Texts []string
+	// Files are further files of the project (CLAUDE.md, .claude/commands/…),
+	// by path relative to its root.
+	Files map[string]string
 }
 
 // tokenPattern finds the marker texts hook answers carry, so that the suite
@@ -84,21 +97,29 @@ func (s *Scenario) AllowedTools() []string {
 	return []string{"Bash", mcpTool}
 }
 
-// mcpTool is the one tool of the suite's MCP server, as the agent names it.
-const mcpTool = "mcp__conf__touch"
+// mcpTool and mcpAskTool are the tools of the suite's MCP server, as the
+// agent names them.
+const (
+	mcpTool    = "mcp__conf__touch"
+	mcpAskTool = "mcp__conf__ask"
+)
 
 // hookScript is the script of one hook. It records the stdin as jq prints it
 // compactly (jq keeps the order of keys) with the names of the variables an
 // agent sets for hooks, then answers.
 func hookScript(h Hook) string {
+	trap := ""
+	if h.KeepRunning {
+		trap = "trap '' TERM INT HUP\n"
+	}
 	return fmt.Sprintf(`#!/bin/sh
 # conformance hook %[1]s (%[2]s): record stdin and the agent's variables, then answer.
-input=$(cat)
+%[4]sinput=$(cat)
 names=$(env | grep -oE '^(CLAUDE|WAVE|AI_AGENT)[A-Za-z0-9_]*=' | tr -d '=' | sort | tr '\n' ' ')
 printf '%%s' "$input" | jq -c --arg env "$names" '{stdin: ., env: ($env | split(" ") | map(select(. != "")))}' \
 	>>"$CLAUDE_PROJECT_DIR/.rec/%[1]s.jsonl"
 %[3]s
-`, h.Name, h.Event, h.Answer)
+`, h.Name, h.Event, h.Answer, trap)
 }
 
 // WriteProject lays the scenario's project out in dir: the hook scripts in
@@ -118,6 +139,15 @@ func (s *Scenario) WriteProject(dir string) error {
 	}
 	for _, h := range s.Hooks {
 		if err := os.WriteFile(filepath.Join(dir, ".hooks", h.Name+".sh"), []byte(hookScript(h)), 0o755); err != nil {
+			return err
+		}
+	}
+	for _, name := range sortedKeys(s.Files) {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, []byte(s.Files[name]), 0o644); err != nil {
 			return err
 		}
 	}

@@ -293,4 +293,185 @@ var Scenarios = []Scenario{
 		Turns: oneTool,
 		Hooks: []Hook{{Name: "guard", Event: "PreToolUse", Exec: true, Answer: "echo TOK_EXEC_ERR >&2; exit 2"}},
 	},
+
+	// Claude Code's later events: those 2.1.330 fires in a -p session
+	// (docs/parity.md says which it does not, and why).
+	{
+		Name:   "later-record",
+		About:  "the later events of a -p session started with --init, a CLAUDE.md and a slash command as the prompt; two parallel tool calls, a cd, a task created and completed; each hook only recording",
+		Prompt: "/greet world",
+		Args:   []string{"--init"},
+		Files:  laterFiles,
+		Turns: [][]Block{
+			{Say("Two at once."), bash("toolu_01", "touch ran-1"), bash("toolu_02", "touch ran-2")},
+			{bash("toolu_03", "mkdir -p sub && cd sub && touch ../ran-cd")},
+			{Call("toolu_04", "TaskCreate", map[string]any{"subject": "Write tests", "description": "conformance"})},
+			{Call("toolu_05", "TaskUpdate", map[string]any{"taskId": "1", "status": "completed"})},
+		},
+		Allowed: taskTools,
+		Hooks: []Hook{
+			{Name: "setup", Event: "Setup", Answer: record},
+			{Name: "instructions", Event: "InstructionsLoaded", Answer: record},
+			{Name: "expansion", Event: "UserPromptExpansion", Answer: record},
+			{Name: "batch", Event: "PostToolBatch", Answer: record},
+			{Name: "display", Event: "MessageDisplay", Answer: record},
+			{Name: "cwd", Event: "CwdChanged", Answer: record},
+			{Name: "task-created", Event: "TaskCreated", Answer: record},
+			{Name: "task-completed", Event: "TaskCompleted", Answer: record},
+		},
+		Stdin:  []string{"setup", "instructions", "expansion", "batch", "display", "cwd", "task-created", "task-completed"},
+		Env:    []string{"setup", "instructions", "expansion", "batch", "display", "cwd", "task-created", "task-completed"},
+		Replay: []string{"setup", "instructions", "expansion", "batch", "display", "cwd", "task-created", "task-completed"},
+	},
+	{
+		Name: "setup-context", About: "Setup (--init) prints plain stdout and JSON additionalContext",
+		Args:  []string{"--init"},
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "setup-out", Event: "Setup", Answer: "echo TOK_SETUP_OUT"},
+			{Name: "setup-ctx", Event: "Setup", Matcher: "init", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"Setup","additionalContext":"TOK_SETUP_CTX"}}`)},
+			{Name: "setup-maintenance", Event: "Setup", Matcher: "maintenance", Answer: record},
+		},
+	},
+	{
+		Name: "expansion-exit2", About: "UserPromptExpansion exits 2: the slash command is not expanded",
+		Prompt: "/greet world", Files: laterFiles, Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "expansion", Event: "UserPromptExpansion", Answer: "echo TOK_UPE2_OUT; echo TOK_UPE2_ERR >&2; exit 2"},
+			{Name: "stop", Event: "Stop", Answer: record},
+		},
+	},
+	{
+		Name: "expansion-context", About: "UserPromptExpansion prints plain stdout and JSON additionalContext; a matcher on the command's name",
+		Prompt: "/greet world", Files: laterFiles, Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "expansion-out", Event: "UserPromptExpansion", Answer: "echo TOK_UPE_OUT"},
+			{Name: "expansion-ctx", Event: "UserPromptExpansion", Matcher: "greet", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"UserPromptExpansion","additionalContext":"TOK_UPE_CTX"}}`)},
+			{Name: "expansion-other", Event: "UserPromptExpansion", Matcher: "deploy", Answer: record},
+		},
+	},
+	{
+		Name: "batch-block", About: `PostToolBatch JSON decision "block" with a reason, and additionalContext, after two parallel tool calls`,
+		Turns: [][]Block{{bash("toolu_01", "touch ran-1"), bash("toolu_02", "touch ran-2")}, {bash("toolu_03", "touch ran-3")}},
+		Hooks: []Hook{
+			{Name: "batch", Event: "PostToolBatch", Answer: firstBatchOnly(emit(`{"decision":"block","reason":"TOK_BATCH_REASON","hookSpecificOutput":{"hookEventName":"PostToolBatch","additionalContext":"TOK_BATCH_CTX"}}`))},
+			{Name: "stop", Event: "Stop", Answer: record},
+		},
+	},
+	{
+		Name: "batch-context", About: "PostToolBatch prints plain stdout and JSON additionalContext after two parallel tool calls",
+		Turns: [][]Block{{bash("toolu_01", "touch ran-1"), bash("toolu_02", "touch ran-2")}},
+		Hooks: []Hook{
+			{Name: "batch-out", Event: "PostToolBatch", Answer: "echo TOK_BATCH_OUT"},
+			{Name: "batch-ctx", Event: "PostToolBatch", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PostToolBatch","additionalContext":"TOK_BATCH_CTX2"}}`)},
+		},
+	},
+	{
+		Name: "batch-exit2", About: "PostToolBatch exits 2 after two parallel tool calls",
+		Turns: [][]Block{{bash("toolu_01", "touch ran-1"), bash("toolu_02", "touch ran-2")}, {bash("toolu_03", "touch ran-3")}},
+		Hooks: []Hook{
+			{Name: "batch", Event: "PostToolBatch", Answer: firstBatchOnly("echo TOK_BATCH2_OUT; echo TOK_BATCH2_ERR >&2; exit 2")},
+			{Name: "stop", Event: "Stop", Answer: record},
+		},
+	},
+	{
+		Name: "batch-continue-false", About: "PostToolBatch answers continue:false with a stopReason",
+		Turns: [][]Block{{bash("toolu_01", "touch ran-1"), bash("toolu_02", "touch ran-2")}, {bash("toolu_03", "touch ran-3")}},
+		Hooks: []Hook{
+			{Name: "batch", Event: "PostToolBatch", Answer: emit(`{"continue":false,"stopReason":"TOK_BATCH_STOPREASON"}`)},
+			{Name: "stop", Event: "Stop", Answer: record},
+		},
+	},
+	{
+		Name: "task-created-exit2", About: "TaskCreated exits 2: the task is not created, stderr is the tool's error",
+		Turns:   [][]Block{{Call("toolu_01", "TaskCreate", map[string]any{"subject": "Write tests", "description": "conformance"})}},
+		Allowed: taskTools,
+		Hooks: []Hook{
+			{Name: "task-created", Event: "TaskCreated", Answer: "echo TOK_TC2_OUT; echo TOK_TC2_ERR >&2; exit 2"},
+			{Name: "post", Event: "PostToolUse", Answer: record},
+			{Name: "failure", Event: "PostToolUseFailure", Answer: record},
+		},
+	},
+	{
+		Name: "task-completed-exit2", About: "TaskCompleted exits 2: the task stays open, stderr is feedback in the tool's result",
+		Turns: [][]Block{
+			{Call("toolu_01", "TaskCreate", map[string]any{"subject": "Write tests"})},
+			{Call("toolu_02", "TaskUpdate", map[string]any{"taskId": "1", "status": "completed"})},
+		},
+		Allowed: taskTools,
+		Hooks: []Hook{
+			{Name: "task-completed", Event: "TaskCompleted", Answer: "echo TOK_TD2_OUT; echo TOK_TD2_ERR >&2; exit 2"},
+			{Name: "task-created", Event: "TaskCreated", Answer: record},
+			{Name: "failure", Event: "PostToolUseFailure", Answer: record},
+		},
+		Stdin: []string{"task-created", "task-completed"},
+	},
+	{
+		Name: "elicitation-record", About: "an MCP tool asks the user (an elicitation); no hook answers, and -p has no one to ask",
+		MCP: true, Turns: askTool, Allowed: []string{mcpAskTool},
+		Hooks: []Hook{
+			{Name: "elicitation", Event: "Elicitation", Matcher: "conf", Answer: record},
+			{Name: "result", Event: "ElicitationResult", Answer: record},
+		},
+		Stdin: []string{"elicitation", "result"},
+		Env:   []string{"elicitation", "result"},
+	},
+	{
+		Name: "elicitation-accept", About: `Elicitation answers "accept" with content; ElicitationResult sees it`,
+		MCP: true, Turns: askTool, Allowed: []string{mcpAskTool},
+		Hooks: []Hook{
+			{Name: "elicitation", Event: "Elicitation", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"answer":"blue"}}}`)},
+			{Name: "result", Event: "ElicitationResult", Answer: record},
+		},
+		Stdin: []string{"result"},
+	},
+	{
+		Name: "elicitation-exit2", About: "Elicitation exits 2: the elicitation is declined",
+		MCP: true, Turns: askTool, Allowed: []string{mcpAskTool},
+		Hooks: []Hook{
+			{Name: "elicitation", Event: "Elicitation", Answer: "echo TOK_EL2_ERR >&2; exit 2"},
+			{Name: "result", Event: "ElicitationResult", Answer: record},
+		},
+	},
+	{
+		Name: "elicitation-result-override", About: "ElicitationResult changes the answer to accept with content",
+		MCP: true, Turns: askTool, Allowed: []string{mcpAskTool},
+		Hooks: []Hook{{Name: "result", Event: "ElicitationResult", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"ElicitationResult","action":"accept","content":{"answer":"green"}}}`)}},
+	},
+	{
+		Name: "stop-failure", About: "the API answers 429: StopFailure fires instead of Stop (its output is discarded)",
+		Turns: [][]Block{{Fail(429, "rate_limit_error", "TOK_API_RATE")}}, ExitCode: 1,
+		Hooks: []Hook{
+			{Name: "stop-failure", Event: "StopFailure", Matcher: "rate_limit", KeepRunning: true, Answer: "echo TOK_SF_OUT; echo TOK_SF_ERR >&2; exit 2"},
+			{Name: "stop-failure-other", Event: "StopFailure", Matcher: "server_error", KeepRunning: true, Answer: record},
+			{Name: "stop", Event: "Stop", Answer: record},
+			{Name: "end", Event: "SessionEnd", Answer: awaitRecord("stop-failure")},
+		},
+		Stdin: []string{"stop-failure"},
+		Env:   []string{"stop-failure"},
+	},
+}
+
+// The projects of the later events' scenarios.
+var (
+	laterFiles = map[string]string{
+		"CLAUDE.md":                 "Project instructions: be brief.\n",
+		".claude/commands/greet.md": "Greet $ARGUMENTS warmly.\n",
+	}
+	taskTools = []string{"Bash", "TaskCreate", "TaskUpdate"}
+	askTool   = [][]Block{{Call("toolu_01", mcpAskTool, map[string]any{"name": "ran-ask"})}}
+)
+
+// firstBatchOnly runs answer for the first PostToolBatch only (the one of
+// toolu_01), so that a blocking hook lets the agent go on afterwards.
+func firstBatchOnly(answer string) string {
+	return `if [ "$(printf '%s' "$input" | jq -r '.tool_calls[0].tool_use_id')" != toolu_01 ]; then exit 0; fi` + "\n" + answer
+}
+
+// awaitRecord waits (at most 30 s) for the record of hook name: Claude Code
+// fires StopFailure without waiting for its hooks and exits after SessionEnd,
+// so a SessionEnd hook that waits for the record keeps the suite from
+// reading the records before they are written.
+func awaitRecord(name string) string {
+	return `i=0; while [ ! -s "$CLAUDE_PROJECT_DIR/.rec/` + name + `.jsonl" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done`
 }

@@ -4,6 +4,7 @@ package conformance
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,7 +64,7 @@ func (w *Wave) Run(ctx context.Context, s *Scenario, dir string, oracle *Observa
 	if err != nil {
 		return nil, err
 	}
-	h := &host{srv: srv, s: s, proj: proj, env: slices.Clone(env), oracle: oracle,
+	h := &host{srv: srv, s: s, proj: proj, cwd: proj, env: slices.Clone(env), oracle: oracle,
 		obs: &Observation{Dirs: map[string]string{proj: "$PROJECT", home: "$HOME"}}}
 	playErr := h.play(ctx)
 	if err := srv.close(); err != nil && playErr == nil {
@@ -200,7 +201,17 @@ type host struct {
 	oracle *Observation
 	obs    *Observation
 	sid    string
+	// cwd is the agent's working directory: a Bash `cd` moves it, as in
+	// Claude Code, and CwdChanged fires.
+	cwd string
+	// tasks are the task list's subjects and descriptions (TaskCreate), by id.
+	tasks []task
+	// ids numbers the turn and message ids MessageDisplay hooks get.
+	ids int
 }
+
+// task is one entry of the host's task list.
+type task struct{ subject, description string }
 
 // result is the part of a wave/* result the host acts on.
 type result struct {
@@ -208,7 +219,11 @@ type result struct {
 	Permission string          `json:"permission"`
 	ToolInput  json.RawMessage `json:"toolInput"`
 	Blocked    bool            `json:"blocked"`
+	Reason     string          `json:"reason"`
 	Continue   bool            `json:"continue"`
+	// Action and Content are an Elicitation or ElicitationResult answer.
+	Action  string          `json:"action"`
+	Content json.RawMessage `json:"content"`
 	// Env is what SessionStart hooks wrote to CLAUDE_ENV_FILE: the host
 	// gives it to every later tool run, as Claude Code does.
 	Env map[string]string `json:"env"`
@@ -243,6 +258,9 @@ func (h *host) play(ctx context.Context) error {
 	for _, name := range slices.Sorted(maps.Keys(start.Env)) {
 		h.env = append(h.env, name+"="+start.Env[name])
 	}
+	if err := h.startupEvents(ctx); err != nil {
+		return err
+	}
 	prompt := h.s.Prompt
 	if prompt == "" {
 		prompt = defaultPrompt
@@ -255,6 +273,12 @@ func (h *host) play(ctx context.Context) error {
 		}
 		ended = ups.Blocked || !ups.Continue
 	}
+	if !ended {
+		if ended, err = h.expandPrompt(ctx, prompt); err != nil {
+			return err
+		}
+	}
+	turnID := h.newID("turn")
 	for turn := 0; !ended && turn < maxTurns; turn++ {
 		if err := h.callModel(ctx); err != nil {
 			return err
@@ -263,15 +287,25 @@ func (h *host) play(ctx context.Context) error {
 		if turn < len(h.s.Turns) {
 			blocks = h.s.Turns[turn]
 		}
+		if failed, err := h.apiError(ctx, blocks); failed || err != nil {
+			ended = true
+			if err != nil {
+				return err
+			}
+			break
+		}
 		if err := h.addAssistant(ctx, blocks); err != nil {
 			return err
 		}
-		tools := 0
+		if err := h.display(ctx, turnID, blocks); err != nil {
+			return err
+		}
+		var batch []string
 		for _, b := range blocks {
 			if b.ToolName == "" {
 				continue
 			}
-			tools++
+			batch = append(batch, b.ToolID)
 			goOn, err := h.toolCall(ctx, b)
 			if err != nil {
 				return err
@@ -281,7 +315,13 @@ func (h *host) play(ctx context.Context) error {
 				break
 			}
 		}
-		if ended || tools > 0 {
+		if ended {
+			continue
+		}
+		if len(batch) > 0 {
+			if ended, err = h.postToolBatch(ctx, batch); err != nil {
+				return err
+			}
 			continue
 		}
 		stop, err := h.call(ctx, "wave/stop", map[string]any{})
@@ -296,6 +336,99 @@ func (h *host) play(ctx context.Context) error {
 	}
 	_, err = h.call(ctx, "wave/sessionEnd", map[string]any{"reason": reason})
 	return err
+}
+
+// startupEvents are the later events of a session's start: Setup when the
+// agent was started with --init, InstructionsLoaded for the project's
+// CLAUDE.md (the host reports the instruction files it loads).
+func (h *host) startupEvents(ctx context.Context) error {
+	if slices.Contains(h.s.Args, "--init") {
+		if _, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "Setup", "input": object("trigger", "init")}); err != nil {
+			return err
+		}
+	}
+	if _, ok := h.s.Files["CLAUDE.md"]; ok {
+		if _, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "InstructionsLoaded", "input": object(
+			"file_path", filepath.Join(h.proj, "CLAUDE.md"), "memory_type", "Project", "load_reason", "session_start")}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expandPrompt fires UserPromptExpansion when the prompt is one of the
+// project's slash commands (.claude/commands/NAME.md), before the host
+// expands it; it reports whether the turn ends (a blocked expansion is
+// not sent to the model).
+func (h *host) expandPrompt(ctx context.Context, prompt string) (bool, error) {
+	name, args, _ := strings.Cut(strings.TrimPrefix(prompt, "/"), " ")
+	if !strings.HasPrefix(prompt, "/") {
+		return false, nil
+	}
+	if _, ok := h.s.Files[".claude/commands/"+name+".md"]; !ok {
+		return false, nil
+	}
+	res, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "UserPromptExpansion", "input": object(
+		"expansion_type", "slash_command", "command_name", name, "command_args", args,
+		"command_source", "projectSettings", "prompt", prompt)})
+	if err != nil {
+		return false, err
+	}
+	return res.Blocked || !res.Continue, nil
+}
+
+// apiError plays a scripted API error (a Fail block): the turn ends and
+// StopFailure fires instead of Stop. The error's name and the message the
+// host shows for it (last_assistant_message) are the host's: they are
+// taken from Claude Code's run.
+func (h *host) apiError(ctx context.Context, blocks []Block) (bool, error) {
+	for _, b := range blocks {
+		if b.Status == 0 {
+			continue
+		}
+		fields := []any{"error", "unknown"}
+		if e := h.hostValue("StopFailure", nil, "error"); e != nil {
+			fields[1] = e
+		}
+		if m := h.hostValue("StopFailure", nil, "last_assistant_message"); m != nil {
+			fields = append(fields, "last_assistant_message", m)
+		}
+		_, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "StopFailure", "input": object(fields...)})
+		return true, err
+	}
+	return false, nil
+}
+
+// display fires MessageDisplay for each text the model's message shows the
+// user, as one final delta.
+func (h *host) display(ctx context.Context, turnID string, blocks []Block) error {
+	for _, b := range blocks {
+		if b.ToolName != "" || b.Text == "" {
+			continue
+		}
+		_, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "MessageDisplay", "input": object(
+			"turn_id", turnID, "message_id", h.newID("message"), "index", 0, "final", true, "delta", b.Text)})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *host) newID(kind string) string {
+	h.ids++
+	return fmt.Sprintf("%s-%d", kind, h.ids)
+}
+
+// postToolBatch marks the model message's tool calls as one batch; it
+// reports whether the turn ends (a block stops the loop before the next
+// model call).
+func (h *host) postToolBatch(ctx context.Context, ids []string) (bool, error) {
+	res, err := h.call(ctx, "wave/postToolBatch", map[string]any{"toolUseIds": ids})
+	if err != nil {
+		return false, err
+	}
+	return res.Blocked || !res.Continue, nil
 }
 
 // callModel is the moment the host sends the conversation to the model:
@@ -435,11 +568,27 @@ func (h *host) runTool(ctx context.Context, name string, input json.RawMessage) 
 		}
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "sh", "-c", in.Command)
-		cmd.Dir, cmd.Env = h.proj, h.env
+		// The command runs in the agent's directory; where it ends up is
+		// the next command's (fd 3 reports it, as Claude Code keeps a cd).
+		cwdR, cwdW, err := os.Pipe()
+		if err != nil {
+			return nil, "", err
+		}
+		cmd := exec.CommandContext(ctx, "sh", "-c", in.Command+"\n__rc=$?; pwd >&3; exit $__rc")
+		cmd.Dir, cmd.Env = h.cwd, h.env
+		cmd.ExtraFiles = []*os.File{cwdW}
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
+		err = cmd.Run()
+		_ = cwdW.Close()
+		where, _ := io.ReadAll(cwdR)
+		_ = cwdR.Close()
+		if dir := strings.TrimSpace(string(where)); dir != "" && dir != h.cwd {
+			if _, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "CwdChanged", "input": object("old_cwd", h.cwd, "new_cwd", dir)}); err != nil {
+				return nil, "", err
+			}
+			h.cwd = dir
+		}
 		resp := mustJSON(map[string]any{"stdout": strings.TrimRight(stdout.String(), "\n"), "stderr": strings.TrimRight(stderr.String(), "\n"),
 			"interrupted": false, "isImage": false, "noOutputExpected": false})
 		var exit *exec.ExitError
@@ -462,6 +611,10 @@ func (h *host) runTool(ctx context.Context, name string, input json.RawMessage) 
 			return nil, "", err
 		}
 		return mustJSON([]any{map[string]any{"type": "text", "text": "touched " + in.Name}}), "", nil
+	case mcpAskTool:
+		return h.ask(ctx, input)
+	case "TaskCreate", "TaskUpdate":
+		return h.taskTool(ctx, name, input)
 	}
 	return nil, "", fmt.Errorf("the host cannot run tool %q", name)
 }
@@ -481,6 +634,24 @@ func (h *host) hostValue(event string, match func(map[string]json.RawMessage) bo
 		}
 	}
 	return nil
+}
+
+// object is a JSON object with its keys in the order given (key, value,
+// key, value, …): the host sends wave/runHooks input in Claude Code's order,
+// as a host that builds it field by field would.
+func object(kv ...any) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(mustJSON(kv[i]))
+		b.WriteByte(':')
+		b.Write(mustJSON(kv[i+1]))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 func mustJSON(v any) json.RawMessage {
@@ -512,4 +683,97 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// ask runs the MCP tool that asks the user first: the MCP server's
+// elicitation goes to the Elicitation hooks, and, when none answers, to the
+// user, whom the host (like Claude Code's -p mode) does not have: the answer
+// is "cancel", which ElicitationResult hooks see and may change. The marker
+// file is named after the answer that reaches the server.
+func (h *host) ask(ctx context.Context, input json.RawMessage) (json.RawMessage, string, error) {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil || !markerName.MatchString(in.Name) {
+		return nil, "", fmt.Errorf("%s input %s", mcpAskTool, input)
+	}
+	el, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "Elicitation", "input": object(
+		"mcp_server_name", "conf", "message", elicitationRequest["message"], "mode", "form",
+		"requested_schema", elicitationRequest["requestedSchema"])})
+	if err != nil {
+		return nil, "", err
+	}
+	action, content := el.Action, el.Content
+	if action == "" {
+		// No hook answered: the user's answer, and ElicitationResult hooks
+		// may change it.
+		action, content = "cancel", nil
+		fields := []any{"mcp_server_name", "conf", "mode", "form", "action", action}
+		res, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "ElicitationResult", "input": object(fields...)})
+		if err != nil {
+			return nil, "", err
+		}
+		if res.Action != "" {
+			action, content = res.Action, res.Content
+		}
+	}
+	name := in.Name + "-" + action
+	var c struct {
+		Answer string `json:"answer"`
+	}
+	if action == "accept" && json.Unmarshal(content, &c) == nil && c.Answer != "" {
+		name += "-" + c.Answer
+	}
+	if !markerName.MatchString(name) {
+		return nil, "", fmt.Errorf("the answer makes no file name: %q", name)
+	}
+	if err := os.WriteFile(filepath.Join(h.proj, name), nil, 0o644); err != nil {
+		return nil, "", err
+	}
+	return mustJSON([]any{map[string]any{"type": "text", "text": "touched " + name}}), "", nil
+}
+
+// taskTool runs the task list's tools: TaskCreate fires TaskCreated and
+// TaskUpdate to "completed" TaskCompleted before the change is made. A hook
+// that blocks keeps it from being made: its reason is TaskCreate's error,
+// and feedback in TaskUpdate's result (as Claude Code does).
+func (h *host) taskTool(ctx context.Context, name string, input json.RawMessage) (json.RawMessage, string, error) {
+	var in struct {
+		Subject     string `json:"subject"`
+		Description string `json:"description"`
+		TaskID      string `json:"taskId"`
+		Status      string `json:"status"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return nil, "", fmt.Errorf("%s input: %w", name, err)
+	}
+	// A task without a description has its subject as one, as in Claude Code.
+	event, t, id := "TaskCreated", task{in.Subject, cmp.Or(in.Description, in.Subject)}, fmt.Sprint(len(h.tasks)+1)
+	if name == "TaskUpdate" {
+		var n int
+		if _, err := fmt.Sscan(in.TaskID, &n); err != nil || n < 1 || n > len(h.tasks) {
+			return nil, "", fmt.Errorf("TaskUpdate of an unknown task %q", in.TaskID)
+		}
+		if in.Status != "completed" {
+			return mustJSON(map[string]any{"success": true}), "", nil
+		}
+		event, t, id = "TaskCompleted", h.tasks[n-1], in.TaskID
+	}
+	res, err := h.call(ctx, "wave/runHooks", map[string]any{"event": event, "input": object(
+		"task_id", id, "task_subject", t.subject, "task_description", t.description)})
+	if err != nil {
+		return nil, "", err
+	}
+	switch {
+	case res.Blocked && name == "TaskCreate":
+		return nil, res.Reason, nil // the tool fails with the reason
+	case res.Blocked:
+		// The task stays open; the reason is feedback in the tool's result,
+		// which the host renders as text for the model.
+		return mustJSON("TaskCompleted hook feedback:\n" + res.Reason), "", nil
+	}
+	if name == "TaskCreate" {
+		h.tasks = append(h.tasks, t)
+	}
+	return mustJSON(map[string]any{"success": true}), "", nil
 }

@@ -229,6 +229,29 @@ func TestStdinFromTypedFieldsInClaudeCodesOrder(t *testing.T) {
 			in.Event, in.Reason = hooks.SessionEnd, "clear"
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","hook_event_name":"SessionEnd","reason":"clear","end_source":"clear"}`},
+		// The later events as Claude Code 2.1.330 sends them (docs/conformance.md):
+		// UserPromptExpansion has permission_mode, PostToolBatch both,
+		// StopFailure effort only, the task events neither.
+		{func(in hooks.Input) hooks.Input {
+			in.Event = hooks.UserPromptExpansion
+			in.Extra = map[string]json.RawMessage{"command_name": json.RawMessage(`"greet"`)}
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","hook_event_name":"UserPromptExpansion","expansion_type":"","command_name":"greet","command_args":"","command_source":"","prompt":""}`},
+		{func(in hooks.Input) hooks.Input {
+			in.Event = hooks.PostToolBatch
+			in.Extra = map[string]json.RawMessage{"tool_calls": json.RawMessage(`[]`)}
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","effort":{"level":"high"},"hook_event_name":"PostToolBatch","tool_calls":[]}`},
+		{func(in hooks.Input) hooks.Input {
+			in.Event = hooks.StopFailure
+			in.Extra = map[string]json.RawMessage{"error": json.RawMessage(`"rate_limit"`)}
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","effort":{"level":"high"},"hook_event_name":"StopFailure","error":"rate_limit"}`},
+		{func(in hooks.Input) hooks.Input {
+			in.Event = hooks.TaskCreated
+			in.Extra = map[string]json.RawMessage{"task_id": json.RawMessage(`"1"`), "task_subject": json.RawMessage(`"Write tests"`)}
+			return in
+		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","hook_event_name":"TaskCreated","task_id":"1","task_subject":"Write tests"}`},
 	}
 	for _, c := range cases {
 		in := c.in(base)

@@ -81,12 +81,16 @@ func (in *Input) MatchValue() string {
 // permissionModeEvents and effortEvents are the events whose stdin carries
 // permission_mode, and effort when it is known, as Claude Code 2.1.330 sends
 // them (its SessionStart, SessionEnd, Notification, SubagentStart and
-// compaction hooks get neither).
+// compaction hooks get neither; of the later events it fires offline,
+// measured by the conformance suite, UserPromptExpansion gets
+// permission_mode, PostToolBatch both, StopFailure effort, and Setup,
+// InstructionsLoaded, MessageDisplay, CwdChanged, the task events and the
+// elicitation events neither).
 var (
 	permissionModeEvents = map[Event]bool{PreToolUse: true, PostToolUse: true, UserPromptSubmit: true, Stop: true,
-		PostToolUseFailure: true, PermissionRequest: true, SubagentStop: true}
+		PostToolUseFailure: true, PermissionRequest: true, SubagentStop: true, UserPromptExpansion: true, PostToolBatch: true}
 	effortEvents = map[Event]bool{PreToolUse: true, PostToolUse: true, Stop: true, PostToolUseFailure: true,
-		PermissionRequest: true, SubagentStop: true}
+		PermissionRequest: true, SubagentStop: true, PostToolBatch: true, StopFailure: true}
 )
 
 // aliasFields are the names hooks written for Wave's earlier releases read,
