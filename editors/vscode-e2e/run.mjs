@@ -533,30 +533,30 @@ try {
     await runCommand('Wave Hooks: Show Hook Runs');
     const panel = page.locator('.part.panel');
     await panel.locator('.monaco-select-box, .monaco-action-bar', { hasText: /Wave Hooks(?! Server)/ }).first().waitFor({ timeout: AGENT_TIMEOUT });
-    // The output is long (each run lists its hooks and its stdin): the user filters it down to the events.
-    await panel.locator('input[placeholder="Filter"]').fill('PreToolUse (');
-    // Long lines wrap, and the editor renders spaces as no-break spaces: match the text of all the view's lines
-    // together, with its white space made plain.
+    // The output is long (each run lists its hooks and its stdin) and follows its end: the user filters it down to
+    // one event at a time. Long lines wrap, and the editor renders spaces as no-break spaces: match the text of all
+    // the view's lines together, with its white space made plain.
     const view = panel.locator('.view-lines').first();
     const want = [
-      /#\d+ PreToolUse \(Bash\) session \S+ → deny; reason: ?Refusing to run 'rm -rf \/'/,
-      /#\d+ PreToolUse \(Write\) session \S+ → ask; reason: ?the agent wants to write \S*notes\.txt.*asked: allowed/,
-      /#\d+ PreToolUse \(Write\) session \S+ → ask; reason: ?the agent wants to write \S*plan\.md.*asked: denied/,
+      ['PreToolUse (Bash)', /#\d+ PreToolUse \(Bash\) session \S+ → deny; reason: ?Refusing to run 'rm -rf \/'/],
+      ['notes.txt;', /#\d+ PreToolUse \(Write\) session \S+ → ask; reason: ?the agent wants to write \S*notes\.txt.*asked: allowed/],
+      ['plan.md;', /#\d+ PreToolUse \(Write\) session \S+ → ask; reason: ?the agent wants to write \S*plan\.md.*asked: denied/],
     ];
-    await page
-      .waitForFunction(
-        (sources) => {
-          const el = document.querySelector('.part.panel .view-lines');
-          const text = (el?.innerText ?? '').replace(/\s+/g, ' ');
-          return sources.every((src) => new RegExp(src).test(text));
-        },
-        want.map((re) => re.source),
-        { timeout: AGENT_TIMEOUT },
-      )
-      .catch(async (err) => {
-        throw new Error(`${oneLine(err)}; want ${want.join(', ')}; the output shows: ${(await view.innerText()).replace(/\s+/g, ' ').slice(0, 600)}`);
-      });
-    return (await view.innerText()).replace(/\s+/g, ' ').replace(/\/tmp\/\S+\//g, '…/').slice(0, 400);
+    const seen = [];
+    for (const [filter, re] of want) {
+      await panel.locator('input[placeholder="Filter"]').fill(filter);
+      await page
+        .waitForFunction(
+          (src) => new RegExp(src).test((document.querySelector('.part.panel .view-lines')?.innerText ?? '').replace(/\s+/g, ' ')),
+          re.source,
+          { timeout: AGENT_TIMEOUT },
+        )
+        .catch(async (err) => {
+          throw new Error(`${oneLine(err)}; filtered by ${filter}, want ${re}; the output shows: ${(await view.innerText()).replace(/\s+/g, ' ').slice(0, 600)}`);
+        });
+      seen.push((await view.innerText()).replace(/\s+/g, ' ').replace(/\/tmp\/\S+\//g, '…/').slice(0, 140));
+    }
+    return seen.join(' | ');
   });
 } catch (err) {
   if (err instanceof Stop) {
