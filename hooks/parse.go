@@ -217,7 +217,7 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 		case "hooks":
 			hooksVal = &m.Value
 		default:
-			p.unknownKey(m, "matcher group", groupKeys, false)
+			p.unknownKey(m, "matcher group", GroupKeys, false)
 		}
 	}
 	if hooksVal == nil {
@@ -641,9 +641,6 @@ func firstWord(command string) string {
 	}
 	return s
 }
-
-// groupKeys are the keys of a matcher group.
-var groupKeys = []string{"matcher", "hooks"}
 
 // otherHookTypeKeys are keys of Claude Code's other hook types (http,
 // prompt, agent, mcp_tool) and of its command hooks that wavehooks accepts

@@ -24,43 +24,41 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 	if !ok {
 		return list, nil
 	}
-	loc := hooks.Locate(text, off)
-	path := loc.Path
-	if loc.OnKey && len(path) > 0 && loc.InString {
-		path = path[:len(path)-1] // the key being typed is not part of where it goes
-	}
 	add := func(label string, kind protocol.CompletionItemKind, doc string) {
 		list.Items = append(list.Items, protocol.CompletionItem{Label: label, Kind: kind, Detail: doc})
 	}
-	switch {
-	case loc.OnKey && len(path) == 0:
+	place := hooks.Locate(text, off).Place()
+	switch place.Kind {
+	case hooks.PlaceRootKey:
 		for _, k := range hooks.RootKeys {
 			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
 		}
-	case loc.OnKey && len(path) == 1 && path[0] == "hooks":
+	case hooks.PlaceEventKey:
 		for _, e := range hooks.Events() {
 			spec, _ := hooks.Spec(e)
 			add(string(e), protocol.CompletionItemKindEvent, spec.Summary)
 		}
-	case loc.OnKey && len(path) == 3 && path[0] == "hooks":
+	case hooks.PlaceGroupKey:
 		add("matcher", protocol.CompletionItemKindProperty, hooks.KeyDocs["matcher"])
 		add("hooks", protocol.CompletionItemKindProperty, "The commands of this matcher group.")
-	case loc.OnKey && len(path) == 5 && path[0] == "hooks" && path[3] == "hooks":
+	case hooks.PlaceHookKey:
 		for _, k := range hooks.HookKeys {
 			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
 		}
-	case !loc.OnKey && len(path) == 6 && path[5] == "type":
-		for _, t := range hooks.HookTypes {
-			add(t, protocol.CompletionItemKindValue, hooks.KeyDocs["type"])
+	case hooks.PlaceHookValue:
+		switch place.Key {
+		case "type":
+			for _, t := range hooks.HookTypes {
+				add(t, protocol.CompletionItemKindValue, hooks.KeyDocs["type"])
+			}
+		case "shell":
+			for _, sh := range hooks.Shells {
+				add(sh, protocol.CompletionItemKindValue, hooks.KeyDocs["shell"])
+			}
 		}
-	case !loc.OnKey && len(path) == 6 && path[5] == "shell":
-		for _, sh := range hooks.Shells {
-			add(sh, protocol.CompletionItemKindValue, hooks.KeyDocs["shell"])
-		}
-	case !loc.OnKey && len(path) == 4 && path[3] == "matcher":
-		ev := hooks.Event(path[1])
-		if spec, ok := hooks.Spec(ev); ok && !hooks.ToolEvent(ev) {
-			for _, v := range hooks.MatcherValues[ev] {
+	case hooks.PlaceMatcher:
+		if spec, ok := hooks.Spec(place.Event); ok && !hooks.ToolEvent(place.Event) {
+			for _, v := range hooks.MatcherValues[place.Event] {
 				add(v, protocol.CompletionItemKindValue, "compared with "+spec.MatchField)
 			}
 			break

@@ -25,17 +25,14 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 		return nil, nil
 	}
 	var doc string
-	if loc.OnKey && len(loc.Path) == 2 && loc.Path[0] == "hooks" {
+	switch place := loc.Place(); place.Kind {
+	case hooks.PlaceEventKey:
 		doc, _ = hooks.EventDoc(hooks.Event(loc.Text))
-	} else if loc.OnKey {
+	case hooks.PlaceRootKey, hooks.PlaceGroupKey, hooks.PlaceHookKey:
 		doc = hooks.KeyDocs[loc.Text]
-	} else if len(loc.Path) > 0 && loc.Path[len(loc.Path)-1] == "matcher" {
-		ev := hooks.Event("")
-		if len(loc.Path) == 4 && loc.Path[0] == "hooks" {
-			ev = hooks.Event(loc.Path[1])
-		}
-		if m, err := hooks.CompileMatcherFor(ev, loc.Text); err == nil {
-			doc = "Matcher: " + describeMatcherFor(ev, m)
+	case hooks.PlaceMatcher:
+		if m, err := hooks.CompileMatcherFor(place.Event, loc.Text); err == nil {
+			doc = "Matcher: " + describeMatcherFor(place.Event, m)
 		}
 	}
 	if doc == "" {
