@@ -211,14 +211,12 @@ func TestNullIDAndRepeatedContentLength(t *testing.T) {
 	require.Contains(t, msg, "more than one Content-Length")
 	r.send(map[string]any{"jsonrpc": "2.0", "id": "after", "method": "wave/listPermissions"})
 	require.Contains(t, r.waitResponse("after"), "result")
-	r.mu.Lock()
 	nulls := 0
-	for _, m := range r.messages {
+	for _, m := range r.messages() {
 		if _, isReq := m["method"]; !isReq && m["id"] == nil {
 			nulls++
 		}
 	}
-	r.mu.Unlock()
 	require.Equal(t, 1, nulls, "only the request with a null id got a null-id answer")
 
 	r.sendBytes([]byte(fmt.Sprintf("Content-Length: %d\r\nContent-Length: %d\r\n\r\n%s", len(body), len(body)-1, body)))

@@ -1,38 +1,26 @@
 package lsp_test
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"go.lsp.dev/uri"
-
-	"github.com/wavehooks/wavehooks/lsp"
 )
 
-// raw is a client that writes bytes, not messages, for the tests of what a
-// well-behaved client never sends.
+// raw is the frame-level client (wireClient) set up for the tests of what
+// a well-behaved client never sends: it writes bytes, keeps every message the
+// server sent, and finds a response by any id, null and objects included.
 type raw struct {
-	t        *testing.T
-	conn     net.Conn
-	root     string
-	home     string
-	exitCode chan int
-
-	mu       sync.Mutex
-	messages []map[string]any
-	closed   bool
+	*wireClient
+	t          *testing.T
+	root, home string
+	exitCode   chan int
 }
 
 func startRaw(t *testing.T, settings string) *raw {
@@ -41,76 +29,41 @@ func startRaw(t *testing.T, settings string) *raw {
 	if settings != "" {
 		require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(strings.ReplaceAll(settings, "$SCRIPTS", scripts)), 0o644))
 	}
-	serverSide, clientSide := net.Pipe()
-	r := &raw{t: t, conn: clientSide, root: root, home: home, exitCode: make(chan int, 1)}
-	go func() { r.exitCode <- lsp.NewServer(lsp.Options{}).Serve(context.Background(), serverSide) }()
-	go r.readLoop()
+	c, exit := startWireServer(t, home)
+	c.mu.Lock()
+	c.keep = true
+	c.mu.Unlock()
+	r := &raw{wireClient: c, t: t, root: root, home: home, exitCode: exit}
 	t.Cleanup(func() {
-		_ = r.conn.Close()
-		select {
-		case <-r.exitCode:
-		case <-time.After(10 * time.Second):
-			t.Error("server did not stop")
-		}
+		c.close(exit, 10*time.Second)
+		c.checkFrames(t)
 	})
-	r.send(map[string]any{"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": map[string]any{
-		"rootUri": string(uri.File(root)), "capabilities": map[string]any{}, "initializationOptions": map[string]any{"waveHome": home}}})
-	r.waitResponse("init")
-	r.send(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
+	require.NoError(t, c.initialize(root, home))
 	return r
 }
 
-func (r *raw) readLoop() {
-	in := bufio.NewReader(r.conn)
-	defer func() {
-		r.mu.Lock()
-		r.closed = true
-		r.mu.Unlock()
-	}()
-	for {
-		length := -1
-		for {
-			line, err := in.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimSpace(line)
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				length, _ = strconv.Atoi(v)
-			}
-		}
-		body := make([]byte, length)
-		if _, err := io.ReadFull(in, body); err != nil {
-			return
-		}
-		var m map[string]any
-		if json.Unmarshal(body, &m) != nil {
-			r.t.Errorf("server sent invalid JSON: %q", body)
-			return
-		}
-		if _, isReq := m["method"]; isReq {
-			if id, ok := m["id"]; ok { // answer server requests as a plain editor would
-				r.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": nil})
-			}
-		}
-		r.mu.Lock()
-		r.messages = append(r.messages, m)
-		r.mu.Unlock()
-	}
-}
-
+// send writes msg as one frame.
 func (r *raw) send(msg any) {
 	b, err := json.Marshal(msg)
 	require.NoError(r.t, err)
-	r.sendBytes([]byte(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(b), b)))
+	_ = r.write(b)
 }
 
-func (r *raw) sendBytes(b []byte) {
-	_ = r.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	_, _ = r.conn.Write(b)
+// sendBytes writes bytes as they are: a frame, part of one, or garbage.
+func (r *raw) sendBytes(b []byte) { _ = r.writeRaw(b) }
+
+// messages are the messages the server sent so far, decoded.
+func (r *raw) messages() []map[string]any {
+	r.mu.Lock()
+	bodies := r.log
+	r.mu.Unlock()
+	out := make([]map[string]any, 0, len(bodies))
+	for _, b := range bodies {
+		var m map[string]any
+		require.NoError(r.t, json.Unmarshal(b, &m))
+		out = append(out, m)
+	}
+	return out
 }
 
 // waitResponse waits for the response with this id (compared as JSON).
@@ -123,7 +76,7 @@ func (r *raw) waitResponse(id any) map[string]any {
 func (r *raw) received() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.messages)
+	return len(r.log)
 }
 
 // waitResponseAfter waits for a response with this id among the messages
@@ -133,9 +86,7 @@ func (r *raw) waitResponseAfter(since int, id any) map[string]any {
 	want, _ := json.Marshal(id)
 	var found map[string]any
 	require.Eventually(r.t, func() bool {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		for _, m := range r.messages[since:] {
+		for _, m := range r.messages()[since:] {
 			if _, isReq := m["method"]; isReq {
 				continue
 			}

@@ -38,6 +38,8 @@ type wireClient struct {
 	wait     map[string]chan wireMsg
 	notes    map[string]int // notifications received, by method
 	silent   bool           // leave the server's requests unanswered, as an editor whose user looks away
+	keep     bool           // keep every message in log (the raw tests look through them)
+	log      [][]byte       // the bodies the server sent, in order, when keep is set
 	violated error          // the first malformed frame the server sent
 
 	done chan struct{} // closed when the server's side ends
@@ -152,6 +154,11 @@ func (c *wireClient) received(body []byte) {
 		return
 	}
 	m.raw = body
+	c.mu.Lock()
+	if c.keep {
+		c.log = append(c.log, body)
+	}
+	c.mu.Unlock()
 	if m.Method != "" {
 		c.mu.Lock()
 		if len(m.ID) > 0 && !c.silent {
