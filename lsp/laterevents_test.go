@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/lsp"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -354,4 +355,17 @@ func TestEditorKnowsTheLaterEvents(t *testing.T) {
 		require.Contains(t, events, ev)
 	}
 	require.Equal(t, []string{"user_settings", "project_settings", "local_settings", "policy_settings", "skills"}, labels(2, 33))
+}
+
+// TestEditorLoadsEveryEventAndType: the settings file that registers all
+// 31 events and all five hook types loads in the editor with every hook
+// and no diagnostic, as `wavehooks lint` finds it.
+func TestEditorLoadsEveryEventAndType(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "testdata", "config", "all-events.json"))
+	require.NoError(t, err)
+	e := startEditor(t, editorOpts{settings: string(text)})
+	raw := e.waitNotification("wave/hooksChanged", func(p json.RawMessage) bool { return strings.Contains(string(p), `"hooks":35`) })
+	var state lsp.HooksChangedParams
+	require.NoError(t, json.Unmarshal(raw, &state))
+	require.Equal(t, 0, state.Diagnostics, "no error, warning or note in %s", state.Files)
 }

@@ -41,6 +41,17 @@ describe('settings schema', () => {
     );
   });
 
+  test('accepts the file that registers every event and hook type (testdata/config/all-events.json)', (t) => {
+    const file = path.join(repo, 'testdata', 'config', 'all-events.json');
+    if (!fs.existsSync(file)) {
+      t.skip('testdata/config/all-events.json not found');
+      return;
+    }
+    const settings = jsonc(fs.readFileSync(file, 'utf8')) as { hooks: Record<string, unknown> };
+    assert.equal(Object.keys(settings.hooks).length, 31);
+    assert.ok(validate(settings), JSON.stringify(validate.errors));
+  });
+
   test('accepts every hook type and option, and needs what each type needs', () => {
     const hooks = [
       { type: 'command', command: 'x', shell: 'bash', once: true, asyncRewake: true, args: ['a'], cwd: 'src', env: { A: 'b' } },
