@@ -4,22 +4,25 @@
 -- is_settings_file. Small on purpose: plugin/wavehooks.lua loads it at startup.
 local M = {}
 
---- Lua patterns a settings file's full path matches (~/.wave/settings.json
---- included; a wave home elsewhere is added by setup()).
-M.patterns = {
-  '.*/%.wave/settings%.json',
-  '.*/%.wave/settings%.local%.json',
-  '.*/%.claude/settings%.json',
-  '.*/%.claude/settings%.local%.json',
+--- The workspace's settings files, relative to its root, in the order the
+--- server loads them (hooks.Paths.SettingsFiles; a Go test holds this list
+--- to it). The user's ~/.wave/settings.json is matched by its full path.
+M.workspace = {
+  '.wave/settings.json',
+  '.wave/settings.local.json',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
 }
 
+--- Lua patterns a settings file's full path matches (~/.wave/settings.json
+--- included; a wave home elsewhere is added by setup()).
+M.patterns = {}
 --- The same files as autocommand patterns (Neovim 0.7, which has no vim.filetype.add in use).
-M.autocmd_patterns = {
-  '*/.wave/settings.json',
-  '*/.wave/settings.local.json',
-  '*/.claude/settings.json',
-  '*/.claude/settings.local.json',
-}
+M.autocmd_patterns = {}
+for _, rel in ipairs(M.workspace) do
+  table.insert(M.patterns, '.*/' .. vim.pesc(rel))
+  table.insert(M.autocmd_patterns, '*/' .. rel)
+end
 
 --- Whether a full path matches one of the patterns.
 function M.matches(path)

@@ -146,7 +146,12 @@ local function check_settings(health, wh, bin)
   health.start('wavehooks: settings files')
   local home, root = wh.wave_home(), wh.root_dir()
   health.info('wave home: ' .. home .. ';  project: ' .. root)
-  local files = { home .. '/settings.json', root .. '/.wave/settings.json', root .. '/.wave/settings.local.json' }
+  local files = { home .. '/settings.json' }
+  for _, rel in ipairs(require('wavehooks.files').workspace) do
+    if rel:find('^%.wave/') then -- Claude Code's files count only when imported: the server's hook count says so
+      table.insert(files, root .. '/' .. rel)
+    end
+  end
   local found = 0
   for _, f in ipairs(files) do
     if vim.fn.filereadable(f) == 1 then
