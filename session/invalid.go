@@ -15,6 +15,7 @@ type InvalidError struct {
 	Msg   string
 }
 
+// Error names the field first, as the server's InvalidParams message does.
 func (e *InvalidError) Error() string {
 	if e.Field == "" {
 		return e.Msg
