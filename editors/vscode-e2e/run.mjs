@@ -543,8 +543,13 @@ try {
       ['plan.md;', /#\d+ PreToolUse \(Write\) session \S+ → ask; reason: ?the agent wants to write \S*plan\.md.*asked: denied/],
     ];
     const seen = [];
+    const filterBox = panel.locator('input[placeholder="Filter"]');
     for (const [filter, re] of want) {
-      await panel.locator('input[placeholder="Filter"]').fill(filter);
+      // Typed as the user types it (focus, select all, type): fill() waits for the box to be "editable", which
+      // the output's filter box, re-rendered as the output changes, did not always report in time.
+      await filterBox.focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.insertText(filter);
       await page
         .waitForFunction(
           (src) => new RegExp(src).test((document.querySelector('.part.panel .view-lines')?.innerText ?? '').replace(/\s+/g, ' ')),
