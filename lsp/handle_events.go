@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -59,9 +60,10 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	if err != nil {
 		return nil, err
 	}
-	if err := requireTool(typedToolFields, p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
+	if p.ToolInput, err = session.CheckToolCall(session.TypedToolCall, p.ToolUseID, p.ToolName, p.ToolInput); err != nil {
 		return nil, err
 	}
+	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}
 	ctx = session.WithClientInput(ctx, p.input())
 	out, err := s.event(ctx, sess, hooks.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PreToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, s.ask)
@@ -77,9 +79,10 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	if err != nil {
 		return nil, err
 	}
-	if err := requireTool(typedToolFields, p.ToolUseID, p.ToolName, &p.ToolInput); err != nil {
+	if p.ToolInput, err = session.CheckToolCall(session.TypedToolCall, p.ToolUseID, p.ToolName, p.ToolInput); err != nil {
 		return nil, err
 	}
+	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}
 	if len(p.ToolResponse) == 0 {
 		p.ToolResponse = json.RawMessage("null")
 	}
@@ -119,33 +122,6 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 	}
 	return blocksResult(out), nil
 }
-
-func requireTool(names toolFields, id, name string, input *json.RawMessage) error {
-	switch {
-	case id == "":
-		return badParam(names.id, "is required")
-	case name == "":
-		return badParam(names.name, "is required")
-	}
-	if len(*input) == 0 || string(*input) == "null" {
-		*input = json.RawMessage("{}")
-	}
-	if (*input)[0] != '{' {
-		return badParam(names.input, "must be an object")
-	}
-	return nil
-}
-
-// toolFields are the names of a tool call's fields in a request, so that an
-// error names the field as the client spelt it.
-type toolFields struct{ id, name, input string }
-
-var (
-	// typedToolFields: wave/preToolUse and wave/postToolUse params.
-	typedToolFields = toolFields{"toolUseId", "toolName", "toolInput"}
-	// stdinToolFields: wave/runHooks's input, the hook's stdin fields.
-	stdinToolFields = toolFields{"input.tool_use_id", "input.tool_name", "input.tool_input"}
-)
 
 // event runs one lifecycle event of a session with everything the editor
 // sees around it: progress when the hooks take long (titled with the

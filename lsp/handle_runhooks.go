@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -34,9 +35,10 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 	}
 	switch ev {
 	case hooks.PreToolUse, hooks.PostToolUse:
-		if err := requireTool(stdinToolFields, in.ToolUseID, in.ToolName, &in.ToolInput); err != nil {
+		if in.ToolInput, err = session.CheckToolCall(session.StdinToolCall, in.ToolUseID, in.ToolName, in.ToolInput); err != nil {
 			return nil, err
 		}
+		in.ToolInput = rawjson.OrEmptyObject(in.ToolInput) // as a hook's stdin has it
 	case hooks.SessionStart:
 		if in.Source == "" {
 			in.Source = "startup"

@@ -2,9 +2,6 @@ package lsp
 
 import (
 	"context"
-	"fmt"
-
-	"github.com/wavehooks/wavehooks/session"
 )
 
 func init() {
@@ -17,17 +14,6 @@ func (s *Server) addAssistantMessage(ctx context.Context, p *AddAssistantMessage
 	sess, err := s.session(p.SessionID)
 	if err != nil {
 		return nil, err
-	}
-	for i, b := range p.Blocks {
-		switch b.Type {
-		case session.BlockText:
-		case session.BlockTool:
-			if b.ID == "" || b.Name == "" {
-				return nil, badParam(fmt.Sprintf("blocks[%d]", i), "a tool block needs an id and a name")
-			}
-		default:
-			return nil, badParam(fmt.Sprintf("blocks[%d].type", i), `must be "text" or "tool", not %q`, b.Type)
-		}
 	}
 	err = sess.AddAssistantMessage(p.Blocks)
 	whenReplied(ctx, func() { s.announce(sess) })

@@ -15,12 +15,7 @@ import (
 // "ask": nobody is there to answer it.
 func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error) {
 	sess := session.Scratch(in.Cwd, answered(res))
-	applied := in
-	if applied.ToolUseID == "" {
-		// The session keys a tool call's block by its id; a hand-written
-		// input often has none. It is taken out of what is printed.
-		applied.ToolUseID = previewToolUseID
-	}
+	applied := withToolUseID(in)
 	// Let an ask through unanswered, so the outcome is what the hooks said
 	// before any user decided anything; it is reported as "ask" below.
 	out, err := sess.RunHooks(ctx, applied, func(context.Context, session.AskRequest) bool { return true })
@@ -38,6 +33,28 @@ func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error)
 		out.Permission, out.Reason, out.Asked = string(hooks.PermissionAsk), res.Reason, false
 	}
 	return resultFor(in.Event, in.SessionID, in.TranscriptPath, out, in.ToolInput), nil
+}
+
+// CheckPreviewInput checks, before any hook runs, an input that Preview
+// would refuse: the session's check of a tool call, with the stand-in id
+// for an input that names none.
+func CheckPreviewInput(in hooks.Input) error {
+	if in.Event != hooks.PreToolUse && in.Event != hooks.PostToolUse {
+		return nil
+	}
+	in = withToolUseID(in)
+	_, err := session.CheckToolCall(session.StdinToolCall, in.ToolUseID, in.ToolName, in.ToolInput)
+	return err
+}
+
+// withToolUseID gives an input without a tool use id the stand-in one: the
+// session keys a tool call's block by its id, and a hand-written input often
+// has none. Preview takes it out of what it prints.
+func withToolUseID(in hooks.Input) hooks.Input {
+	if in.ToolUseID == "" {
+		in.ToolUseID = previewToolUseID
+	}
+	return in
 }
 
 // previewToolUseID stands in for the tool use id of an input that has none.

@@ -1,6 +1,10 @@
 package session
 
-import "fmt"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
 
 // InvalidError is a caller's mistake in what it asked a session to record
 // or run — a repeated tool id, a relative new_cwd, an unknown tool call in a
@@ -26,4 +30,43 @@ func (e *InvalidError) Error() string {
 // invalid builds an InvalidError.
 func invalid(field, format string, args ...any) error {
 	return &InvalidError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ToolCallFields name a tool call's fields the way a request spells them,
+// so that an InvalidError names the field the client sent.
+type ToolCallFields struct{ ID, Name, Input string }
+
+var (
+	// TypedToolCall: wave/preToolUse and wave/postToolUse params, and the
+	// Session methods of the same names.
+	TypedToolCall = ToolCallFields{"toolUseId", "toolName", "toolInput"}
+	// StdinToolCall: a hook's stdin fields, as wave/runHooks's input and
+	// `wavehooks run` take them.
+	StdinToolCall = ToolCallFields{"input.tool_use_id", "input.tool_name", "input.tool_input"}
+)
+
+// CheckToolCall is the one check of a tool call a client reports: it needs
+// its tool use id (its block is found by it) and its tool's name, and its
+// input, when given, is a JSON object. It returns the input as the session
+// keeps it (compact; nil when not given: a later event of the call keeps
+// the input an earlier one recorded).
+func CheckToolCall(f ToolCallFields, id, name string, input json.RawMessage) (json.RawMessage, error) {
+	switch {
+	case id == "":
+		return nil, invalid(f.ID, "is required")
+	case name == "":
+		return nil, invalid(f.Name, "is required")
+	}
+	t := bytes.TrimSpace(input)
+	if len(t) == 0 || string(t) == "null" {
+		return nil, nil
+	}
+	if t[0] != '{' {
+		return nil, invalid(f.Input, "must be an object")
+	}
+	in, err := normInput(t)
+	if err != nil {
+		return nil, invalid(f.Input, "%v", err)
+	}
+	return in, nil
 }

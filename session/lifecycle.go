@@ -236,10 +236,15 @@ func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Ou
 		return s.SessionStart(ctx, in.Source)
 	case hooks.UserPromptSubmit:
 		return s.UserPromptSubmit(ctx, in.Prompt)
-	case hooks.PreToolUse:
-		return s.PreToolUse(ctx, in.ToolUseID, in.ToolName, in.ToolInput, ask)
-	case hooks.PostToolUse:
-		return s.PostToolUse(ctx, in.ToolUseID, in.ToolName, in.ToolInput, in.ToolResponse)
+	case hooks.PreToolUse, hooks.PostToolUse:
+		input, err := CheckToolCall(StdinToolCall, in.ToolUseID, in.ToolName, in.ToolInput)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if in.Event == hooks.PreToolUse {
+			return s.PreToolUse(ctx, in.ToolUseID, in.ToolName, input, ask)
+		}
+		return s.PostToolUse(ctx, in.ToolUseID, in.ToolName, input, in.ToolResponse)
 	case hooks.Stop:
 		return s.Stop(ctx)
 	case hooks.SessionEnd:

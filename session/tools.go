@@ -16,12 +16,9 @@ import (
 // ask without holding the session's lock, and a user's deny also ends the
 // turn (docs/hooks.md, "JSON output": shouldContinueRecursion=false).
 func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, toolInput json.RawMessage, ask AskFunc) (Outcome, error) {
-	if toolUseID == "" {
-		return Outcome{}, errNoToolUseID
-	}
-	toolInput, err := normInput(toolInput)
+	toolInput, err := CheckToolCall(TypedToolCall, toolUseID, toolName, toolInput)
 	if err != nil {
-		return Outcome{}, invalid("toolInput", "%v", err)
+		return Outcome{}, err
 	}
 	var touched bool // the event added or changed the tool block
 	if err := s.begin(func() { touched = s.ensureTool(toolUseID, toolName, toolInput) }); err != nil {
@@ -96,9 +93,6 @@ func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, to
 	return s.finish(out)
 }
 
-// errNoToolUseID: the tool block of a call is found by its id, so a call needs one.
-var errNoToolUseID = invalid("toolUseId", "a tool call needs a tool use id")
-
 // ensureTool adds the tool block of a call the client has not recorded yet,
 // or brings its input up to date; it reports whether the block changed.
 func (s *Session) ensureTool(id, name string, input json.RawMessage) bool {
@@ -116,12 +110,9 @@ func (s *Session) ensureTool(id, name string, input json.RawMessage) bool {
 // PostToolUse records a tool's result in its block, saves it and runs the
 // hooks; a block sends the reason to the model as a user message.
 func (s *Session) PostToolUse(ctx context.Context, toolUseID, toolName string, toolInput, toolResponse json.RawMessage) (Outcome, error) {
-	if toolUseID == "" {
-		return Outcome{}, errNoToolUseID
-	}
-	toolInput, err := normInput(toolInput)
+	toolInput, err := CheckToolCall(TypedToolCall, toolUseID, toolName, toolInput)
 	if err != nil {
-		return Outcome{}, invalid("toolInput", "%v", err)
+		return Outcome{}, err
 	}
 	toolResponse, err = normInput(toolResponse)
 	if err != nil {
@@ -208,8 +199,11 @@ func (s *Session) AddAssistantMessage(blocks []Block) error {
 		case BlockText:
 			clean = append(clean, Block{Type: BlockText, Content: b.Content})
 		case BlockTool:
-			if b.ID == "" {
+			switch {
+			case b.ID == "":
 				return invalid(fmt.Sprintf("blocks[%d].id", i), "a tool block needs an id")
+			case b.Name == "":
+				return invalid(fmt.Sprintf("blocks[%d].name", i), "a tool block needs its tool's name")
 			}
 			if ids[b.ID] {
 				return invalid(fmt.Sprintf("blocks[%d].id", i), "tool id %q appears twice in the message", b.ID)
@@ -222,7 +216,7 @@ func (s *Session) AddAssistantMessage(blocks []Block) error {
 			clean = append(clean, Block{Type: BlockTool, ID: b.ID, Name: b.Name, Input: in,
 				Result: b.Result, Success: b.Success, Error: b.Error})
 		default:
-			return invalid(fmt.Sprintf("blocks[%d].type", i), "an assistant message holds text and tool blocks, not %q", b.Type)
+			return invalid(fmt.Sprintf("blocks[%d].type", i), `must be "text" or "tool" (an assistant message holds text and tool calls), not %q`, b.Type)
 		}
 	}
 	return s.begin(func() {

@@ -290,3 +290,13 @@ func TestRunWritesNothing(t *testing.T) {
 		require.Empty(t, entries, "%s stays empty", dir)
 	}
 }
+
+// `wavehooks run` refuses a tool call the server would refuse, with the
+// same message, before any hook runs.
+func TestRunRefusesWhatTheServerRefuses(t *testing.T) {
+	env := newCLIEnv(t, `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/ran\""}]}]}}`)
+	out, stderr, code := env.run(t, `{"tool_input": {"command": "ls"}}`, "run", "PreToolUse", "--project", env.project)
+	require.Equal(t, 2, code, out)
+	require.Equal(t, "wavehooks run: input.tool_name: is required\n", stderr)
+	require.NoFileExists(t, filepath.Join(env.project, "ran"), "no hook ran")
+}

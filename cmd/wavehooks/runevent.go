@@ -60,6 +60,9 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	in, err := hooks.ParseInput(ev, data)
+	if err == nil {
+		err = lsp.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "wavehooks run:", err)
 		return 2
