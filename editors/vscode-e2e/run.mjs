@@ -356,7 +356,12 @@ try {
   const quickInput = page.locator('.quick-input-widget');
   const quickInputBox = quickInput.locator('input[type="text"]');
   const toasts = page.locator('.notifications-toasts .notification-toast');
-  const toastsDump = async () => JSON.stringify(await toasts.evaluateAll((els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim())));
+  const toastsDump = async () =>
+    JSON.stringify(
+      await page
+        .locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item')
+        .evaluateAll((els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim())),
+    );
   const agentItem = page.locator('.statusbar-item', { hasText: /Test Agent:/ });
   const pendingItem = page.locator('.statusbar-item', { hasText: /\d+ pending/ });
   const oneLine = (err) => String(err?.message ?? err).split('\n')[0];
@@ -382,11 +387,26 @@ try {
 
   /** What the agent got back from wave.preToolUse for its nth tool call (its information message). */
   async function agentResult(n) {
-    const toast = toasts.filter({ hasText: new RegExp(`agent (result|error) #${n}:`) }).first();
+    // The agent shows each result as an information message. It is a toast, unless VS Code shows none then (while
+    // the notification center is open, or when it chose to hide toasts): the center lists every message, so after
+    // a while the user looks there.
+    const items = '.notifications-toasts .notification-list-item, .notifications-center .notification-list-item';
+    const toast = page.locator(items).filter({ hasText: new RegExp(`agent (result|error) #${n}:`) }).first();
+    let opened = false;
+    try {
+      await toast.waitFor({ timeout: 10_000 });
+    } catch {
+      await runCommand('Notifications: Show Notifications');
+      opened = true;
+    }
     await toast.waitFor({ timeout: AGENT_TIMEOUT }).catch(async (err) => {
       throw new Error(`${oneLine(err)}; the notifications: ${await toastsDump()}`);
     });
     const text = (await toast.locator('.notification-list-item-message').innerText()).replace(/\s+/g, ' ').trim();
+    if (opened) {
+      await page.keyboard.press('Escape');
+      await page.locator('.notifications-center').waitFor({ state: 'hidden', timeout: AGENT_TIMEOUT });
+    }
     const m = new RegExp(`agent result #${n}: (\\{.*\\})`).exec(text);
     if (!m) throw new Error(`the agent says: ${text}`);
     return { ...JSON.parse(m[1]), text: m[0] };
