@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -289,12 +288,18 @@ func TestPreToolUse(t *testing.T) {
 }
 
 // A pending ask holds no lock: other requests on the session go on, and
-// parallel PreToolUse calls run their hooks at the same time.
+// parallel PreToolUse calls run their hooks at the same time (shown by the
+// hooks meeting, not by a clock).
 func TestPendingAskAndSlowHooksDoNotBlockTheSession(t *testing.T) {
 	e := newEnv(t, session.FormatJSON,
 		hook{event: hooks.PreToolUse, matcher: "Ask", command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"?"}}`)},
-		hook{event: hooks.PreToolUse, matcher: "Slow", command: sh("sleep.sh", "0.6")})
+		// Each call's hook waits (up to 20 s) until the other's has started,
+		// and says it met it: they can only meet if they run at the same time.
+		hook{event: hooks.PreToolUse, matcher: "Slow", command: `id=$(jq -r .tool_use_id); d="$WAVE_PROJECT_DIR/rendezvous"; ` +
+			`mkdir -p "$d"; : > "$d/$id"; i=0; ` +
+			`while [ "$(ls "$d" | wc -l)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done; ` +
+			`[ "$(ls "$d" | wc -l)" -ge 2 ] && : > "$WAVE_PROJECT_DIR/met-$id"; exit 0`})
 	s := e.create(t)
 	ctx := context.Background()
 
@@ -310,7 +315,6 @@ func TestPendingAskAndSlowHooksDoNotBlockTheSession(t *testing.T) {
 	}()
 	<-asked
 
-	start := time.Now()
 	require.Len(t, s.Messages(), 1)
 	require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: "text", Content: "meanwhile"}}))
 	var wg sync.WaitGroup
@@ -324,7 +328,9 @@ func TestPendingAskAndSlowHooksDoNotBlockTheSession(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	require.Less(t, time.Since(start), 1100*time.Millisecond, "two 0.6 s hooks on one session must run in parallel")
+	for _, id := range []string{"t_slow1", "t_slow2"} {
+		require.FileExists(t, filepath.Join(e.root, "met-"+id), "the hooks of two PreToolUse calls on one session run at the same time")
+	}
 
 	release <- true
 	out := <-done
