@@ -17,8 +17,9 @@ import (
 // The VS Code extension validates settings files with a JSON schema. Its
 // events — one entry each, with what its matcher is compared with, when it
 // fires, what exit 2 does and the fields its stdin adds — are made from the
-// server's event specs, so that the schema cannot know another set of
-// events or say something else about one: `go test ./hooks -run
+// server's event specs, and its keys' descriptions are the server's hover
+// texts, so that the schema cannot know another set of events or keys or
+// say something else about one: `go test ./hooks -run
 // TestVSCodeSchemaEvents -update` writes them.
 func TestVSCodeSchemaEvents(t *testing.T) {
 	path := filepath.Join("..", "editors", "vscode", "schemas", "settings.schema.json")
@@ -26,6 +27,7 @@ func TestVSCodeSchemaEvents(t *testing.T) {
 	require.NoError(t, err)
 	var schema orderedJSON
 	require.NoError(t, json.Unmarshal(text, &schema))
+	keyDocs(t, &schema) // before taking a pointer into the tree: it removes keys
 	events := schema.at("properties", "hooks", "properties")
 	require.NotNil(t, events, "the schema has properties.hooks.properties")
 	want := schemaEvents()
@@ -41,6 +43,45 @@ func TestVSCodeSchemaEvents(t *testing.T) {
 	events.write(&got, "")
 	want.write(&wanted, "")
 	require.Equal(t, wanted.String(), got.String(), "the schema's events are stale: go test ./hooks -run TestVSCodeSchemaEvents -update")
+	var written bytes.Buffer
+	schema.write(&written, "")
+	written.WriteByte('\n')
+	require.Equal(t, written.String(), string(text), "the schema's key docs are stale: go test ./hooks -run TestVSCodeSchemaEvents -update")
+}
+
+// rootKeyTypes are the JSON types of the settings keys the schema would not
+// otherwise know (the parser checks them; the schema only documents them).
+var rootKeyTypes = map[string]string{"importVSCodeHooks": "boolean", "allowManagedHooksOnly": "boolean"}
+
+// keyDocs gives every settings key and hook key in the schema the text the
+// server's hover shows (hooks.KeyDocs), as VS Code's markdown description,
+// and checks that the schema has exactly the keys the parser knows
+// (hooks.RootKeys: the schema lets other keys through, as Claude Code's
+// settings have many; hooks.HookKeys: a hook has no others).
+func keyDocs(t *testing.T, schema *orderedJSON) {
+	for _, place := range []struct {
+		path []string
+		keys []string
+	}{
+		{[]string{"properties"}, hooks.RootKeys},
+		{[]string{"definitions", "hook", "properties"}, hooks.HookKeys},
+	} {
+		props := schema.at(place.path...)
+		require.NotNil(t, props, "the schema has %s", strings.Join(place.path, "."))
+		for _, k := range place.keys {
+			if props.at(k) == nil {
+				typ, ok := rootKeyTypes[k]
+				require.True(t, ok, "the schema's %s lacks %q, and its type is not known here", strings.Join(place.path, "."), k)
+				props.set(k, object("type", value(typ)))
+			}
+			doc, ok := hooks.KeyDocs[k]
+			require.True(t, ok, "hooks.KeyDocs explains %q", k)
+			prop := props.at(k)
+			prop.remove("description")
+			prop.set("markdownDescription", value(doc))
+		}
+		require.ElementsMatch(t, place.keys, props.keys, "the keys of %s", strings.Join(place.path, "."))
+	}
 }
 
 // schemaEvents is the schema's entry for every event, in the engine's order.
@@ -132,6 +173,17 @@ func (o *orderedJSON) set(key string, v orderedJSON) {
 	}
 	o.keys = append(o.keys, key)
 	o.elems = append(o.elems, v)
+}
+
+// remove deletes a key of an object, if it has it.
+func (o *orderedJSON) remove(key string) {
+	for i, k := range o.keys {
+		if k == key {
+			o.keys = append(o.keys[:i], o.keys[i+1:]...)
+			o.elems = append(o.elems[:i], o.elems[i+1:]...)
+			return
+		}
+	}
 }
 
 // at is the value at a path of object keys, or nil.
