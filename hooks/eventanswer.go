@@ -9,17 +9,53 @@ import (
 	"strings"
 )
 
-// eventAnswer is what a hook's answer says to one of Claude Code's later
-// events beyond the fields every event shares (docs/parity.md, "Claude
-// Code's later events").
+// LaterAnswer is what hooks answer to Claude Code's later events beyond the
+// fields every event shares (docs/parity.md, "Claude Code's later events"):
+// one hook's answer, the combined Result's and the session's Outcome's.
+type LaterAnswer struct {
+	// Retry: a PermissionDenied hook said the model may retry the call.
+	Retry bool
+	// Action and Content answer an Elicitation (or override an
+	// ElicitationResult): accept (with Content, the form's values), decline
+	// or cancel; "" when no hook answered.
+	Action  string
+	Content json.RawMessage
+	// DisplayContent is the text MessageDisplay shows instead of the delta;
+	// nil when no hook replaced it.
+	DisplayContent *string
+	// WorktreePath is where a WorktreeCreate hook created the worktree.
+	WorktreePath string
+	// WatchPaths are the files a CwdChanged or FileChanged hook asked
+	// FileChanged to watch; nil when no hook returned a list.
+	WatchPaths []string
+}
+
+// Parts names what the answer says, for the run history.
+func (a *LaterAnswer) Parts() []string {
+	var parts []string
+	if a.Retry {
+		parts = append(parts, "retry")
+	}
+	if a.Action != "" {
+		parts = append(parts, "action: "+a.Action)
+	}
+	if a.DisplayContent != nil {
+		parts = append(parts, "display replaced")
+	}
+	if a.WorktreePath != "" {
+		parts = append(parts, "worktree: "+a.WorktreePath)
+	}
+	if a.WatchPaths != nil {
+		parts = append(parts, fmt.Sprintf("%d watch path(s)", len(a.WatchPaths)))
+	}
+	return parts
+}
+
+// eventAnswer is one hook's LaterAnswer, with the fields it gave to an
+// event that does not read them.
 type eventAnswer struct {
-	retry          bool            // PermissionDenied: the model may retry the call
-	action         string          // Elicitation, ElicitationResult: accept, decline or cancel
-	content        json.RawMessage // with action accept: the form's values
-	displayContent *string         // MessageDisplay: the text shown instead of the delta
-	worktreePath   string          // WorktreeCreate: where the hook created the worktree
-	watchPaths     []string        // CwdChanged, FileChanged: the files to watch; nil when not given
-	ignored        []string        // fields given to an event that does not read them
+	LaterAnswer
+	ignored []string
 }
 
 // readEventAnswer reads the fields of hookSpecificOutput that only Claude
@@ -32,7 +68,7 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 	elicitation := ev == Elicitation || ev == ElicitationResult
 	if hs.Retry != nil {
 		if ev == PermissionDenied {
-			a.retry = *hs.Retry
+			a.Retry = *hs.Retry
 		} else {
 			ignore("retry")
 		}
@@ -42,7 +78,7 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 		case !elicitation:
 			ignore("action")
 		case act == "accept" || act == "decline" || act == "cancel":
-			a.action = act
+			a.Action = act
 		default:
 			probs = append(probs, fmt.Sprintf(`action must be "accept", "decline" or "cancel", not %q`, act))
 		}
@@ -54,19 +90,19 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 		case c[0] != '{':
 			probs = append(probs, "content must be an object of form field values")
 		default:
-			a.content = compactJSON(c)
+			a.Content = compactJSON(c)
 		}
 	}
 	if hs.DisplayContent != nil {
 		if ev == MessageDisplay {
-			a.displayContent = hs.DisplayContent
+			a.DisplayContent = hs.DisplayContent
 		} else {
 			ignore("displayContent")
 		}
 	}
 	if hs.WorktreePath != nil {
 		if ev == WorktreeCreate {
-			a.worktreePath = *hs.WorktreePath
+			a.WorktreePath = *hs.WorktreePath
 		} else {
 			ignore("worktreePath")
 		}
@@ -77,7 +113,7 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 			if err != nil {
 				probs = append(probs, err.Error())
 			}
-			a.watchPaths = paths
+			a.WatchPaths = paths
 		} else {
 			ignore("watchPaths")
 		}
@@ -122,7 +158,7 @@ func interpretEvent(ev Event, h *Hook, x Exec) verdict {
 		return worktreeVerdict(h, x)
 	}
 	v := interpret(ev, h, x)
-	if said := answerParts(v.answer); v.json && len(said) > 0 {
+	if said := v.answer.Parts(); v.json && len(said) > 0 {
 		if v.summary == "json: no decision" {
 			v.summary = "json: " + strings.Join(said, ", ")
 		} else {
@@ -226,7 +262,7 @@ func worktreeVerdict(h *Hook, x Exec) verdict {
 	path := ""
 	if out := strings.TrimSpace(x.Stdout); strings.HasPrefix(out, "{") {
 		if jv, probs := interpretJSON(WorktreeCreate, []byte(out)); probs == nil {
-			path = jv.answer.worktreePath
+			path = jv.answer.WorktreePath
 		}
 	}
 	if path == "" {
@@ -244,7 +280,7 @@ func worktreeVerdict(h *Hook, x Exec) verdict {
 	case !filepath.IsAbs(path) && h.Cwd != "":
 		path = filepath.Join(h.Cwd, path)
 	}
-	return verdict{answer: eventAnswer{worktreePath: path}, summary: "worktree path: " + path}
+	return verdict{answer: eventAnswer{LaterAnswer: LaterAnswer{WorktreePath: path}}, summary: "worktree path: " + path}
 }
 
 func hasDotSegment(p string) bool {
@@ -267,30 +303,30 @@ func combineAnswers(res *Result, vs []verdict) {
 	}
 	for i := range vs {
 		a := &vs[i].answer
-		res.Retry = res.Retry || a.retry
-		if a.action != "" {
-			if res.Action != "" && (res.Action != a.action || string(res.Content) != string(a.content)) {
+		res.Retry = res.Retry || a.Retry
+		if a.Action != "" {
+			if res.Action != "" && (res.Action != a.Action || string(res.Content) != string(a.Content)) {
 				conflict("the elicitation")
 			}
-			res.Action, res.Content = a.action, a.content
+			res.Action, res.Content = a.Action, a.Content
 		}
-		if a.displayContent != nil {
-			if res.DisplayContent != nil && *res.DisplayContent != *a.displayContent {
+		if a.DisplayContent != nil {
+			if res.DisplayContent != nil && *res.DisplayContent != *a.DisplayContent {
 				conflict("the text to display")
 			}
-			res.DisplayContent = a.displayContent
+			res.DisplayContent = a.DisplayContent
 		}
-		if a.worktreePath != "" {
-			if res.WorktreePath != "" && res.WorktreePath != a.worktreePath {
+		if a.WorktreePath != "" {
+			if res.WorktreePath != "" && res.WorktreePath != a.WorktreePath {
 				conflict("the worktree path")
 			}
-			res.WorktreePath = a.worktreePath
+			res.WorktreePath = a.WorktreePath
 		}
-		if a.watchPaths != nil {
+		if a.WatchPaths != nil {
 			if res.WatchPaths == nil {
 				res.WatchPaths = []string{}
 			}
-			for _, p := range a.watchPaths {
+			for _, p := range a.WatchPaths {
 				if !slices.Contains(res.WatchPaths, p) {
 					res.WatchPaths = append(res.WatchPaths, p)
 				}
@@ -314,42 +350,3 @@ func combineAnswers(res *Result, vs []verdict) {
 	}
 }
 
-// answerSummary says, for the run history, what the hooks answered to one
-// of Claude Code's later events.
-func answerSummary(res *Result) []string {
-	var parts []string
-	if res.Retry {
-		parts = append(parts, "retry")
-	}
-	if res.Action != "" {
-		parts = append(parts, "action: "+res.Action)
-	}
-	if res.DisplayContent != nil {
-		parts = append(parts, "display replaced")
-	}
-	if res.WorktreePath != "" {
-		parts = append(parts, "worktree: "+res.WorktreePath)
-	}
-	if res.WatchPaths != nil {
-		parts = append(parts, fmt.Sprintf("%d watch path(s)", len(res.WatchPaths)))
-	}
-	return parts
-}
-
-// answerParts names what one hook's answer said to a later event, for its run.
-func answerParts(a eventAnswer) []string {
-	var parts []string
-	if a.retry {
-		parts = append(parts, "retry")
-	}
-	if a.action != "" {
-		parts = append(parts, "action "+a.action)
-	}
-	if a.displayContent != nil {
-		parts = append(parts, "displayContent")
-	}
-	if a.watchPaths != nil {
-		parts = append(parts, "watchPaths")
-	}
-	return parts
-}

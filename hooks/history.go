@@ -77,7 +77,7 @@ func Summary(res *Result) string {
 	if n := len(res.Context) + len(res.AdditionalContext); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d context", n))
 	}
-	parts = append(parts, answerSummary(res)...)
+	parts = append(parts, res.LaterAnswer.Parts()...)
 	if n := len(res.Warnings); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d warning(s)", n))
 	}

@@ -209,7 +209,7 @@ printf 'welcome\n\033[1m%s\033[0m\n\n' "$d"`,
 		require.JSONEq(t, `{"username":"alice"}`, string(r.Content))
 		require.Empty(t, r.Warnings)
 		require.Equal(t, "action: accept; 1 of 1 hook(s) ran", hooks.Summary(&r), "the run history says what was answered")
-		require.Equal(t, "json: systemMessage, action accept; systemMessage ignored: Elicitation discards it", r.Runs[0].Decision)
+		require.Equal(t, "json: systemMessage, action: accept; systemMessage ignored: Elicitation discards it", r.Runs[0].Decision)
 	},
 }, {
 	event: hooks.ElicitationResult, matcher: "my-server",

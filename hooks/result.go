@@ -70,22 +70,7 @@ type Result struct {
 	Stdin []byte
 
 	// What hooks answered to Claude Code's later events (docs/parity.md).
-	// Retry: a PermissionDenied hook said the model may retry the call.
-	Retry bool
-	// Action and Content answer an Elicitation (or override an
-	// ElicitationResult): accept (with Content, the form's values), decline
-	// or cancel; "" when no hook answered. A block makes it decline.
-	Action  string
-	Content json.RawMessage
-	// DisplayContent is the text a MessageDisplay hook shows instead of the
-	// delta; nil when no hook replaced it.
-	DisplayContent *string
-	// WorktreePath is where a WorktreeCreate hook created the worktree, as
-	// it printed it (relative to the project root when not absolute).
-	WorktreePath string
-	// WatchPaths are the files a CwdChanged or FileChanged hook asked
-	// FileChanged to watch; nil when no hook returned a list.
-	WatchPaths []string
+	LaterAnswer
 	// Delivered is what async hooks of the session said for the model since
 	// its last event (Fire only): the session adds it to the conversation.
 	Delivered []Delivery

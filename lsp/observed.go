@@ -118,7 +118,7 @@ func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outco
 	for _, e := range res.Errors {
 		s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: oneLine(e, messageRunes)})
 	}
-	out := session.Outcome{Result: res, Continue: res.Continue, StopReason: res.StopReason, WatchPaths: res.WatchPaths,
+	out := session.Outcome{Result: res, Continue: res.Continue, StopReason: res.StopReason, LaterAnswer: hooks.LaterAnswer{WatchPaths: res.WatchPaths},
 		AdditionalContext: []string{}, Blocks: []session.Block{}}
 	if res.Blocked && !(in.Event == hooks.ConfigChange && in.Source == "policy_settings") {
 		out.Blocked, out.Reason = true, res.Reason

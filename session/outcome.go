@@ -68,23 +68,13 @@ type Outcome struct {
 	// own prompt not. Never nil.
 	Blocks []Block
 
-	// What Claude Code's later events answer the agent (laterevents.go).
-	// Retry: PermissionDenied's hooks said the model may retry the call.
-	Retry bool
-	// Action and Content: the elicitation's answer (Elicitation: "" when no
-	// hook answered and the user is asked as usual; ElicitationResult: the
-	// user's answer, or a hook's override).
-	Action  string
-	Content json.RawMessage
-	// DisplayContent: the text MessageDisplay shows (a hook's replacement
-	// or the original delta).
-	DisplayContent *string
-	// WorktreePath: the absolute path of the worktree a WorktreeCreate hook
-	// created; "" when no hook ran (the agent host creates it as usual).
-	WorktreePath string
-	// WatchPaths: the files a CwdChanged or FileChanged hook asked to watch;
-	// nil when no hook returned a list.
-	WatchPaths []string
+	// What Claude Code's later events answer the agent (laterevents.go):
+	// the hooks' answer as the session applied it — Elicitation's Action ""
+	// when no hook answered and the user is asked as usual,
+	// ElicitationResult's the user's answer or a hook's override,
+	// MessageDisplay's DisplayContent the hook's text or the original delta,
+	// WorktreePath absolute ("" when no hook ran: the host creates it).
+	hooks.LaterAnswer
 }
 
 // maxStopBlocks is how many Stop events in a row hooks may block before the
