@@ -349,4 +349,3 @@ func combineAnswers(res *Result, vs []verdict) {
 		res.WorktreePath = ""
 	}
 }
-
