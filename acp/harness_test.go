@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/proctest"
 )
 
 // waitFor bounds the polls that wait for something that happens after a
@@ -32,7 +33,7 @@ type rig struct {
 	home     string // WAVE_HOME
 	project  string
 	agentLog string
-	stderr   *lockedBuffer
+	stderr   *proctest.Output
 
 	in   *io.PipeWriter // the editor's side of the proxy's stdin
 	out  *bufio.Reader  // the editor's side of the proxy's stdout
@@ -75,7 +76,7 @@ type rigOptions struct {
 // test's directories, and terminal/create with a terminal id.
 func startRig(t *testing.T, ro rigOptions) *rig {
 	t.Helper()
-	r := &rig{t: t, home: t.TempDir(), project: ro.project, stderr: &lockedBuffer{}, done: make(chan int, 1)}
+	r := &rig{t: t, home: t.TempDir(), project: ro.project, stderr: &proctest.Output{}, done: make(chan int, 1)}
 	if r.project == "" {
 		r.project = t.TempDir()
 	}
@@ -435,24 +436,6 @@ func settings(groups ...[3]string) string {
 // script builds an agent script from its turns.
 func script(turns ...string) string {
 	return `{"turns": [` + strings.Join(turns, ",") + `]}`
-}
-
-// lockedBuffer is a bytes.Buffer safe for the proxy's and the agent's writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // readFile returns a file's content, "" when it does not exist.

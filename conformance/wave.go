@@ -16,10 +16,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/proctest"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/uri"
 )
@@ -87,25 +87,8 @@ type server struct {
 	cmd    *exec.Cmd
 	conn   jsonrpc2.Conn
 	stdin  io.WriteCloser
-	stderr lockedBuffer
+	stderr proctest.Output
 	done   chan error
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) Bytes() []byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]byte(nil), l.b.Bytes()...)
 }
 
 // pipes joins the server's stdout and stdin into the connection's stream.

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/wavehooks/wavehooks/internal/proctest"
 	"github.com/wavehooks/wavehooks/lsp"
 )
 
@@ -92,7 +93,7 @@ func TestRequestsAboutDocumentsThatAreNotFiles(t *testing.T) {
 // TestNotificationHandlerPanicIsRecovered sends a notification whose handler
 // panics (one the test binary registers): the server logs it and goes on.
 func TestNotificationHandlerPanicIsRecovered(t *testing.T) {
-	var log lockedBuffer
+	var log proctest.Output
 	e := startEditor(t, editorOpts{serverOpt: lsp.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}})
 	require.NoError(t, e.conn.Notify(ctx(), lsp.MethodTestPanic, map[string]any{}))
 	e.mustCall("wave/listPermissions", nil)

@@ -17,6 +17,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/wavehooks/wavehooks/internal/proctest"
 	"github.com/wavehooks/wavehooks/lsp"
 )
 
@@ -444,29 +445,11 @@ func TestManyRequestsInFlight(t *testing.T) {
 	require.Contains(t, mustJSON(got["messages"]), `"id":"t99"`)
 }
 
-// lockedBuffer is a log destination the server writes from many goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // Editors copy the server's stderr into the same panel as window/logMessage,
 // so they start it with a high stderr level: the editor still gets the log
 // from Info up, and stderr only what reaches its own level.
 func TestLogLevelOfStderrDoesNotLimitTheEditorsLog(t *testing.T) {
-	var stderr lockedBuffer
+	var stderr proctest.Output
 	logger := slog.New(slog.NewTextHandler(&stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	e := startEditor(t, editorOpts{serverOpt: lsp.Options{Logger: logger}})
 	e.waitNotification("window/logMessage", func(m json.RawMessage) bool { return strings.Contains(string(m), "wavehooks ready") })

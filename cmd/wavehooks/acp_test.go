@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/proctest"
 )
 
 // buildScriptAgent builds the scripted ACP agent of the acp package's tests.
@@ -45,7 +46,7 @@ func TestACPCommandEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	stderr := &lockedBuffer{}
+	stderr := &proctest.Output{}
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	out := bufio.NewReader(stdout)

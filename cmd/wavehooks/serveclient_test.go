@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/wavehooks/wavehooks/internal/proctest"
 )
 
 // procClient drives a `wavehooks serve` process over its stdin and stdout
@@ -27,7 +28,7 @@ type procClient struct {
 
 	mu     sync.Mutex
 	wait   map[string]chan procResponse
-	stderr lockedBuffer
+	stderr proctest.Output
 	done   chan struct{} // closed when stdout ends
 }
 
@@ -44,23 +45,6 @@ type procError struct {
 func (e *procError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
 
 var errConnectionEnded = errors.New("the server's output ended")
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // startProc starts cmd (a wavehooks serve command line) and reads its output.
 func startProc(t testing.TB, cmd *exec.Cmd) *procClient {
