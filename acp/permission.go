@@ -30,6 +30,16 @@ func pickOption(options []permissionOption, kinds ...string) *permissionOption {
 	return nil
 }
 
+// permissionResponse is the result of session/request_permission: the
+// option the user selected, or outcome "cancelled".
+type permissionResponse struct {
+	Outcome struct {
+		Outcome  string `json:"outcome"`
+		OptionID string `json:"optionId"`
+	} `json:"outcome"`
+}
+
+// selected is the result of session/request_permission that selects an option.
 func selected(optionID string) map[string]any {
 	return map[string]any{"outcome": map[string]string{"outcome": "selected", "optionId": optionID}}
 }
@@ -226,12 +236,7 @@ func (p *Proxy) editorAnswered(call *agentCall, m *message) {
 	st.mu.Unlock()
 	switch call.method {
 	case methodRequestPermission:
-		var res struct {
-			Outcome struct {
-				Outcome  string `json:"outcome"`
-				OptionID string `json:"optionId"`
-			} `json:"outcome"`
-		}
+		var res permissionResponse
 		_ = decode(m.Result, &res)
 		kind := ""
 		for _, o := range call.options {
@@ -375,12 +380,7 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 	if answer == nil || answer.Error != nil {
 		return false
 	}
-	var res struct {
-		Outcome struct {
-			Outcome  string `json:"outcome"`
-			OptionID string `json:"optionId"`
-		} `json:"outcome"`
-	}
+	var res permissionResponse
 	_ = decode(answer.Result, &res)
 	return res.Outcome.Outcome == "selected" && res.Outcome.OptionID == "allow"
 }
