@@ -449,9 +449,12 @@ type hookEnv struct {
 	event Event
 }
 
+// claudePID is CLAUDE_PID: the server's process, the same for every hook.
+var claudePID = "CLAUDE_PID=" + strconv.Itoa(os.Getpid())
+
 // newHookEnv prepares the environment of an event's hooks.
 func newHookEnv(in *Input) *hookEnv {
-	env := &hookEnv{event: in.Event, base: []string{"CLAUDECODE=1", "CLAUDE_PID=" + strconv.Itoa(os.Getpid())}}
+	env := &hookEnv{event: in.Event, base: []string{"CLAUDECODE=1", claudePID}}
 	if in.SessionID != "" {
 		env.base = append(env.base, "CLAUDE_CODE_SESSION_ID="+in.SessionID)
 	}
