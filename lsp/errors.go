@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/flow"
 	"go.lsp.dev/jsonrpc2"
-
-	"github.com/wavehooks/wavehooks/session"
 )
 
 // LSP's own error codes, beyond JSON-RPC's.
@@ -44,7 +43,7 @@ func toRPCError(err error) error {
 	}
 	var rpcErr *jsonrpc2.Error
 	var pErr *paramError
-	var invalid *session.InvalidError
+	var invalid *flow.InvalidError
 	switch {
 	case errors.As(err, &pErr):
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/session"
@@ -60,7 +61,7 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	if err != nil {
 		return nil, err
 	}
-	if p.ToolInput, err = session.CheckToolCall(session.TypedToolCall, p.ToolUseID, p.ToolName, p.ToolInput); err != nil {
+	if p.ToolInput, err = flow.CheckToolCall(flow.TypedToolCall, p.ToolUseID, p.ToolName, p.ToolInput); err != nil {
 		return nil, err
 	}
 	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}
@@ -79,7 +80,7 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	if err != nil {
 		return nil, err
 	}
-	if p.ToolInput, err = session.CheckToolCall(session.TypedToolCall, p.ToolUseID, p.ToolName, p.ToolInput); err != nil {
+	if p.ToolInput, err = flow.CheckToolCall(flow.TypedToolCall, p.ToolUseID, p.ToolName, p.ToolInput); err != nil {
 		return nil, err
 	}
 	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}

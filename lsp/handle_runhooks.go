@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/session"
@@ -35,7 +36,7 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 	}
 	switch ev {
 	case hooks.PreToolUse, hooks.PostToolUse:
-		if in.ToolInput, err = session.CheckToolCall(session.StdinToolCall, in.ToolUseID, in.ToolName, in.ToolInput); err != nil {
+		if in.ToolInput, err = flow.CheckToolCall(flow.StdinToolCall, in.ToolUseID, in.ToolName, in.ToolInput); err != nil {
 			return nil, err
 		}
 		in.ToolInput = rawjson.OrEmptyObject(in.ToolInput) // as a hook's stdin has it

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -95,7 +96,8 @@ func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outco
 	title := string(in.Event) + " hooks"
 	if !s.hasHooks(in.Event) {
 		// Nothing to run: leave the session, the history and the editor alone.
-		return session.Outcome{Continue: true, AdditionalContext: []string{}, Blocks: []session.Block{}}
+		return session.Outcome{Answer: flow.After(in, hooks.Result{Event: in.Event, Continue: true}, flow.NoSession{ProjectRoot: s.root}, flow.Facts{}).Answer,
+			Blocks: []session.Block{}}
 	}
 	ctx = context.WithValue(ctx, observedKey{}, true)
 	if sess := s.activeSession(); sess != nil {
@@ -112,17 +114,18 @@ func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outco
 	res := s.engine.Fire(fireCtx, in)
 	done()
 	s.recordRun("", in.MatchValue(), &res)
-	for _, w := range res.Warnings {
-		s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: oneLine(w, messageRunes)})
+	// The same rules as for a session, with nowhere to put blocks: what is
+	// for the user is shown as messages, what is for the model is dropped.
+	eff := flow.After(in, res, flow.NoSession{ProjectRoot: s.root}, flow.Facts{})
+	for _, c := range eff.Changes {
+		switch c.Kind {
+		case flow.Warn:
+			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: oneLine(c.Text, messageRunes)})
+		case flow.Error:
+			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: oneLine(c.Text, messageRunes)})
+		}
 	}
-	for _, e := range res.Errors {
-		s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: oneLine(e, messageRunes)})
-	}
-	out := session.Outcome{Result: res, Continue: res.Continue, StopReason: res.StopReason, LaterAnswer: hooks.LaterAnswer{WatchPaths: res.WatchPaths},
-		AdditionalContext: []string{}, Blocks: []session.Block{}}
-	if res.Blocked && !(in.Event == hooks.ConfigChange && in.Source == "policy_settings") {
-		out.Blocked, out.Reason = true, res.Reason
-	}
+	out := session.Outcome{Answer: eff.Answer, Blocks: []session.Block{}}
 	if out.WatchPaths != nil {
 		s.setDynamicWatch(out.WatchPaths)
 	}

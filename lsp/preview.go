@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 
+	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -43,7 +44,7 @@ func CheckPreviewInput(in hooks.Input) error {
 		return nil
 	}
 	in = withToolUseID(in)
-	_, err := session.CheckToolCall(session.StdinToolCall, in.ToolUseID, in.ToolName, in.ToolInput)
+	_, err := flow.CheckToolCall(flow.StdinToolCall, in.ToolUseID, in.ToolName, in.ToolInput)
 	return err
 }
 

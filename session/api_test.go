@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/flow"
 )
 
 func TestToAPI(t *testing.T) {
@@ -29,7 +30,7 @@ func TestToAPI(t *testing.T) {
 			{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: "list"}}},
 			{Role: RoleAssistant, Blocks: []Block{
 				{Type: BlockTool, ID: "t1", Name: "Bash", Input: input, Result: "a.go", Success: boolPtr(true)},
-				{Type: BlockTool, ID: "t2", Name: "Bash", Result: "denied", Success: boolPtr(false), Error: hookBlockedTool},
+				{Type: BlockTool, ID: "t2", Name: "Bash", Result: "denied", Success: boolPtr(false), Error: flow.HookBlockedTool},
 				{Type: BlockTool, ID: "t3", Name: "Bash", Input: input}, // still running: no result yet
 			}},
 			{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: "feedback"}}},
@@ -79,28 +80,6 @@ func TestFromAPIReadsForeignShapes(t *testing.T) {
 		{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: "orphan"}}},
 		{Role: RoleUser, Blocks: []Block{{Type: BlockWarn, Content: "not really a warning"}}},
 	}, FromAPI(api))
-}
-
-func TestDescribeResponse(t *testing.T) {
-	cases := []struct {
-		raw     string
-		result  string
-		success bool
-	}{
-		{``, "", true},
-		{`"plain"`, "plain", true},
-		{`{"content":"c","output":"o"}`, "c", true},
-		{`{"output":"o","success":false}`, "o", false},
-		{`{"stdout":"x","exitCode":1}`, `{"stdout":"x","exitCode":1}`, true},
-		{`{"content":[1,2],"success":true}`, `{"content":[1,2],"success":true}`, true},
-		{`[1,2]`, `[1,2]`, true},
-		{`42`, `42`, true},
-	}
-	for _, tc := range cases {
-		r, ok := describeResponse(json.RawMessage(tc.raw))
-		require.Equal(t, tc.result, r, tc.raw)
-		require.Equal(t, tc.success, ok, tc.raw)
-	}
 }
 
 // The hand-written encoder writes what encoding/json writes.

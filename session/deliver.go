@@ -4,23 +4,22 @@ import (
 	"github.com/wavehooks/wavehooks/hooks"
 )
 
-// deliver adds what async hooks said for the model since the session's
-// last event (hooks.Result.Delivered) to the conversation, as hook blocks
-// of the event that started each hook, marked async in their metadata:
-// Claude Code gives an async hook's additionalContext and systemMessage to
-// the model on the next turn. The caller holds s.mu.
-func (s *Session) deliver(out *Outcome, res *hooks.Result) {
-	if len(res.Delivered) == 0 {
-		return
+// addDelivered adds what async hooks said for the model since the
+// session's last event (hooks.Result.Delivered) as hook blocks of the event
+// that started each hook, marked async in their metadata, in one user
+// message: Claude Code gives an async hook's additionalContext and
+// systemMessage to the model on the next turn.
+func (c *conversation) addDelivered(ds []hooks.Delivery) []Block {
+	if len(ds) == 0 {
+		return nil
 	}
-	blocks := make([]Block, len(res.Delivered))
-	for i, d := range res.Delivered {
+	blocks := make([]Block, len(ds))
+	for i, d := range ds {
 		blocks[i] = Block{Type: BlockHook, HookEvent: string(d.Event), Content: d.Content,
 			Metadata: map[string]any{"async": true, "hook": d.Hook}}
-		out.AdditionalContext = append(out.AdditionalContext, d.Content)
 	}
-	s.conv.addUser(blocks...)
-	out.add(blocks...)
+	c.addUser(blocks...)
+	return blocks
 }
 
 // Wake adds what an asyncRewake hook said when it exited 2 to the

@@ -1,7 +1,8 @@
 // Package session is the conversation a hook sees and changes. It holds the
-// messages of one agent session, applies the combined answer of an event's
-// hooks to them (docs/hooks.md, "Exit codes" and "JSON output"), and keeps them durably in the session
-// file whose path hooks receive as transcript_path.
+// messages of one agent session, applies to them the changes that package
+// flow's rules derive from an event and its hooks' answer (run.go), and
+// keeps them durably in the session file whose path hooks receive as
+// transcript_path.
 //
 // The package exists so that the server answers every editor request with a
 // conversation that is already on disk: before a hook process starts, the file
@@ -17,6 +18,6 @@
 // user messages after the notices. The user's prompt is thus never mixed with
 // anything, and a blocked prompt can be erased whole.
 //
-// It depends on the hooks package for types only, and never on the editor wire:
+// It depends on flow for the rules, on hooks to run them, and never on the editor wire:
 // the lsp package turns an Outcome into a JSON-RPC result.
 package session

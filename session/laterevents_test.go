@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -216,7 +217,7 @@ func TestCwdChangedMovesTheSessionsCwd(t *testing.T) {
 
 	_, err = s.RunHooks(ctx, extra(t, hooks.CwdChanged, `{"new_cwd": "src"}`), nil)
 	require.ErrorContains(t, err, `input.new_cwd: must be an absolute path, not "src"`)
-	var invalid *session.InvalidError
+	var invalid *flow.InvalidError
 	require.ErrorAs(t, err, &invalid, "a caller's mistake, answered with InvalidParams")
 }
 

@@ -6,6 +6,6 @@ package session
 // without asking (docs/acp.md).
 func (s *Session) AddWarning(text string) (Block, error) {
 	var b Block
-	err := s.begin(func() { b = s.conv.addWarn(text) })
+	err := s.begin(func() error { b = s.conv.addWarn(text); return nil })
 	return b, err
 }
