@@ -31,4 +31,3 @@ func TestDescribeResponse(t *testing.T) {
 		require.Equal(t, tc.success, ok, tc.raw)
 	}
 }
-

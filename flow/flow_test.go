@@ -218,8 +218,8 @@ func TestAfter(t *testing.T) {
 			Text: "Stop hooks blocked stopping 8 times in a row; this block was not honoured and the agent stops: again"}},
 	}, {
 		name: "SubagentStop counts each agent's streak apart and adds nothing",
-		in: hooks.Input{Event: hooks.SubagentStop, Extra: map[string]json.RawMessage{"agent_id": json.RawMessage(`"a2"`)}},
-		st: state{subagent: map[string]int{"a1": flow.MaxStopStreak, "a2": 1}},
+		in:   hooks.Input{Event: hooks.SubagentStop, Extra: map[string]json.RawMessage{"agent_id": json.RawMessage(`"a2"`)}},
+		st:   state{subagent: map[string]int{"a1": flow.MaxStopStreak, "a2": 1}},
 		res: withRes(hooks.SubagentStop, func(r *hooks.Result) {
 			r.Blocked, r.Reason, r.AdditionalContext = true, "keep going", []string{"for the subagent"}
 		}),
