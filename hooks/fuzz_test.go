@@ -128,7 +128,8 @@ func diagList(ds []hooks.Diagnostic) string {
 }
 
 // writeSettings writes hooks back as a plain settings file, one matcher
-// group per hook, events in the order they first appear.
+// group per hook, in the order of the hooks: an event's key is written
+// again where a file named it twice with another event between.
 func writeSettings(t *testing.T, hs []hooks.Hook) []byte {
 	type entry struct {
 		Type    string  `json:"type"`
@@ -145,23 +146,27 @@ func writeSettings(t *testing.T, hs []hooks.Hook) []byte {
 		Matcher string  `json:"matcher"`
 		Hooks   []entry `json:"hooks"`
 	}
-	var order []hooks.Event
-	byEvent := map[hooks.Event][]group{}
+	type run struct {
+		event  hooks.Event
+		groups []group
+	}
+	var runs []run
 	for _, h := range hs {
-		if _, seen := byEvent[h.Event]; !seen {
-			order = append(order, h.Event)
+		if len(runs) == 0 || runs[len(runs)-1].event != h.Event {
+			runs = append(runs, run{event: h.Event})
 		}
-		byEvent[h.Event] = append(byEvent[h.Event], group{h.Matcher.String(), []entry{{h.Type, h.Command, h.Timeout.Seconds(),
+		r := &runs[len(runs)-1]
+		r.groups = append(r.groups, group{h.Matcher.String(), []entry{{h.Type, h.Command, h.Timeout.Seconds(),
 			h.URL, h.Prompt, h.Server, h.Tool, h.Shell, h.Once}}})
 	}
 	var b strings.Builder
 	b.WriteString(`{"hooks": {`)
-	for i, ev := range order {
+	for i, r := range runs {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		name, _ := json.Marshal(string(ev))
-		groups, err := json.Marshal(byEvent[ev])
+		name, _ := json.Marshal(string(r.event))
+		groups, err := json.Marshal(r.groups)
 		if err != nil {
 			t.Fatal(err)
 		}

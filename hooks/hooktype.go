@@ -22,15 +22,6 @@ const (
 // HookTypes lists the hook types, for completion and diagnostics.
 var HookTypes = []string{TypeCommand, TypeHTTP, TypeMCPTool, TypePrompt, TypeAgent}
 
-func knownHookType(t string) bool {
-	for _, k := range HookTypes {
-		if k == t {
-			return true
-		}
-	}
-	return false
-}
-
 // delegated reports whether hooks of type t are evaluated by the agent host.
 func delegated(t string) bool { return t == TypePrompt || t == TypeAgent || t == TypeMCPTool }
 

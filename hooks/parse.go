@@ -102,9 +102,10 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 		case "httpHookAllowedEnvVars":
 			p.file.Settings.HTTPHookAllowedEnvVars = p.parsePolicyList(&m.Value, name)
 		case "transcriptFormat":
-			if s, ok := p.stringValue(&m.Value, name); ok {
-				if s != "json" && s != "jsonl" {
-					p.report(&m.Value, SeverityError, CodeWrongType, `transcriptFormat must be "json" or "jsonl"`, "")
+			shape := SettingsKeyShapes[name]
+			if s, ok := p.stringValue(&m.Value, name, shape); ok {
+				if !shape.allows(s) {
+					p.report(&m.Value, SeverityError, CodeWrongType, name+" must be "+quotedList(shape.Enum, "or"), "")
 				} else {
 					p.file.Settings.TranscriptFormat = s
 				}
@@ -122,40 +123,52 @@ func memberName(m *hujson.ObjectMember) string {
 	return lit.String()
 }
 
+// boolValue reads a settings file's true/false key (SettingsKeyShapes).
 func (p *fileParser) boolValue(v *hujson.Value, key string) *bool {
-	lit, ok := v.Value.(hujson.Literal)
-	if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
+	if !SettingsKeyShapes[key].fits(v) {
 		p.report(v, SeverityError, CodeWrongType, key+" must be true or false", "")
 		return nil
 	}
-	b := lit.Bool()
+	b := v.Value.(hujson.Literal).Bool()
 	return &b
 }
 
-func (p *fileParser) stringValue(v *hujson.Value, key string) (string, bool) {
-	lit, ok := v.Value.(hujson.Literal)
-	if !ok || lit.Kind() != '"' {
+// stringValue reads a key whose shape is a string.
+func (p *fileParser) stringValue(v *hujson.Value, key string, shape KeyShape) (string, bool) {
+	if !shape.is(v) {
 		p.report(v, SeverityError, CodeWrongType, key+" must be a string", "")
 		return "", false
 	}
-	return lit.String(), true
+	return v.Value.(hujson.Literal).String(), true
 }
 
-// isString reports whether v is a string, and reports msg if it is not.
-func (p *fileParser) isString(v *hujson.Value, msg string) bool {
-	if lit, ok := v.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+// fits reports whether v fits shape, and reports msg if it does not.
+func (p *fileParser) fits(v *hujson.Value, shape KeyShape, msg string) bool {
+	if shape.fits(v) {
 		return true
 	}
 	p.report(v, SeverityError, CodeWrongType, msg, "")
 	return false
 }
 
+// quotedList writes values as "a", "b" and "c" (conj "and") or "a" or "b".
+func quotedList(values []string, conj string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
+}
+
 func (p *fileParser) parseHooks(v *hujson.Value) {
-	obj, ok := v.Value.(*hujson.Object)
-	if !ok {
+	if !SettingsKeyShapes["hooks"].is(v) {
 		p.report(v, SeverityError, CodeWrongType, `"hooks" must be an object of event names`, "")
 		return
 	}
+	obj := v.Value.(*hujson.Object)
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		ev := Event(memberName(m))
@@ -200,7 +213,7 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 		m := &obj.Members[i]
 		switch memberName(m) {
 		case "matcher":
-			s, ok := p.stringValue(&m.Value, "matcher")
+			s, ok := p.stringValue(&m.Value, "matcher", stringShape)
 			if !ok {
 				return
 			}
@@ -268,24 +281,24 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 		m := &obj.Members[i]
 		switch name := memberName(m); name {
 		case "type":
-			s, ok := p.stringValue(&m.Value, "type")
+			s, ok := p.stringValue(&m.Value, name, HookKeyShapes[name])
 			if !ok {
 				return h, false
 			}
 			h.Type = s
-			if !knownHookType(s) {
+			if !HookKeyShapes[name].allows(s) {
 				p.report(&m.Value, SeverityError, CodeUnknownHookType, fmt.Sprintf(
-					"unknown hook type %q: the types are \"command\", \"http\", \"mcp_tool\", \"prompt\" and \"agent\"; this hook will not run", s), closestType(s))
+					"unknown hook type %q: the types are %s; this hook will not run", s, quotedList(HookKeyShapes[name].Enum, "and")), closestType(s))
 				valid = false
 			}
 		case "command":
-			s, ok := p.stringValue(&m.Value, "command")
+			s, ok := p.stringValue(&m.Value, name, HookKeyShapes[name])
 			if !ok {
 				return h, false
 			}
 			h.Command, cmdVal = s, &m.Value
 		case "linux", "osx", "windows":
-			if !p.isString(&m.Value, name+" must be a string; this hook will not run") {
+			if !p.fits(&m.Value, HookKeyShapes[name], name+" must be a string; this hook will not run") {
 				valid = false
 				continue
 			}
@@ -294,17 +307,12 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 				overrideVal = &m.Value // replaces command, wherever either is written
 			}
 		case "timeout":
-			lit, ok := m.Value.Value.(hujson.Literal)
-			secs := 0.0
-			if ok && lit.Kind() == '0' {
-				secs = lit.Float()
-			}
-			if !ok || lit.Kind() != '0' || secs <= 0 {
+			if !HookKeyShapes[name].fits(&m.Value) {
 				p.report(&m.Value, SeverityError, CodeBadTimeout,
 					fmt.Sprintf("timeout must be a positive number of seconds; the default %s applies", seconds(h.Timeout)), "")
 				continue
 			}
-			h.Timeout = secondsToDuration(secs)
+			h.Timeout = secondsToDuration(m.Value.Value.(hujson.Literal).Float())
 		case "args":
 			valid = p.parseArgs(&m.Value, &h) && valid
 		case "cwd":
@@ -312,18 +320,17 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 		case "env":
 			valid = p.parseEnv(&m.Value, &h) && valid
 		case "statusMessage":
-			if s, ok := p.stringValue(&m.Value, name); ok {
+			if s, ok := p.stringValue(&m.Value, name, HookKeyShapes[name]); ok {
 				h.StatusMessage = s
 			}
 		case "if":
 			valid = p.parseIf(ev, &m.Value, &h) && valid
 		case "async":
-			lit, ok := m.Value.Value.(hujson.Literal)
-			if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
+			if !HookKeyShapes[name].fits(&m.Value) {
 				p.report(&m.Value, SeverityError, CodeWrongType, "async must be true or false; the hook runs in the foreground", "")
 				continue
 			}
-			h.Async = lit.Bool()
+			h.Async = m.Value.Value.(hujson.Literal).Bool()
 		case "url", "headers", "allowedEnvVars", "prompt", "model", "continueOnBlock", "server", "tool", "input",
 			"once", "shell", "asyncRewake":
 			// read by applyTyped, once the type is known
@@ -357,7 +364,7 @@ func (p *fileParser) finishHook(h Hook, v, cmdVal, overrideVal *hujson.Value, ov
 	if !valid {
 		return h, false
 	}
-	if strings.TrimSpace(h.Command) == "" {
+	if !HookKeyShapes["command"].allows(h.Command) {
 		if cmdVal == nil && len(overrides) > 0 {
 			p.report(v, SeverityWarning, CodeNoCommandForOS, fmt.Sprintf(
 				"hook has a command for %s but none for this system (%s) and no \"command\"; it will not run here",
@@ -399,7 +406,7 @@ func secondsToDuration(secs float64) time.Duration {
 // A rule that can never match keeps the hook, with an error saying so: the
 // run history then says why it never runs.
 func (p *fileParser) parseIf(ev Event, v *hujson.Value, h *Hook) bool {
-	if !p.isString(v, `"if" must be a string holding one permission rule, like "Bash(git *)"; this hook will not run`) {
+	if !p.fits(v, HookKeyShapes["if"], `"if" must be a string holding one permission rule, like "Bash(git *)"; this hook will not run`) {
 		return false
 	}
 	h.If = ParseIfRule(v.Value.(hujson.Literal).String())
@@ -416,21 +423,21 @@ func (p *fileParser) parseIf(ev Event, v *hujson.Value, h *Hook) bool {
 
 // parseArgs reads the exec form's argument list: strings only.
 func (p *fileParser) parseArgs(v *hujson.Value, h *Hook) bool {
-	arr, ok := v.Value.(*hujson.Array)
-	if !ok {
+	shape := HookKeyShapes["args"]
+	if !shape.is(v) {
 		p.report(v, SeverityError, CodeBadArgs, `args must be an array of strings, e.g. ["--fix", "src"]; this hook will not run`, "")
 		return false
 	}
+	arr := v.Value.(*hujson.Array)
 	args, valid := []string{}, true
 	for i := range arr.Elements {
 		el := &arr.Elements[i]
-		lit, ok := el.Value.(hujson.Literal)
-		if !ok || lit.Kind() != '"' {
+		if !shape.Elem.fits(el) {
 			p.report(el, SeverityError, CodeBadArgs, fmt.Sprintf("args[%d] must be a string; this hook will not run", i), "")
 			valid = false
 			continue
 		}
-		args = append(args, lit.String())
+		args = append(args, el.Value.(hujson.Literal).String())
 	}
 	h.Args = args
 	return valid
@@ -440,7 +447,7 @@ func (p *fileParser) parseArgs(v *hujson.Value, h *Hook) bool {
 // and inside it. A cwd that leads out of the project is refused, not fixed:
 // the hook would run somewhere its author did not mean.
 func (p *fileParser) parseCwd(v *hujson.Value, h *Hook) bool {
-	if !p.isString(v, "cwd must be a string; this hook will not run") {
+	if !p.fits(v, HookKeyShapes["cwd"], "cwd must be a string; this hook will not run") {
 		return false
 	}
 	s := v.Value.(hujson.Literal).String()
@@ -469,12 +476,12 @@ func (p *fileParser) parseCwd(v *hujson.Value, h *Hook) bool {
 // run without the variable its author set could do what the variable was
 // there to prevent.
 func (p *fileParser) parseEnv(v *hujson.Value, h *Hook) bool {
-	obj, ok := v.Value.(*hujson.Object)
-	if !ok {
+	shape := HookKeyShapes["env"]
+	if !shape.is(v) {
 		p.report(v, SeverityError, CodeBadEnv, `env must be an object of "NAME": "value" strings; this hook will not run`, "")
 		return false
 	}
-	valid := true
+	obj, valid := v.Value.(*hujson.Object), true
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		name := memberName(m)
@@ -483,13 +490,12 @@ func (p *fileParser) parseEnv(v *hujson.Value, h *Hook) bool {
 			valid = false
 			continue
 		}
-		lit, ok := m.Value.Value.(hujson.Literal)
-		if !ok || lit.Kind() != '"' || strings.ContainsRune(lit.String(), 0) {
+		if !shape.Elem.fits(&m.Value) || strings.ContainsRune(m.Value.Value.(hujson.Literal).String(), 0) {
 			p.report(&m.Value, SeverityError, CodeBadEnv, fmt.Sprintf("env.%s must be a string (quote numbers and booleans); this hook will not run", name), "")
 			valid = false
 			continue
 		}
-		h.Env = append(h.Env, name+"="+lit.String())
+		h.Env = append(h.Env, name+"="+m.Value.Value.(hujson.Literal).String())
 	}
 	return valid
 }

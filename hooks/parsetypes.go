@@ -37,7 +37,7 @@ var typedKeys = map[string][]string{
 // an error, and the hook does not run.
 func (p *fileParser) applyTyped(h Hook, v *hujson.Value, valid bool) (Hook, bool) {
 	obj, _ := v.Value.(*hujson.Object)
-	if obj == nil || !knownHookType(h.Type) {
+	if obj == nil || !HookKeyShapes["type"].allows(h.Type) {
 		return h, valid
 	}
 	f := &typedFields{p: p, obj: v, h: &h, valid: valid, values: map[string]*hujson.Value{}}
@@ -103,27 +103,27 @@ func (f *typedFields) collect(obj *hujson.Object) (typeVal, timeoutVal *hujson.V
 	return typeVal, timeoutVal
 }
 
-// str reads a string field; a required one must be there and not blank.
-func (f *typedFields) str(key string, required bool) (string, *hujson.Value) {
-	fv := f.values[key]
+// str reads a string field; one the hook's type needs (HookTypeNeeds) must
+// be there, and one whose shape is NonEmpty must not be blank.
+func (f *typedFields) str(key string) (string, *hujson.Value) {
+	fv, shape := f.values[key], HookKeyShapes[key]
 	if fv == nil {
-		if required {
+		if needs(f.h.Type, key) {
 			f.p.report(f.obj, SeverityError, CodeMissingField, fmt.Sprintf("%s %s hook needs %q; this hook will not run", article(f.h.Type), f.h.Type, key), key)
 			f.valid = false
 		}
 		return "", nil
 	}
-	lit, ok := fv.Value.(hujson.Literal)
-	if !ok || lit.Kind() != '"' || (required && strings.TrimSpace(lit.String()) == "") {
+	if !shape.is(fv) || shape.NonEmpty && strings.TrimSpace(fv.Value.(hujson.Literal).String()) == "" {
 		what := "a string"
-		if required {
+		if shape.NonEmpty {
 			what = "a non-empty string"
 		}
 		f.p.report(fv, SeverityError, CodeWrongType, fmt.Sprintf("%s must be %s; this hook will not run", key, what), "")
 		f.valid = false
 		return "", nil
 	}
-	return lit.String(), fv
+	return fv.Value.(hujson.Literal).String(), fv
 }
 
 // boolean reads a true/false field; absent is false.
@@ -132,13 +132,12 @@ func (f *typedFields) boolean(key string) bool {
 	if fv == nil {
 		return false
 	}
-	lit, ok := fv.Value.(hujson.Literal)
-	if !ok || lit.Kind() != 't' && lit.Kind() != 'f' {
+	if !HookKeyShapes[key].fits(fv) {
 		f.p.report(fv, SeverityError, CodeWrongType, key+" must be true or false; this hook will not run", "")
 		f.valid = false
 		return false
 	}
-	return lit.Bool()
+	return fv.Value.(hujson.Literal).Bool()
 }
 
 // runsAt makes fv the hook's place in the file, where its code lens goes.
@@ -151,11 +150,11 @@ func (f *typedFields) runsAt(fv *hujson.Value) {
 // command reads a command hook's shell and asyncRewake.
 func (f *typedFields) command() {
 	h := f.h
-	if s, fv := f.str("shell", false); fv != nil {
-		switch {
-		case !contains(Shells, s):
+	if s, fv := f.str("shell"); fv != nil {
+		switch shape := HookKeyShapes["shell"]; {
+		case !shape.allows(s):
 			f.p.report(fv, SeverityError, CodeWrongType, fmt.Sprintf("shell must be one of %s, not %q; this hook will not run",
-				strings.Join(Shells, ", "), s), "")
+				strings.Join(shape.Enum, ", "), s), "")
 			f.valid = false
 		case h.Args != nil:
 			f.p.report(fv, SeverityWarning, CodeOptionIgnored, "with \"args\" no shell runs the hook: shell is ignored", "")
@@ -172,10 +171,10 @@ func (f *typedFields) command() {
 func (f *typedFields) http() {
 	h := f.h
 	var fv *hujson.Value
-	h.URL, fv = f.str("url", true)
+	h.URL, fv = f.str("url")
 	f.runsAt(fv)
 	if fv != nil {
-		if u, err := url.Parse(h.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if u, err := url.Parse(h.URL); !HookKeyShapes["url"].allows(h.URL) || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			f.p.report(fv, SeverityError, CodeBadURL, fmt.Sprintf("url must be an http:// or https:// URL, not %q; this hook will not run", h.URL), "")
 			f.valid = false
 		}
@@ -189,9 +188,9 @@ func (f *typedFields) http() {
 func (f *typedFields) prompt(timeoutVal *hujson.Value) {
 	h := f.h
 	var fv *hujson.Value
-	h.Prompt, fv = f.str("prompt", true)
+	h.Prompt, fv = f.str("prompt")
 	f.runsAt(fv)
-	h.Model, _ = f.str("model", false)
+	h.Model, _ = f.str("model")
 	h.ContinueOnBlock = f.boolean("continueOnBlock")
 	if !validTimeout(timeoutVal) {
 		h.Timeout = DefaultPromptTimeout
@@ -205,14 +204,14 @@ func (f *typedFields) prompt(timeoutVal *hujson.Value) {
 func (f *typedFields) mcpTool() {
 	h := f.h
 	var fv *hujson.Value
-	h.Server, _ = f.str("server", true)
-	h.Tool, fv = f.str("tool", true)
+	h.Server, _ = f.str("server")
+	h.Tool, fv = f.str("tool")
 	f.runsAt(fv)
 	in := f.values["input"]
 	if in == nil {
 		return
 	}
-	if _, ok := in.Value.(*hujson.Object); !ok {
+	if !HookKeyShapes["input"].fits(in) {
 		f.p.report(in, SeverityError, CodeWrongType, `input must be an object of the tool's arguments, e.g. {"file_path": "${tool_input.file_path}"}; this hook will not run`, "")
 		f.valid = false
 		return
@@ -225,11 +224,7 @@ func (f *typedFields) mcpTool() {
 
 // validTimeout reports whether a timeout value is one parseHook accepted.
 func validTimeout(v *hujson.Value) bool {
-	if v == nil {
-		return false
-	}
-	lit, ok := v.Value.(hujson.Literal)
-	return ok && lit.Kind() == '0' && lit.Float() > 0
+	return v != nil && HookKeyShapes["timeout"].fits(v)
 }
 
 // parseHeaders reads an http hook's headers: an object of strings whose
@@ -238,12 +233,12 @@ func (p *fileParser) parseHeaders(v *hujson.Value, h *Hook) bool {
 	if v == nil {
 		return true
 	}
-	obj, ok := v.Value.(*hujson.Object)
-	if !ok {
+	shape := HookKeyShapes["headers"]
+	if !shape.is(v) {
 		p.report(v, SeverityError, CodeBadHeaders, `headers must be an object of "Name": "value" strings; this hook will not run`, "")
 		return false
 	}
-	valid := true
+	obj, valid := v.Value.(*hujson.Object), true
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		name := memberName(m)
@@ -252,13 +247,12 @@ func (p *fileParser) parseHeaders(v *hujson.Value, h *Hook) bool {
 			valid = false
 			continue
 		}
-		lit, ok := m.Value.Value.(hujson.Literal)
-		if !ok || lit.Kind() != '"' || strings.ContainsAny(lit.String(), "\r\n\x00") {
+		if !shape.Elem.fits(&m.Value) || strings.ContainsAny(m.Value.Value.(hujson.Literal).String(), "\r\n\x00") {
 			p.report(&m.Value, SeverityError, CodeBadHeaders, fmt.Sprintf("headers.%s must be a string on one line; this hook will not run", name), "")
 			valid = false
 			continue
 		}
-		h.Headers = append(h.Headers, Header{Name: name, Value: lit.String()})
+		h.Headers = append(h.Headers, Header{Name: name, Value: m.Value.Value.(hujson.Literal).String()})
 	}
 	return valid
 }
@@ -275,12 +269,13 @@ func (p *fileParser) parseEnvVarList(v *hujson.Value, dst *[]string, key string)
 	if v == nil {
 		return true
 	}
-	list, ok := p.stringList(v, key)
+	shape := HookKeyShapes[key]
+	list, ok := p.stringList(v, key, shape)
 	if !ok {
 		return false
 	}
 	for _, name := range list {
-		if !envRefRE.MatchString("$"+name) || envRefRE.FindString("$"+name) != "$"+name {
+		if !shape.Elem.allows(name) {
 			p.report(v, SeverityError, CodeWrongType, fmt.Sprintf("%s: %q is not an environment variable name; this hook will not run", key, name), "")
 			return false
 		}
@@ -289,22 +284,22 @@ func (p *fileParser) parseEnvVarList(v *hujson.Value, dst *[]string, key string)
 	return true
 }
 
-// stringList reads an array of strings, reporting anything else.
-func (p *fileParser) stringList(v *hujson.Value, key string) ([]string, bool) {
-	arr, ok := v.Value.(*hujson.Array)
-	if !ok {
+// stringList reads an array of strings (shape), reporting anything else;
+// the values its elements allow are the caller's to check.
+func (p *fileParser) stringList(v *hujson.Value, key string, shape KeyShape) ([]string, bool) {
+	if !shape.is(v) {
 		p.report(v, SeverityError, CodeWrongType, key+" must be an array of strings", "")
 		return nil, false
 	}
+	arr := v.Value.(*hujson.Array)
 	out := []string{}
 	for i := range arr.Elements {
 		el := &arr.Elements[i]
-		lit, ok := el.Value.(hujson.Literal)
-		if !ok || lit.Kind() != '"' {
+		if !shape.Elem.is(el) {
 			p.report(el, SeverityError, CodeWrongType, fmt.Sprintf("%s[%d] must be a string", key, i), "")
 			return nil, false
 		}
-		out = append(out, lit.String())
+		out = append(out, el.Value.(hujson.Literal).String())
 	}
 	return out, true
 }
@@ -313,7 +308,7 @@ func (p *fileParser) stringList(v *hujson.Value, key string) ([]string, bool) {
 // settings file; a list that does not parse restricts as an empty one
 // would, so that a typo never opens what the policy closed.
 func (p *fileParser) parsePolicyList(v *hujson.Value, key string) []string {
-	list, ok := p.stringList(v, key)
+	list, ok := p.stringList(v, key, SettingsKeyShapes[key])
 	if !ok {
 		p.file.Diagnostics[len(p.file.Diagnostics)-1].Message += "; until it is fixed, it allows nothing"
 		return []string{}

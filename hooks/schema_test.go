@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,10 +18,12 @@ import (
 // The VS Code extension validates settings files with a JSON schema. Its
 // events — one entry each, with what its matcher is compared with, when it
 // fires, what exit 2 does and the fields its stdin adds — are made from the
-// server's event specs, and its keys' descriptions are the server's hover
-// texts, so that the schema cannot know another set of events or keys or
-// say something else about one: `go test ./hooks -run
-// TestVSCodeSchemaEvents -update` writes them.
+// server's event specs, its keys' shapes (type, allowed values, elements)
+// and each hook type's required keys are the parser's (hooks/keyshapes.go),
+// and its keys' descriptions are the server's hover texts, so that the
+// schema cannot know another set of events or keys or say something else
+// about one: `go test ./hooks -run TestVSCodeSchemaEvents -args -update`
+// writes them.
 func TestVSCodeSchemaEvents(t *testing.T) {
 	path := filepath.Join("..", "editors", "vscode", "schemas", "settings.schema.json")
 	text, err := os.ReadFile(path)
@@ -49,39 +52,114 @@ func TestVSCodeSchemaEvents(t *testing.T) {
 	require.Equal(t, written.String(), string(text), "the schema's key docs are stale: go test ./hooks -run TestVSCodeSchemaEvents -update")
 }
 
-// rootKeyTypes are the JSON types of the settings keys the schema would not
-// otherwise know (the parser checks them; the schema only documents them).
-var rootKeyTypes = map[string]string{"importVSCodeHooks": "boolean", "allowManagedHooksOnly": "boolean"}
-
-// keyDocs gives every settings key and hook key in the schema the text the
-// server's hover shows (hooks.KeyDocs), as VS Code's markdown description,
-// and checks that the schema has exactly the keys the parser knows
+// keyDocs gives every settings key and hook key in the schema its shape
+// (hooks.SettingsKeyShapes, hooks.HookKeyShapes: the parser's own) and the
+// text the server's hover shows (hooks.KeyDocs) as VS Code's markdown
+// description, and each hook type the keys it needs (hooks.HookTypeNeeds);
+// it checks that the schema has exactly the keys the parser knows
 // (hooks.RootKeys: the schema lets other keys through, as Claude Code's
-// settings have many; hooks.HookKeys: a hook has no others).
+// settings have many; hooks.HookKeys: a hook has no others). What a shape
+// does not say (defaults, enum descriptions, snippets) stays as written.
 func keyDocs(t *testing.T, schema *orderedJSON) {
 	for _, place := range []struct {
-		path []string
-		keys []string
+		path   []string
+		keys   []string
+		shapes map[string]hooks.KeyShape
 	}{
-		{[]string{"properties"}, hooks.RootKeys},
-		{[]string{"definitions", "hook", "properties"}, hooks.HookKeys},
+		{[]string{"properties"}, hooks.RootKeys, hooks.SettingsKeyShapes},
+		{[]string{"definitions", "hook", "properties"}, hooks.HookKeys, hooks.HookKeyShapes},
 	} {
 		props := schema.at(place.path...)
 		require.NotNil(t, props, "the schema has %s", strings.Join(place.path, "."))
+		shapeKeys := make([]string, 0, len(place.shapes))
+		for k := range place.shapes {
+			shapeKeys = append(shapeKeys, k)
+		}
+		require.ElementsMatch(t, place.keys, shapeKeys, "the keys with a shape at %s", strings.Join(place.path, "."))
 		for _, k := range place.keys {
 			if props.at(k) == nil {
-				typ, ok := rootKeyTypes[k]
-				require.True(t, ok, "the schema's %s lacks %q, and its type is not known here", strings.Join(place.path, "."), k)
-				props.set(k, object("type", value(typ)))
+				props.set(k, orderedJSON{object: true})
 			}
 			doc, ok := hooks.KeyDocs[k]
 			require.True(t, ok, "hooks.KeyDocs explains %q", k)
 			prop := props.at(k)
+			writeShape(prop, place.shapes[k])
 			prop.remove("description")
+			prop.remove("markdownDescription") // last, as it was
 			prop.set("markdownDescription", value(doc))
 		}
 		require.ElementsMatch(t, place.keys, props.keys, "the keys of %s", strings.Join(place.path, "."))
 	}
+	hook := schema.at("definitions", "hook")
+	require.NotNil(t, hook, "the schema has definitions.hook")
+	hook.set("allOf", typeNeeds())
+}
+
+// writeShape sets the schema keywords of a key's shape on prop, and removes
+// those the shape does not have. An object's additionalProperties is left
+// as written when the shape says nothing of its members ("hooks" lists its
+// events, "input" takes any).
+func writeShape(prop *orderedJSON, s hooks.KeyShape) {
+	setIf := func(key string, ok bool, v any) {
+		if ok {
+			prop.set(key, value(v))
+		} else {
+			prop.remove(key)
+		}
+	}
+	prop.set("type", value(s.Type))
+	setIf("minLength", s.NonEmpty, 1)
+	setIf("exclusiveMinimum", s.Positive, 0)
+	setIf("pattern", s.Pattern != "", s.Pattern)
+	if s.Enum != nil {
+		prop.set("enum", list(s.Enum))
+	} else {
+		prop.remove("enum")
+	}
+	var elem orderedJSON
+	if s.Elem != nil {
+		elem = orderedJSON{object: true}
+		writeShape(&elem, *s.Elem)
+	}
+	if s.Type == "array" && s.Elem != nil {
+		prop.set("items", elem)
+	} else {
+		prop.remove("items")
+	}
+	switch {
+	case s.Type == "object" && s.Elem != nil:
+		prop.set("additionalProperties", elem)
+	case s.Type != "object":
+		prop.remove("additionalProperties")
+	}
+}
+
+// typeNeeds is the hook's allOf: for each hook type (types that need the
+// same keys together), the keys it needs.
+func typeNeeds() orderedJSON {
+	var groups [][]string // types, in hooks.HookTypes order, grouped by what they need
+	for _, t := range hooks.HookTypes {
+		found := false
+		for i, g := range groups {
+			if slices.Equal(hooks.HookTypeNeeds[g[0]], hooks.HookTypeNeeds[t]) {
+				groups[i], found = append(g, t), true
+			}
+		}
+		if !found {
+			groups = append(groups, []string{t})
+		}
+	}
+	all := orderedJSON{array: true}
+	for _, g := range groups {
+		cond := object("const", value(g[0]))
+		if len(g) > 1 {
+			cond = object("enum", list(g))
+		}
+		all.elems = append(all.elems, object(
+			"if", object("properties", object("type", cond)),
+			"then", object("required", list(hooks.HookTypeNeeds[g[0]]))))
+	}
+	return all
 }
 
 // schemaEvents is the schema's entry for every event, in the engine's order.
@@ -154,6 +232,15 @@ type orderedJSON struct {
 func value(v any) orderedJSON {
 	b, _ := json.Marshal(v)
 	return orderedJSON{scalar: b}
+}
+
+// list is a JSON array of strings.
+func list(items []string) orderedJSON {
+	a := orderedJSON{array: true}
+	for _, s := range items {
+		a.elems = append(a.elems, value(s))
+	}
+	return a
 }
 
 func object(kv ...any) orderedJSON {

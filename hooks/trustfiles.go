@@ -105,8 +105,6 @@ func wordPath(w, root, dir string, shell bool) string {
 	return filepath.Clean(w)
 }
 
-var assignmentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
-
 // shellPrefixWords are words that run the rest of a simple command (or
 // introduce it) without being the program themselves.
 var shellPrefixWords = map[string]bool{"!": true, "{": true, "if": true, "then": true, "else": true, "elif": true,
@@ -119,11 +117,11 @@ func stripPrefixWords(words []string, shell bool) []string {
 	for len(words) > 0 {
 		w := words[0]
 		switch {
-		case shell && (shellPrefixWords[w] || assignmentRE.MatchString(w)):
+		case shell && (shellPrefixWords[w] || assignRE.MatchString(w)):
 			words = words[1:]
 		case filepath.Base(w) == "env" && len(words) > 1:
 			words = words[1:]
-			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || assignmentRE.MatchString(words[0])) {
+			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || assignRE.MatchString(words[0])) {
 				if words[0] == "-u" || words[0] == "--unset" || words[0] == "-C" || words[0] == "--chdir" {
 					words = words[1:]
 				}
@@ -264,92 +262,48 @@ func isFlagCluster(w string) bool {
 }
 
 // shellCommands splits a shell command line into the words of its simple
-// commands, with quotes and backslashes removed as sh would (but nothing
-// expanded), the targets of redirections left out, and comments dropped.
-// It does not need to be a full shell parser: it only has to find the words
+// commands, as readShell (shellread.go) reads them: quotes and backslashes
+// removed as sh would (but nothing expanded), the targets of redirections
+// left out, comments dropped; the commands of substitutions ($(…),
+// backticks, <(…)) come when they are met, before the command that holds
+// them. It reads any line (compound statements, here-documents, an
+// unterminated quote: what comes before it): it only has to find the words
 // that name files to run.
 func shellCommands(s string) [][]string {
 	var cmds [][]string
-	var words []string
-	var cur strings.Builder
-	inWord, redirect := false, false
-	endWord := func() {
-		if !inWord {
-			return
+	var read func(s string, depth int)
+	read = func(s string, depth int) {
+		var words []string
+		target := false
+		endCommand := func() {
+			target = false
+			if len(words) > 0 {
+				cmds = append(cmds, words)
+			}
+			words = nil
 		}
-		w := cur.String()
-		cur.Reset()
-		inWord = false
-		if redirect {
-			redirect = false
-			return
-		}
-		words = append(words, w)
-	}
-	endCommand := func() {
-		endWord()
-		redirect = false
-		if len(words) > 0 {
-			cmds = append(cmds, words)
-		}
-		words = nil
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\':
-			if i+1 < len(s) {
-				i++
-				if s[i] != '\n' { // backslash-newline continues the line
-					cur.WriteByte(s[i])
-					inWord = true
+		_, _ = readShell(s, func(t shellToken) error {
+			switch t.kind {
+			case tokWord:
+				if target {
+					target = false
+				} else {
+					words = append(words, t.text)
+				}
+			case tokSeparator:
+				endCommand()
+			case tokRedirect:
+				target = target || t.target
+			case tokSubstitution:
+				if depth < 16 {
+					read(t.text, depth+1)
 				}
 			}
-		case c == '\'':
-			inWord = true
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				end = len(s) - i - 1
-			}
-			cur.WriteString(s[i+1 : i+1+end])
-			i += end + 1
-		case c == '"':
-			inWord = true
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
-					i++
-					if s[i] == '\n' {
-						continue
-					}
-				}
-				cur.WriteByte(s[i])
-			}
-		case c == ' ' || c == '\t':
-			endWord()
-		case c == '#' && !inWord:
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-			endCommand()
-		case strings.IndexByte("\n;&|()", c) >= 0:
-			endCommand()
-		case c == '<' || c == '>':
-			if w := cur.String(); inWord && strings.Trim(w, "0123456789") == "" {
-				cur.Reset() // the descriptor of 2>file belongs to the redirection
-				inWord = false
-			} else {
-				endWord()
-			}
-			for i+1 < len(s) && strings.IndexByte("<>&|", s[i+1]) >= 0 {
-				i++
-			}
-			redirect = true
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
+			return nil
+		})
+		endCommand()
 	}
-	endCommand()
+	read(s, 0)
 	return cmds
 }
 
