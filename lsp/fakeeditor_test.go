@@ -401,7 +401,10 @@ func readEnds(body []byte, m *message) bool {
 		return false
 	}
 	rest = rest[:len(rest)-1]
-	if i := bytes.LastIndex(rest, []byte(`,"id":`)); i >= 0 {
+	// An int64 id and its key take at most 26 bytes: look no further back.
+	tail := len(rest) - min(len(rest), 26)
+	if i := bytes.LastIndex(rest[tail:], []byte(`,"id":`)); i >= 0 {
+		i += tail
 		if _, err := strconv.ParseInt(string(rest[i+len(`,"id":`):]), 10, 64); err == nil {
 			m.ID, rest = rest[i+len(`,"id":`):], rest[:i]
 		}
