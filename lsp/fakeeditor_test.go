@@ -72,8 +72,9 @@ type editor struct {
 	log           [][]byte // the bodies the server sent, in order, when keep is set
 	violated      error    // the first malformed frame the server sent
 	silent        bool     // leave the server's requests unanswered, as an editor whose user looks away
-	// answer decides how showMessageRequest is answered; nil answers after
-	// the test calls respond (it blocks until then).
+	// answer decides how showMessageRequest is answered; nil leaves each
+	// prompt to the test, which takes it with nextPrompt and answers on its
+	// reply channel (the request waits until then).
 	answer    func(p protocol.ShowMessageRequestParams) *protocol.MessageActionItem
 	onRequest func(method string, params json.RawMessage) (any, error, bool) // editorOpts.onRequest
 	onNotify  func(method string, params json.RawMessage)                    // editorOpts.onNotify
@@ -761,7 +762,7 @@ func (e *editor) messages() []map[string]any {
 	return out
 }
 
-// received is how many messages the server has sent so far (keep must be set).
+// receivedCount is how many messages the server has sent so far (keep must be set).
 func (e *editor) receivedCount() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
