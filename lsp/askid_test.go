@@ -24,7 +24,7 @@ func (e *editor) askPrompts() []lsp.AskPromptParams {
 			continue
 		}
 		var p lsp.AskPromptParams
-		require.NoError(e.t, json.Unmarshal(r.Params, &p))
+		require.NoError(e.tb, json.Unmarshal(r.Params, &p))
 		out = append(out, p)
 	}
 	return out
@@ -51,7 +51,7 @@ func (e *editor) askDiagnosticData(file string) []lsp.AskDiagnosticData {
 		for _, d := range p.Diagnostics {
 			if d.Code == "wave.ask" {
 				var data lsp.AskDiagnosticData
-				require.NoError(e.t, json.Unmarshal(d.Data, &data), string(d.Data))
+				require.NoError(e.tb, json.Unmarshal(d.Data, &data), string(d.Data))
 				out = append(out, data)
 			}
 		}

@@ -26,7 +26,7 @@ func BenchmarkLargeFrame(b *testing.B) {
 		b.Run("preToolUse/"+shape, func(b *testing.B) {
 			b.SetBytes(int64(len(params)))
 			for i := 0; i < b.N; i++ {
-				resp := c.callRaw("wave/preToolUse", params)
+				resp := roundTrip(b, c, "wave/preToolUse", params).raw
 				if !bytes.Contains(resp[:min(len(resp), 200)], []byte(`"permission":"allow"`)) && !bytes.Contains(resp, []byte(`"permission":"allow"`)) {
 					b.Fatalf("response: %.300s", resp)
 				}
@@ -35,7 +35,7 @@ func BenchmarkLargeFrame(b *testing.B) {
 		b.Run("listPermissions/"+shape, func(b *testing.B) {
 			b.SetBytes(int64(len(params)))
 			for i := 0; i < b.N; i++ {
-				c.callRaw("wave/listPermissions", params)
+				roundTrip(b, c, "wave/listPermissions", params)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package lsp_test
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,200 +9,40 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"go.lsp.dev/uri"
 
 	"github.com/wavehooks/wavehooks/lsp"
 )
 
-// pipeClient is the thinnest possible LSP client over two OS pipes, so the
-// benchmarks measure the server's request path and not a client library.
-type pipeClient struct {
-	// onNotify, when set before the first notification, receives each notification body.
-	onNotify func(body []byte)
-
-	w    *os.File
-	r    *bufio.Reader
-	wmu  sync.Mutex
-	seq  atomic.Int64
-	mu   sync.Mutex
-	wait map[int64]chan []byte
-	done chan struct{}
-}
-
-type pipeRWC struct {
-	io.Reader
-	io.Writer
-	closers []io.Closer
-}
-
-func (p pipeRWC) Close() error {
-	for _, c := range p.closers {
-		_ = c.Close()
-	}
-	return nil
-}
-
-// startPipeServer runs a server on OS pipes and initializes it.
-func startPipeServer(b *testing.B, settings string) *pipeClient {
+// startPipeServer runs a server on two OS pipes, as `wavehooks serve` runs
+// on stdio, with these user settings and the server's own debounce, and
+// initializes it.
+func startPipeServer(b *testing.B, settings string) *editor {
 	b.Helper()
-	c, _ := startPipeServerIn(b, b.TempDir(), settings, nil)
-	return c
+	return startEditor(b, editorOpts{settings: settings, bench: true, serverOpt: lsp.Options{Debounce: -1}})
 }
 
-// startPipeServerIn starts a server with WAVE_HOME home; onNotify gets every notification.
-func startPipeServerIn(b *testing.B, home, settings string, onNotify func([]byte)) (*pipeClient, string) {
-	b.Helper()
-	root := b.TempDir()
-	if settings != "" {
-		if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644); err != nil {
-			b.Fatal(err)
-		}
+// roundTrip sends a request with pre-encoded params and returns its
+// response, failing the benchmark if there is none.
+func roundTrip(b *testing.B, c *editor, method string, params []byte) *message {
+	m, err := c.callRaw(method, params, time.Minute)
+	if err != nil {
+		b.Error(err) // not Fatal: RunParallel's goroutines call this too
+		return &message{}
 	}
-	toServerR, toServerW, _ := os.Pipe()
-	fromServerR, fromServerW, _ := os.Pipe()
-	srv := lsp.NewServer(lsp.Options{})
-	exited := make(chan struct{})
-	go func() {
-		srv.Serve(context.Background(), pipeRWC{Reader: toServerR, Writer: fromServerW, closers: []io.Closer{toServerR, fromServerW}})
-		close(exited)
-	}()
-	c := &pipeClient{onNotify: onNotify, w: toServerW, r: bufio.NewReaderSize(fromServerR, 64<<10), wait: map[int64]chan []byte{}, done: make(chan struct{})}
-	go c.readLoop()
-	b.Cleanup(func() {
-		c.call("shutdown", nil)
-		c.send([]byte(`{"jsonrpc":"2.0","method":"exit"}`))
-		<-exited
-		_ = toServerW.Close()
-		_ = fromServerR.Close()
-		<-c.done
-	})
-	c.call("initialize", map[string]any{"rootUri": string(uri.File(root)), "capabilities": map[string]any{},
-		"initializationOptions": map[string]any{"waveHome": home}})
-	c.send([]byte(`{"jsonrpc":"2.0","method":"initialized","params":{}}`))
-	return c, root
+	return m
 }
 
-func (c *pipeClient) readLoop() {
-	defer close(c.done)
-	for {
-		body, err := readFrame(c.r)
-		if err != nil {
-			return
-		}
-		// Responses start {"jsonrpc":"2.0","id":N (as jsonrpc2 writes them);
-		// anything else is a notification or a server request, not measured here.
-		id, ok := responseID(body)
-		if !ok {
-			if c.onNotify != nil {
-				c.onNotify(body)
-			}
-			continue
-		}
-		c.mu.Lock()
-		ch := c.wait[id]
-		delete(c.wait, id)
-		c.mu.Unlock()
-		if ch != nil {
-			ch <- body
-		}
-	}
-}
-
-// responseID finds the id of a response, which jsonrpc2 writes last:
-// {"jsonrpc":"2.0","result":...,"id":N}. Notifications and server requests
-// (which carry "method") are not part of these benchmarks.
-func responseID(body []byte) (int64, bool) {
-	const key = `,"id":`
-	i := strings.LastIndex(string(body), key)
-	if i < 0 || bytesContains(body, `"method":`) {
-		return 0, false
-	}
-	id, err := strconv.ParseInt(strings.TrimSuffix(string(body[i+len(key):]), "}"), 10, 64)
-	return id, err == nil
-}
-
-func bytesContains(b []byte, s string) bool { return strings.Contains(string(b), s) }
-
-// readFrame reads one Content-Length framed body.
-func readFrame(r *bufio.Reader) ([]byte, error) {
-	n := -1
-	for {
-		line, err := r.ReadSlice('\n')
-		if err != nil {
-			return nil, err
-		}
-		if len(line) <= 2 {
-			break
-		}
-		if v, ok := cutPrefix(line, "Content-Length: "); ok {
-			n, _ = strconv.Atoi(string(v[:len(v)-2]))
-		}
-	}
-	body := make([]byte, n)
-	_, err := io.ReadFull(r, body)
-	return body, err
-}
-
-func cutPrefix(b []byte, p string) ([]byte, bool) {
-	if len(b) >= len(p) && string(b[:len(p)]) == p {
-		return b[len(p):], true
-	}
-	return nil, false
-}
-
-func (c *pipeClient) send(body []byte) {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	frame := append([]byte("Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"), body...)
-	if _, err := c.w.Write(frame); err != nil {
-		panic(err)
-	}
-}
-
-// call sends a request with pre-encoded params and waits for its response.
-func (c *pipeClient) callRaw(method string, params []byte) []byte {
-	id := c.seq.Add(1)
-	ch := make(chan []byte, 1)
-	c.mu.Lock()
-	c.wait[id] = ch
-	c.mu.Unlock()
-	body := make([]byte, 0, 128+len(params))
-	body = append(body, `{"jsonrpc":"2.0","id":`...)
-	body = strconv.AppendInt(body, id, 10)
-	body = append(body, `,"method":"`...)
-	body = append(body, method...)
-	body = append(body, `","params":`...)
-	body = append(body, params...)
-	body = append(body, '}')
-	c.send(body)
-	return <-ch
-}
-
-func (c *pipeClient) call(method string, params any) []byte {
-	p, _ := json.Marshal(params)
-	if params == nil {
-		p = []byte("null")
-	}
-	return c.callRaw(method, p)
-}
-
-func startedSession(b *testing.B, c *pipeClient) string {
+func startedSession(b *testing.B, c *editor) string {
 	var r struct {
-		Result struct {
-			SessionID string `json:"sessionId"`
-		} `json:"result"`
+		SessionID string `json:"sessionId"`
 	}
-	if err := json.Unmarshal(c.call("wave/sessionStart", map[string]any{}), &r); err != nil || r.Result.SessionID == "" {
+	if err := c.call("wave/sessionStart", map[string]any{}, &r); err != nil || r.SessionID == "" {
 		b.Fatalf("sessionStart: %v", err)
 	}
-	return r.Result.SessionID
+	return r.SessionID
 }
 
 // BenchmarkPipeBaseline is the floor: a Content-Length-framed echo over two
@@ -217,17 +56,17 @@ func BenchmarkPipeBaseline(b *testing.B) {
 		defer fromW.Close()
 		r := bufio.NewReader(toR)
 		for {
-			body, err := readFrame(r)
+			body, err := readFrame(r, func(error) {})
 			if err != nil {
 				return
 			}
-			if _, err := fromW.Write(append([]byte("Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"), body...)); err != nil {
+			if _, err := fromW.Write(appendFrame(nil, body)); err != nil {
 				return
 			}
 		}
 	}()
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"wave/preToolUse","params":{"sessionId":"abc","toolUseId":"t","toolName":"Read","toolInput":{}}}`)
-	frame := append([]byte("Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"), body...)
+	frame := appendFrame(nil, body)
 	r := bufio.NewReader(fromR)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -252,7 +91,7 @@ func BenchmarkPreToolUseNoHook(b *testing.B) {
 		lat := make([]time.Duration, 0, b.N)
 		for i := 0; i < b.N; i++ {
 			start := time.Now()
-			c.callRaw("wave/preToolUse", params)
+			roundTrip(b, c, "wave/preToolUse", params)
 			lat = append(lat, time.Since(start))
 		}
 		reportPercentiles(b, lat)
@@ -262,7 +101,7 @@ func BenchmarkPreToolUseNoHook(b *testing.B) {
 		start := time.Now()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				c.callRaw("wave/preToolUse", params)
+				roundTrip(b, c, "wave/preToolUse", params)
 			}
 		})
 		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "req/s")
@@ -293,7 +132,7 @@ func BenchmarkPreToolUseOneTrueHook(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		c.callRaw("wave/preToolUse", params)
+		roundTrip(b, c, "wave/preToolUse", params)
 		base, rt = base+t1.Sub(t0), rt+time.Since(t1)
 	}
 	b.ReportMetric(float64(base.Nanoseconds())/float64(b.N), "baseline-ns/op")
@@ -308,11 +147,12 @@ func BenchmarkSettingsWriteToDiagnostics(b *testing.B) {
 	home := b.TempDir()
 	settings := filepath.Join(home, "settings.json")
 	published := make(chan string, 64)
-	_, _ = startPipeServerIn(b, home, `{}`, func(body []byte) {
-		if strings.Contains(string(body), "publishDiagnostics") && strings.Contains(string(body), "settings.json") {
-			published <- string(body)
-		}
-	})
+	startEditor(b, editorOpts{home: home, settings: `{}`, bench: true, serverOpt: lsp.Options{Debounce: -1},
+		onNotify: func(method string, params json.RawMessage) {
+			if method == "textDocument/publishDiagnostics" && strings.Contains(string(params), "settings.json") {
+				published <- string(params)
+			}
+		}})
 	texts := []string{`{"hooks": {"Stopp": []}}`, `{"hooks": {"PreToolUs": []}}`}
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()

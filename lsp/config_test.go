@@ -18,7 +18,7 @@ import (
 
 // diagnosticsFor waits for a publishDiagnostics of path whose messages satisfy match.
 func (e *editor) diagnosticsFor(path string, match func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
-	e.t.Helper()
+	e.tb.Helper()
 	var got []protocol.Diagnostic
 	e.waitNotification("textDocument/publishDiagnostics", func(raw json.RawMessage) bool {
 		var p protocol.PublishDiagnosticsParams
@@ -162,17 +162,17 @@ func TestDiagnosticsFollowTheEditorBuffer(t *testing.T) {
 	e := startEditor(t, editorOpts{settings: `{"hooks": {}}`})
 	settings := filepath.Join(e.home, "settings.json")
 	u := uri.File(settings)
-	require.NoError(t, e.conn.Notify(ctx(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+	require.NoError(t, e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 		"uri": u, "languageId": "jsonc", "version": 1, "text": `{"hooks": {"PreToolUse": [{"matcher": "Edit(", "hooks": []}]}}`}}))
 	d := e.diagnosticsFor(settings, hasCode("bad-matcher"))
 	require.Equal(t, protocol.Range{Start: protocol.Position{Line: 0, Character: 38}, End: protocol.Position{Line: 0, Character: 45}}, d[0].Range)
 
-	require.NoError(t, e.conn.Notify(ctx(), "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2},
+	require.NoError(t, e.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2},
 		"contentChanges": []any{map[string]any{"text": "{\n  \"hooks\": {\n    \"Stop\": [ broken\n"}}}))
 	d = e.diagnosticsFor(settings, hasCode("syntax"))
 	require.Equal(t, uint32(2), d[0].Range.Start.Line)
 
-	require.NoError(t, e.conn.Notify(ctx(), "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 3},
+	require.NoError(t, e.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 3},
 		"contentChanges": []any{map[string]any{"text": `{"hooks": {}}`}}}))
 	e.diagnosticsFor(settings, empty)
 	// Unsaved text is diagnosed, never run: the file on disk still has no hooks.
@@ -337,7 +337,7 @@ func TestTrustPersistsAcrossServers(t *testing.T) {
 	require.Equal(t, 0, e.shutdown())
 
 	// A second server on the same WAVE_HOME and workspace runs them without asking.
-	e2 := startEditor(t, editorOpts{project: project, reuse: e})
+	e2 := startEditor(t, editorOpts{project: project, home: e.home, root: e.root})
 	sid, _ := e2.startSession()
 	require.Equal(t, "trusted", e2.mustCall("wave/stop", map[string]any{"sessionId": sid})["reason"])
 }

@@ -127,7 +127,7 @@ func TestSessionChangedCarriesOnlyTheChange(t *testing.T) {
 
 	// A new connection that resumes the session: deltas start from the
 	// version wave/getSession reports.
-	e2 := startEditor(t, editorOpts{reuse: e})
+	e2 := startEditor(t, editorOpts{home: e.home, root: e.root})
 	var got lsp.GetSessionResult
 	require.NoError(t, e2.call("wave/getSession", map[string]any{"sessionId": sid}, &got))
 	e2.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": "resumed"})

@@ -12,50 +12,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/uri"
 
 	"github.com/wavehooks/wavehooks/lsp"
 	"github.com/wavehooks/wavehooks/session"
 )
 
-// faultServer is a server over net.Pipe whose every frame the test client
-// checks, with WAVE_HOME home and its user settings.
-type faultServer struct {
-	*wireClient
-	exit       chan int
-	home, root string
-}
-
-func startFaultServer(t *testing.T, settings string) *faultServer {
+// startFaultServer starts an editor for the fault tests, with these user
+// settings: every prompt is dismissed, and the server keeps its own debounce.
+func startFaultServer(t *testing.T, settings string) *editor {
 	t.Helper()
-	home, root := t.TempDir(), t.TempDir()
-	if settings != "" {
-		require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	}
-	c, exit := startWireServer(t, home)
-	s := &faultServer{wireClient: c, exit: exit, home: home, root: root}
-	t.Cleanup(func() {
-		c.close(exit, 10*time.Second)
-		<-c.done
-		c.checkFrames(t)
-	})
-	require.NoError(t, c.initialize(root, home))
-	return s
-}
-
-// must calls a method that must succeed and decodes its result.
-func (s *faultServer) must(t *testing.T, method string, params any) map[string]any {
-	t.Helper()
-	raw, err := s.call(method, params)
-	require.NoError(t, err, method)
-	var out map[string]any
-	require.NoError(t, json.Unmarshal(raw, &out))
-	return out
-}
-
-func (s *faultServer) startSession(t *testing.T) (id, path string) {
-	t.Helper()
-	r := s.must(t, "wave/sessionStart", map[string]any{})
-	return r["sessionId"].(string), r["transcriptPath"].(string)
+	return startEditor(t, editorOpts{settings: settings, answer: dismiss, serverOpt: lsp.Options{Debounce: -1}})
 }
 
 // loadSession loads a session file the way a new server would, after the
@@ -124,27 +92,27 @@ func TestFaultInvalidUTF8FromHooks(t *testing.T) {
 		"PostToolUse":      {`cat >/dev/null; printf '{"systemMessage":"json \377 string","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx \300\200"}}'`},
 		"Stop":             {"cat >/dev/null; " + bad + " >&2; exit 1"},
 	}))
-	id, path := s.startSession(t)
+	id, path := s.startSession()
 
-	r := s.must(t, "wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "hi"})
+	r := s.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "hi"})
 	require.Contains(t, r["additionalContext"].([]any)[0], "\uFFFD")
-	s.must(t, "wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{
+	s.mustCall("wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{
 		map[string]any{"type": "tool", "id": "t1", "name": "Bash", "input": map[string]any{"command": "ls"}}}})
-	r = s.must(t, "wave/preToolUse", map[string]any{"sessionId": id, "toolUseId": "t1", "toolName": "Bash", "toolInput": map[string]any{"command": "ls"}})
+	r = s.mustCall("wave/preToolUse", map[string]any{"sessionId": id, "toolUseId": "t1", "toolName": "Bash", "toolInput": map[string]any{"command": "ls"}})
 	require.Equal(t, "deny", r["permission"])
 	require.Contains(t, r["reason"], "\uFFFD")
-	r = s.must(t, "wave/postToolUse", map[string]any{"sessionId": id, "toolUseId": "t1", "toolName": "Bash", "toolInput": map[string]any{}, "toolResponse": "ok"})
+	r = s.mustCall("wave/postToolUse", map[string]any{"sessionId": id, "toolUseId": "t1", "toolName": "Bash", "toolInput": map[string]any{}, "toolResponse": "ok"})
 	require.Contains(t, blocksText(r), "json \uFFFD string")
-	r = s.must(t, "wave/stop", map[string]any{"sessionId": id})
+	r = s.mustCall("wave/stop", map[string]any{"sessionId": id})
 	require.Contains(t, blocksText(r), "\uFFFD")
-	runs := s.must(t, "wave/hookRuns", map[string]any{"sessionId": id})
+	runs := s.mustCall("wave/hookRuns", map[string]any{"sessionId": id})
 	require.NotEmpty(t, runs["runs"])
-	s.must(t, "wave/getSession", map[string]any{"sessionId": id})
-	s.must(t, "wave/apiMessages", map[string]any{"sessionId": id})
+	s.mustCall("wave/getSession", map[string]any{"sessionId": id})
+	s.mustCall("wave/apiMessages", map[string]any{"sessionId": id})
 	s.checkFrames(t)
-	require.Positive(t, s.notifications("window/showMessage"), "warnings and errors are shown")
+	require.Positive(t, s.countNotifications("window/showMessage", ""), "warnings and errors are shown")
 
-	s.close(s.exit, 10*time.Second)
+	s.close(10 * time.Second)
 	texts := loadSession(t, s.home, id, path)
 	require.Contains(t, strings.Join(texts, "\n"), "user:text:hi")
 }
@@ -156,22 +124,22 @@ func TestFaultInvalidUTF8FromHooks(t *testing.T) {
 func TestFaultHugeJSONOutput(t *testing.T) {
 	huge := `cat >/dev/null; printf '{"systemMessage":"'; head -c 5000000 /dev/zero | tr '\0' a; printf '"}'`
 	s := startFaultServer(t, hookSettings(map[string][]string{"PostToolUse": {huge}}))
-	id, path := s.startSession(t)
-	s.must(t, "wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{
+	id, path := s.startSession()
+	s.mustCall("wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{
 		map[string]any{"type": "tool", "id": "t1", "name": "Bash", "input": map[string]any{}}}})
 	start := time.Now()
-	r := s.must(t, "wave/postToolUse", map[string]any{"sessionId": id, "toolUseId": "t1", "toolName": "Bash", "toolInput": map[string]any{}, "toolResponse": "x"})
+	r := s.mustCall("wave/postToolUse", map[string]any{"sessionId": id, "toolUseId": "t1", "toolName": "Bash", "toolInput": map[string]any{}, "toolResponse": "x"})
 	t.Logf("5 MB of hook output handled in %s", time.Since(start))
 	blocks := blocksText(r)
 	require.Contains(t, blocks, "longer than the 1048576-byte output cap: it was cut and cannot be read")
 	require.Less(t, len(blocks), 100<<10, "the truncated output is not pasted into the conversation")
 	require.Equal(t, true, r["continue"])
-	runs := s.must(t, "wave/hookRuns", map[string]any{"sessionId": id, "limit": 1})
+	runs := s.mustCall("wave/hookRuns", map[string]any{"sessionId": id, "limit": 1})
 	run := runs["runs"].([]any)[0].(map[string]any)
 	b, _ := json.Marshal(run)
 	require.Contains(t, string(b), `"stdoutTruncated":true`)
-	s.must(t, "wave/getSession", map[string]any{"sessionId": id}) // still answering
-	s.close(s.exit, 10*time.Second)
+	s.mustCall("wave/getSession", map[string]any{"sessionId": id}) // still answering
+	s.close(10 * time.Second)
 	loadSession(t, s.home, id, path)
 }
 
@@ -180,13 +148,13 @@ func TestFaultHugeJSONOutput(t *testing.T) {
 func TestFaultHangingHookTimesOut(t *testing.T) {
 	settings := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"exec sleep 60","timeout":1}]}]}}`
 	s := startFaultServer(t, settings)
-	id, _ := s.startSession(t)
+	id, _ := s.startSession()
 	start := time.Now()
-	r := s.must(t, "wave/stop", map[string]any{"sessionId": id})
+	r := s.mustCall("wave/stop", map[string]any{"sessionId": id})
 	require.Less(t, time.Since(start), 5*time.Second)
 	require.Contains(t, blocksText(r), "hook timed out after 1s")
 	require.Equal(t, false, r["blocked"])
-	s.must(t, "wave/getSession", map[string]any{"sessionId": id})
+	s.mustCall("wave/getSession", map[string]any{"sessionId": id})
 }
 
 // TestFaultEditorDisconnectsMidHook: the editor goes away while a hook
@@ -196,12 +164,12 @@ func TestFaultEditorDisconnectsMidHook(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "hook.pid")
 	hook := `p=$(jq -r .prompt); case "$p" in *hang*) echo $$ > ` + pidFile + `; exec sleep 60;; esac`
 	s := startFaultServer(t, hookSettings(map[string][]string{"UserPromptSubmit": {hook}}))
-	id, path := s.startSession(t)
-	s.must(t, "wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "first"})
-	s.must(t, "wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{map[string]any{"type": "text", "content": "answer"}}})
+	id, path := s.startSession()
+	s.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "first"})
+	s.mustCall("wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{map[string]any{"type": "text", "content": "answer"}}})
 
 	go func() {
-		_, _ = s.call("wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "please hang"})
+		_ = s.call("wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "please hang"}, nil)
 	}()
 	require.Eventually(t, func() bool { _, err := os.Stat(pidFile); return err == nil }, 10*time.Second, 10*time.Millisecond)
 	time.Sleep(50 * time.Millisecond) // the pid is written before exec
@@ -209,7 +177,7 @@ func TestFaultEditorDisconnectsMidHook(t *testing.T) {
 	require.True(t, alive(pid))
 
 	start := time.Now()
-	s.close(s.exit, 5*time.Second)
+	s.close(5 * time.Second)
 	t.Logf("server ended %s after the editor went away", time.Since(start))
 	require.Eventually(t, func() bool { return !alive(pid) }, 5*time.Second, 10*time.Millisecond, "the running hook was not killed")
 
@@ -224,19 +192,19 @@ func TestFaultEditorDisconnectsMidAsk(t *testing.T) {
 	ask := `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}'`
 	s := startFaultServer(t, hookSettings(map[string][]string{"PreToolUse": {ask}}))
 	s.beSilent()
-	id, path := s.startSession(t)
-	s.must(t, "wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "write it"})
-	s.must(t, "wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{
+	id, path := s.startSession()
+	s.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "write it"})
+	s.mustCall("wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{
 		map[string]any{"type": "tool", "id": "t1", "name": "Write", "input": map[string]any{"file_path": filepath.Join(s.root, "a.txt")}}}})
 	go func() {
-		_, _ = s.call("wave/preToolUse", map[string]any{"sessionId": id, "toolUseId": "t1", "toolName": "Write",
-			"toolInput": map[string]any{"file_path": filepath.Join(s.root, "a.txt")}})
+		_ = s.call("wave/preToolUse", map[string]any{"sessionId": id, "toolUseId": "t1", "toolName": "Write",
+			"toolInput": map[string]any{"file_path": filepath.Join(s.root, "a.txt")}}, nil)
 	}()
-	require.Eventually(t, func() bool { return s.notifications("window/showMessageRequest") > 0 }, 10*time.Second, 10*time.Millisecond)
-	pending := s.must(t, "wave/listPermissions", nil)
+	require.Eventually(t, func() bool { return s.countRequests("window/showMessageRequest") > 0 }, 10*time.Second, 10*time.Millisecond)
+	pending := s.mustCall("wave/listPermissions", nil)
 	require.Len(t, pending["pending"], 1)
 
-	s.close(s.exit, 5*time.Second)
+	s.close(5 * time.Second)
 	texts := loadSession(t, s.home, id, path)
 	require.Subset(t, texts, []string{"user:text:write it"})
 }
@@ -246,24 +214,25 @@ func TestFaultEditorDisconnectsMidAsk(t *testing.T) {
 // a file in the way fails the same for everyone). The editor gets a clear
 // JSON-RPC error naming the path, not a crash.
 func TestFaultSessionsPathIsAFile(t *testing.T) {
-	home, root := t.TempDir(), t.TempDir()
+	c := startEditor(t, editorOpts{noInit: true, answer: dismiss, serverOpt: lsp.Options{Debounce: -1}})
+	home := c.home
 	require.NoError(t, os.WriteFile(filepath.Join(home, "sessions"), []byte("in the way"), 0o644))
-	c, exit := startWireServer(t, home)
 	defer func() {
-		c.close(exit, 10*time.Second)
+		c.close(10 * time.Second)
 		<-c.done
 		c.checkFrames(t)
 	}()
-	err := c.initialize(root, home)
-	var rpcErr *wireError
+	err := c.call("initialize", map[string]any{"processId": nil, "rootUri": string(uri.File(c.root)), "capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"waveHome": home}}, nil)
+	var rpcErr *jsonrpc2.Error
 	require.ErrorAs(t, err, &rpcErr)
 	t.Logf("initialize: %v", rpcErr)
 	require.Contains(t, rpcErr.Message, filepath.Join(home, "sessions"))
 	require.Contains(t, rpcErr.Message, "not a directory")
 	// The connection survives the failed initialize.
-	_, err = c.call("wave/listPermissions", nil)
+	err = c.call("wave/listPermissions", nil, nil)
 	require.ErrorAs(t, err, &rpcErr)
-	require.Equal(t, -32002, rpcErr.Code, "not initialized")
+	require.Equal(t, jsonrpc2.Code(-32002), rpcErr.Code, "not initialized")
 }
 
 // TestFaultSessionsDirectoryGoesAway: while sessions are open, the sessions
@@ -273,9 +242,9 @@ func TestFaultSessionsPathIsAFile(t *testing.T) {
 // message; once the directory is back, the session carries on.
 func TestFaultSessionsDirectoryGoesAway(t *testing.T) {
 	s := startFaultServer(t, "")
-	id, path := s.startSession(t)
-	s.must(t, "wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "acknowledged 1"})
-	s.must(t, "wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{map[string]any{"type": "text", "content": "acknowledged 2"}}})
+	id, path := s.startSession()
+	s.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": id, "prompt": "acknowledged 1"})
+	s.mustCall("wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{map[string]any{"type": "text", "content": "acknowledged 2"}}})
 
 	dir := filepath.Join(s.home, "sessions")
 	aside := filepath.Join(s.home, "sessions.aside")
@@ -290,14 +259,14 @@ func TestFaultSessionsDirectoryGoesAway(t *testing.T) {
 		{"wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{map[string]any{"type": "text", "content": "not acknowledged either"}}}},
 		{"wave/sessionStart", map[string]any{}},
 	} {
-		_, err := s.call(call.method, call.params)
-		var rpcErr *wireError
+		err := s.call(call.method, call.params, nil)
+		var rpcErr *jsonrpc2.Error
 		require.ErrorAs(t, err, &rpcErr, call.method)
 		t.Logf("%s: %v", call.method, rpcErr)
 		require.Contains(t, rpcErr.Message, "not a directory", call.method)
 	}
 	// Reading still works from memory.
-	s.must(t, "wave/getSession", map[string]any{"sessionId": id})
+	s.mustCall("wave/getSession", map[string]any{"sessionId": id})
 
 	// The files moved away are intact.
 	moved := filepath.Join(aside, filepath.Base(path))
@@ -319,8 +288,8 @@ func TestFaultSessionsDirectoryGoesAway(t *testing.T) {
 	// The directory comes back: the session is written whole again.
 	require.NoError(t, os.Remove(dir))
 	require.NoError(t, os.Rename(aside, dir))
-	s.must(t, "wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{map[string]any{"type": "text", "content": "acknowledged 3"}}})
-	s.close(s.exit, 10*time.Second)
+	s.mustCall("wave/addAssistantMessage", map[string]any{"sessionId": id, "blocks": []any{map[string]any{"type": "text", "content": "acknowledged 3"}}})
+	s.close(10 * time.Second)
 	got := loadSession(t, s.home, id, path)
 	require.Subset(t, got, []string{"user:text:acknowledged 1", "assistant:text:acknowledged 2", "assistant:text:acknowledged 3"})
 	t.Logf("after the directory came back the session holds: %q", got)

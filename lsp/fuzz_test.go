@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wavehooks/wavehooks/lsp"
 )
 
 // frame wraps a body in LSP's Content-Length framing.
@@ -44,9 +44,8 @@ func FuzzFraming(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	home := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, exit := startWireServer(t, home)
+		c := startEditor(t, editorOpts{noInit: true, answer: dismiss, serverOpt: lsp.Options{Debounce: -1}})
 		// The server must take every byte or close: a write that blocks
 		// means its read loop is stuck.
 		if err := c.writeRaw(data); err != nil && strings.Contains(err.Error(), "deadline") {
@@ -68,7 +67,7 @@ func FuzzFraming(f *testing.F) {
 		case frameOpen:
 			// The server waits for the rest of the frame: nothing to ask.
 		}
-		c.close(exit, 10*time.Second)
+		c.close(10 * time.Second)
 		<-c.done
 		c.checkFrames(t)
 	})
@@ -171,25 +170,14 @@ func FuzzParams(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	home, root := f.TempDir(), f.TempDir()
 	// Hooks run only for the tool FuzzTool and for Notification, so that the
 	// hook input is built from fuzzed params without a process per request.
 	settings := `{"hooks": {
 		"PreToolUse": [{"matcher": "FuzzTool", "hooks": [{"type": "command", "command": "cat >/dev/null"}]}],
 		"PostToolUse": [{"matcher": "FuzzTool", "hooks": [{"type": "command", "command": "cat >/dev/null"}]}],
 		"Notification": [{"hooks": [{"type": "command", "command": "cat >/dev/null"}]}]}}`
-	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644); err != nil {
-		f.Fatal(err)
-	}
-	c, exit := startWireServer(f, home)
-	f.Cleanup(func() {
-		c.close(exit, 10*time.Second)
-		<-c.done
-	})
-	if err := c.initialize(root, home); err != nil {
-		f.Fatal(err)
-	}
-	if _, err := c.call("wave/sessionStart", map[string]any{"sessionId": fuzzSession}); err != nil {
+	c := startEditor(f, editorOpts{settings: settings, answer: dismiss, serverOpt: lsp.Options{Debounce: -1}})
+	if err := c.call("wave/sessionStart", map[string]any{"sessionId": fuzzSession}, nil); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, params []byte) {

@@ -39,15 +39,15 @@ func TestDocumentsThatAreNotFilesAreIgnored(t *testing.T) {
 	e := startEditor(t, editorOpts{settings: `{"hooks": {}}`})
 	for _, u := range notFileURIs {
 		doc := map[string]any{"uri": u, "languageId": "jsonc", "version": 1, "text": `{"hooks": {"Stop": [ broken`}
-		require.NoError(t, e.conn.Notify(ctx(), "textDocument/didOpen", map[string]any{"textDocument": doc}))
-		require.NoError(t, e.conn.Notify(ctx(), "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2},
+		require.NoError(t, e.notify("textDocument/didOpen", map[string]any{"textDocument": doc}))
+		require.NoError(t, e.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2},
 			"contentChanges": []any{map[string]any{"text": "{"}}}))
-		require.NoError(t, e.conn.Notify(ctx(), "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": u}}))
-		require.NoError(t, e.conn.Notify(ctx(), "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": u}}))
+		require.NoError(t, e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": u}}))
+		require.NoError(t, e.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": u}}))
 		e.mustCall("wave/listPermissions", nil) // still serving
 	}
 	settings := filepath.Join(e.home, "settings.json")
-	require.NoError(t, e.conn.Notify(ctx(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+	require.NoError(t, e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 		"uri": uri.File(settings), "languageId": "jsonc", "version": 1, "text": `{"hooks": {"Stop": [ broken`}}))
 	e.diagnosticsFor(settings, hasCode("syntax"))
 }
@@ -95,7 +95,7 @@ func TestRequestsAboutDocumentsThatAreNotFiles(t *testing.T) {
 func TestNotificationHandlerPanicIsRecovered(t *testing.T) {
 	var log proctest.Output
 	e := startEditor(t, editorOpts{serverOpt: lsp.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}})
-	require.NoError(t, e.conn.Notify(ctx(), lsp.MethodTestPanic, map[string]any{}))
+	require.NoError(t, e.notify(lsp.MethodTestPanic, map[string]any{}))
 	e.mustCall("wave/listPermissions", nil)
 	require.Contains(t, log.String(), "a bug in a notification handler")
 	e.waitNotification("window/logMessage", func(m json.RawMessage) bool { return strings.Contains(string(m), "panic") })
@@ -123,20 +123,19 @@ func errorOf(t *testing.T, resp map[string]any) (int, string) {
 // its 256) reads them.
 func TestDeeplyNestedMessages(t *testing.T) {
 	t.Run("before initialize", func(t *testing.T) {
-		c, exit := startWireServer(t, t.TempDir())
-		defer func() { c.close(exit, 10*time.Second); <-c.done }()
+		c := startEditor(t, editorOpts{noInit: true, answer: dismiss, serverOpt: lsp.Options{Debounce: -1}})
 		m, err := c.callRaw("wave/listPermissions", json.RawMessage(nested(2_000_000, "")), 20*time.Second)
 		require.NoError(t, err)
 		require.NotNil(t, m.Error)
-		require.Equal(t, -32600, m.Error.Code)
+		require.Equal(t, jsonrpc2.InvalidRequest, m.Error.Code)
 		require.Contains(t, m.Error.Message, "nest deeper than 128 levels")
-		require.NoError(t, c.initialize(t.TempDir(), t.TempDir()))
+		c.initialize(editorOpts{})
 		c.checkFrames(t)
 	})
 
 	r := startRaw(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command",
 		"command":"jq -e .tool_input.a >/dev/null || { echo 'jq could not read its input' >&2; exit 2; }"}]}]}}`)
-	sid := r.startSession()
+	sid, _ := r.startSession()
 	deep := nested(2_000_000, "")
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -159,7 +158,7 @@ func TestDeeplyNestedMessages(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			since := r.received()
+			since := r.receivedCount()
 			r.sendBytes([]byte(frame(c.body)))
 			code, msg := errorOf(t, r.waitResponseAfter(since, c.id))
 			require.Equal(t, -32600, code)

@@ -42,9 +42,9 @@ func copyParity(t *testing.T, name, dir string) {
 
 // waitRequest waits for a request the server sent the editor whose params satisfy match.
 func (e *editor) waitRequest(method string, match func(json.RawMessage) bool) json.RawMessage {
-	e.t.Helper()
+	e.tb.Helper()
 	var found json.RawMessage
-	require.Eventually(e.t, func() bool {
+	require.Eventually(e.tb, func() bool {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		for _, r := range e.requests {
@@ -219,7 +219,7 @@ func TestFileChangedFromTheEditor(t *testing.T) {
 	sid, _ := e.startSession()
 
 	changed := func(path string, typ protocol.FileChangeType) {
-		require.NoError(t, e.conn.Notify(ctx(), "workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
+		require.NoError(t, e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
 			map[string]any{"uri": string(uri.File(path)), "type": typ},
 			map[string]any{"uri": string(uri.File(filepath.Join(e.root, "unwatched.txt"))), "type": protocol.FileChangeTypeChanged},
 			map[string]any{"uri": "untitled:Untitled-1", "type": protocol.FileChangeTypeChanged}}}))
@@ -278,10 +278,10 @@ func TestDirectoryAddedFromWorkspaceFolders(t *testing.T) {
 		"initializationOptions": map[string]any{"waveHome": e.home}}, &res))
 	require.True(t, res.Capabilities.Workspace.WorkspaceFolders.Supported)
 	require.Equal(t, true, res.Capabilities.Workspace.WorkspaceFolders.ChangeNotifications)
-	require.NoError(t, e.conn.Notify(ctx(), "initialized", map[string]any{}))
+	require.NoError(t, e.notify("initialized", map[string]any{}))
 	sid, _ := e.startSession()
 	other := t.TempDir()
-	require.NoError(t, e.conn.Notify(ctx(), "workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+	require.NoError(t, e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
 		"added":   []any{map[string]any{"uri": string(uri.File(other)), "name": "other"}, map[string]any{"uri": "https://example.com/x", "name": "web"}},
 		"removed": []any{}}}))
 	lines := waitLines(t, filepath.Join(e.root, "added.log"), 1)
@@ -289,7 +289,7 @@ func TestDirectoryAddedFromWorkspaceFolders(t *testing.T) {
 	// The session ended: later observed events run without one.
 	e.mustCall("wave/sessionEnd", map[string]any{"sessionId": sid})
 	third := t.TempDir()
-	require.NoError(t, e.conn.Notify(ctx(), "workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+	require.NoError(t, e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
 		"added": []any{map[string]any{"uri": string(uri.File(third)), "name": "third"}}, "removed": []any{}}}))
 	lines = waitLines(t, filepath.Join(e.root, "added.log"), 2)
 	require.JSONEq(t, `{"directory": "`+third+`", "source": "workspace_folder", "session_id": ""}`, lines[1])

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/lsp"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -62,10 +63,8 @@ func TestLoad(t *testing.T) {
 	fdsBefore := openFDs(t)
 	start := time.Now()
 
-	home, root := t.TempDir(), t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(loadSettings), 0o644))
-	c, exit := startWireServer(t, home)
-	require.NoError(t, c.initialize(root, home))
+	c := startEditor(t, editorOpts{settings: loadSettings, answer: dismiss, serverOpt: lsp.Options{Debounce: -1}})
+	home := c.home
 
 	type result struct {
 		id, path string
@@ -85,21 +84,20 @@ func TestLoad(t *testing.T) {
 	for _, r := range results {
 		require.NoError(t, r.err)
 	}
-	_, err := c.call("shutdown", nil)
-	require.NoError(t, err)
+	require.NoError(t, c.call("shutdown", nil, nil))
 	require.NoError(t, c.notify("exit", nil))
 	select {
-	case code := <-exit:
+	case code := <-c.exitCode:
 		require.Equal(t, 0, code)
-		exit <- code
+		c.exitCode <- code
 	case <-time.After(30 * time.Second):
 		t.Fatal("the server did not exit")
 	}
-	c.close(exit, 10*time.Second)
+	c.close(10 * time.Second)
 	<-c.done
 	c.checkFrames(t)
 	t.Logf("%d sessions × %d events over one connection in %s (%.0f events/s); %d wave/hookRun notifications",
-		loadSessions, loadEvents, elapsed.Round(time.Millisecond), float64(loadSessions*loadEvents)/elapsed.Seconds(), c.notifications("wave/hookRun"))
+		loadSessions, loadEvents, elapsed.Round(time.Millisecond), float64(loadSessions*loadEvents)/elapsed.Seconds(), c.countNotifications("wave/hookRun", ""))
 
 	// Every session file is complete and valid.
 	st, err := session.NewStore(session.Options{WaveHome: home})
@@ -145,20 +143,16 @@ func loadTool(i int) (name string, input map[string]any) {
 }
 
 // runLoadSession plays one session's events and checks each answer.
-func runLoadSession(c *wireClient, k int) (id, path string, err error) {
+func runLoadSession(c *editor, k int) (id, path string, err error) {
 	events := 0
 	call := func(method string, params map[string]any) (map[string]any, error) {
 		events++
 		if id != "" {
 			params["sessionId"] = id
 		}
-		raw, err := c.call(method, params)
-		if err != nil {
-			return nil, fmt.Errorf("session %d, event %d (%s): %w", k, events, method, err)
-		}
 		var out map[string]any
-		if err := json.Unmarshal(raw, &out); err != nil {
-			return nil, err
+		if err := c.call(method, params, &out); err != nil {
+			return nil, fmt.Errorf("session %d, event %d (%s): %w", k, events, method, err)
 		}
 		if b, ok := out["blocks"].([]any); ok && len(b) > 0 && method != "wave/postToolUse" {
 			return nil, fmt.Errorf("session %d, event %d (%s): hooks added blocks: %v", k, events, method, b)
@@ -283,15 +277,13 @@ func TestLoadReloadStorm(t *testing.T) {
 	paths := hooks.Paths{WaveHome: home, ProjectRoot: root}
 	require.NoError(t, hooks.NewTrustStore(home).Trust(root, hooks.WorkspaceHash(hooks.Load(paths, nil))))
 
-	clients := make([]*wireClient, stormClients)
-	exits := make([]chan int, stormClients)
+	clients := make([]*editor, stormClients)
 	for k := range clients {
-		clients[k], exits[k] = startWireServer(t, home) // answers every trust prompt "not now"
-		require.NoError(t, clients[k].initialize(root, home))
+		// Every trust prompt is dismissed: "not now".
+		clients[k] = startEditor(t, editorOpts{answer: dismiss, serverOpt: lsp.Options{Debounce: -1}, home: home, root: root})
 	}
-	event := func(c *wireClient, method string, params map[string]any) error {
-		_, err := c.call(method, params)
-		return err
+	event := func(c *editor, method string, params map[string]any) error {
+		return c.call(method, params, nil)
 	}
 	stop := make(chan struct{})
 	errs := make([]error, stormClients)
@@ -302,15 +294,10 @@ func TestLoadReloadStorm(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			raw, err := c.call("wave/sessionStart", map[string]any{"source": "startup"})
-			if err != nil {
-				errs[k] = err
-				return
-			}
 			var start struct {
 				SessionID string `json:"sessionId"`
 			}
-			if errs[k] = json.Unmarshal(raw, &start); errs[k] != nil {
+			if errs[k] = c.call("wave/sessionStart", map[string]any{"source": "startup"}, &start); errs[k] != nil {
 				return
 			}
 			id := start.SessionID
@@ -365,17 +352,16 @@ func TestLoadReloadStorm(t *testing.T) {
 	require.NoError(t, os.Rename(settings+".tmp", settings))
 	require.NoError(t, os.RemoveAll(filepath.Join(root, "trusted-ran")))
 	require.Eventually(t, func() bool {
-		_, _ = clients[0].call("wave/stop", map[string]any{"sessionId": ids[0]})
+		_ = clients[0].call("wave/stop", map[string]any{"sessionId": ids[0]}, nil)
 		_, err := os.Stat(filepath.Join(root, "trusted-ran"))
 		return err == nil
 	}, 10*time.Second, 20*time.Millisecond)
 	require.NoFileExists(t, filepath.Join(root, "untrusted-ran"))
 
 	for k, c := range clients {
-		_, err := c.call("shutdown", nil)
-		require.NoError(t, err)
+		require.NoError(t, c.call("shutdown", nil, nil))
 		require.NoError(t, c.notify("exit", nil))
-		require.Equal(t, 0, c.close(exits[k], 30*time.Second), "client %d's server", k)
+		require.Equal(t, 0, c.close(30*time.Second), "client %d's server", k)
 		<-c.done
 		c.checkFrames(t)
 	}

@@ -4,107 +4,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/lsp"
 )
 
-// raw is the frame-level client (wireClient) set up for the tests of what
-// a well-behaved client never sends: it writes bytes, keeps every message the
-// server sent, and finds a response by any id, null and objects included.
-type raw struct {
-	*wireClient
-	t          *testing.T
-	root, home string
-	exitCode   chan int
-}
-
-func startRaw(t *testing.T, settings string) *raw {
+// startRaw starts an editor set up for the tests of what a well-behaved
+// client never sends: it keeps every message the server sent (messages,
+// waitResponse), dismisses every prompt, and leaves the server its own
+// debounce.
+func startRaw(t *testing.T, settings string) *editor {
 	t.Helper()
-	home, root := t.TempDir(), t.TempDir()
-	if settings != "" {
-		require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(strings.ReplaceAll(settings, "$SCRIPTS", scripts)), 0o644))
-	}
-	c, exit := startWireServer(t, home)
-	c.mu.Lock()
-	c.keep = true
-	c.mu.Unlock()
-	r := &raw{wireClient: c, t: t, root: root, home: home, exitCode: exit}
-	t.Cleanup(func() {
-		c.close(exit, 10*time.Second)
-		c.checkFrames(t)
-	})
-	require.NoError(t, c.initialize(root, home))
-	return r
-}
-
-// send writes msg as one frame.
-func (r *raw) send(msg any) {
-	b, err := json.Marshal(msg)
-	require.NoError(r.t, err)
-	_ = r.write(b)
-}
-
-// sendBytes writes bytes as they are: a frame, part of one, or garbage.
-func (r *raw) sendBytes(b []byte) { _ = r.writeRaw(b) }
-
-// messages are the messages the server sent so far, decoded.
-func (r *raw) messages() []map[string]any {
-	r.mu.Lock()
-	bodies := r.log
-	r.mu.Unlock()
-	out := make([]map[string]any, 0, len(bodies))
-	for _, b := range bodies {
-		var m map[string]any
-		require.NoError(r.t, json.Unmarshal(b, &m))
-		out = append(out, m)
-	}
-	return out
-}
-
-// waitResponse waits for the response with this id (compared as JSON).
-func (r *raw) waitResponse(id any) map[string]any {
-	r.t.Helper()
-	return r.waitResponseAfter(0, id)
-}
-
-// received is how many messages the server has sent so far.
-func (r *raw) received() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.log)
-}
-
-// waitResponseAfter waits for a response with this id among the messages
-// after the first since, for ids that repeat (null).
-func (r *raw) waitResponseAfter(since int, id any) map[string]any {
-	r.t.Helper()
-	want, _ := json.Marshal(id)
-	var found map[string]any
-	require.Eventually(r.t, func() bool {
-		for _, m := range r.messages()[since:] {
-			if _, isReq := m["method"]; isReq {
-				continue
-			}
-			got, _ := json.Marshal(m["id"])
-			if string(got) == string(want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	}, 20*time.Second, 5*time.Millisecond, "no response with id %s", want)
-	return found
-}
-
-func (r *raw) startSession() string {
-	r.send(map[string]any{"jsonrpc": "2.0", "id": "start", "method": "wave/sessionStart", "params": map[string]any{}})
-	resp := r.waitResponse("start")
-	return resp["result"].(map[string]any)["sessionId"].(string)
+	return startEditor(t, editorOpts{settings: settings, keep: true, answer: dismiss, serverOpt: lsp.Options{Debounce: -1}})
 }
 
 func readPid(t *testing.T, path string) int {
@@ -176,7 +91,7 @@ func TestStringAndNumberIDsAreEchoed(t *testing.T) {
 
 func TestClientGoneEndsTheServer(t *testing.T) {
 	r := startRaw(t, "")
-	_ = r.conn.Close()
+	r.hangUp()
 	select {
 	case code := <-r.exitCode:
 		require.Equal(t, 1, code)

@@ -1,7 +1,6 @@
 package lsp_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -33,7 +32,7 @@ func TestLifecycle(t *testing.T) {
 	})
 	t.Run("exit without shutdown ends with 1", func(t *testing.T) {
 		e := startEditor(t, editorOpts{})
-		require.NoError(t, e.conn.Notify(context.Background(), "exit", nil))
+		require.NoError(t, e.notify("exit", nil))
 		require.Equal(t, 1, <-e.exitCode)
 		e.exitCode <- 1
 	})
@@ -120,7 +119,7 @@ func TestBadRequests(t *testing.T) {
 		})
 	}
 	// Unknown notifications are ignored and the server still answers.
-	require.NoError(t, e.conn.Notify(context.Background(), "wave/unknownNotification", map[string]any{}))
+	require.NoError(t, e.notify("wave/unknownNotification", map[string]any{}))
 	e.mustCall("wave/listPermissions", nil)
 }
 
@@ -329,15 +328,12 @@ func TestAskTimesOutAsDeny(t *testing.T) {
 func TestAskDeniedWhenTheEditorDisconnects(t *testing.T) {
 	e := startEditor(t, editorOpts{settings: hookSettings(map[string][]string{"PreToolUse": {askHook}})})
 	sid, path := e.startSession()
-	// A pending client call outlives a lost peer unless its context ends (jsonrpc2 v0.10.0).
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	go func() {
-		_, _ = e.conn.Call(ctx, "wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "t1", "toolName": "Bash",
+		_ = e.call("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "t1", "toolName": "Bash",
 			"toolInput": map[string]any{"command": "x"}}, nil)
 	}()
 	prompt := e.nextPrompt()
-	_ = e.conn.Close() // the editor goes away mid-ask
+	e.hangUp() // the editor goes away mid-ask
 	select {
 	case code := <-e.exitCode:
 		require.Equal(t, 1, code)
@@ -355,7 +351,7 @@ func TestCancelRequestKillsHooks(t *testing.T) {
 	for _, id := range []any{4242, "cancel-me"} {
 		t.Run(fmt.Sprintf("%T id", id), func(t *testing.T) {
 			r := startRaw(t, hookSettings(map[string][]string{"Stop": {"$SCRIPTS/slow.sh"}}))
-			sid := r.startSession()
+			sid, _ := r.startSession()
 			start := time.Now()
 			r.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "wave/stop", "params": map[string]any{"sessionId": sid}})
 			require.Eventually(t, func() bool {

@@ -41,15 +41,15 @@ func trustedAnnounced(p json.RawMessage) bool { return strings.Contains(string(p
 
 // trustByCodeAction trusts the workspace through the code action on its settings file.
 func (e *editor) trustByCodeAction(settings string) {
-	e.t.Helper()
+	e.tb.Helper()
 	var actions []protocol.CodeAction
-	require.NoError(e.t, e.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri.File(settings)},
+	require.NoError(e.tb, e.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri.File(settings)},
 		"range": protocol.Range{}, "context": map[string]any{"diagnostics": []any{}}}, &actions))
-	require.NotEmpty(e.t, actions)
+	require.NotEmpty(e.tb, actions)
 	trust := actions[len(actions)-1]
-	require.Equal(e.t, "wave.trustWorkspace", trust.Command.Command)
+	require.Equal(e.tb, "wave.trustWorkspace", trust.Command.Command)
 	announced := e.countNotifications("wave/hooksChanged", "")
-	require.NoError(e.t, e.call("workspace/executeCommand", map[string]any{"command": trust.Command.Command, "arguments": trust.Command.Arguments}, nil))
+	require.NoError(e.tb, e.call("workspace/executeCommand", map[string]any{"command": trust.Command.Command, "arguments": trust.Command.Arguments}, nil))
 	e.waitNotificationAfter("wave/hooksChanged", announced, trustedAnnounced)
 }
 
