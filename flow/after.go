@@ -40,6 +40,7 @@ func After(in hooks.Input, res hooks.Result, st State, f Facts) Effects {
 		e.postToolUse(in, &res)
 	case hooks.SessionStart:
 		e.notices(&res)
+		e.WatchPaths = res.WatchPaths // FileChanged watches them from the session's start on
 		if e.Continue {
 			e.context(hooks.SessionStart, append(append([]string(nil), res.Context...), res.AdditionalContext...))
 		}

@@ -189,6 +189,13 @@ func TestAfter(t *testing.T) {
 		}),
 		changes: []flow.Change{{Kind: flow.Context, Event: hooks.SessionStart, Texts: []string{"a", "b"}}},
 	}, {
+		name: "SessionStart's watchPaths are returned for FileChanged to watch",
+		in:   hooks.Input{Event: hooks.SessionStart, Source: "startup"},
+		res:  withRes(hooks.SessionStart, func(r *hooks.Result) { r.WatchPaths = []string{"/p/.env"} }),
+		check: func(t *testing.T, a flow.Answer) {
+			require.Equal(t, []string{"/p/.env"}, a.WatchPaths)
+		},
+	}, {
 		name: "Stop block sends the agent on and counts the streak",
 		in:   hooks.Input{Event: hooks.Stop}, st: state{stops: 2},
 		res: withRes(hooks.Stop, func(r *hooks.Result) { r.Blocked, r.Reason = true, "tests fail" }),

@@ -25,8 +25,8 @@ type LaterAnswer struct {
 	DisplayContent *string
 	// WorktreePath is where a WorktreeCreate hook created the worktree.
 	WorktreePath string
-	// WatchPaths are the files a CwdChanged or FileChanged hook asked
-	// FileChanged to watch; nil when no hook returned a list.
+	// WatchPaths are the files a SessionStart, CwdChanged or FileChanged
+	// hook asked FileChanged to watch; nil when no hook returned a list.
 	WatchPaths []string
 }
 
@@ -108,7 +108,7 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 		}
 	}
 	if w := bytesTrim(hs.WatchPaths); len(w) > 0 && string(w) != "null" {
-		if ev == CwdChanged || ev == FileChanged {
+		if ev == SessionStart || ev == CwdChanged || ev == FileChanged {
 			paths, err := readWatchPaths(w)
 			if err != nil {
 				probs = append(probs, err.Error())

@@ -357,6 +357,22 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Contains(t, r.Warnings[0], `watchPaths must be absolute paths, not "relative/.env"`)
 		},
 	}, {
+		name: "SessionStart's watchPaths are read with its context", event: hooks.SessionStart,
+		hooks: []string{`jq '{hookSpecificOutput: {hookEventName: "SessionStart", additionalContext: "ready", watchPaths: [.cwd + "/.env"]}}'`},
+		check: func(t *testing.T, r hooks.Result) {
+			require.Len(t, r.WatchPaths, 1)
+			require.Equal(t, ".env", filepath.Base(r.WatchPaths[0]))
+			require.Equal(t, []string{"ready"}, r.AdditionalContext)
+			require.Empty(t, r.Warnings)
+		},
+	}, {
+		name: "watchPaths on another event are noted and ignored", event: hooks.UserPromptSubmit,
+		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "watchPaths": ["/tmp/x"]}}'`},
+		check: func(t *testing.T, r hooks.Result) {
+			require.Nil(t, r.WatchPaths)
+			require.Contains(t, r.Runs[0].Decision, "ignored watchPaths")
+		},
+	}, {
 		name: "an empty watchPaths clears the list", event: hooks.CwdChanged,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "CwdChanged", "watchPaths": []}}'`},
 		check: func(t *testing.T, r hooks.Result) {

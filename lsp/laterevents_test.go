@@ -241,6 +241,24 @@ func TestFileChangedFromTheEditor(t *testing.T) {
 	require.Len(t, waitLines(t, filepath.Join(e.root, "envrc.log"), 1), 1, "the .envrc group's matcher leaves extra.txt alone")
 }
 
+// TestSessionStartWatchPaths: a SessionStart hook's watchPaths start
+// FileChanged on files no matcher names, as Claude Code's do: the server
+// watches them (real fsnotify) from the session's start on, and its hooks
+// fire when one changes.
+func TestSessionStartWatchPaths(t *testing.T) {
+	e := startEditor(t, editorOpts{settings: mustJSON(map[string]any{"hooks": map[string]any{
+		"SessionStart": []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
+			"command": `jq '{hookSpecificOutput: {hookEventName: "SessionStart", watchPaths: [.cwd + "/notes.md"]}}'`}}}},
+		"FileChanged": []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
+			"command": `jq -r '.event + " " + .file_path' >> "$WAVE_PROJECT_DIR/changes.log"`}}}},
+	}})})
+	notes := filepath.Join(e.root, "notes.md")
+	out := e.mustCall("wave/sessionStart", map[string]any{"source": "startup"})
+	require.Equal(t, []any{notes}, out["watchPaths"])
+	require.NoError(t, os.WriteFile(notes, []byte("# notes\n"), 0o644))
+	require.Equal(t, "add "+notes, waitLines(t, filepath.Join(e.root, "changes.log"), 1)[0])
+}
+
 // TestFileChangedWatchedByTheServer: with an editor that cannot register
 // watchers, the server watches FileChanged's files itself (real fsnotify)
 // and tells a created, changed and deleted file apart.

@@ -27,7 +27,7 @@ func sessionStartResult(sessionID, transcriptPath string, out session.Outcome) *
 	}
 	return &SessionStartResult{SessionID: sessionID, TranscriptPath: transcriptPath,
 		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
-		Env: env}
+		Env: env, WatchPaths: out.WatchPaths}
 }
 
 func blocksResult(out session.Outcome) *BlocksResult {

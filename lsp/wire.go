@@ -61,6 +61,10 @@ type SessionStartResult struct {
 	// ({} when none): the agent host applies them to its later tool runs, as
 	// Claude Code does to its Bash commands.
 	Env map[string]string `json:"env"`
+	// WatchPaths are the files a hook asked FileChanged to watch
+	// (hookSpecificOutput.watchPaths); the server watches them already, so
+	// this is for the host's information. Absent when no hook returned a list.
+	WatchPaths []string `json:"watchPaths,omitempty"`
 }
 
 // AgentState is what the client may say about the agent with an event, for

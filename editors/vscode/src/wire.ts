@@ -108,6 +108,8 @@ export interface SessionStartResult extends EventOutcome {
   additionalContext: string[];
   /** Variables the SessionStart hooks wrote to CLAUDE_ENV_FILE ({} when none): apply them to later tool runs. */
   env: Record<string, string>;
+  /** Files a hook asked FileChanged to watch; the server watches them already. Absent when no hook returned a list. */
+  watchPaths?: string[];
 }
 
 /**
