@@ -239,6 +239,15 @@ var Scenarios = []Scenario{
 		},
 	},
 	{
+		Name: "session-start-host", About: "SessionStart initialUserMessage (a first user turn before the prompt) and sessionTitle",
+		Turns: [][]Block{{Say("TOK_REPLY_ONE")}, {Say("TOK_REPLY_TWO")}},
+		Hooks: []Hook{
+			{Name: "start", Event: "SessionStart", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"SessionStart","initialUserMessage":"TOK_SS_INITIAL","sessionTitle":"conf title"}}`)},
+			{Name: "prompt", Event: "UserPromptSubmit", Answer: record},
+			{Name: "stop", Event: "Stop", Answer: record},
+		},
+	},
+	{
 		Name: "session-env-file", About: "SessionStart (set -u) writes an export to $CLAUDE_ENV_FILE; a later Bash command uses it",
 		Turns: [][]Block{{bash("toolu_01", `touch "ran-${CONF_VAR:-unset}"`)}},
 		Hooks: []Hook{{Name: "start", Event: "SessionStart", Answer: "set -u\necho 'export CONF_VAR=fromhook' >>\"$CLAUDE_ENV_FILE\"\necho TOK_ENV_CTX"}},

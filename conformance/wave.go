@@ -210,7 +210,9 @@ type result struct {
 	// Env is what SessionStart hooks wrote to CLAUDE_ENV_FILE: the host
 	// gives it to every later tool run, as Claude Code does.
 	Env map[string]string `json:"env"`
-	raw json.RawMessage
+	// InitialUserMessage is a first turn SessionStart hooks asked for.
+	InitialUserMessage string `json:"initialUserMessage"`
+	raw                json.RawMessage
 }
 
 func (h *host) call(ctx context.Context, method string, params map[string]any) (result, error) {
@@ -248,40 +250,63 @@ func (h *host) play(ctx context.Context) error {
 	if prompt == "" {
 		prompt = defaultPrompt
 	}
-	ended := !start.Continue
-	if !ended {
-		ups, err := h.call(ctx, "wave/userPromptSubmit", map[string]any{"prompt": prompt})
-		if err != nil {
-			return err
-		}
-		ended = ups.Blocked || !ups.Continue
+	// A SessionStart hook's initialUserMessage is a turn of its own before
+	// the user's prompt, with its own UserPromptSubmit and Stop (measured on
+	// Claude Code 2.1.330: scenario session-start-host).
+	prompts := []string{prompt}
+	if start.InitialUserMessage != "" {
+		prompts = append([]string{start.InitialUserMessage}, prompts...)
 	}
-	if !ended {
-		if ended, err = h.expandPrompt(ctx, prompt); err != nil {
+	replies := 0
+	for i, ended := 0, !start.Continue; i < len(prompts) && !ended; i++ {
+		if ended, err = h.turn(ctx, prompts[i], &replies); err != nil {
 			return err
 		}
+	}
+	reason := "other"
+	if r := h.hostValue("SessionEnd", nil, "reason"); r != nil {
+		_ = json.Unmarshal(r, &reason)
+	}
+	_, err = h.call(ctx, "wave/sessionEnd", map[string]any{"reason": reason})
+	return err
+}
+
+// turn plays one prompt to the end of its turn: UserPromptSubmit, the
+// model's replies (the scenario's Turns, counted over the whole session by
+// replies) with their tool calls, and Stop. ended says the session must end
+// (a hook stopped it, or the turn failed).
+func (h *host) turn(ctx context.Context, prompt string, replies *int) (ended bool, err error) {
+	ups, err := h.call(ctx, "wave/userPromptSubmit", map[string]any{"prompt": prompt})
+	if err != nil {
+		return false, err
+	}
+	if !ups.Continue {
+		return true, nil
+	}
+	if ups.Blocked {
+		return false, nil
+	}
+	if stopped, err := h.expandPrompt(ctx, prompt); stopped || err != nil {
+		return stopped, err
 	}
 	turnID := h.newID("turn")
-	for turn := 0; !ended && turn < maxTurns; turn++ {
+	for n := 0; n < maxTurns; n++ {
 		if err := h.callModel(ctx); err != nil {
-			return err
+			return false, err
 		}
 		blocks := []Block{Say("Done.")}
-		if turn < len(h.s.Turns) {
-			blocks = h.s.Turns[turn]
+		if *replies < len(h.s.Turns) {
+			blocks = h.s.Turns[*replies]
 		}
+		*replies++
 		if failed, err := h.apiError(ctx, blocks); failed || err != nil {
-			ended = true
-			if err != nil {
-				return err
-			}
-			break
+			return true, err
 		}
 		if err := h.addAssistant(ctx, blocks); err != nil {
-			return err
+			return false, err
 		}
 		if err := h.display(ctx, turnID, blocks); err != nil {
-			return err
+			return false, err
 		}
 		var batch []string
 		for _, b := range blocks {
@@ -290,35 +315,28 @@ func (h *host) play(ctx context.Context) error {
 			}
 			batch = append(batch, b.ToolID)
 			goOn, err := h.toolCall(ctx, b)
-			if err != nil {
-				return err
+			if err != nil || !goOn {
+				return !goOn, err
 			}
-			if !goOn {
-				ended = true
-				break
-			}
-		}
-		if ended {
-			continue
 		}
 		if len(batch) > 0 {
-			if ended, err = h.postToolBatch(ctx, batch); err != nil {
-				return err
+			if stopped, err := h.postToolBatch(ctx, batch); stopped || err != nil {
+				return stopped, err
 			}
 			continue
 		}
 		stop, err := h.call(ctx, "wave/stop", map[string]any{})
 		if err != nil {
-			return err
+			return false, err
 		}
-		ended = !stop.Blocked || !stop.Continue
+		if !stop.Continue {
+			return true, nil
+		}
+		if !stop.Blocked {
+			return false, nil
+		}
 	}
-	reason := "other"
-	if r := h.hostValue("SessionEnd", nil, "reason"); r != nil {
-		_ = json.Unmarshal(r, &reason)
-	}
-	_, err = h.call(ctx, "wave/sessionEnd", map[string]any{"reason": reason})
-	return err
+	return true, nil
 }
 
 // startupEvents are the later events of a session's start: Setup when the

@@ -40,7 +40,7 @@ func After(in hooks.Input, res hooks.Result, st State, f Facts) Effects {
 		e.postToolUse(in, &res)
 	case hooks.SessionStart:
 		e.notices(&res)
-		e.WatchPaths = res.WatchPaths // FileChanged watches them from the session's start on
+		e.sessionStart(in, &res)
 		if e.Continue {
 			e.context(hooks.SessionStart, append(append([]string(nil), res.Context...), res.AdditionalContext...))
 		}
@@ -83,6 +83,20 @@ func After(in hooks.Input, res hooks.Result, st State, f Facts) Effects {
 		e.later(in, &res, f)
 	}
 	return e.Effects
+}
+
+// sessionStart passes on what SessionStart hooks ask of the agent host:
+// the files FileChanged watches from the session's start on, a re-scan of
+// skills, the session's title (not on clear or compact, where Claude Code
+// ignores it), and, unless a hook stopped the session, its first user turn.
+func (e *effects) sessionStart(in hooks.Input, res *hooks.Result) {
+	e.WatchPaths, e.ReloadSkills = res.WatchPaths, res.ReloadSkills
+	if in.Source != "clear" && in.Source != "compact" {
+		e.SessionTitle = res.SessionTitle
+	}
+	if e.Continue {
+		e.InitialUserMessage = res.InitialUserMessage
+	}
 }
 
 // effects builds an Effects.

@@ -196,6 +196,28 @@ func TestAfter(t *testing.T) {
 			require.Equal(t, []string{"/p/.env"}, a.WatchPaths)
 		},
 	}, {
+		name: "SessionStart's title is ignored on compact, as in Claude Code; the rest is passed on",
+		in:   hooks.Input{Event: hooks.SessionStart, Source: "compact"},
+		res: withRes(hooks.SessionStart, func(r *hooks.Result) {
+			r.SessionTitle, r.ReloadSkills, r.InitialUserMessage = "t", true, "go"
+		}),
+		check: func(t *testing.T, a flow.Answer) {
+			require.Empty(t, a.SessionTitle)
+			require.True(t, a.ReloadSkills)
+			require.Equal(t, "go", a.InitialUserMessage)
+		},
+	}, {
+		name: "SessionStart stopped by a hook starts no first turn",
+		in:   hooks.Input{Event: hooks.SessionStart, Source: "startup"},
+		res: withRes(hooks.SessionStart, func(r *hooks.Result) {
+			r.Continue, r.StopReason, r.SessionTitle, r.InitialUserMessage = false, "no", "t", "go"
+		}),
+		check: func(t *testing.T, a flow.Answer) {
+			require.Equal(t, "t", a.SessionTitle)
+			require.Empty(t, a.InitialUserMessage)
+		},
+		changes: []flow.Change{{Kind: flow.Error, Text: "stopped by hook: no"}},
+	}, {
 		name: "Stop block sends the agent on and counts the streak",
 		in:   hooks.Input{Event: hooks.Stop}, st: state{stops: 2},
 		res: withRes(hooks.Stop, func(r *hooks.Result) { r.Blocked, r.Reason = true, "tests fail" }),

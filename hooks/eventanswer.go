@@ -28,6 +28,13 @@ type LaterAnswer struct {
 	// WatchPaths are the files a SessionStart, CwdChanged or FileChanged
 	// hook asked FileChanged to watch; nil when no hook returned a list.
 	WatchPaths []string
+	// InitialUserMessage, SessionTitle and ReloadSkills are what SessionStart
+	// hooks ask of the agent host (docs/parity.md): a first user turn the
+	// host sends as a prompt, the session's title (as /rename sets it), and
+	// a re-scan of its skills and commands before the first prompt.
+	InitialUserMessage string
+	SessionTitle       string
+	ReloadSkills       bool
 }
 
 // Parts names what the answer says, for the run history.
@@ -47,6 +54,15 @@ func (a *LaterAnswer) Parts() []string {
 	}
 	if a.WatchPaths != nil {
 		parts = append(parts, fmt.Sprintf("%d watch path(s)", len(a.WatchPaths)))
+	}
+	if a.InitialUserMessage != "" {
+		parts = append(parts, "initial user message")
+	}
+	if a.SessionTitle != "" {
+		parts = append(parts, "title: "+a.SessionTitle)
+	}
+	if a.ReloadSkills {
+		parts = append(parts, "reload skills")
 	}
 	return parts
 }
@@ -118,6 +134,7 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 			ignore("watchPaths")
 		}
 	}
+	readSessionStart(ev, a, hs, ignore)
 	return probs
 }
 
@@ -292,10 +309,28 @@ func hasDotSegment(p string) bool {
 	return false
 }
 
+// readSessionStart reads what a SessionStart hook asks of the agent host.
+func readSessionStart(ev Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
+	read := func(field string, present bool, set func()) {
+		switch {
+		case !present:
+		case ev == SessionStart:
+			set()
+		default:
+			ignore(field)
+		}
+	}
+	read("initialUserMessage", hs.InitialUserMessage != nil, func() { a.InitialUserMessage = *hs.InitialUserMessage })
+	read("sessionTitle", hs.SessionTitle != nil, func() { a.SessionTitle = *hs.SessionTitle })
+	read("reloadSkills", hs.ReloadSkills != nil, func() { a.ReloadSkills = *hs.ReloadSkills })
+}
+
 // combineAnswers merges what the hooks of one of Claude Code's later events
-// said, in configuration order: any retry counts; for the action and its
-// content, the displayed text and the worktree path the last hook that gave
-// one wins (a conflict adds a warning); watch paths are joined. A block
+// (and SessionStart's requests of the host) said, in configuration order:
+// any retry or reloadSkills counts; for the action and its content, the
+// displayed text, the worktree path, the initial user message and the
+// session title the last hook that gave one wins (a conflict adds a
+// warning); watch paths are joined. A block
 // declines an elicitation and fails a worktree creation.
 func combineAnswers(res *Result, vs []verdict) {
 	conflict := func(what string) {
@@ -321,6 +356,18 @@ func combineAnswers(res *Result, vs []verdict) {
 				conflict("the worktree path")
 			}
 			res.WorktreePath = a.WorktreePath
+		}
+		res.ReloadSkills = res.ReloadSkills || a.ReloadSkills
+		for _, s := range []struct {
+			what      string
+			give, got *string
+		}{{"the initial user message", &a.InitialUserMessage, &res.InitialUserMessage}, {"the session title", &a.SessionTitle, &res.SessionTitle}} {
+			if *s.give != "" {
+				if *s.got != "" && *s.got != *s.give {
+					conflict(s.what)
+				}
+				*s.got = *s.give
+			}
 		}
 		if a.WatchPaths != nil {
 			if res.WatchPaths == nil {

@@ -40,7 +40,7 @@ var OutputDocs = map[Event]string{
 	PostToolUse:         "`decision: \"block\"` + `reason` (feedback for the model), `additionalContext`",
 	UserPromptSubmit:    "`decision: \"block\"` + `reason` (for the user), `additionalContext`",
 	Stop:                "`decision: \"block\"` + `reason` (the agent continues)",
-	SessionStart:        "`additionalContext`; `hookSpecificOutput.watchPaths`: absolute paths FileChanged watches",
+	SessionStart:        "`additionalContext`; `hookSpecificOutput.watchPaths`: absolute paths FileChanged watches; `initialUserMessage`, `sessionTitle`, `reloadSkills` for the agent host",
 	SessionEnd:          "none",
 	PostToolUseFailure:  "`additionalContext`; `decision: \"block\"` + `reason`",
 	SubagentStart:       "`additionalContext`, for the subagent",

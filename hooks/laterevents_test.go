@@ -366,6 +366,26 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Empty(t, r.Warnings)
 		},
 	}, {
+		name: "SessionStart's requests of the host: the last title wins, with a warning; any reloadSkills counts", event: hooks.SessionStart,
+		hooks: []string{`jq '{hookSpecificOutput: {hookEventName: "SessionStart", sessionTitle: "first", reloadSkills: true, initialUserMessage: ("start of " + .hook_event_name)}}'`,
+			`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "SessionStart", "sessionTitle": "second", "reloadSkills": false}}'`},
+		check: func(t *testing.T, r hooks.Result) {
+			require.Equal(t, "second", r.SessionTitle)
+			require.True(t, r.ReloadSkills)
+			require.Equal(t, "start of SessionStart", r.InitialUserMessage)
+			require.Len(t, r.Warnings, 1)
+			require.Contains(t, r.Warnings[0], "several SessionStart hooks answered the session title differently")
+			require.Contains(t, r.Runs[0].Decision, "title: first")
+		},
+	}, {
+		name: "SessionStart's fields on another event are noted and ignored", event: hooks.Setup,
+		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "Setup", "sessionTitle": "x", "reloadSkills": true}}'`},
+		check: func(t *testing.T, r hooks.Result) {
+			require.Empty(t, r.SessionTitle)
+			require.False(t, r.ReloadSkills)
+			require.Contains(t, r.Runs[0].Decision, "ignored sessionTitle, reloadSkills")
+		},
+	}, {
 		name: "watchPaths on another event are noted and ignored", event: hooks.UserPromptSubmit,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "watchPaths": ["/tmp/x"]}}'`},
 		check: func(t *testing.T, r hooks.Result) {

@@ -85,6 +85,10 @@ type hookSpecificJSON struct {
 	DisplayContent *string         `json:"displayContent"`
 	WorktreePath   *string         `json:"worktreePath"`
 	WatchPaths     json.RawMessage `json:"watchPaths"`
+	// SessionStart's requests of the agent host.
+	InitialUserMessage *string `json:"initialUserMessage"`
+	SessionTitle       *string `json:"sessionTitle"`
+	ReloadSkills       *bool   `json:"reloadSkills"`
 }
 
 // permissionRequestDecision is PermissionRequest's hookSpecificOutput.decision.

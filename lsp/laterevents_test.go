@@ -241,6 +241,27 @@ func TestFileChangedFromTheEditor(t *testing.T) {
 	require.Len(t, waitLines(t, filepath.Join(e.root, "envrc.log"), 1), 1, "the .envrc group's matcher leaves extra.txt alone")
 }
 
+// TestSessionStartAsksTheHost: what a SessionStart hook asks of the agent
+// host — a first user turn, a title, a re-scan of skills — is in
+// wave/sessionStart's result, and in the run history.
+func TestSessionStartAsksTheHost(t *testing.T) {
+	e := startEditor(t, editorOpts{settings: mustJSON(map[string]any{"hooks": map[string]any{
+		"SessionStart": []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
+			"command": `jq '{hookSpecificOutput: {hookEventName: "SessionStart", sessionTitle: ("work in " + (.cwd | split("/") | last)),
+				initialUserMessage: "Summarise the open TODOs.", reloadSkills: true}}'`}}}},
+	}})})
+	out := e.mustCall("wave/sessionStart", map[string]any{"source": "startup"})
+	require.Equal(t, "work in "+filepath.Base(e.root), out["sessionTitle"])
+	require.Equal(t, "Summarise the open TODOs.", out["initialUserMessage"])
+	require.Equal(t, true, out["reloadSkills"])
+	runs := e.mustCall("wave/hookRuns", map[string]any{"sessionId": out["sessionId"]})
+	require.Contains(t, mustJSON(runs), "title: work in "+filepath.Base(e.root))
+
+	resumed := e.mustCall("wave/sessionStart", map[string]any{"sessionId": out["sessionId"], "source": "compact"})
+	require.NotContains(t, resumed, "sessionTitle", "Claude Code ignores a title on compact")
+	require.Equal(t, "Summarise the open TODOs.", resumed["initialUserMessage"])
+}
+
 // TestSessionStartWatchPaths: a SessionStart hook's watchPaths start
 // FileChanged on files no matcher names, as Claude Code's do: the server
 // watches them (real fsnotify) from the session's start on, and its hooks
@@ -255,6 +276,7 @@ func TestSessionStartWatchPaths(t *testing.T) {
 	notes := filepath.Join(e.root, "notes.md")
 	out := e.mustCall("wave/sessionStart", map[string]any{"source": "startup"})
 	require.Equal(t, []any{notes}, out["watchPaths"])
+	require.NotContains(t, out, "sessionTitle", "no hook gave one")
 	require.NoError(t, os.WriteFile(notes, []byte("# notes\n"), 0o644))
 	require.Equal(t, "add "+notes, waitLines(t, filepath.Join(e.root, "changes.log"), 1)[0])
 }

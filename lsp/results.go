@@ -27,7 +27,8 @@ func sessionStartResult(sessionID, transcriptPath string, out session.Outcome) *
 	}
 	return &SessionStartResult{SessionID: sessionID, TranscriptPath: transcriptPath,
 		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
-		Env: env, WatchPaths: out.WatchPaths}
+		Env: env, WatchPaths: out.WatchPaths,
+		InitialUserMessage: out.InitialUserMessage, SessionTitle: out.SessionTitle, ReloadSkills: out.ReloadSkills}
 }
 
 func blocksResult(out session.Outcome) *BlocksResult {

@@ -65,6 +65,16 @@ type SessionStartResult struct {
 	// (hookSpecificOutput.watchPaths); the server watches them already, so
 	// this is for the host's information. Absent when no hook returned a list.
 	WatchPaths []string `json:"watchPaths,omitempty"`
+	// InitialUserMessage is a first user turn a hook asked for: the host
+	// sends it as the session's first prompt (with wave/userPromptSubmit),
+	// before any prompt of the user's. Absent when no hook gave one.
+	InitialUserMessage string `json:"initialUserMessage,omitempty"`
+	// SessionTitle is the title a hook gave the session (source startup,
+	// resume or fork): the host names the session with it.
+	SessionTitle string `json:"sessionTitle,omitempty"`
+	// ReloadSkills: a hook installed skills or commands; the host re-scans
+	// them before the first prompt.
+	ReloadSkills bool `json:"reloadSkills,omitempty"`
 }
 
 // AgentState is what the client may say about the agent with an event, for

@@ -110,6 +110,12 @@ export interface SessionStartResult extends EventOutcome {
   env: Record<string, string>;
   /** Files a hook asked FileChanged to watch; the server watches them already. Absent when no hook returned a list. */
   watchPaths?: string[];
+  /** A first user turn a SessionStart hook asked for: send it as the session's first prompt (wave/userPromptSubmit). */
+  initialUserMessage?: string;
+  /** The title a SessionStart hook gave the session (source startup, resume or fork). */
+  sessionTitle?: string;
+  /** A SessionStart hook installed skills or commands: re-scan them before the first prompt. */
+  reloadSkills?: boolean;
 }
 
 /**
