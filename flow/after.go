@@ -10,10 +10,11 @@ import (
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
-// Ask is what must be put to the user before After: a PreToolUse whose
-// hooks answered "ask" (and did not stop the agent), and the path a
-// WorktreeCreate hook printed.
-func Ask(in hooks.Input, res hooks.Result) Questions {
+// QuestionsFor is what After needs to know from the world about the
+// hooks' answer res to the event in: the user's answer when PreToolUse
+// hooks said "ask" (and did not stop the agent), and whether the path a
+// WorktreeCreate hook printed is a directory.
+func QuestionsFor(in hooks.Input, res hooks.Result) Questions {
 	var q Questions
 	switch {
 	case in.Event == hooks.PreToolUse && res.Continue && res.Permission == hooks.PermissionAsk:
@@ -27,7 +28,7 @@ func Ask(in hooks.Input, res hooks.Result) Questions {
 
 // After is what the hooks' combined answer res to the event in (as Before
 // returned it) means: the answer for the agent and the changes to the
-// conversation, given the session's state and the answers to Ask's
+// conversation, given the session's state and the answers to QuestionsFor's
 // questions. Every event shares the notices (warnings, errors, what async
 // hooks said, continue:false); each then has its own rules, documented on
 // the function that applies them.

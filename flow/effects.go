@@ -197,8 +197,17 @@ const (
 // blocked before, no messages, hooks run in ProjectRoot.
 type NoSession struct{ ProjectRoot string }
 
-func (n NoSession) Root() string                { return n.ProjectRoot }
-func (NoSession) Cwd() string                   { return "" }
-func (NoSession) StopStreak() int               { return 0 }
+// Root is the project root the event's hooks run in.
+func (n NoSession) Root() string { return n.ProjectRoot }
+
+// Cwd is "": no CwdChanged moved a session that does not exist.
+func (NoSession) Cwd() string { return "" }
+
+// StopStreak is 0: no Stop was blocked.
+func (NoSession) StopStreak() int { return 0 }
+
+// SubagentStopStreak is 0: no SubagentStop was blocked.
 func (NoSession) SubagentStopStreak(string) int { return 0 }
-func (NoSession) LastAssistantText() string     { return "" }
+
+// LastAssistantText is "": there are no messages.
+func (NoSession) LastAssistantText() string { return "" }

@@ -437,16 +437,16 @@ func TestBefore(t *testing.T) {
 func TestAsk(t *testing.T) {
 	askRes := ok(hooks.PreToolUse)
 	askRes.Permission, askRes.Reason, askRes.UpdatedInput = hooks.PermissionAsk, "why", json.RawMessage(`{"command":"ls -a"}`)
-	q := flow.Ask(bash, askRes)
+	q := flow.QuestionsFor(bash, askRes)
 	require.Equal(t, &flow.AskQuestion{ToolUseID: "t1", ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls -a"}`), Reason: "why"}, q.Ask,
 		"the user is asked about the call as it would run")
 
 	askRes.Continue = false
-	require.Nil(t, flow.Ask(bash, askRes).Ask, "a hook that stops the agent leaves nothing to ask")
+	require.Nil(t, flow.QuestionsFor(bash, askRes).Ask, "a hook that stops the agent leaves nothing to ask")
 
 	wt := ok(hooks.WorktreeCreate)
 	wt.WorktreePath = "wt"
-	require.Equal(t, "wt", flow.Ask(hooks.Input{Event: hooks.WorktreeCreate}, wt).Worktree)
+	require.Equal(t, "wt", flow.QuestionsFor(hooks.Input{Event: hooks.WorktreeCreate}, wt).Worktree)
 }
 
 func TestCheckToolCall(t *testing.T) {

@@ -28,7 +28,7 @@ func (s *Session) run(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome
 		return Outcome{}, err
 	}
 	res := s.fire(ctx, in)
-	facts := s.findFacts(ctx, flow.Ask(in, res), ask)
+	facts := s.findFacts(ctx, flow.QuestionsFor(in, res), ask)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	eff := flow.After(in, res, lockedState{s}, facts)
