@@ -434,7 +434,7 @@ func TestBefore(t *testing.T) {
 	})
 }
 
-func TestAsk(t *testing.T) {
+func TestQuestionsFor(t *testing.T) {
 	askRes := ok(hooks.PreToolUse)
 	askRes.Permission, askRes.Reason, askRes.UpdatedInput = hooks.PermissionAsk, "why", json.RawMessage(`{"command":"ls -a"}`)
 	q := flow.QuestionsFor(bash, askRes)
