@@ -36,15 +36,15 @@ func Invalid(field, format string, args ...any) error {
 
 // ToolCallFields name a tool call's fields the way a request spells them,
 // so that an InvalidError names the field the client sent.
-type ToolCallFields struct{ ID, Name, Input string }
+type ToolCallFields struct{ ID, Name, Input, Response string }
 
 var (
 	// TypedToolCall: wave/preToolUse and wave/postToolUse params, and the
 	// Session methods of the same names.
-	TypedToolCall = ToolCallFields{"toolUseId", "toolName", "toolInput"}
+	TypedToolCall = ToolCallFields{"toolUseId", "toolName", "toolInput", "toolResponse"}
 	// StdinToolCall: a hook's stdin fields, as wave/runHooks's input and
 	// `wavehooks run` take them.
-	StdinToolCall = ToolCallFields{"input.tool_use_id", "input.tool_name", "input.tool_input"}
+	StdinToolCall = ToolCallFields{"input.tool_use_id", "input.tool_name", "input.tool_input", "input.tool_response"}
 )
 
 // CheckToolCall is the one check of a tool call a client reports: it needs

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/session"
@@ -61,10 +60,7 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	if err != nil {
 		return nil, err
 	}
-	if p.ToolInput, err = flow.CheckToolCall(flow.TypedToolCall, p.ToolUseID, p.ToolName, p.ToolInput); err != nil {
-		return nil, err
-	}
-	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}
+	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}; the session checks the call
 	ctx = session.WithClientInput(ctx, p.input())
 	out, err := s.event(ctx, sess, hooks.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PreToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, s.ask)
@@ -80,10 +76,7 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	if err != nil {
 		return nil, err
 	}
-	if p.ToolInput, err = flow.CheckToolCall(flow.TypedToolCall, p.ToolUseID, p.ToolName, p.ToolInput); err != nil {
-		return nil, err
-	}
-	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}
+	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}; the session checks the call
 	if len(p.ToolResponse) == 0 {
 		p.ToolResponse = json.RawMessage("null")
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 
-	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/session"
@@ -36,10 +35,7 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 	}
 	switch ev {
 	case hooks.PreToolUse, hooks.PostToolUse:
-		if in.ToolInput, err = flow.CheckToolCall(flow.StdinToolCall, in.ToolUseID, in.ToolName, in.ToolInput); err != nil {
-			return nil, err
-		}
-		in.ToolInput = rawjson.OrEmptyObject(in.ToolInput) // as a hook's stdin has it
+		in.ToolInput = rawjson.OrEmptyObject(in.ToolInput) // as a hook's stdin has it; the session checks the call
 	case hooks.SessionStart:
 		if in.Source == "" {
 			in.Source = "startup"

@@ -106,14 +106,8 @@ func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Ou
 	case hooks.UserPromptSubmit:
 		return s.UserPromptSubmit(ctx, in.Prompt)
 	case hooks.PreToolUse, hooks.PostToolUse:
-		input, err := flow.CheckToolCall(flow.StdinToolCall, in.ToolUseID, in.ToolName, in.ToolInput)
-		if err != nil {
-			return Outcome{}, err
-		}
-		if in.Event == hooks.PreToolUse {
-			return s.PreToolUse(ctx, in.ToolUseID, in.ToolName, input, ask)
-		}
-		return s.PostToolUse(ctx, in.ToolUseID, in.ToolName, input, in.ToolResponse)
+		return s.toolEvent(ctx, flow.StdinToolCall, hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput,
+			ToolUseID: in.ToolUseID, ToolResponse: in.ToolResponse}, ask)
 	case hooks.Stop:
 		return s.Stop(ctx)
 	case hooks.SessionEnd:

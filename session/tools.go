@@ -14,11 +14,23 @@ import (
 // rules). The tool block is in the transcript before the hooks run; an "ask"
 // is put to the user through ask without holding the session's lock.
 func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, toolInput json.RawMessage, ask AskFunc) (Outcome, error) {
-	toolInput, err := flow.CheckToolCall(flow.TypedToolCall, toolUseID, toolName, toolInput)
-	if err != nil {
+	return s.toolEvent(ctx, flow.TypedToolCall, hooks.Input{Event: hooks.PreToolUse, ToolName: toolName, ToolInput: toolInput, ToolUseID: toolUseID}, ask)
+}
+
+// toolEvent checks a tool call once, naming its fields as f spells them, and
+// runs its PreToolUse or PostToolUse: a tool input can be 100 MB, and every
+// check reads all of it.
+func (s *Session) toolEvent(ctx context.Context, f flow.ToolCallFields, in hooks.Input, ask AskFunc) (Outcome, error) {
+	var err error
+	if in.ToolInput, err = flow.CheckToolCall(f, in.ToolUseID, in.ToolName, in.ToolInput); err != nil {
 		return Outcome{}, err
 	}
-	return s.run(ctx, hooks.Input{Event: hooks.PreToolUse, ToolName: toolName, ToolInput: toolInput, ToolUseID: toolUseID}, ask)
+	if in.Event == hooks.PostToolUse {
+		if in.ToolResponse, err = flow.NormJSON(in.ToolResponse); err != nil {
+			return Outcome{}, flow.Invalid(f.Response, "%v", err)
+		}
+	}
+	return s.run(ctx, in, ask)
 }
 
 // ensureTool adds the tool block of a call the client has not recorded yet,
@@ -38,14 +50,7 @@ func (s *Session) ensureTool(id, name string, input json.RawMessage) bool {
 // PostToolUse records a tool's result in its block, saves it and runs the
 // hooks; a block sends the reason to the model as a user message.
 func (s *Session) PostToolUse(ctx context.Context, toolUseID, toolName string, toolInput, toolResponse json.RawMessage) (Outcome, error) {
-	toolInput, err := flow.CheckToolCall(flow.TypedToolCall, toolUseID, toolName, toolInput)
-	if err != nil {
-		return Outcome{}, err
-	}
-	if toolResponse, err = flow.NormJSON(toolResponse); err != nil {
-		return Outcome{}, flow.Invalid("toolResponse", "%v", err)
-	}
-	return s.run(ctx, hooks.Input{Event: hooks.PostToolUse, ToolName: toolName, ToolInput: toolInput,
+	return s.toolEvent(ctx, flow.TypedToolCall, hooks.Input{Event: hooks.PostToolUse, ToolName: toolName, ToolInput: toolInput,
 		ToolUseID: toolUseID, ToolResponse: toolResponse}, nil)
 }
 
