@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/wavehooks/wavehooks/flow"
 	"go.lsp.dev/jsonrpc2"
@@ -15,23 +14,11 @@ const (
 	codeRequestCancelled     jsonrpc2.Code = -32800
 )
 
-// paramError is a request whose params are wrong; Field names the culprit so
-// the client's author knows what to fix.
-type paramError struct {
-	Field string
-	Msg   string
-}
-
-// Error names the field, so the client's author knows what to fix.
-func (e *paramError) Error() string {
-	if e.Field == "" {
-		return "invalid params: " + e.Msg
-	}
-	return fmt.Sprintf("invalid params: %s: %s", e.Field, e.Msg)
-}
-
+// badParam is a request whose params are wrong: the same caller's mistake
+// as a session's flow.InvalidError, naming the culprit field so the
+// client's author knows what to fix, and answered the same way.
 func badParam(field, format string, args ...any) error {
-	return &paramError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	return flow.Invalid(field, format, args...)
 }
 
 // toRPCError is the one place Go errors become JSON-RPC errors: plain errors
@@ -42,11 +29,8 @@ func toRPCError(err error) error {
 		return nil
 	}
 	var rpcErr *jsonrpc2.Error
-	var pErr *paramError
 	var invalid *flow.InvalidError
 	switch {
-	case errors.As(err, &pErr):
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	case errors.As(err, &invalid):
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+invalid.Error())
 	case errors.As(err, &rpcErr):
