@@ -60,7 +60,7 @@ func (s *Server) noteActive(ctx context.Context, sess *session.Session, ev hooks
 	}
 }
 
-// observe takes the watch paths a CwdChanged or FileChanged hook returned
+// observe takes the watch paths a SessionStart, CwdChanged or FileChanged hook returned
 // as FileChanged's dynamic watch list.
 func (s *Server) observe(out session.Outcome) {
 	if out.WatchPaths != nil {
@@ -96,8 +96,7 @@ func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outco
 	title := string(in.Event) + " hooks"
 	if !s.hasHooks(in.Event) {
 		// Nothing to run: leave the session, the history and the editor alone.
-		return session.Outcome{Answer: flow.After(in, hooks.Result{Event: in.Event, Continue: true}, flow.NoSession{ProjectRoot: s.root}, flow.Facts{}).Answer,
-			Blocks: []session.Block{}}
+		return session.Outcome{Answer: flow.Answer{Continue: true, AdditionalContext: []string{}}, Blocks: []session.Block{}}
 	}
 	ctx = context.WithValue(ctx, observedKey{}, true)
 	if sess := s.activeSession(); sess != nil {
@@ -126,9 +125,7 @@ func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outco
 		}
 	}
 	out := session.Outcome{Answer: eff.Answer, Blocks: []session.Block{}}
-	if out.WatchPaths != nil {
-		s.setDynamicWatch(out.WatchPaths)
-	}
+	s.observe(out)
 	return out
 }
 
