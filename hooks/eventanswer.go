@@ -311,18 +311,27 @@ func hasDotSegment(p string) bool {
 
 // readSessionStart reads what a SessionStart hook asks of the agent host.
 func readSessionStart(ev Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
-	read := func(field string, present bool, set func()) {
-		switch {
-		case !present:
-		case ev == SessionStart:
-			set()
-		default:
-			ignore(field)
+	if ev != SessionStart {
+		if hs.InitialUserMessage != nil {
+			ignore("initialUserMessage")
 		}
+		if hs.SessionTitle != nil {
+			ignore("sessionTitle")
+		}
+		if hs.ReloadSkills != nil {
+			ignore("reloadSkills")
+		}
+		return
 	}
-	read("initialUserMessage", hs.InitialUserMessage != nil, func() { a.InitialUserMessage = *hs.InitialUserMessage })
-	read("sessionTitle", hs.SessionTitle != nil, func() { a.SessionTitle = *hs.SessionTitle })
-	read("reloadSkills", hs.ReloadSkills != nil, func() { a.ReloadSkills = *hs.ReloadSkills })
+	if hs.InitialUserMessage != nil {
+		a.InitialUserMessage = *hs.InitialUserMessage
+	}
+	if hs.SessionTitle != nil {
+		a.SessionTitle = *hs.SessionTitle
+	}
+	if hs.ReloadSkills != nil {
+		a.ReloadSkills = *hs.ReloadSkills
+	}
 }
 
 // combineAnswers merges what the hooks of one of Claude Code's later events
@@ -335,6 +344,16 @@ func readSessionStart(ev Event, a *eventAnswer, hs *hookSpecificJSON, ignore fun
 func combineAnswers(res *Result, vs []verdict) {
 	conflict := func(what string) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("several %s hooks answered %s differently; the last one in configuration order was used", res.Event, what))
+	}
+	// lastWins sets *got to a hook's non-empty text, noting a conflict.
+	lastWins := func(what string, got *string, give string) {
+		if give == "" {
+			return
+		}
+		if *got != "" && *got != give {
+			conflict(what)
+		}
+		*got = give
 	}
 	for i := range vs {
 		a := &vs[i].answer
@@ -351,24 +370,10 @@ func combineAnswers(res *Result, vs []verdict) {
 			}
 			res.DisplayContent = a.DisplayContent
 		}
-		if a.WorktreePath != "" {
-			if res.WorktreePath != "" && res.WorktreePath != a.WorktreePath {
-				conflict("the worktree path")
-			}
-			res.WorktreePath = a.WorktreePath
-		}
+		lastWins("the worktree path", &res.WorktreePath, a.WorktreePath)
+		lastWins("the initial user message", &res.InitialUserMessage, a.InitialUserMessage)
+		lastWins("the session title", &res.SessionTitle, a.SessionTitle)
 		res.ReloadSkills = res.ReloadSkills || a.ReloadSkills
-		for _, s := range []struct {
-			what      string
-			give, got *string
-		}{{"the initial user message", &a.InitialUserMessage, &res.InitialUserMessage}, {"the session title", &a.SessionTitle, &res.SessionTitle}} {
-			if *s.give != "" {
-				if *s.got != "" && *s.got != *s.give {
-					conflict(s.what)
-				}
-				*s.got = *s.give
-			}
-		}
 		if a.WatchPaths != nil {
 			if res.WatchPaths == nil {
 				res.WatchPaths = []string{}

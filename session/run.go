@@ -14,7 +14,7 @@ import (
 // returns are applied and saved. The rules themselves are all in flow:
 // this method only moves data between them, the hooks and the file.
 func (s *Session) run(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
-	var ev applied
+	ev := applied{blocks: []Block{}} // never nil: the wire has "blocks":[]
 	err := s.begin(func() error {
 		var changes []flow.Change
 		var err error
@@ -72,12 +72,7 @@ type applied struct {
 	prompt uint64
 }
 
-func (a *applied) add(bs ...Block) {
-	if a.blocks == nil {
-		a.blocks = []Block{}
-	}
-	a.blocks = append(a.blocks, bs...)
-}
+func (a *applied) add(bs ...Block) { a.blocks = append(a.blocks, bs...) }
 
 // reportTool reports a tool block once: a later change of the same block
 // replaces the earlier report in place.
@@ -108,7 +103,6 @@ func (s *Session) refreshTools(a *applied) {
 // state, in order; the caller holds s.mu. The conversation decides where
 // each block goes (ops.go).
 func (s *Session) apply(a *applied, changes []flow.Change) {
-	a.add()
 	for _, c := range changes {
 		switch c.Kind {
 		case flow.AddPrompt:
