@@ -322,3 +322,65 @@ func (r *shellReader) backtick() error {
 	r.add("`" + inner + "`")
 	return r.emit(shellToken{kind: tokSubstitution, text: inner})
 }
+
+// maxSubstitutionDepth bounds how deep readCommands follows substitutions
+// inside substitutions.
+const maxSubstitutionDepth = 16
+
+// readCommands hands command the words of each simple command of line
+// (redirection targets left out) and of the substitutions in it, each when
+// the reader meets it — a substitution's commands before the command that
+// holds them — with how deep in substitutions it is. Strict, it refuses
+// here-documents, a redirection without a target, substitutions nested past
+// maxSubstitutionDepth and an unterminated quote, and stops at command's
+// first error; lenient, it reads any line and gives what it could read.
+func readCommands(line string, strict bool, depth int, command func(words []string, depth int) error) (complex bool, err error) {
+	var words []string
+	target := false
+	endCommand := func() error {
+		if target && strict {
+			return errUnterminated // a redirection without a target
+		}
+		w := words
+		words, target = nil, false
+		if len(w) == 0 {
+			return nil
+		}
+		return command(w, depth)
+	}
+	complex, err = readShell(line, func(t shellToken) error {
+		switch t.kind {
+		case tokWord:
+			if target {
+				target = false
+			} else {
+				words = append(words, t.text)
+			}
+		case tokSeparator:
+			return endCommand()
+		case tokRedirect:
+			if strict && strings.HasPrefix(t.text, "<<") && t.text != "<<<" {
+				return errCompound // a here-document
+			}
+			target = target || t.target
+		case tokSubstitution:
+			if depth >= maxSubstitutionDepth {
+				if strict {
+					return errCompound
+				}
+				return nil
+			}
+			if _, err := readCommands(t.text, strict, depth+1, command); err != nil && strict {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil && strict {
+		return complex, err
+	}
+	if err := endCommand(); err != nil && strict {
+		return complex, err
+	}
+	return complex, nil
+}

@@ -271,39 +271,10 @@ func isFlagCluster(w string) bool {
 // that name files to run.
 func shellCommands(s string) [][]string {
 	var cmds [][]string
-	var read func(s string, depth int)
-	read = func(s string, depth int) {
-		var words []string
-		target := false
-		endCommand := func() {
-			target = false
-			if len(words) > 0 {
-				cmds = append(cmds, words)
-			}
-			words = nil
-		}
-		_, _ = readShell(s, func(t shellToken) error {
-			switch t.kind {
-			case tokWord:
-				if target {
-					target = false
-				} else {
-					words = append(words, t.text)
-				}
-			case tokSeparator:
-				endCommand()
-			case tokRedirect:
-				target = target || t.target
-			case tokSubstitution:
-				if depth < 16 {
-					read(t.text, depth+1)
-				}
-			}
-			return nil
-		})
-		endCommand()
-	}
-	read(s, 0)
+	_, _ = readCommands(s, false, 0, func(words []string, _ int) error {
+		cmds = append(cmds, words)
+		return nil
+	})
 	return cmds
 }
 
