@@ -1,7 +1,9 @@
 package hooks
 
 import (
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Display is the hook's command as a person reads it: the shell command, or
@@ -22,8 +24,9 @@ func (h *Hook) Display() string {
 }
 
 // Describe is Display with the options that change what the hook does
-// (directory, environment, background): what the user trusts when trusting
-// a workspace's hooks.
+// (directory, environment, background, a timeout that is not the default,
+// the status message it shows): what the user trusts when trusting a
+// workspace's hooks.
 func (h *Hook) Describe() string {
 	var opts []string
 	if h.Cwd != "" {
@@ -39,10 +42,28 @@ func (h *Hook) Describe() string {
 		opts = append(opts, "if "+h.If.String())
 	}
 	opts = append(opts, h.describeOptions()...)
+	if d := h.defaultTimeout(); h.Timeout != d && d != 0 {
+		opts = append(opts, "timeout "+h.Timeout.String())
+	}
+	if h.StatusMessage != "" {
+		opts = append(opts, "showing "+strconv.Quote(h.StatusMessage))
+	}
 	if len(opts) == 0 {
 		return h.Display()
 	}
 	return h.Display() + " (" + strings.Join(opts, ", ") + ")"
+}
+
+// defaultTimeout is the timeout the hook has when its configuration sets
+// none, so that Describe shows a timeout only when one is set.
+func (h *Hook) defaultTimeout() time.Duration {
+	switch h.Type {
+	case TypePrompt:
+		return DefaultPromptTimeout
+	case TypeAgent:
+		return DefaultAgentTimeout
+	}
+	return defaultTimeout(h.Event, h.Source)
 }
 
 // runKey identifies what a hook runs: hooks with the same key run once per event.

@@ -229,7 +229,7 @@ func TestOptionsFile(t *testing.T) {
 		got = append(got, h.Describe())
 	}
 	require.Equal(t, []string{
-		"./ok.sh 'a b' '$HOME' ';' (in scripts, with LEVEL=debug, in the background)",
+		"./ok.sh 'a b' '$HOME' ';' (in scripts, with LEVEL=debug, in the background, timeout 5s, showing \"Formatting…\")",
 		"echo " + map[string]string{"linux": "linux", "darwin": "osx", "windows": "windows"}[runtime.GOOS],
 		"true (in scripts)",
 		"true (in no-such-dir)",

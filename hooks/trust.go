@@ -138,38 +138,10 @@ func digest(full *Config) *Loaded {
 			d.real = r
 		}
 	}
-	var lines []string
-	for _, h := range full.Hooks {
-		if h.Source.FromWorkspace() {
-			lines = append(lines, hookLine(&h))
-		}
-	}
-	for _, s := range workspaceSettings(full) {
-		lines = append(lines, "\x01setting\x00"+s.source.String()+"\x00"+s.key+"="+s.value)
-	}
 	d.files = trustedFiles(full, root, d.real)
-	for _, f := range d.files {
-		lines = append(lines, f.hashLine())
-	}
-	sort.Strings(lines)
-	sum := sha256.New()
-	for _, l := range lines {
-		sum.Write([]byte(l))
-		sum.Write([]byte{'\n'})
-	}
-	d.Hash = hex.EncodeToString(sum.Sum(nil))
+	sum := sha256.Sum256(encodeTrust(full, d.files))
+	d.Hash = hex.EncodeToString(sum[:])
 	return d
-}
-
-// hookLine is a hook's line in the trust hash: event, matcher, command, and
-// the options that change what runs (arguments, directory, environment,
-// background, the "if" rule that decides when it runs).
-func hookLine(h *Hook) string {
-	line := string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.Command
-	if h.Args != nil || h.Cwd != "" || len(h.Env) > 0 || h.Async || h.If != nil || h.typeKey() != "" {
-		line += "\x00" + h.runKey() // only then, so that trust given before options existed still holds
-	}
-	return line
 }
 
 // trustedFiles fingerprints the workspace files that the workspace's hooks
@@ -200,13 +172,11 @@ func trustedFiles(full *Config, root, realRoot string) []fileState {
 }
 
 // WorkspaceHash hashes everything the workspace's own files would change
-// once trusted: their hooks (event, matcher, command, and the options that
-// change what runs: arguments, directory, environment, background), their
-// settings that take effect (WorkspaceSettings), and the contents of the
-// workspace files those hooks run (docs/security.md lists which). A
-// workspace with hooks only, none of which runs a workspace file, hashes as
-// it did before settings and files were covered, so that trust given then
-// still holds.
+// once trusted, in one canonical encoding (encodeTrust, trustencode.go):
+// every field of every hook, every setting of each of its settings files
+// that counts, and the contents of the workspace files those hooks run
+// (docs/hooks.md lists which). Trust given under an earlier encoding never
+// matches it: the user is asked again, once.
 func WorkspaceHash(cfg *Config) string { return digest(cfg).Hash }
 
 // WorkspaceCommands lists the distinct commands the workspace would run, for
@@ -246,7 +216,7 @@ type workspaceSetting struct {
 func workspaceSettings(cfg *Config) []workspaceSetting {
 	var out []workspaceSetting
 	for _, f := range cfg.Files {
-		if !f.Source.FromWorkspace() || f.Source == SourceVSCode || (f.Source.IsClaude() && !cfg.ImportClaudeHooks) {
+		if !settingsCount(cfg, &f) {
 			continue
 		}
 		add := func(key, value, effect string) {

@@ -151,14 +151,58 @@ func TestWorkspaceSettingsInTheHash(t *testing.T) {
 	}
 }
 
-// Trust given before settings and scripts were covered still holds for a
-// workspace of plain commands: this is the hash the previous version
-// computed for this layout.
-func TestTrustGivenBeforeStillHolds(t *testing.T) {
+// TestTrustGivenBeforeAsksAgain: trust given under the previous encoding
+// (which a repository could forge) does not hold for the same workspace
+// under this one: the user is asked again, once, and once trusted it holds.
+// 3214e706… is the hash the previous version computed for this layout.
+func TestTrustGivenBeforeAsksAgain(t *testing.T) {
 	l := writeLayout(t, map[string]string{"src/.keep": "", ".wave/settings.json": `{"hooks": {
 		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "npm test"}]}],
 		"Stop": [{"hooks": [{"type": "command", "command": "jq -r .x > /dev/null", "cwd": "src", "env": {"A": "1"}}]}]}}`})
-	require.Equal(t, "3214e70665757044b240a9464c5d7eaedb3b18ddc582fd060746a4616e443cb8", hooks.WorkspaceHash(l.load(t)))
+	store := hooks.NewTrustStore(l.home)
+	require.NoError(t, store.Trust(l.root, "3214e70665757044b240a9464c5d7eaedb3b18ddc582fd060746a4616e443cb8"))
+	loaded := store.Decide(l.root, l.load(t), false)
+	require.False(t, loaded.Trusted, "trust given to the old encoding is asked again")
+	require.True(t, loaded.NeedsTrust())
+	require.NoError(t, store.Trust(l.root, loaded.Hash))
+	require.True(t, store.Decide(l.root, l.load(t), false).Trusted)
+}
+
+// TestTrustHashUnambiguous: configurations that differ in anything a
+// repository writes never share a hash. The reviewer's collision of the
+// earlier encoding — one hook whose matcher spells out a second hook's line
+// (the prompt shows only "echo hi") against two hooks, one of which runs the
+// payload — and a timeout that stops a guard from guarding.
+func TestTrustHashUnambiguous(t *testing.T) {
+	hook := func(matcher, command, extra string) string {
+		return `{"matcher": ` + matcher + `, "hooks": [{"type": "command", "command": "` + command + `"` + extra + `}]}`
+	}
+	cases := []struct{ name, a, b string }{
+		{"a matcher that spells out another hook",
+			`{"hooks": {"PreToolUse": [` + hook(`"Bash\u0000touch pwned\nPreToolUse\u0000Zzz"`, "echo hi", "") + `]}}`,
+			`{"hooks": {"PreToolUse": [` + hook(`"Bash"`, "touch pwned", "") + `, ` + hook(`"Zzz"`, "echo hi", "") + `]}}`},
+		{"a timeout of 1e-12 seconds", `{"hooks": {"Stop": [` + hook(`""`, "./guard.sh", "") + `]}}`,
+			`{"hooks": {"Stop": [` + hook(`""`, "./guard.sh", `, "timeout": 1e-12`) + `]}}`},
+		{"a status message", `{"hooks": {"Stop": [` + hook(`""`, "echo hi", "") + `]}}`,
+			`{"hooks": {"Stop": [` + hook(`""`, "echo hi", `, "statusMessage": "Checking… done, all clear"`) + `]}}`},
+		{"the order of two hooks", `{"hooks": {"Stop": [` + hook(`""`, "a", "") + `, ` + hook(`""`, "b", "") + `]}}`,
+			`{"hooks": {"Stop": [` + hook(`""`, "b", "") + `, ` + hook(`""`, "a", "") + `]}}`},
+		{"an empty argument list (exec form) and none (shell form)", `{"hooks": {"Stop": [` + hook(`""`, "./guard.sh", `, "args": []`) + `]}}`,
+			`{"hooks": {"Stop": [` + hook(`""`, "./guard.sh", "") + `]}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := writeLayout(t, map[string]string{".wave/settings.json": c.a, "guard.sh": "#!/bin/sh\nexit 2\n"})
+			a := l.load(t)
+			require.NotEmpty(t, a.Hooks)
+			store := hooks.NewTrustStore(l.home)
+			require.NoError(t, store.Trust(l.root, hooks.WorkspaceHash(a)))
+			require.NoError(t, os.WriteFile(l.path(".wave/settings.json"), []byte(c.b), 0o644))
+			b := l.load(t)
+			require.NotEqual(t, hooks.WorkspaceHash(a), hooks.WorkspaceHash(b))
+			require.False(t, store.Decide(l.root, b, false).Trusted, "the second configuration asks for trust")
+		})
+	}
 }
 
 // TestTrustCoversScripts: the hash covers the contents of the workspace

@@ -293,9 +293,6 @@ type fileState struct {
 	valid bool    // key was read
 }
 
-// hashLine is the file's line in the trust hash.
-func (f fileState) hashLine() string { return "\x01file\x00" + f.Rel + "\x00" + f.State }
-
 // workspaceFile fingerprints a file a workspace hook runs, or reports false
 // when it is no workspace file: it neither lies in the project root as
 // written nor resolves into it. A path in the root that resolves out of it
