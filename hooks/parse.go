@@ -542,7 +542,7 @@ func scriptGivenToInterpreter(command string) (interp, script string) {
 	if len(words) < 2 {
 		return "", ""
 	}
-	script, _ = interpreterScript(words, true)
+	script = interpreterScript(words, true).script
 	if script == "" || !strings.ContainsAny(script, "/.") {
 		return "", ""
 	}

@@ -335,34 +335,76 @@ const maxSubstitutionDepth = 16
 // maxSubstitutionDepth and an unterminated quote, and stops at command's
 // first error; lenient, it reads any line and gives what it could read.
 func readCommands(line string, strict bool, depth int, command func(words []string, depth int) error) (complex bool, err error) {
-	var words []string
+	return readSimpleCommands(line, strict, depth, func(c simpleCommand, depth int) error { return command(c.words, depth) })
+}
+
+// simpleCommand is one simple command as readSimpleCommands reads it.
+type simpleCommand struct {
+	// words are its words, redirection targets left out.
+	words []string
+	// stdin is the target of its last "<" redirection (sh < x.sh), "" if none.
+	stdin string
+	// hereDoc reports a here-document or here-string ("<<", "<<-", "<<<") as its input.
+	hereDoc bool
+	// pipedFrom are the words of the command whose output it reads through a
+	// pipe (cat x.sh | sh), nil when it reads none.
+	pipedFrom []string
+	// piped reports that it reads a pipe, even when pipedFrom is unknown.
+	piped bool
+}
+
+// readSimpleCommands is readCommands with each command's input: the file
+// its "<" redirection reads, and the command that pipes into it.
+func readSimpleCommands(line string, strict bool, depth int, command func(c simpleCommand, depth int) error) (complex bool, err error) {
+	var cur simpleCommand
 	target := false
-	endCommand := func() error {
+	var redir string       // the operator whose target comes next
+	var lastSep string     // the separator that ended the previous command
+	var prevWords []string // the words of the previous command
+	endCommand := func(sep string) error {
 		if target && strict {
 			return errUnterminated // a redirection without a target
 		}
-		w := words
-		words, target = nil, false
-		if len(w) == 0 {
+		c := cur
+		cur, target, redir = simpleCommand{}, false, ""
+		if len(c.words) == 0 {
+			switch {
+			case lastSep == "|" && sep == "|": // "||" is two separators around an empty command: no pipe
+				lastSep = ""
+			case lastSep == "|" && sep == "&": // "|&" pipes stderr too
+			default:
+				lastSep = sep
+			}
 			return nil
 		}
-		return command(w, depth)
+		if lastSep == "|" {
+			c.piped, c.pipedFrom = true, prevWords
+		}
+		lastSep, prevWords = sep, c.words
+		return command(c, depth)
 	}
 	complex, err = readShell(line, func(t shellToken) error {
 		switch t.kind {
 		case tokWord:
 			if target {
 				target = false
+				if redir == "<" {
+					cur.stdin = t.text
+				}
 			} else {
-				words = append(words, t.text)
+				cur.words = append(cur.words, t.text)
 			}
 		case tokSeparator:
-			return endCommand()
+			return endCommand(t.text)
 		case tokRedirect:
-			if strict && strings.HasPrefix(t.text, "<<") && t.text != "<<<" {
-				return errCompound // a here-document
+			if strings.HasPrefix(t.text, "<<") {
+				if strict && t.text != "<<<" {
+					return errCompound // a here-document
+				}
+				cur.hereDoc = true
 			}
 			target = target || t.target
+			redir = t.text
 		case tokSubstitution:
 			if depth >= maxSubstitutionDepth {
 				if strict {
@@ -370,7 +412,7 @@ func readCommands(line string, strict bool, depth int, command func(words []stri
 				}
 				return nil
 			}
-			if _, err := readCommands(t.text, strict, depth+1, command); err != nil && strict {
+			if _, err := readSimpleCommands(t.text, strict, depth+1, command); err != nil && strict {
 				return err
 			}
 		}
@@ -379,7 +421,7 @@ func readCommands(line string, strict bool, depth int, command func(words []stri
 	if err != nil && strict {
 		return complex, err
 	}
-	if err := endCommand(); err != nil && strict {
+	if err := endCommand(""); err != nil && strict {
 		return complex, err
 	}
 	return complex, nil

@@ -44,11 +44,12 @@ type Loaded struct {
 	// Hash is WorkspaceHash(Full), what the user trusts.
 	Hash string
 
-	files    []fileState // the workspace files its hooks run, as hashed
-	root     string      // the project root, and with symlinks resolved
-	real     string
-	stale    atomic.Bool // a check found the files changed
-	reported atomic.Bool // and Stale said so
+	files      []fileState // the workspace files its hooks run, as hashed
+	notCovered []string    // the forms of its hooks that run files the hash cannot cover
+	root       string      // the project root, and with symlinks resolved
+	real       string
+	stale      atomic.Bool // a check found the files changed
+	reported   atomic.Bool // and Stale said so
 }
 
 // Resolve pairs a configuration from Load with a trust decision made for it.
@@ -68,7 +69,8 @@ func (t *TrustStore) Decide(root string, full *Config, always bool) *Loaded {
 }
 
 func (d *Loaded) loaded(trusted bool) *Loaded {
-	l := &Loaded{Config: d.Full, Full: d.Full, Trusted: trusted, Hash: d.Hash, files: d.files, root: d.root, real: d.real}
+	l := &Loaded{Config: d.Full, Full: d.Full, Trusted: trusted, Hash: d.Hash, files: d.files, notCovered: d.notCovered,
+		root: d.root, real: d.real}
 	if !trusted {
 		l.Config = d.Full.Untrusted()
 	}
@@ -87,13 +89,32 @@ func (l *Loaded) needsTrust() bool {
 }
 
 // Scripts lists the workspace files the workspace's hooks run, relative to
-// the project root, whose contents the trust covers.
+// the project root, whose contents the trust covers: those it hashed, and
+// those that do not exist yet (creating one asks again), but not a file it
+// only might run (a module's possible places) while that is absent.
 func (l *Loaded) Scripts() []string {
 	var out []string
 	for _, f := range l.files {
-		out = append(out, f.Rel)
+		if f.covered() && !(f.maybe && f.State == stateAbsent) {
+			out = append(out, f.Rel)
+		}
 	}
 	return out
+}
+
+// NotCovered lists, one per line for the trust prompt, what the
+// workspace's hooks run that the trust does not cover: a file they run
+// whose contents are not hashed (a symlink out of the project, a FIFO, an
+// unreadable file) and the forms that load files found only at run time
+// (docs/hooks.md, "Workspace trust: what it covers").
+func (l *Loaded) NotCovered() []string {
+	var out []string
+	for _, f := range l.files {
+		if !f.covered() {
+			out = append(out, f.Rel+": "+f.State+"; its contents are not covered")
+		}
+	}
+	return append(out, l.notCovered...)
 }
 
 // ScriptPaths lists the same files as absolute paths, for a caller that
@@ -138,37 +159,46 @@ func digest(full *Config) *Loaded {
 			d.real = r
 		}
 	}
-	d.files = trustedFiles(full, root, d.real)
+	d.files, d.notCovered = trustedFiles(full, root, d.real)
 	sum := sha256.Sum256(encodeTrust(full, d.files))
 	d.Hash = hex.EncodeToString(sum[:])
 	return d
 }
 
 // trustedFiles fingerprints the workspace files that the workspace's hooks
-// run, each once, in a stable order.
-func trustedFiles(full *Config, root, realRoot string) []fileState {
+// run, each once, in a stable order, and lists the forms of those hooks
+// that run files the trust cannot cover.
+func trustedFiles(full *Config, root, realRoot string) (files []fileState, notCovered []string) {
 	if root == "" {
-		return nil
+		return nil, nil
 	}
 	seen := map[string]bool{}
-	var out []fileState
+	noted := map[string]bool{}
 	for i := range full.Hooks {
 		h := &full.Hooks[i]
 		if !h.Source.FromWorkspace() {
 			continue
 		}
-		for _, p := range filesRun(h, root) {
+		run := filesRun(h, root)
+		for _, n := range run.notCovered {
+			if !noted[n] {
+				noted[n] = true
+				notCovered = append(notCovered, n)
+			}
+		}
+		for i, p := range append(run.paths, run.maybe...) {
 			if seen[p] {
 				continue
 			}
 			seen[p] = true
 			if f, ok := workspaceFile(p, root, realRoot, nil); ok {
-				out = append(out, f)
+				f.maybe = i >= len(run.paths)
+				files = append(files, f)
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, notCovered
 }
 
 // WorkspaceHash hashes everything the workspace's own files would change

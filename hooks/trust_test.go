@@ -222,6 +222,15 @@ func TestTrustCoversScripts(t *testing.T) {
 		{"the exec form's program", `"command": "./bin/check", "args": ["--fast"]`, "bin/check", true},
 		{"the exec form's script", `"command": "bash", "args": ["hook.sh"]`, "hook.sh", true},
 		{"a script in the hook's directory", `"command": "./run.sh", "cwd": "tools"`, "tools/run.sh", true},
+		{"the exec form's program named with the project directory placeholder", `"command": "${CLAUDE_PROJECT_DIR}/.wave/guard.sh", "args": []`,
+			".wave/guard.sh", true},
+		{"the exec form's script named with the project directory placeholder", `"command": "sh", "args": ["${CLAUDE_PROJECT_DIR}/hook.sh"]`,
+			"hook.sh", true},
+		{"a script on a shell's input", `"command": "sh < hook.sh"`, "hook.sh", true},
+		{"a script on bash -s's input", `"command": "bash -s -- a < ./hook.sh"`, "hook.sh", true},
+		{"a file BASH_ENV names", `"command": "bash -c true", "env": {"BASH_ENV": "${CLAUDE_PROJECT_DIR}/tools/run.sh"}`,
+			"tools/run.sh", true},
+		{"a module node -r loads", `"command": "node -r ./tools/setup tools/check.py"`, "tools/setup.js", true},
 		{"a file the hook only reads", `"command": "cat data.txt"`, "data.txt", false},
 		{"a file outside the project", `"command": "` + outside + `"`, outside, false},
 	}
@@ -230,10 +239,14 @@ func TestTrustCoversScripts(t *testing.T) {
 			l := writeLayout(t, map[string]string{
 				".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", ` + c.command + `}]}]}}`,
 				"hook.sh":             "#!/bin/sh\necho one\n", "tools/check.py": "print(1)\n", "bin/check": "#!/bin/sh\n",
-				"tools/run.sh": "#!/bin/sh\n", "data.txt": "1\n"})
+				"tools/run.sh": "#!/bin/sh\n", "data.txt": "1\n", ".wave/guard.sh": "#!/bin/sh\n", "tools/setup.js": "1\n"})
+			require.NoError(t, os.Chmod(l.path(".wave/guard.sh"), 0o755))
 			require.NoError(t, os.Chmod(l.path("bin/check"), 0o755))
 			require.NoError(t, os.Chmod(l.path("tools/run.sh"), 0o755))
 			before := hooks.WorkspaceHash(l.load(t))
+			if c.covered && !filepath.IsAbs(c.edit) {
+				require.Contains(t, hooks.Resolve(l.load(t), false).Scripts(), c.edit, "the prompt names the file")
+			}
 			edited := c.edit
 			if !filepath.IsAbs(edited) {
 				edited = l.path(edited)
@@ -254,7 +267,8 @@ func TestTrustCoversScripts(t *testing.T) {
 
 // Symlinks: a link in the project to a file in it is covered by the
 // file's contents; a link that points out is covered by where it points,
-// so retargeting it needs trust again.
+// so retargeting it needs trust again, and is listed as not covered, not
+// among the scripts whose contents the trust covers.
 func TestTrustCoversSymlinks(t *testing.T) {
 	l := writeLayout(t, map[string]string{".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./link.sh"}]}]}}`,
 		"real.sh": "#!/bin/sh\necho one\n"})
@@ -270,7 +284,8 @@ func TestTrustCoversSymlinks(t *testing.T) {
 	require.NoError(t, os.Symlink(a, l.path("link.sh")))
 	toA := hooks.Load(l.paths(), nil)
 	loaded := hooks.Resolve(toA, true)
-	require.Equal(t, []string{"link.sh"}, loaded.Scripts())
+	require.Empty(t, loaded.Scripts(), "the prompt does not claim to cover what the link points to")
+	require.Equal(t, []string{"link.sh: outside the project: " + a + "; its contents are not covered"}, loaded.NotCovered())
 	require.NoError(t, os.Remove(l.path("link.sh")))
 	require.NoError(t, os.Symlink(b, l.path("link.sh")))
 	require.NotEqual(t, loaded.Hash, hooks.WorkspaceHash(hooks.Load(l.paths(), nil)), "retargeting the link")

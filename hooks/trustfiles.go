@@ -29,49 +29,186 @@ var racyWindow = 2 * time.Second
 // larger file is covered by its first maxTrustedFileBytes and its size.
 const maxTrustedFileBytes = 64 << 20
 
-// filesRun returns the files a hook runs by name, as absolute paths before
-// symlinks are resolved: the program when it is written as a path, and the
-// script an interpreter is given (bash x.sh, python3 x.py, node x.js,
-// source x.sh), in every simple command of a shell command line. Paths the
-// shell builds at run time ($VARIABLES other than the project directory,
-// globs, command substitution) cannot be known here and are left out.
-func filesRun(h *Hook, root string) []string {
+// runFiles are the workspace files a hook runs, as filesRun finds them.
+type runFiles struct {
+	// paths are the files it runs, absolute, symlinks not resolved.
+	paths []string
+	// maybe are files it runs when they exist (a module python -m or
+	// perl -M would find there first): covered when present, hashed as
+	// absent otherwise so that creating one asks again, and not listed in
+	// the prompt while absent.
+	maybe []string
+	// notCovered describe the forms of the hook that run files the trust
+	// cannot cover (a module found at run time, a script read from a pipe,
+	// an environment variable that loads code), for the prompt.
+	notCovered []string
+}
+
+// codeEnvVars are environment variables that make programs load code from
+// a file or directory they name; a hook's env setting one is listed in the
+// prompt as not covered (BASH_ENV and ENV, which name one shell file, are
+// covered instead).
+var codeEnvVars = map[string]bool{"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "NODE_OPTIONS": true,
+	"NODE_PATH": true, "PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true, "PERL5OPT": true, "PERL5LIB": true,
+	"RUBYOPT": true, "RUBYLIB": true, "ZDOTDIR": true, "PROMPT_COMMAND": true, "GIT_CONFIG_GLOBAL": true,
+	"DYLD_INSERT_LIBRARIES": true}
+
+// filesRun returns the files a hook runs by name: the program when it is
+// written as a path, the script an interpreter is given (bash x.sh,
+// python3 x.py, node x.js, source x.sh) or reads on its input (sh < x.sh,
+// cat x.sh | bash), the modules node -r, perl -M and python -m load from
+// the workspace, and the file BASH_ENV or ENV names, in every simple command
+// of a shell command line. Exec-form words have their ${CLAUDE_PROJECT_DIR}
+// placeholders substituted as the runner does. Paths the shell builds at run
+// time ($VARIABLES other than the project directory, globs, command
+// substitution) cannot be known here and are left out.
+func filesRun(h *Hook, root string) runFiles {
 	dir := filepath.Join(root, h.Cwd)
-	var out []string
+	var out runFiles
+	path := func(w string, shell bool) {
+		if p := wordPath(w, root, dir, shell); p != "" {
+			out.paths = append(out.paths, p)
+		}
+	}
+	env := func(assign string, shell bool, how string) {
+		name, value, _ := strings.Cut(assign, "=")
+		switch {
+		case name == "BASH_ENV" || name == "ENV":
+			if p := wordPath(value, root, dir, true); p != "" { // the shell expands the value itself
+				out.paths = append(out.paths, p)
+			} else if value != "" {
+				out.notCovered = append(out.notCovered, fmt.Sprintf("%s=%s %s: the file it names is built when the hook runs", name, value, how))
+			}
+		case codeEnvVars[name]:
+			out.notCovered = append(out.notCovered, fmt.Sprintf("%s=%s %s: the code it makes programs load", name, value, how))
+		}
+	}
 	depth := 0 // of sh -c inside sh -c
-	var add func(words []string, shell bool)
-	add = func(words []string, shell bool) {
+	var add func(c simpleCommand, shell bool)
+	add = func(c simpleCommand, shell bool) {
+		words := c.words
+		for _, w := range words {
+			if !assignRE.MatchString(w) {
+				break
+			}
+			env(w, shell, "set in the command")
+		}
 		words = stripPrefixWords(words, shell)
 		if len(words) == 0 {
 			return
 		}
 		if strings.ContainsRune(words[0], '/') {
-			if p := wordPath(words[0], root, dir, shell); p != "" {
-				out = append(out, p)
+			path(words[0], shell)
+		}
+		run := interpreterScript(words, shell)
+		if run.script != "" {
+			if run.node {
+				out.maybe = append(out.maybe, nodeCandidates(run.script, root, dir, shell)...)
+			} else {
+				path(run.script, shell)
 			}
 		}
-		script, inline := interpreterScript(words, shell)
-		if script != "" {
-			if p := wordPath(script, root, dir, shell); p != "" {
-				out = append(out, p)
+		for _, m := range run.modules {
+			files, note := moduleFiles(m, run, root, dir, shell)
+			out.maybe = append(out.maybe, files...)
+			if note != "" {
+				out.notCovered = append(out.notCovered, note)
 			}
 		}
-		if inline != "" && depth < 8 {
+		if run.fromStdin {
+			switch {
+			case c.stdin != "":
+				if p := wordPath(c.stdin, root, dir, shell); p != "" {
+					out.paths = append(out.paths, p)
+				} else {
+					out.notCovered = append(out.notCovered, fmt.Sprintf("%s < %s: the file is named when the hook runs", words[0], c.stdin))
+				}
+			case c.hereDoc:
+				// the here-document's lines are on the command line: read as commands below
+			case c.piped && len(c.pipedFrom) == 2 && filepath.Base(c.pipedFrom[0]) == "cat":
+				path(c.pipedFrom[1], shell)
+			case c.piped:
+				out.notCovered = append(out.notCovered, fmt.Sprintf("%s reads its script from a pipe (%s | …): what it runs is not covered",
+					words[0], strings.Join(c.pipedFrom, " ")))
+			}
+		}
+		if run.inline != "" && depth < 8 {
 			depth++
-			for _, words := range shellCommands(inline) {
-				add(words, true)
-			}
+			_, _ = readSimpleCommands(run.inline, false, 0, func(c simpleCommand, _ int) error {
+				add(c, true)
+				return nil
+			})
 			depth--
 		}
 	}
+	for _, e := range h.Env {
+		env(e, true, "in the hook's env")
+	}
 	if h.Args != nil {
-		add(append([]string{h.Command}, h.Args...), false)
+		prog, args := execForm(h, root) // placeholders substituted as the runner does
+		add(simpleCommand{words: append([]string{prog}, args...)}, false)
 		return out
 	}
-	for _, words := range shellCommands(h.Command) {
-		add(words, true)
+	_, _ = readSimpleCommands(h.Command, false, 0, func(c simpleCommand, _ int) error {
+		add(c, true)
+		return nil
+	})
+	return out
+}
+
+// nodeCandidates are the files node tries for a script or a -r module
+// written as a path: the path itself, then with .js, .cjs, .mjs, .json or
+// /index.js added.
+func nodeCandidates(w, root, dir string, shell bool) []string {
+	p := wordPath(w, root, dir, shell)
+	if p == "" {
+		return nil
+	}
+	out := []string{p}
+	for _, ext := range []string{".js", ".cjs", ".mjs", ".json", "/index.js"} {
+		out = append(out, filepath.Clean(p+ext))
 	}
 	return out
+}
+
+// moduleFiles are the workspace files a module option (node -r, perl -M,
+// python -m, ruby -r) may load, or, when it names a module found at run time
+// in no directory of the workspace, a note saying it is not covered.
+func moduleFiles(m string, run scriptRun, root, dir string, shell bool) (files []string, note string) {
+	switch run.lang {
+	case "node", "ruby":
+		if strings.HasPrefix(m, "./") || strings.HasPrefix(m, "../") || strings.HasPrefix(m, "/") || strings.HasPrefix(m, "$") {
+			if run.lang == "node" {
+				return nodeCandidates(m, root, dir, shell), ""
+			}
+			if p := wordPath(m, root, dir, shell); p != "" {
+				return []string{p, p + ".rb"}, ""
+			}
+		}
+		return nil, fmt.Sprintf("%s loads the module %q found at run time (node_modules, gems): not covered", run.name, m)
+	case "perl":
+		mod := strings.TrimPrefix(m, "-")
+		mod, _, _ = strings.Cut(mod, "=")
+		mod, _, _ = strings.Cut(mod, " ")
+		rel := strings.ReplaceAll(mod, "::", "/") + ".pm"
+		for _, inc := range run.includes {
+			if p := wordPath(filepath.Join(inc, rel), root, dir, shell); p != "" {
+				files = append(files, p)
+			}
+		}
+		return files, fmt.Sprintf("%s -M%s: a module found in @INC outside the -I directories is not covered", run.name, mod)
+	case "python":
+		rel := strings.ReplaceAll(m, ".", "/")
+		if p := wordPath(rel, root, dir, shell); p != "" {
+			files = append(files, p+".py", filepath.Join(p, "__main__.py"), filepath.Join(p, "__init__.py"))
+			// the packages it is in run their __init__.py first
+			for pkg := filepath.Dir(p); pkg != dir && within(dir, pkg); pkg = filepath.Dir(pkg) {
+				files = append(files, filepath.Join(pkg, "__init__.py"))
+			}
+		}
+		return files, fmt.Sprintf("%s -m %s: a module found outside the hook's directory (an installed package) is not covered", run.name, m)
+	}
+	return nil, ""
 }
 
 // wordPath turns a word that names a file into an absolute path, relative
@@ -139,13 +276,18 @@ func stripPrefixWords(words []string, shell bool) []string {
 // interpreter describes a program that runs a script file named by its
 // first argument that is not an option.
 type interpreter struct {
-	// inline options take the code itself (sh -c, python -c, node -e) or
-	// a module (python -m): then there is no script file.
+	// lang is its family, for the options that load modules.
+	lang string
+	// inline options take the code itself (sh -c, python -c, node -e):
+	// then there is no script file.
 	inline map[string]bool
 	// inlineLetters are the short options that do the same when clustered (bash -ec '...').
 	inlineLetters string
 	// valued options take the next word as their value.
 	valued map[string]bool
+	// modules are the options that load a module (node -r, python -m),
+	// their value attached with = or in the next word.
+	modules map[string]bool
 	// subcommand is skipped first when present (deno run x.ts, bun run x.ts).
 	subcommand string
 	// shell is set for the shells, whose inline code is a command line too.
@@ -161,14 +303,18 @@ func set(words ...string) map[string]bool {
 }
 
 var (
-	shellInterp  = interpreter{inline: set("-c"), inlineLetters: "c", valued: set("-o", "+o", "-O", "+O"), shell: true}
-	pythonInterp = interpreter{inline: set("-c", "-m"), inlineLetters: "cm", valued: set("-W", "-X", "--check-hash-based-pycs")}
-	nodeInterp   = interpreter{inline: set("-e", "--eval", "-p", "--print"),
-		valued: set("-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "-C", "--conditions")}
-	scriptInterp = interpreter{inline: set("-e", "-E", "-r"), inlineLetters: "eE", valued: set("-I", "-M", "-x")}
-	denoInterp   = interpreter{inline: set("-e", "--eval"), subcommand: "run"}
-	bunInterp    = interpreter{inline: set("-e", "--eval", "-p", "--print"), subcommand: "run"}
-	luaInterp    = interpreter{inline: set("-e"), inlineLetters: "e", valued: set("-l")}
+	shellInterp  = interpreter{lang: "sh", inline: set("-c"), inlineLetters: "c", valued: set("-o", "+o", "-O", "+O"), shell: true}
+	pythonInterp = interpreter{lang: "python", inline: set("-c"), inlineLetters: "c", valued: set("-W", "-X", "--check-hash-based-pycs"),
+		modules: set("-m")}
+	nodeInterp = interpreter{lang: "node", inline: set("-e", "--eval", "-p", "--print"),
+		valued:  set("--env-file", "-C", "--conditions"),
+		modules: set("-r", "--require", "--import", "--loader", "--experimental-loader")}
+	perlInterp = interpreter{lang: "perl", inline: set("-e", "-E"), inlineLetters: "eE", valued: set("-x")}
+	rubyInterp = interpreter{lang: "ruby", inline: set("-e"), inlineLetters: "e", valued: set("-I", "-C")}
+	phpInterp  = interpreter{inline: set("-r"), valued: set("-c", "-d", "-z")}
+	denoInterp = interpreter{inline: set("-e", "--eval"), subcommand: "run"}
+	bunInterp  = interpreter{inline: set("-e", "--eval", "-p", "--print"), subcommand: "run"}
+	luaInterp  = interpreter{inline: set("-e"), inlineLetters: "e", valued: set("-l")}
 )
 
 var versionedInterpRE = regexp.MustCompile(`^(python|pypy|lua|ruby|perl|php)[0-9.]*$`)
@@ -193,34 +339,61 @@ func interpreterOf(name string) (interpreter, bool) {
 			return pythonInterp, true
 		case "lua":
 			return luaInterp, true
+		case "perl":
+			return perlInterp, true
+		case "ruby":
+			return rubyInterp, true
 		default:
-			return scriptInterp, true
+			return phpInterp, true
 		}
 	}
 	return interpreter{}, false
 }
 
-// interpreterScript returns the script file an interpreter command runs
-// (bash x.sh, python3 -u x.py, node x.js, deno run x.ts, source x.sh, . x.sh),
-// or, for a shell given its commands (sh -c '...'), those commands as
-// inline; both are "" when the program is no interpreter or runs code
-// given inline in another language (python -c, node -e).
-func interpreterScript(words []string, shell bool) (script, inline string) {
+// scriptRun is what an interpreter command runs, as interpreterScript reads it.
+type scriptRun struct {
+	// name is the program as written (python3, node).
+	name string
+	// lang is the interpreter's family: "sh", "python", "node", "perl", "ruby" or "".
+	lang string
+	// script is the script file it runs, "" when none is named.
+	script string
+	// inline are a shell's commands given with -c: they may run workspace files in turn.
+	inline string
+	// fromStdin reports that it reads its script from its input (sh, bash -s, python3 -).
+	fromStdin bool
+	// modules are what node -r/--require/--import/--loader, perl -M/-m,
+	// ruby -r and python -m load; includes are perl's -I directories.
+	modules, includes []string
+	// node reports that the script is found as node finds it (x, x.js, x/index.js).
+	node bool
+}
+
+// interpreterScript returns what an interpreter command runs (bash x.sh,
+// python3 -u x.py, node x.js, deno run x.ts, source x.sh, . x.sh), the
+// commands of a shell given them (sh -c '...'), the modules it loads, and
+// whether it reads its script from its input; nothing when the program is
+// no interpreter or runs code given inline in another language (python -c,
+// node -e).
+func interpreterScript(words []string, shell bool) scriptRun {
 	name := filepath.Base(words[0])
+	run := scriptRun{name: name}
 	if shell && (words[0] == "source" || words[0] == ".") {
 		if len(words) > 1 {
-			return words[1], ""
+			run.script = words[1]
 		}
-		return "", ""
+		return run
 	}
 	in, ok := interpreterOf(name)
 	if !ok {
-		return "", ""
+		return run
 	}
+	run.lang = in.lang
 	i := 1
 	if in.subcommand != "" && i < len(words) && words[i] == in.subcommand {
 		i++
 	}
+	stdinFlag := false
 	for ; i < len(words); i++ {
 		w := words[i]
 		if w == "--" {
@@ -230,21 +403,58 @@ func interpreterScript(words []string, shell bool) (script, inline string) {
 		if w == "-" || !(strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+") && in.valued[w]) {
 			break
 		}
-		optName, _, _ := strings.Cut(w, "=")
+		optName, optValue, hasValue := strings.Cut(w, "=")
+		if in.modules[optName] || in.lang == "perl" && (strings.HasPrefix(w, "-M") || strings.HasPrefix(w, "-m")) ||
+			in.lang == "ruby" && strings.HasPrefix(w, "-r") {
+			m := optValue
+			switch {
+			case in.lang == "perl" || in.lang == "ruby" && w != "-r":
+				m = w[2:]
+			case !hasValue:
+				m = ""
+			}
+			if m == "" && i+1 < len(words) {
+				i++
+				m = words[i]
+			}
+			if m != "" {
+				run.modules = append(run.modules, m)
+			}
+			if in.lang == "python" { // python -m: the module is the script, the rest its arguments
+				return run
+			}
+			continue
+		}
+		if in.lang == "perl" && strings.HasPrefix(w, "-I") {
+			inc := w[2:]
+			if inc == "" && i+1 < len(words) {
+				i++
+				inc = words[i]
+			}
+			run.includes = append(run.includes, inc)
+			continue
+		}
 		if in.inline[optName] || isFlagCluster(w) && strings.ContainsAny(w[1:], in.inlineLetters) {
 			if in.shell && i+1 < len(words) {
-				return "", words[i+1] // the shell's commands: they may run workspace files in turn
+				run.inline = words[i+1] // the shell's commands: they may run workspace files in turn
 			}
-			return "", ""
+			return run
+		}
+		if in.shell && isFlagCluster(w) && strings.ContainsRune(w[1:], 's') {
+			stdinFlag = true // sh -s: the script is read from the input, the words are its arguments
 		}
 		if in.valued[w] {
 			i++
 		}
 	}
-	if i < len(words) && words[i] != "-" {
-		return words[i], ""
+	switch {
+	case stdinFlag || i >= len(words) || words[i] == "-":
+		run.fromStdin = true
+	default:
+		run.script = words[i]
+		run.node = in.lang == "node"
 	}
-	return "", ""
+	return run
 }
 
 // isFlagCluster reports whether w is a few single-letter options written
@@ -288,9 +498,21 @@ type fileState struct {
 	// or "not a regular file".
 	State string
 
+	// maybe marks a file the hook runs only if it exists (runFiles.maybe).
+	maybe bool
+
 	key   statKey // the file's identity and times when it was hashed
 	racy  bool    // changed too shortly before it was hashed for key to prove it unchanged
 	valid bool    // key was read
+}
+
+// stateAbsent is the State of a file that does not exist.
+const stateAbsent = "absent"
+
+// covered reports whether the trust covers what the file holds: its
+// contents are hashed, or it does not exist (creating it asks again).
+func (f fileState) covered() bool {
+	return strings.HasPrefix(f.State, "sha256:") || f.State == stateAbsent
 }
 
 // workspaceFile fingerprints a file a workspace hook runs, or reports false
@@ -312,7 +534,7 @@ func workspaceFile(path, root, realRoot string, prev *fileState) (fileState, boo
 	f := fileState{Path: path, Rel: filepath.ToSlash(rel)}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		f.State = "absent"
+		f.State = stateAbsent
 		return f, true
 	case err != nil:
 		f.State = "unreadable: " + err.Error()

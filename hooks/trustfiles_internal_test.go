@@ -31,7 +31,7 @@ func TestFilesRun(t *testing.T) {
 		{"sh with options that take a value", Hook{Command: "sh -o pipefail x.sh"}, []string{"x.sh"}},
 		{"python with options", Hook{Command: "python3 -u -W ignore check.py --fast"}, []string{"check.py"}},
 		{"a versioned python", Hook{Command: "python3.12 tools/run.py"}, []string{"tools/run.py"}},
-		{"node", Hook{Command: "node --require ./setup.js hooks/lint.js"}, []string{"hooks/lint.js"}},
+
 		{"deno run", Hook{Command: "deno run --allow-read t.ts"}, []string{"t.ts"}},
 		{"ruby, perl", Hook{Command: "ruby a.rb; perl -w b.pl"}, []string{"a.rb", "b.pl"}},
 		{"source and dot", Hook{Command: "source ./env.sh && . lib.sh && ./run.sh"}, []string{"env.sh", "lib.sh", "run.sh"}},
@@ -40,7 +40,7 @@ func TestFilesRun(t *testing.T) {
 		{"every command of a pipeline", Hook{Command: "cat >/dev/null; ./after.sh 2>&1 | tee -a hook.log"}, []string{"after.sh"}},
 		{"redirection targets are not run", Hook{Command: "echo hi > ./out.log 2> ./err.log < ./in.txt"}, nil},
 		{"sh -c runs its commands", Hook{Command: `bash -c './inner.sh && python3 deep.py'`}, []string{"inner.sh", "deep.py"}},
-		{"inline code runs no file", Hook{Command: `python3 -c 'print(1)'; node -e 'x()'; python3 -m pytest`}, nil},
+		{"inline code runs no file", Hook{Command: `python3 -c 'print(1)'; node -e 'x()'`}, nil},
 		{"programs from PATH are not workspace files", Hook{Command: "npm test && jq -r .x"}, nil},
 		{"paths the shell builds are left out", Hook{Command: "$HOME/x.sh; ./a*.sh; `which x`"}, nil},
 		{"a comment", Hook{Command: "./a.sh # ./b.sh"}, []string{"a.sh"}},
@@ -54,6 +54,21 @@ func TestFilesRun(t *testing.T) {
 		{"exec form: the program", Hook{Command: "./bin/check", Args: []string{"--x", "y.sh"}}, []string{"bin/check"}},
 		{"exec form: an interpreter's script", Hook{Command: "python3", Args: []string{"tool.py"}}, []string{"tool.py"}},
 		{"exec form: no shell expands anything", Hook{Command: "sh", Args: []string{"-c", "./x.sh"}}, []string{"x.sh"}},
+		{"exec form: the project directory placeholder in the program",
+			Hook{Command: "${CLAUDE_PROJECT_DIR}/.wave/guard.sh", Args: []string{}}, []string{".wave/guard.sh"}},
+		{"exec form: the placeholder in an interpreter's script", Hook{Command: "sh", Args: []string{"${CLAUDE_PROJECT_DIR}/x.sh"}},
+			[]string{"x.sh"}},
+		{"exec form: WAVE_PROJECT_DIR", Hook{Command: "bash", Args: []string{"-e", "${WAVE_PROJECT_DIR}/y.sh"}}, []string{"y.sh"}},
+		{"exec form: unbraced, the variable reaches the program as written",
+			Hook{Command: "$CLAUDE_PROJECT_DIR/x.sh", Args: []string{}}, []string{"$CLAUDE_PROJECT_DIR/x.sh"}},
+		{"a shell reading a script on its input", Hook{Command: "sh < x.sh; bash -s -- a b < ./y.sh; python3 - < z.py"},
+			[]string{"x.sh", "y.sh", "z.py"}},
+		{"a script piped into a shell", Hook{Command: "cat x.sh | bash"}, []string{"x.sh"}},
+		{"|| is no pipe", Hook{Command: "true || sh < x.sh"}, []string{"x.sh"}},
+		{"bash -s takes no script argument", Hook{Command: "bash -s arg.sh"}, nil},
+		{"BASH_ENV and ENV in the hook's env", Hook{Command: "bash -c true", Env: []string{"BASH_ENV=./env.sh", "ENV=$CLAUDE_PROJECT_DIR/e.sh"}},
+			[]string{"env.sh", "e.sh"}},
+		{"BASH_ENV set on the command line", Hook{Command: "BASH_ENV=lib/x.sh bash -c true"}, []string{"lib/x.sh"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -65,7 +80,67 @@ func TestFilesRun(t *testing.T) {
 				want = append(want, w)
 			}
 			h := c.hook
-			require.Equal(t, want, filesRun(&h, root))
+			require.Equal(t, want, filesRun(&h, root).paths)
+		})
+	}
+}
+
+// TestFilesRunModules: modules that node -r, perl -M, ruby -r and python -m
+// load from the workspace are covered where they would be found (present
+// or not, so that creating one asks again); a module found at run time
+// elsewhere is named in the prompt as not covered, as are a script read
+// from an unknown pipe and an environment variable that loads code.
+func TestFilesRunModules(t *testing.T) {
+	root := "/repo"
+	cases := []struct {
+		name  string
+		hook  Hook
+		paths []string // relative to root
+		maybe []string // the first few, relative to root
+		notes []string // substrings, one per note
+	}{
+		{"node -r with a path, and the script", Hook{Command: "node -r ./setup hooks/lint.js"}, nil,
+			[]string{"hooks/lint.js", "hooks/lint.js.js", "hooks/lint.js.cjs", "hooks/lint.js.mjs", "hooks/lint.js.json",
+				"hooks/lint.js/index.js", "setup", "setup.js", "setup.cjs", "setup.mjs", "setup.json", "setup/index.js"}, nil},
+		{"node --require=, --import", Hook{Command: "node --require=./a.js --import ./b.mjs x.js"}, nil,
+			[]string{"x.js", "x.js.js", "x.js.cjs", "x.js.mjs", "x.js.json", "x.js/index.js", "a.js", "a.js.js", "a.js.cjs",
+				"a.js.mjs", "a.js.json", "a.js/index.js", "b.mjs"}, nil},
+		{"node -r with a package", Hook{Command: "node -r dotenv/config x.js"}, nil, []string{"x.js"},
+			[]string{`node loads the module "dotenv/config" found at run time`}},
+		{"perl -I and -M", Hook{Command: "perl -Ilib -MMy::Guard -e 1"}, nil, []string{"lib/My/Guard.pm"},
+			[]string{"perl -MMy::Guard: a module found in @INC outside the -I directories is not covered"}},
+		{"ruby -r", Hook{Command: "ruby -r ./lib/x check.rb"}, []string{"check.rb"}, []string{"lib/x", "lib/x.rb"}, nil},
+		{"python -m", Hook{Command: "python3 -m tools.check --fast", Cwd: "sub"}, nil,
+			[]string{"sub/tools/check.py", "sub/tools/check/__main__.py", "sub/tools/check/__init__.py", "sub/tools/__init__.py"},
+			[]string{"python3 -m tools.check: a module found outside the hook's directory"}},
+		{"a pipe from elsewhere", Hook{Command: "curl -s https://x | sh"}, nil, nil,
+			[]string{"sh reads its script from a pipe (curl -s https://x | …)"}},
+		{"env that loads code", Hook{Command: "x", Env: []string{"NODE_OPTIONS=--require ./y.js", "LD_PRELOAD=./z.so"}}, nil, nil,
+			[]string{"NODE_OPTIONS=--require ./y.js in the hook's env", "LD_PRELOAD=./z.so in the hook's env"}},
+		{"a stdin file the shell names at run time", Hook{Command: "sh < $SCRIPT"}, nil, nil,
+			[]string{"sh < $SCRIPT: the file is named when the hook runs"}},
+	}
+	rel := func(paths []string) []string {
+		var out []string
+		for _, p := range paths {
+			r, err := filepath.Rel(root, p)
+			require.NoError(t, err)
+			out = append(out, filepath.ToSlash(r))
+		}
+		return out
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := c.hook
+			got := filesRun(&h, root)
+			require.Equal(t, c.paths, rel(got.paths))
+			maybe := rel(got.maybe)
+			require.GreaterOrEqual(t, len(maybe), len(c.maybe))
+			require.Equal(t, c.maybe, maybe[:len(c.maybe)])
+			require.Len(t, got.notCovered, len(c.notes))
+			for i, n := range c.notes {
+				require.Contains(t, got.notCovered[i], n)
+			}
 		})
 	}
 }

@@ -78,8 +78,9 @@ func promptList(b *strings.Builder, title string, items []string) {
 }
 
 // trustMessage is the trust prompt for l: the commands the workspace would
-// run, the settings it would change and the scripts whose contents the
-// trust covers, each on one line.
+// run, the settings it would change, the scripts whose contents the trust
+// covers, and what those commands run that it does not cover, each on one
+// line.
 func trustMessage(root string, l *hooks.Loaded) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "This workspace (%s) has hooks or settings that take effect only once you trust it.\n",
@@ -87,6 +88,7 @@ func trustMessage(root string, l *hooks.Loaded) string {
 	promptList(&b, "Commands it runs on your machine:", hooks.WorkspaceCommands(l.Full))
 	promptList(&b, "Settings it changes:", hooks.WorkspaceSettings(l.Full))
 	promptList(&b, "Workspace scripts those commands run (trust covers their current contents):", l.Scripts())
+	promptList(&b, "Not covered by the trust (review these yourself; a change to them does not ask again):", l.NotCovered())
 	b.WriteString("Trust them?")
 	return b.String()
 }

@@ -203,6 +203,34 @@ func TestEditedScriptAsksAgain(t *testing.T) {
 	requireFile(t, ran, "v1\nv2\n")
 }
 
+// TestPromptSaysWhatIsNotCovered: a script that is a symlink out of the
+// project is not claimed as covered (what it points to is not hashed): the
+// prompt lists it as not covered, with where it points, beside a module
+// python -m finds at run time; an exec-form script named with
+// ${CLAUDE_PROJECT_DIR} is listed by its real path.
+func TestPromptSaysWhatIsNotCovered(t *testing.T) {
+	e := startEditor(t, editorOpts{})
+	outside := filepath.Join(t.TempDir(), "elsewhere.sh")
+	require.NoError(t, os.WriteFile(outside, []byte("#!/bin/sh\n"), 0o755))
+	require.NoError(t, os.Symlink(outside, filepath.Join(e.root, "link.sh")))
+	saveAtomically(t, filepath.Join(e.root, ".wave", "guard.sh"), "#!/bin/sh\ncat >/dev/null\n", 0o755)
+	saveAtomically(t, filepath.Join(e.root, ".wave", "settings.json"), `{"hooks": {"Stop": [{"hooks": [
+		{"type": "command", "command": "./link.sh"},
+		{"type": "command", "command": "python3 -m pkgtool"},
+		{"type": "command", "command": "${CLAUDE_PROJECT_DIR}/.wave/guard.sh", "args": []}]}]}}`, 0o644)
+	prompt := e.nextPrompt()
+	msg := prompt.params.Message
+	prompt.reply <- notNow(prompt.params)
+	scripts := msg[strings.Index(msg, "Workspace scripts"):strings.Index(msg, "Not covered")]
+	require.Contains(t, scripts, "  • .wave/guard.sh\n")
+	require.NotContains(t, scripts, "link.sh", "the link's target is not hashed")
+	real, err := filepath.EvalSymlinks(outside)
+	require.NoError(t, err)
+	require.Contains(t, msg, "Not covered by the trust (review these yourself; a change to them does not ask again):\n"+
+		"  • link.sh: outside the project: "+real+"; its contents are not covered\n"+
+		"  • python3 -m pkgtool: a module found outside the hook's directory (an installed package) is not covered\n")
+}
+
 func requireFile(t *testing.T, path, want string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
