@@ -119,3 +119,20 @@ func FuzzShellReaders(f *testing.F) {
 		require.Equal(t, cmds, fromTrust, "line %q", line)
 	})
 }
+
+// shellCommands splits a shell command line into the words of its simple
+// commands, as trust reads them (filesRun reads lenient): quotes and
+// backslashes removed as sh would (but nothing expanded), the targets of redirections
+// left out, comments dropped; the commands of substitutions ($(…),
+// backticks, <(…)) come when they are met, before the command that holds
+// them. It reads any line (compound statements, here-documents, an
+// unterminated quote: what comes before it): it only has to find the words
+// that name files to run.
+func shellCommands(s string) [][]string {
+	var cmds [][]string
+	_, _ = readCommands(s, false, 0, func(words []string, _ int) error {
+		cmds = append(cmds, words)
+		return nil
+	})
+	return cmds
+}

@@ -471,23 +471,6 @@ func isFlagCluster(w string) bool {
 	return true
 }
 
-// shellCommands splits a shell command line into the words of its simple
-// commands, as readShell (shellread.go) reads them: quotes and backslashes
-// removed as sh would (but nothing expanded), the targets of redirections
-// left out, comments dropped; the commands of substitutions ($(…),
-// backticks, <(…)) come when they are met, before the command that holds
-// them. It reads any line (compound statements, here-documents, an
-// unterminated quote: what comes before it): it only has to find the words
-// that name files to run.
-func shellCommands(s string) [][]string {
-	var cmds [][]string
-	_, _ = readCommands(s, false, 0, func(words []string, _ int) error {
-		cmds = append(cmds, words)
-		return nil
-	})
-	return cmds
-}
-
 // fileState is what the trust hash records of one file a workspace hook
 // runs: its contents' hash, or why there are none to hash.
 type fileState struct {
