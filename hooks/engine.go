@@ -155,7 +155,7 @@ func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
 // (Result.Delivered).
 func (e *Engine) Fire(ctx context.Context, in Input) Result {
 	l := e.state.Load()
-	res := e.fire(ctx, l.Config, e.trustOf(l), in, false)
+	res := e.fire(ctx, l.Config, l, e.trustOf(l), in, false)
 	if in.SessionID != "" {
 		res.Delivered = e.types.take(in.SessionID)
 		if in.Event == SessionEnd {
@@ -197,7 +197,7 @@ type job struct {
 
 // fire runs the hooks of cfg for in; direct runs them whatever the policy
 // says (for FireHook, where the user asked for that one hook).
-func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, string), in Input, direct bool) Result {
+func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() (bool, string), in Input, direct bool) Result {
 	res := Result{Event: in.Event, Continue: true}
 	jobs, async := e.plan(&res, cfg, trust, in, direct)
 	if len(jobs) == 0 && len(async) == 0 {
@@ -213,14 +213,14 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, trust func() (bool, stri
 	gate := readGateOf(ctx)
 	env := newHookEnv(&in) // Claude Code's variables, CLAUDE_ENV_FILE: hooks/envfile.go
 	for _, j := range async {
-		e.startAsync(in, gate, j.hook, stdins.of(j.hook), env.forAsync(), &res.Runs[j.run])
+		e.startAsync(in, gate, l, j.hook, stdins.of(j.hook), env.forAsync(), &res.Runs[j.run])
 	}
 	if len(jobs) == 0 {
 		env.collect(&res, nil, nil)
 		return res
 	}
 	gate.Enter()
-	execs := e.runJobs(ctx, cfg, in, jobs, stdins, env)
+	execs := e.runJobs(ctx, cfg, l, in, jobs, stdins, env)
 	gate.Leave()
 
 	verdicts := make([]verdict, 0, len(jobs))
@@ -304,10 +304,10 @@ func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in 
 
 // runJobs runs the foreground jobs, each command once (a duplicate shares
 // its first's outcome), in parallel, and waits for all of them.
-func (e *Engine) runJobs(ctx context.Context, cfg *Config, in Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
+func (e *Engine) runJobs(ctx context.Context, cfg *Config, l *Loaded, in Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
 	execs := make([]hookOutcome, len(jobs))
 	if len(jobs) == 1 {
-		execs[0] = e.execute(ctx, cfg, jobs[0].hook, in, stdins.of(jobs[0].hook), env.forJob(0))
+		execs[0] = e.execute(ctx, cfg, l, jobs[0].hook, in, stdins.of(jobs[0].hook), env.forJob(0))
 		return execs
 	}
 	for _, j := range jobs {
@@ -321,7 +321,7 @@ func (e *Engine) runJobs(ctx context.Context, cfg *Config, in Input, jobs []job,
 		wg.Add(1)
 		go func(i int, h *Hook, env []string) {
 			defer wg.Done()
-			execs[i] = e.execute(ctx, cfg, h, in, stdins.of(h), env)
+			execs[i] = e.execute(ctx, cfg, l, h, in, stdins.of(h), env)
 		}(i, j.hook, env.forJob(i))
 	}
 	wg.Wait()
@@ -373,11 +373,11 @@ func record(ev Event, h *Hook, o hookOutcome, r *Run) verdict {
 // applies and Close kills it; the event's ctx does not, since the event does
 // not wait for it. When it ends, the engine's OnAsyncDone function gets a
 // Result of that hook alone: what it said is reported, never applied.
-func (e *Engine) startAsync(in Input, gate ReadGate, h *Hook, stdin []byte, env []string, run *Run) {
+func (e *Engine) startAsync(in Input, gate ReadGate, l *Loaded, h *Hook, stdin []byte, env []string, run *Run) {
 	r := *run
 	gate.Enter()
 	started := e.bg.start(func(ctx context.Context, report func(Input, Result)) {
-		x := e.runner.RunHookEnv(ctx, h, stdin, env)
+		x := e.runCommand(ctx, l, h, stdin, env)
 		gate.Leave()
 		v := record(in.Event, h, hookOutcome{Exec: x}, &r)
 		res := Result{Event: in.Event, Continue: true, Stdin: stdin, Runs: []Run{r}}

@@ -72,11 +72,23 @@ func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
 // RunHookEnv is RunHook with variables of the event ("NAME=value") added to
 // the runner's environment; the hook's own env still wins.
 func (r *Runner) RunHookEnv(ctx context.Context, h *Hook, stdin []byte, eventEnv []string) Exec {
+	return r.runHook(ctx, h, stdin, eventEnv, nil)
+}
+
+// runHook is RunHookEnv; with pin, the hook runs the sealed copy of its
+// trusted script instead of the file (pinscript.go), which the child gets as
+// its descriptor 3.
+func (r *Runner) runHook(ctx context.Context, h *Hook, stdin []byte, eventEnv []string, pin *pinnedRun) Exec {
 	if ph := pluginPlaceholder(h); ph != "" {
+		pin.close()
 		return Exec{ExitCode: -1, StartErr: errPluginPlaceholder(ph).Error()}
 	}
 	var cmd *exec.Cmd
-	if h.Args != nil {
+	if pin != nil {
+		defer pin.close() // the child has its own copy once started
+		cmd = exec.Command(pin.argv[0], pin.argv[1:]...)
+		cmd.ExtraFiles = []*os.File{pin.script}
+	} else if h.Args != nil {
 		prog, args := execForm(h, r.dir) // placeholders substituted: hooks/placeholder.go
 		cmd = exec.Command(prog, args...)
 	} else {

@@ -46,3 +46,11 @@ func sealOutput(f *os.File) {
 	_ = f.Truncate(0)
 	_, _ = unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_WRITE)
 }
+
+// sealScript seals the in-memory copy of a trusted script that a hook is
+// about to run (pinscript.go) against any change, for good: what the hook
+// runs is what was checked. It reports whether the seals hold.
+func sealScript(f *os.File) bool {
+	_, err := unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE)
+	return err == nil
+}

@@ -346,6 +346,8 @@ type simpleCommand struct {
 	stdin string
 	// hereDoc reports a here-document or here-string ("<<", "<<-", "<<<") as its input.
 	hereDoc bool
+	// redirected reports any redirection of it (2>&1, > out, < in).
+	redirected bool
 	// pipedFrom are the words of the command whose output it reads through a
 	// pipe (cat x.sh | sh), nil when it reads none.
 	pipedFrom []string
@@ -405,6 +407,7 @@ func readSimpleCommands(line string, strict bool, depth int, command func(c simp
 			}
 			target = target || t.target
 			redir = t.text
+			cur.redirected = true
 		case tokSubstitution:
 			if depth >= maxSubstitutionDepth {
 				if strict {

@@ -3,8 +3,10 @@ package hooks_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -341,5 +343,88 @@ func TestIfRuleInTheHash(t *testing.T) {
 		h := hooks.WorkspaceHash(l.load(t))
 		require.False(t, seen[h], "the rule %q hashes as another", rule)
 		seen[h] = true
+	}
+}
+
+// TestSwappedScriptNeverRunsUntrusted: while a process swaps a trusted
+// workspace script with a never-trusted one by atomic renames, events keep
+// firing; the hook runs the bytes that were checked against the trust
+// (a sealed copy), or does not run, and never the never-trusted script —
+// whichever way the hook names the script. Its $0 and arguments are as
+// when it runs the file.
+func TestSwappedScriptNeverRunsUntrusted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/fd: the script is checked just before it starts, a window docs/security.md names")
+	}
+	const trusted = "#!/bin/sh\ncat >/dev/null\necho \"trusted $0\" \"$@\" >> \"$WAVE_PROJECT_DIR/ran\"\n"
+	const evil = "#!/bin/sh\ncat >/dev/null\necho EVIL >> \"$WAVE_PROJECT_DIR/ran\"\n"
+	cases := []struct {
+		name, hook string
+		dollar0    string // $0 $*, with ROOT for the project root
+	}{
+		{"a script as the command", `"command": "./hook.sh a"`, "./hook.sh a"},
+		{"the project directory, quoted", `"command": "\"$CLAUDE_PROJECT_DIR\"/hook.sh"`, "ROOT/hook.sh"},
+		{"the exec form's program", `"command": "${CLAUDE_PROJECT_DIR}/hook.sh", "args": ["b c"]`, "ROOT/hook.sh b c"},
+		{"a shell given the script, exec form", `"command": "sh", "args": ["-e", "hook.sh", "x"]`, "hook.sh x"},
+		{"bash given the script", `"command": "bash ./hook.sh"`, "./hook.sh"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := writeLayout(t, map[string]string{"hook.sh": trusted,
+				".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", ` + c.hook + `}]}]}}`})
+			ranFile := filepath.Join(l.root, "ran")
+			cfg := l.load(t)
+			e := hooks.NewEngine(cfg)
+			e.Install(hooks.Resolve(cfg, true))
+			want := "trusted " + strings.ReplaceAll(c.dollar0, "ROOT", l.root) + "\n"
+			require.True(t, e.Fire(context.Background(), input(hooks.Stop, l.root)).Runs[0].Ran)
+			b, err := os.ReadFile(ranFile)
+			require.NoError(t, err)
+			require.Equal(t, want, string(b))
+
+			stop, done := make(chan struct{}), make(chan struct{})
+			go func() { // the attacker: swap the script back and forth by renames
+				defer close(done)
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						saveScript(t, l.path("hook.sh"), trusted, i)
+						return
+					default:
+					}
+					text := evil
+					if i%2 == 1 {
+						text = trusted
+					}
+					saveScript(t, l.path("hook.sh"), text, i)
+				}
+			}()
+			ran := 0
+			for range 150 {
+				if e.Fire(context.Background(), input(hooks.Stop, l.root)).Runs[0].Ran {
+					ran++
+				}
+			}
+			close(stop)
+			<-done
+			t.Logf("%d of 150 events ran the hook while the script was swapped", ran)
+			b, err = os.ReadFile(ranFile)
+			require.NoError(t, err)
+			require.NotContains(t, string(b), "EVIL", "never-trusted content ran (%d runs)", ran)
+			require.Equal(t, strings.Repeat(want, strings.Count(string(b), "\n")), string(b))
+			require.True(t, e.Fire(context.Background(), input(hooks.Stop, l.root)).Runs[0].Ran, "the trusted script runs again")
+		})
+	}
+}
+
+// saveScript replaces a script by an atomic rename, as git checkout does.
+func saveScript(t *testing.T, path, text string, i int) {
+	tmp := fmt.Sprintf("%s.%d.tmp", path, i%4)
+	if err := os.WriteFile(tmp, []byte(text), 0o755); err != nil {
+		t.Error(err)
+		return
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Error(err)
 	}
 }

@@ -367,6 +367,8 @@ type scriptRun struct {
 	modules, includes []string
 	// node reports that the script is found as node finds it (x, x.js, x/index.js).
 	node bool
+	// index is where script is in the words, 0 when there is none.
+	index int
 }
 
 // interpreterScript returns what an interpreter command runs (bash x.sh,
@@ -380,7 +382,7 @@ func interpreterScript(words []string, shell bool) scriptRun {
 	run := scriptRun{name: name}
 	if shell && (words[0] == "source" || words[0] == ".") {
 		if len(words) > 1 {
-			run.script = words[1]
+			run.script, run.index = words[1], 1
 		}
 		return run
 	}
@@ -451,7 +453,7 @@ func interpreterScript(words []string, shell bool) scriptRun {
 	case stdinFlag || i >= len(words) || words[i] == "-":
 		run.fromStdin = true
 	default:
-		run.script = words[i]
+		run.script, run.index = words[i], i
 		run.node = in.lang == "node"
 	}
 	return run

@@ -49,14 +49,33 @@ type hookOutcome struct {
 }
 
 // execute runs one hook of any type.
-func (e *Engine) execute(ctx context.Context, cfg *Config, h *Hook, in Input, stdin []byte, eventEnv []string) hookOutcome {
+// l, when not nil, is the trusted configuration the event runs: a hook of
+// it that runs a workspace script directly runs the bytes that were
+// checked against the trust (runCommand).
+func (e *Engine) execute(ctx context.Context, cfg *Config, l *Loaded, h *Hook, in Input, stdin []byte, eventEnv []string) hookOutcome {
 	switch {
 	case h.Type == TypeHTTP:
 		return e.runHTTP(ctx, cfg, h, stdin)
 	case delegated(h.Type):
 		return e.runDelegated(ctx, h, in, stdin)
 	}
-	return hookOutcome{Exec: e.runner.RunHookEnv(ctx, h, stdin, eventEnv)}
+	return hookOutcome{Exec: e.runCommand(ctx, l, h, stdin, eventEnv)}
+}
+
+// runCommand runs a command hook. A trusted workspace hook that runs a
+// workspace script directly runs the copy of it that was checked against
+// the trust, or, when the script changed since, does not run.
+func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *Hook, stdin []byte, eventEnv []string) Exec {
+	pin, err := l.pin(h)
+	if err != nil {
+		if l.Stale() {
+			if f := e.onStale.Load(); f != nil {
+				(*f)()
+			}
+		}
+		return Exec{ExitCode: -1, StartErr: "the hook did not run: " + err.Error()}
+	}
+	return e.runner.runHook(ctx, h, stdin, eventEnv, pin)
 }
 
 // interpretHook reads the outcome of a hook of any type.

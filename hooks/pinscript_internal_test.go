@@ -1,0 +1,62 @@
+package hooks
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestDirectScript pins down which hooks run a workspace script directly,
+// and so run the sealed copy that was checked against the trust, with the
+// shell and $0 they get: the rest run as configured (docs/security.md says
+// what window remains for them).
+func TestDirectScript(t *testing.T) {
+	const root = "/repo"
+	sh := []byte("#!/bin/sh\necho hi\n")
+	cases := []struct {
+		name    string
+		hook    Hook
+		content []byte
+		argv    []string // nil: not pinned
+		check   bool     // checked just before, run by path
+	}{
+		{"a script as the command", Hook{Command: "./x.sh a b"}, sh, []string{"/bin/sh", "-c", ". /dev/fd/3", "./x.sh", "a", "b"}, false},
+		{"its #! options", Hook{Command: "./x.sh"}, []byte("#!/bin/bash -eu\n"), []string{"/bin/bash", "-eu", "-c", ". /dev/fd/3", "./x.sh"}, false},
+		{"env in its #! line", Hook{Command: "./x.sh"}, []byte("#!/usr/bin/env bash\n"), []string{"bash", "-c", ". /dev/fd/3", "./x.sh"}, false},
+		{"the project directory", Hook{Command: `"$CLAUDE_PROJECT_DIR"/.wave/x.sh`}, sh,
+			[]string{"/bin/sh", "-c", ". /dev/fd/3", "/repo/.wave/x.sh"}, false},
+		{"exec form, placeholder", Hook{Command: "${WAVE_PROJECT_DIR}/x.sh", Args: []string{"$HOME"}}, sh,
+			[]string{"/bin/sh", "-c", ". /dev/fd/3", "/repo/x.sh", "$HOME"}, false},
+		{"exec form, a shell with options", Hook{Command: "bash", Args: []string{"-e", "--", "x.sh", "a"}}, sh,
+			[]string{"bash", "-e", "-c", ". /dev/fd/3", "x.sh", "a"}, false},
+		{"shell form, a shell", Hook{Command: "sh -x ./x.sh"}, sh, []string{"sh", "-x", "-c", ". /dev/fd/3", "./x.sh"}, false},
+		{"a python script is checked, not pinned", Hook{Command: "python3 x.py"}, sh, nil, true},
+		{"a script whose #! is python", Hook{Command: "./x.py"}, []byte("#!/usr/bin/env python3\n"), nil, true},
+		{"a binary", Hook{Command: "./bin/check"}, []byte("\x7fELF"), nil, true},
+		{"a redirection", Hook{Command: "./x.sh 2>&1"}, sh, nil, false},
+		{"a pipe", Hook{Command: "./x.sh | tee log"}, sh, nil, false},
+		{"two commands", Hook{Command: "./x.sh; ./y.sh"}, sh, nil, false},
+		{"a variable argument", Hook{Command: "./x.sh $HOME"}, sh, nil, false},
+		{"an assignment first", Hook{Command: "A=1 ./x.sh"}, sh, nil, false},
+		{"a program from PATH", Hook{Command: "npm test"}, sh, nil, false},
+		{"sh -c", Hook{Command: "sh -c ./x.sh"}, sh, nil, false},
+		{"powershell as the hook's shell", Hook{Command: "./x.sh", HookOptions: HookOptions{Shell: "powershell"}}, sh, nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := c.hook
+			form, ok := directScript(&h, root)
+			if c.argv == nil && !c.check {
+				require.False(t, ok)
+				return
+			}
+			require.True(t, ok)
+			if c.check {
+				require.True(t, form.checkOnly || form.shellArgv(c.content) == nil)
+				return
+			}
+			require.False(t, form.checkOnly)
+			require.Equal(t, c.argv, form.shellArgv(c.content))
+		})
+	}
+}
