@@ -172,7 +172,7 @@ func (l *Loaded) pin(h *Hook) (*pinnedRun, error) {
 	if trusted == nil || !strings.HasPrefix(trusted.State, "sha256:") || strings.Contains(trusted.State, " of the first ") {
 		return nil, nil // not a script whose whole contents the trust holds
 	}
-	content, err := readScript(form.path, l.root, l.real)
+	content, executable, err := readScript(form.path, l.root, l.real)
 	if err != nil {
 		l.stale.Store(true)
 		return nil, fmt.Errorf("%s cannot be read (%v); it must be trusted again", trusted.Rel, err)
@@ -183,8 +183,10 @@ func (l *Loaded) pin(h *Hook) (*pinnedRun, error) {
 		return nil, fmt.Errorf("%s changed since the workspace was trusted; it must be trusted again", trusted.Rel)
 	}
 	argv := form.shellArgv(content)
-	if argv == nil || form.checkOnly || runtime.GOOS == "windows" {
-		return nil, nil // another interpreter, or no /dev/fd: runs by path, checked just now
+	if argv == nil || form.checkOnly || runtime.GOOS == "windows" || form.shell == "" && !executable {
+		// another interpreter, no /dev/fd, or a script run as the program
+		// that is not executable (it fails as it would have)
+		return nil, nil
 	}
 	// A memfd, sealed; where there is none, an unlinked temporary file of
 	// ours (mode 0600), which no path leads to.
@@ -251,33 +253,34 @@ func shebang(content []byte) (interp, arg string, ok bool) {
 }
 
 // readScript reads a workspace script once, whole: a regular file that
-// resolves inside the project and is no larger than the trust reads.
-func readScript(path, root, realRoot string) ([]byte, error) {
+// resolves inside the project and is no larger than the trust reads; and
+// whether it may be run as a program.
+func readScript(path, root, realRoot string) (content []byte, executable bool, err error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !within(realRoot, real) && !within(root, real) {
-		return nil, fmt.Errorf("it now resolves outside the project")
+		return nil, false, fmt.Errorf("it now resolves outside the project")
 	}
 	file, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer file.Close()
 	st, err := file.Stat()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
+		return nil, false, fmt.Errorf("not a regular file")
 	}
 	b, err := io.ReadAll(io.LimitReader(file, maxTrustedFileBytes+1))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(b) > maxTrustedFileBytes {
-		return nil, fmt.Errorf("larger than %d bytes", maxTrustedFileBytes)
+		return nil, false, fmt.Errorf("larger than %d bytes", maxTrustedFileBytes)
 	}
-	return b, nil
+	return b, st.Mode().Perm()&0o111 != 0, nil
 }

@@ -417,6 +417,21 @@ func TestSwappedScriptNeverRunsUntrusted(t *testing.T) {
 	}
 }
 
+// A trusted script that is not executable fails as it did before its
+// contents were run from a sealed copy: the copy is no way around the mode.
+func TestPinnedScriptKeepsItsMode(t *testing.T) {
+	l := writeLayout(t, map[string]string{".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./hook.sh"}]}]}}`,
+		"hook.sh": "#!/bin/sh\ntouch \"$WAVE_PROJECT_DIR/ran\"\n"})
+	require.NoError(t, os.Chmod(l.path("hook.sh"), 0o644))
+	cfg := hooks.Load(l.paths(), nil)
+	e := hooks.NewEngine(cfg)
+	e.Install(hooks.Resolve(cfg, true))
+	res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+	require.True(t, res.Runs[0].Ran)
+	require.Equal(t, 126, res.Runs[0].ExitCode, "permission denied, from sh")
+	require.NoFileExists(t, filepath.Join(l.root, "ran"))
+}
+
 // saveScript replaces a script by an atomic rename, as git checkout does.
 func saveScript(t *testing.T, path, text string, i int) {
 	tmp := fmt.Sprintf("%s.%d.tmp", path, i%4)
