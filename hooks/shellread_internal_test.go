@@ -89,7 +89,8 @@ func TestShellReaders(t *testing.T) {
 // FuzzShellReaders checks that the two readers built on readShell agree:
 // where the "if" reader reads a line, the trust reader finds the same
 // simple commands (it keeps the leading assignments the if reader drops).
-// Neither may panic on any line.
+// Neither may panic on any line, nor may what trust makes of it (filesRun,
+// directScript) in the shell form, the exec form or a hook env.
 //
 //	go test -run '^$' -fuzz '^FuzzShellReaders$' -fuzztime 30s ./hooks
 func FuzzShellReaders(f *testing.F) {
