@@ -38,6 +38,7 @@ func TestDirectScript(t *testing.T) {
 		{"two commands", Hook{Command: "./x.sh; ./y.sh"}, sh, nil, false},
 		{"a variable argument", Hook{Command: "./x.sh $HOME"}, sh, nil, false},
 		{"an assignment first", Hook{Command: "A=1 ./x.sh"}, sh, nil, false},
+		{"a wrapper", Hook{Command: "timeout 5 ./x.sh"}, sh, nil, false},
 		{"a program from PATH", Hook{Command: "npm test"}, sh, nil, false},
 		{"sh -c", Hook{Command: "sh -c ./x.sh"}, sh, nil, false},
 		{"powershell as the hook's shell", Hook{Command: "./x.sh", HookOptions: HookOptions{Shell: "powershell"}}, sh, nil, false},

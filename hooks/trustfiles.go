@@ -65,9 +65,28 @@ var codeEnvVars = map[string]bool{"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_
 func filesRun(h *Hook, root string) runFiles {
 	dir := filepath.Join(root, h.Cwd)
 	var out runFiles
+	// dirs are where a relative path may be resolved from: the hook's
+	// directory, then each directory a cd went to, the last the current
+	// one; paths from the others are covered as files it might run.
+	dirs := []string{dir}
+	resolve := func(w string, shell bool) (paths, maybe []string) {
+		for i, d := range dirs {
+			if p := wordPath(w, root, d, shell); p != "" {
+				if i == len(dirs)-1 {
+					paths = append(paths, p)
+				} else {
+					maybe = append(maybe, p)
+				}
+			}
+		}
+		return paths, maybe
+	}
 	path := func(w string, shell bool) {
-		if p := wordPath(w, root, dir, shell); p != "" {
-			out.paths = append(out.paths, p)
+		paths, maybe := resolve(w, shell)
+		out.paths = append(out.paths, paths...)
+		out.maybe = append(out.maybe, maybe...)
+		if len(paths) == 0 && shell && w != "" {
+			out.notCovered = append(out.notCovered, fmt.Sprintf("%s: a path the shell builds when the hook runs", w))
 		}
 	}
 	env := func(assign string, shell bool, how string) {
@@ -86,15 +105,29 @@ func filesRun(h *Hook, root string) runFiles {
 	depth := 0 // of sh -c inside sh -c
 	var add func(c simpleCommand, shell bool)
 	add = func(c simpleCommand, shell bool) {
-		words := c.words
-		for _, w := range words {
-			if !assignRE.MatchString(w) {
-				break
+		words := stripPrefixWords(c.words, shell)
+		for _, w := range c.words[:len(c.words)-len(words)] {
+			if assignRE.MatchString(w) {
+				env(w, shell, "set in the command")
 			}
-			env(w, shell, "set in the command")
 		}
-		words = stripPrefixWords(words, shell)
 		if len(words) == 0 {
+			return
+		}
+		if shell && (words[0] == "cd" || words[0] == "pushd") {
+			target := ""
+			for _, w := range words[1:] {
+				if !strings.HasPrefix(w, "-") {
+					target = w
+					break
+				}
+			}
+			if d := wordPath(target, root, dirs[len(dirs)-1], true); target != "" && d != "" {
+				dirs = append(dirs, d)
+			} else {
+				out.notCovered = append(out.notCovered, fmt.Sprintf(
+					"%s: the scripts run after it are looked for where the hook starts, not where it goes", strings.Join(words, " ")))
+			}
 			return
 		}
 		if strings.ContainsRune(words[0], '/') {
@@ -103,13 +136,13 @@ func filesRun(h *Hook, root string) runFiles {
 		run := interpreterScript(words, shell)
 		if run.script != "" {
 			if run.node {
-				out.maybe = append(out.maybe, nodeCandidates(run.script, root, dir, shell)...)
+				out.maybe = append(out.maybe, nodeCandidates(run.script, root, dirs[len(dirs)-1], shell)...)
 			} else {
 				path(run.script, shell)
 			}
 		}
 		for _, m := range run.modules {
-			files, note := moduleFiles(m, run, root, dir, shell)
+			files, note := moduleFiles(m, run, root, dirs[len(dirs)-1], shell)
 			out.maybe = append(out.maybe, files...)
 			if note != "" {
 				out.notCovered = append(out.notCovered, note)
@@ -118,11 +151,7 @@ func filesRun(h *Hook, root string) runFiles {
 		if run.fromStdin {
 			switch {
 			case c.stdin != "":
-				if p := wordPath(c.stdin, root, dir, shell); p != "" {
-					out.paths = append(out.paths, p)
-				} else {
-					out.notCovered = append(out.notCovered, fmt.Sprintf("%s < %s: the file is named when the hook runs", words[0], c.stdin))
-				}
+				path(c.stdin, shell)
 			case c.hereDoc:
 				// the here-document's lines are on the command line: read as commands below
 			case c.piped && len(c.pipedFrom) == 2 && filepath.Base(c.pipedFrom[0]) == "cat":
@@ -247,12 +276,48 @@ func wordPath(w, root, dir string, shell bool) string {
 var shellPrefixWords = map[string]bool{"!": true, "{": true, "if": true, "then": true, "else": true, "elif": true,
 	"do": true, "while": true, "until": true, "exec": true, "command": true, "nohup": true, "time": true}
 
+// wrapper describes a program that runs the command in the rest of its
+// words: its options that take a value, and how many words (a duration)
+// come before the command.
+type wrapper struct {
+	valued     map[string]bool
+	positional int
+}
+
+// wrappers are the programs that run a command given them (timeout 5 ./x.sh).
+var wrappers = map[string]wrapper{
+	"timeout": {valued: set("-s", "--signal", "-k", "--kill-after"), positional: 1},
+	"nice":    {valued: set("-n", "--adjustment")},
+	"ionice":  {valued: set("-c", "--class", "-n", "--classdata", "-p", "-P", "-u")},
+	"stdbuf":  {valued: set("-i", "-o", "-e", "--input", "--output", "--error")},
+	"setsid":  {},
+	"xargs": {valued: set("-a", "--arg-file", "-d", "--delimiter", "-E", "-e", "-I", "-i", "-L", "-l", "-n", "--max-args",
+		"-P", "--max-procs", "-s", "--max-chars")},
+	"sudo": {valued: set("-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p",
+		"--prompt", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout")},
+	"doas":       {valued: set("-u", "-C")},
+	"caffeinate": {valued: set("-t", "-w")},
+}
+
 // stripPrefixWords drops what comes before the program of a simple command:
-// variable assignments, env with its options and assignments, and (in a
+// variable assignments, env with its options and assignments, wrappers
+// with their options (timeout 5, nice -n 10, xargs -0, sudo -u x), and (in a
 // shell command) keywords such as if, exec and time.
 func stripPrefixWords(words []string, shell bool) []string {
 	for len(words) > 0 {
 		w := words[0]
+		if wr, ok := wrappers[filepath.Base(w)]; ok && len(words) > 1 {
+			words = words[1:]
+			for len(words) > 0 && strings.HasPrefix(words[0], "-") && words[0] != "-" {
+				opt, _, hasValue := strings.Cut(words[0], "=")
+				words = words[1:]
+				if wr.valued[opt] && !hasValue && len(words) > 0 {
+					words = words[1:]
+				}
+			}
+			words = words[min(wr.positional, len(words)):]
+			continue
+		}
 		switch {
 		case shell && (shellPrefixWords[w] || assignRE.MatchString(w)):
 			words = words[1:]

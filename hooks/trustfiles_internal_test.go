@@ -118,7 +118,15 @@ func TestFilesRunModules(t *testing.T) {
 		{"env that loads code", Hook{Command: "x", Env: []string{"NODE_OPTIONS=--require ./y.js", "LD_PRELOAD=./z.so"}}, nil, nil,
 			[]string{"NODE_OPTIONS=--require ./y.js in the hook's env", "LD_PRELOAD=./z.so in the hook's env"}},
 		{"a stdin file the shell names at run time", Hook{Command: "sh < $SCRIPT"}, nil, nil,
-			[]string{"sh < $SCRIPT: the file is named when the hook runs"}},
+			[]string{"$SCRIPT: a path the shell builds when the hook runs"}},
+		{"a script path the shell builds", Hook{Command: "$TOOLS/x.sh; bash ./*.sh"}, nil, nil,
+			[]string{"$TOOLS/x.sh: a path the shell builds", "./*.sh: a path the shell builds"}},
+		{"after cd, from where it went, and maybe from where the hook starts", Hook{Command: "cd tools && ./check.sh && cd ../b && python3 c.py"},
+			[]string{"tools/check.sh", "b/c.py"}, []string{"check.sh", "c.py", "tools/c.py"}, nil},
+		{"cd to a directory the shell builds", Hook{Command: "cd $(dirname x) && ./y.sh"}, []string{"y.sh"}, nil,
+			[]string{"cd $(dirname x): the scripts run after it are looked for where the hook starts"}},
+		{"wrappers", Hook{Command: "timeout -k 5 10s ./a.sh; nice -n 5 ./b.sh; xargs -0 -n 1 ./c.sh; sudo -u x python3 d.py"},
+			[]string{"a.sh", "b.sh", "c.sh", "d.py"}, nil, nil},
 	}
 	rel := func(paths []string) []string {
 		var out []string
