@@ -41,8 +41,9 @@ const pinnedFD = "/dev/fd/3"
 
 // scriptShells are the shells a pinned script may be given to: each runs
 // `SHELL -c '. /dev/fd/3' NAME ARGS…` as it would run the script itself,
-// with $0 the script's name as written and $1… its arguments.
-var scriptShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true}
+// with $0 the script's name as written and $1… its arguments. (zsh and ksh
+// set $0 to the sourced file's name: their scripts run by path.)
+var scriptShells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true, "posh": true}
 
 // scriptForm is a hook that runs one workspace script directly, as
 // directScript reads it.
@@ -209,8 +210,12 @@ func (l *Loaded) pin(h *Hook) (*pinnedRun, error) {
 // shellArgv is how a shell runs the pinned script as it would run the
 // file: `SHELL [OPTIONS] -c '. /dev/fd/3' NAME ARGS…`. For a script run as
 // the program, the shell and its option come from its #! line; nil when
-// that names no shell.
+// that names no shell, or the script reads BASH_SOURCE (which would name
+// the copy, not the file).
 func (f scriptForm) shellArgv(content []byte) []string {
+	if bytes.Contains(content, []byte("BASH_SOURCE")) {
+		return nil // it finds itself by BASH_SOURCE, which would name /dev/fd/3: it runs by path
+	}
 	shell, opts := f.shell, f.shellOpts
 	if shell == "" {
 		interp, arg, ok := shebang(content)

@@ -432,6 +432,28 @@ func TestPinnedScriptKeepsItsMode(t *testing.T) {
 	require.NoFileExists(t, filepath.Join(l.root, "ran"))
 }
 
+// A pinned script finds its directory by $0 as when it runs from the
+// file, and one that finds it by BASH_SOURCE runs from the file: both
+// source a library next to them.
+func TestPinnedScriptFindsItsDirectory(t *testing.T) {
+	for name, find := range map[string]string{"by its name": `"$(dirname "$0")"`, "by BASH_SOURCE": `"$(dirname "${BASH_SOURCE[0]}")"`} {
+		t.Run(name, func(t *testing.T) {
+			l := writeLayout(t, map[string]string{
+				".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/tools/hook.sh"}]}]}}`,
+				"tools/lib.sh":        "greeting=hello\n",
+				"tools/hook.sh":       "#!/bin/bash\ncat >/dev/null\n. " + find + "/lib.sh\necho \"$greeting\" > \"$WAVE_PROJECT_DIR/ran\"\n"})
+			cfg := l.load(t)
+			e := hooks.NewEngine(cfg)
+			e.Install(hooks.Resolve(cfg, true))
+			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+			require.Equal(t, 0, res.Runs[0].ExitCode, res.Runs[0].Stderr)
+			b, err := os.ReadFile(filepath.Join(l.root, "ran"))
+			require.NoError(t, err)
+			require.Equal(t, "hello\n", string(b))
+		})
+	}
+}
+
 // saveScript replaces a script by an atomic rename, as git checkout does.
 func saveScript(t *testing.T, path, text string, i int) {
 	tmp := fmt.Sprintf("%s.%d.tmp", path, i%4)

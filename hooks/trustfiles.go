@@ -246,21 +246,24 @@ func moduleFiles(m string, run scriptRun, root, dir string, shell bool) (files [
 // shell would.
 func wordPath(w, root, dir string, shell bool) string {
 	if shell {
+		base := "" // what the word's prefix expands to; the shell reads no further into it
 		for _, v := range []string{"$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}", "$WAVE_PROJECT_DIR", "${WAVE_PROJECT_DIR}"} {
 			if rest, ok := strings.CutPrefix(w, v); ok && (rest == "" || rest[0] == '/') {
-				w = root + rest
+				base, w = root, rest
+				break
 			}
 		}
-		if rest, ok := strings.CutPrefix(w, "~/"); ok {
+		if rest, ok := strings.CutPrefix(w, "~/"); ok && base == "" {
 			home, err := os.UserHomeDir()
 			if err != nil {
 				return ""
 			}
-			w = filepath.Join(home, rest)
+			base, w = home, "/"+rest
 		}
 		if strings.ContainsAny(w, "$`*?[~") {
 			return ""
 		}
+		w = base + w
 	}
 	if w == "" {
 		return ""

@@ -85,6 +85,18 @@ func TestFilesRun(t *testing.T) {
 	}
 }
 
+// A project whose path holds characters the shell would expand in a word
+// ([, $, *) still has its scripts named through $CLAUDE_PROJECT_DIR
+// covered: the shell does not expand the variable's value again.
+func TestFilesRunOddProjectPath(t *testing.T) {
+	root := "/home/u/proj[1]$x*"
+	h := Hook{Command: `"$CLAUDE_PROJECT_DIR"/h.sh && ${WAVE_PROJECT_DIR}/g.sh`}
+	require.Equal(t, []string{root + "/h.sh", root + "/g.sh"}, filesRun(&h, root).paths)
+	form, ok := directScript(&Hook{Command: `"$CLAUDE_PROJECT_DIR"/h.sh`}, root)
+	require.True(t, ok)
+	require.Equal(t, root+"/h.sh", form.path)
+}
+
 // TestFilesRunModules: modules that node -r, perl -M, ruby -r and python -m
 // load from the workspace are covered where they would be found (present
 // or not, so that creating one asks again); a module found at run time
