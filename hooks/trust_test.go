@@ -247,7 +247,9 @@ func TestTrustCoversScripts(t *testing.T) {
 			require.NoError(t, os.Chmod(l.path("tools/run.sh"), 0o755))
 			before := hooks.WorkspaceHash(l.load(t))
 			if c.covered && !filepath.IsAbs(c.edit) {
-				require.Contains(t, hooks.Resolve(l.load(t), false).Scripts(), c.edit, "the prompt names the file")
+				loaded := hooks.Resolve(l.load(t), false)
+				require.Contains(t, loaded.Scripts(), c.edit, "the prompt names the file")
+				require.Empty(t, loaded.NotCovered(), "and says nothing is left out")
 			}
 			edited := c.edit
 			if !filepath.IsAbs(edited) {

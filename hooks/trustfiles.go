@@ -586,7 +586,7 @@ func workspaceFile(path, root, realRoot string, prev *fileState) (fileState, boo
 	}
 	f := fileState{Path: path, Rel: filepath.ToSlash(rel)}
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR): // x.js/index.js where x.js is a file
 		f.State = stateAbsent
 		return f, true
 	case err != nil:
