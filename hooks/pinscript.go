@@ -89,7 +89,13 @@ func directScript(h *Hook, root string) (scriptForm, bool) {
 			bad = bad || depth > 0 || c.redirected || c.piped
 			return nil
 		})
-		if err != nil || n != 1 || bad || strings.ContainsAny(h.Command, "&|;`\n") {
+		// Only the project directory may be expanded ($'…' and the like are
+		// read differently by different shells).
+		rest := h.Command
+		for _, v := range []string{"${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR", "${WAVE_PROJECT_DIR}", "$WAVE_PROJECT_DIR"} {
+			rest = strings.ReplaceAll(rest, v, "")
+		}
+		if err != nil || n != 1 || bad || strings.ContainsAny(rest, "$&|;`\n") {
 			return scriptForm{}, false
 		}
 		for _, w := range words[1:] {

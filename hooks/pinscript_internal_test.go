@@ -40,6 +40,7 @@ func TestDirectScript(t *testing.T) {
 		{"a pipe", Hook{Command: "./x.sh | tee log"}, sh, nil, false},
 		{"two commands", Hook{Command: "./x.sh; ./y.sh"}, sh, nil, false},
 		{"a variable argument", Hook{Command: "./x.sh $HOME"}, sh, nil, false},
+		{"ANSI-C quoting, which shells read differently", Hook{Command: `./x.sh $'a\nb'`}, sh, nil, false},
 		{"an assignment first", Hook{Command: "A=1 ./x.sh"}, sh, nil, false},
 		{"a wrapper", Hook{Command: "timeout 5 ./x.sh"}, sh, nil, false},
 		{"a program from PATH", Hook{Command: "npm test"}, sh, nil, false},
