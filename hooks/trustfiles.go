@@ -200,6 +200,16 @@ func nodeCandidates(w, root, dir string, shell bool) []string {
 	return out
 }
 
+// anyExists reports whether any of the files exists.
+func anyExists(files []string) bool {
+	for _, f := range files {
+		if _, err := os.Stat(f); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // moduleFiles are the workspace files a module option (node -r, perl -M,
 // python -m, ruby -r) may load, or, when it names a module found at run time
 // in no directory of the workspace, a note saying it is not covered.
@@ -225,6 +235,9 @@ func moduleFiles(m string, run scriptRun, root, dir string, shell bool) (files [
 				files = append(files, p)
 			}
 		}
+		if anyExists(files) || mod != "" && mod[0] >= 'a' && mod[0] <= 'z' && mod != "lib" {
+			return files, "" // found in the workspace, or a pragma (strict, warnings)
+		}
 		return files, fmt.Sprintf("%s -M%s: a module found in @INC outside the -I directories is not covered", run.name, mod)
 	case "python":
 		rel := strings.ReplaceAll(m, ".", "/")
@@ -233,6 +246,9 @@ func moduleFiles(m string, run scriptRun, root, dir string, shell bool) (files [
 			// the packages it is in run their __init__.py first
 			for pkg := filepath.Dir(p); pkg != dir && within(dir, pkg); pkg = filepath.Dir(pkg) {
 				files = append(files, filepath.Join(pkg, "__init__.py"))
+			}
+			if anyExists(files[:2]) {
+				return files, "" // found in the workspace, which Python looks in first
 			}
 		}
 		return files, fmt.Sprintf("%s -m %s: a module found outside the hook's directory (an installed package) is not covered", run.name, m)

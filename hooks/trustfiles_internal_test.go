@@ -97,6 +97,21 @@ func TestFilesRunOddProjectPath(t *testing.T) {
 	require.Equal(t, root+"/h.sh", form.path)
 }
 
+// A module found in the workspace, and a Perl pragma, need no note that
+// something is not covered: the workspace's file is.
+func TestFilesRunModulesFound(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"tools/check.py", "lib/My/Guard.pm"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, f), nil, 0o644))
+	}
+	h := Hook{Command: "python3 -m tools.check; perl -Ilib -MMy::Guard -Mstrict -Mwarnings=all x.pl"}
+	got := filesRun(&h, root)
+	require.Empty(t, got.notCovered)
+	require.Contains(t, got.maybe, filepath.Join(root, "tools/check.py"))
+	require.Contains(t, got.maybe, filepath.Join(root, "lib/My/Guard.pm"))
+}
+
 // TestFilesRunModules: modules that node -r, perl -M, ruby -r and python -m
 // load from the workspace are covered where they would be found (present
 // or not, so that creating one asks again); a module found at run time
