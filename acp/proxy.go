@@ -154,10 +154,8 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	defer p.stop()
-	if _, err := p.workspace(opts.ProjectRoot); err != nil {
-		p.log.Error("cannot open the project's hooks and sessions", "err", err)
-		closeReader(editorIn)
-		return 1
+	if w := p.workspace(opts.ProjectRoot); w.storeErr != nil {
+		p.log.Warn("sessions are kept in memory: their transcripts cannot be written", "err", w.storeErr)
 	}
 	agent, err := startAgent(opts.Agent, opts.AgentDir, opts.AgentEnv, opts.AgentStderr)
 	if err != nil {
@@ -256,23 +254,20 @@ func closeReader(r io.Reader) {
 
 // workspace returns the hooks and sessions of a project root, opening them
 // the first time.
-func (p *Proxy) workspace(root string) (*workspace, error) {
+func (p *Proxy) workspace(root string) *workspace {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if w := p.workspaces[root]; w != nil {
-		return w, nil
+		return w
 	}
-	w, err := newWorkspace(&p.opts, root, p.skipClaude, func(in hooks.Input, res hooks.Result) {
+	w := newWorkspace(&p.opts, root, p.skipClaude, func(in hooks.Input, res hooks.Result) {
 		p.recordRun(in.SessionID, in.MatchValue(), &res, "async")
 	})
-	if err != nil {
-		return nil, err
-	}
 	for _, d := range w.engine.Config().Diagnostics() {
 		p.log.Warn("settings: " + d.String())
 	}
 	p.workspaces[root] = w
-	return w, nil
+	return w
 }
 
 func (p *Proxy) closeWorkspaces() {
