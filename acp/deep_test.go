@@ -126,4 +126,3 @@ func TestDeepMessagesFromTheAgent(t *testing.T) {
 	require.Equal(t, 0, r.wait())
 	require.Equal(t, "prompt_input_exit\n", readFile(t, ended), "SessionEnd ran: the proxy outlived every deep line")
 }
-
