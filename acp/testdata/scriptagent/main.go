@@ -25,6 +25,9 @@ type script struct {
 	Replay []string `json:"replay"`
 	// Every is the turn of every prompt after the listed turns.
 	Every []step `json:"every"`
+	// Load is played during session/load, after the replay and before the
+	// answer: the agent's requests while the load is in flight.
+	Load []step `json:"load"`
 }
 
 // step is one thing the agent does in a turn; exactly one field is set.
@@ -174,6 +177,13 @@ func (a *agent) request(m msg) {
 				kind = "agent_message_chunk"
 			}
 			a.update(p.SessionID, map[string]any{"sessionUpdate": kind, "content": map[string]string{"type": "text", "text": text}})
+		}
+		if a.sc.Load != nil {
+			go func() { // its calls wait for answers the main loop reads
+				a.play(nil, p.SessionID, a.sc.Load, make(chan struct{}))
+				a.reply(m.ID, nil)
+			}()
+			return
 		}
 		a.reply(m.ID, nil)
 	case "session/resume", "session/close":
