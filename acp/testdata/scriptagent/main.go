@@ -14,8 +14,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 )
 
 type script struct {
@@ -55,7 +59,11 @@ type step struct {
 	Chunks      *struct{ N int } `json:"chunks,omitempty"`
 	BigSay      int              `json:"bigSay,omitempty"`
 	Stdout      string           `json:"stdout,omitempty"`
-	Stderr      string           `json:"stderr,omitempty"`
+	// Async plays its steps alongside the rest of the turn.
+	Async []step `json:"async,omitempty"`
+	// WaitFile waits until the file exists (a hook creates it).
+	WaitFile string `json:"waitFile,omitempty"`
+	Stderr   string `json:"stderr,omitempty"`
 }
 
 type call struct {
@@ -106,8 +114,23 @@ func main() {
 		}
 		a.log = f
 	}
+	if path := os.Getenv("AGENT_PID_FILE"); path != "" {
+		if err := os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "scriptagent:", err)
+			os.Exit(2)
+		}
+	}
+	// AGENT_STOP_READING_AFTER=n: after n lines the agent stops reading its
+	// stdin and ignores SIGTERM, as a wedged agent does.
+	stopAfter, _ := strconv.Atoi(os.Getenv("AGENT_STOP_READING_AFTER"))
 	in := bufio.NewReaderSize(os.Stdin, 1<<16)
-	for {
+	for n := 0; ; n++ {
+		if stopAfter > 0 && n == stopAfter {
+			signal.Ignore(syscall.SIGTERM)
+			for {
+				time.Sleep(time.Hour)
+			}
+		}
 		line, err := in.ReadBytes('\n')
 		if len(line) > 0 {
 			a.received(line)
@@ -290,6 +313,15 @@ func (a *agent) play(id json.RawMessage, sess string, steps []step, cancel chan 
 				"content": map[string]string{"type": "text", "text": strings.Repeat("x", s.BigSay)}})
 		case s.Stdout != "":
 			a.raw(s.Stdout + "\n")
+		case s.Async != nil:
+			go a.play(id, sess, s.Async, cancel)
+		case s.WaitFile != "":
+			for {
+				if _, err := os.Stat(s.WaitFile); err == nil {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
 		case s.Stderr != "":
 			fmt.Fprintln(os.Stderr, s.Stderr)
 		}
