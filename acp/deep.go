@@ -165,6 +165,7 @@ func skipSpace(b []byte, i int) int {
 // proxy's own) becomes an error answer, handled like any answer, so that
 // the agent is not left waiting and an ask the proxy put is denied.
 func (p *Proxy) deepFromEditor(line []byte, up chan<- *message) {
+	defer p.recoverRefusal()
 	e := probe(line)
 	p.log.Warn("the editor sent a message nested too deep to pass on; it was refused",
 		"method", e.method, "id", string(e.id), "size", len(line))
@@ -191,6 +192,7 @@ func (p *Proxy) deepFromEditor(line []byte, up chan<- *message) {
 // request becomes an error answer to it. The editor is told when the
 // message names a session it knows.
 func (p *Proxy) deepFromAgent(line []byte) {
+	defer p.recoverRefusal()
 	e := probe(line)
 	p.log.Warn("the agent sent a message nested too deep to pass on; it was refused",
 		"method", e.method, "id", string(e.id), "session", e.sessionID, "size", len(line))
@@ -239,4 +241,12 @@ func deepPermissionAnswer(params []byte) any {
 		}
 	}
 	return cancelledOutcome
+}
+
+// recoverRefusal logs a panic in refusing a message instead of ending the
+// proxy: the message is dropped either way, never passed on.
+func (p *Proxy) recoverRefusal() {
+	if r := recover(); r != nil {
+		p.log.Error("internal error refusing a message nested too deep; it was dropped", "panic", r)
+	}
 }
