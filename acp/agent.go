@@ -79,23 +79,32 @@ func (a *agentProcess) signal(sig syscall.Signal) {
 	}
 }
 
-// stop ends the agent: its stdin is closed (agents end on EOF), then it gets
-// SIGTERM, and SIGKILL when it is still there after grace.
+// stop ends the agent: its stdin is closed (agents end on EOF; a write
+// blocked on an agent that stopped reading fails at once), then, when it is
+// still there after grace, it gets SIGTERM, and SIGKILL after grace more.
+// Signals go to its process group.
 func (a *agentProcess) stop(grace time.Duration) {
 	_ = a.stdin.Close()
-	select {
-	case <-a.exited:
+	if a.waitExit(grace) {
 		return
-	default:
 	}
 	a.signal(syscall.SIGTERM)
-	t := time.NewTimer(grace)
+	if a.waitExit(grace) {
+		return
+	}
+	a.signal(syscall.SIGKILL)
+	<-a.exited
+}
+
+// waitExit reports whether the agent ended within d.
+func (a *agentProcess) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-a.exited:
+		return true
 	case <-t.C:
-		a.signal(syscall.SIGKILL)
-		<-a.exited
+		return false
 	}
 }
 

@@ -226,7 +226,7 @@ func BenchmarkChunkHandling(b *testing.B) {
 	line := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"chunk 123 of a streamed answer "}}}}` + "\n")
 	p := &Proxy{log: slog.New(slog.NewTextHandler(io.Discard, nil)), editorOut: newLineWriter(io.Discard), agentIn: newLineWriter(io.Discard),
 		sessions: map[string]*sessState{}, loading: map[string]int{}}
-	p.sessions["s1"] = newSessState(context.Background(), "s1", nil, nil)
+	p.sessions["s1"] = newSessState(context.Background(), "s1", nil, nil, false)
 	input := bytes.Repeat(line, b.N)
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()

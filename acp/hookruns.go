@@ -17,7 +17,7 @@ func (p *Proxy) hookRuns(m *message) {
 	if params.SessionID != "" {
 		p.mu.Lock()
 		if st := p.sessions[params.SessionID]; st != nil {
-			params.SessionID = st.sess.ID()
+			params.SessionID = st.session().ID()
 		}
 		p.mu.Unlock()
 	}

@@ -12,7 +12,7 @@ import (
 //
 //	fs/write_text_file {path, content}     → Write {file_path, content}
 //	fs/read_text_file  {path, line, limit} → Read  {file_path, offset, limit}
-//	terminal/create    {command, args, cwd} → Bash {command, cwd}
+//	terminal/create    {command, args, cwd, env} → Bash {command, cwd, env}
 type operation struct {
 	short     string // for the tool call's id
 	kind      string // the ACP tool kind of the tool call it belongs to
@@ -56,6 +56,11 @@ func operationOf(method string, params map[string]json.RawMessage) operation {
 		in := map[string]any{"command": line}
 		if cwd := rawString(params["cwd"]); cwd != "" {
 			in["cwd"] = cwd
+		}
+		// The environment the command runs with is part of what it does
+		// (PATH, LD_PRELOAD, BASH_ENV …): hooks see ACP's list as it came.
+		if env, ok := params["env"]; ok && !isNull(env) {
+			in["env"] = env
 		}
 		return operation{short: "terminal", kind: "execute", tool: "Bash", title: "Run " + line, input: mustRaw(in),
 			apply: func(params map[string]json.RawMessage, updated json.RawMessage) (map[string]json.RawMessage, error) {
@@ -105,9 +110,13 @@ func applyCommand(params map[string]json.RawMessage, updated json.RawMessage, ol
 		Command *string   `json:"command"`
 		Args    *[]string `json:"args"`
 		Cwd     *string   `json:"cwd"`
+		Env     *[]struct {
+			Name  *string `json:"name"`
+			Value *string `json:"value"`
+		} `json:"env"`
 	}
 	if err := decode(updated, &in); err != nil {
-		return nil, errors.New("command must be a string, args a list of strings, cwd a string")
+		return nil, errors.New("command must be a string, args a list of strings, cwd a string, env a list of {name, value}")
 	}
 	out := make(map[string]json.RawMessage, len(params))
 	for k, v := range params {
@@ -129,6 +138,16 @@ func applyCommand(params map[string]json.RawMessage, updated json.RawMessage, ol
 			return nil, fmt.Errorf("cwd must be an absolute path, not %q", *in.Cwd)
 		}
 		out["cwd"] = mustRaw(filepath.Clean(*in.Cwd))
+	}
+	if in.Env != nil {
+		env := make([]map[string]string, 0, len(*in.Env))
+		for i, v := range *in.Env {
+			if v.Name == nil || *v.Name == "" || v.Value == nil {
+				return nil, fmt.Errorf("env[%d] must be {\"name\": a name, \"value\": a string}", i)
+			}
+			env = append(env, map[string]string{"name": *v.Name, "value": *v.Value})
+		}
+		out["env"] = mustRaw(env)
 	}
 	return out, nil
 }

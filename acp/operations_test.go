@@ -138,3 +138,42 @@ func TestAskAboutFileWriteUsesTheEditorsPermissionPrompt(t *testing.T) {
 	require.Equal(t, "one", readFile(t, target))
 	require.Contains(t, r.chunkTexts(), "error: Denied by a PreToolUse hook: The user denied permission to run Write.")
 }
+
+// terminal/create's env is part of the Bash tool input hooks see (as ACP's
+// list of {name, value}), so a guard can refuse a command by its
+// environment; an updatedInput's env replaces it, and a malformed one is
+// refused.
+func TestTerminalEnvIsShownToHooks(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "seen")
+	guard := hook(t, dir, "guard.sh", `in=$(cat); printf '%s\n' "$in" | jq -c .tool_input >> `+seen+`
+if printf '%s' "$in" | jq -e '[.tool_input.env[]? | select(.name == "LD_PRELOAD")] | length > 0' >/dev/null; then
+  echo "no LD_PRELOAD" >&2; exit 2
+fi
+printf '%s' "$in" | jq 'if .tool_input.command == "env-rewrite" then {hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "allow",
+  updatedInput: {command: "env-rewrite", env: [{name: "SAFE", value: "1"}]}}}
+  elif .tool_input.command == "env-bad" then {hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "allow",
+  updatedInput: {command: "env-bad", env: [{name: "X"}]}}} else {} end'`)
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"PreToolUse", "Bash", guard}),
+		script: script(`[
+		  {"call":{"method":"terminal/create","params":{"command":"ls","env":[{"name":"LD_PRELOAD","value":"/tmp/evil.so"}]}},"ifOK":[{"say":"ls ran"}],"ifError":[{"say":"ls: $error"}]},
+		  {"call":{"method":"terminal/create","params":{"command":"env-rewrite","env":[{"name":"A","value":"b"}]}},"ifOK":[{"say":"rewrite ran"}],"ifError":[{"say":"rewrite: $error"}]},
+		  {"call":{"method":"terminal/create","params":{"command":"env-bad"}},"ifOK":[{"say":"bad ran"}],"ifError":[{"say":"bad: $error"}]},
+		  {"stop":"end_turn"}]`),
+	})
+	sess := r.handshake()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+	require.Equal(t, `{"command":"ls","env":[{"name":"LD_PRELOAD","value":"/tmp/evil.so"}]}`+"\n"+
+		`{"command":"env-rewrite","env":[{"name":"A","value":"b"}]}`+"\n"+
+		`{"command":"env-bad"}`+"\n", readFile(t, seen))
+	texts := r.chunkTexts()
+	require.Contains(t, texts, "ls: Denied by a PreToolUse hook: no LD_PRELOAD")
+	require.Contains(t, texts, "rewrite ran")
+	require.Contains(t, texts, `bad: A PreToolUse hook's updatedInput cannot be used: env[0] must be {"name": a name, "value": a string}`)
+	terms := r.noted(methodTerminalCreate)
+	require.Len(t, terms, 1, "only the rewritten command reached the editor")
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(terms[0].Params, &p))
+	require.Equal(t, []any{map[string]any{"name": "SAFE", "value": "1"}}, p["env"])
+}

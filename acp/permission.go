@@ -57,15 +57,11 @@ func (p *Proxy) requestPermission(m *message) {
 		ToolCall  toolCallUpdate     `json:"toolCall"`
 		Options   []permissionOption `json:"options"`
 	}
-	if err := decode(m.Params, &params); err != nil || params.ToolCall.ToolCallID == "" {
-		p.passEditor(m)
+	if err := decode(m.Params, &params); err != nil || params.ToolCall.ToolCallID == "" || params.SessionID == "" {
+		p.refuseUnread(m, "it has no sessionId and toolCall.toolCallId the proxy can read")
 		return
 	}
-	st := p.sessionState(params.SessionID)
-	if st == nil {
-		p.passEditor(m)
-		return
-	}
+	st := p.guardState(params.SessionID)
 	t := st.tool(params.ToolCall.ToolCallID)
 	st.mu.Lock()
 	t.merge(&params.ToolCall)
@@ -78,7 +74,7 @@ func (p *Proxy) requestPermission(m *message) {
 		// "ask" is the editor's own prompt, which comes after the hooks: the
 		// session is told yes here, and the user's answer is recorded when
 		// the editor gives it (editorAnswered).
-		return st.sess.PreToolUse(ctx, t.id, name, input, func(context.Context, session.AskRequest) bool { return true })
+		return st.session().PreToolUse(ctx, t.id, name, input, func(context.Context, session.AskRequest) bool { return true })
 	})
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
@@ -90,8 +86,8 @@ func (p *Proxy) requestPermission(m *message) {
 		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
 		note = "cancelled by the editor: the agent was answered \"cancelled\""
 	case !ok:
-		note = "the hooks could not run; the editor asks the user"
-		p.askEditor(m, st, t, params.Options)
+		note = "denied: the hooks could not run"
+		p.denyPermission(m, st, t, params.Options, "Not allowed: its PreToolUse hooks could not run (the proxy's log says why).", true)
 	case out.Permission == string(hooks.PermissionDeny):
 		note = p.denyPermission(m, st, t, params.Options, "Denied by a PreToolUse hook: "+out.Reason, out.Continue)
 	case out.Result.Permission == hooks.PermissionAllow && out.Result.UpdatedInput == nil && out.Continue:
@@ -119,7 +115,7 @@ func (p *Proxy) requestPermission(m *message) {
 func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sessState, t *toolState, name string,
 	input json.RawMessage, options []permissionOption) {
 	out, ok := p.fire(ctx, st, hooks.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
-		return st.sess.RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
+		return st.session().RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
 	})
 	var note string
 	switch {
@@ -127,8 +123,8 @@ func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sess
 		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
 		note = "cancelled by the editor: the agent was answered \"cancelled\""
 	case !ok:
-		note = "the hooks could not run; the editor asks the user"
-		p.askEditor(m, st, t, options)
+		note = "denied: the hooks could not run"
+		p.denyPermission(m, st, t, options, "Not allowed: its PermissionRequest hooks could not run (the proxy's log says why).", true)
 	case out.Permission == string(hooks.PermissionDeny):
 		note = p.denyPermission(m, st, t, options, "Denied by a PermissionRequest hook: "+out.Reason, out.Continue)
 	case out.Permission == string(hooks.PermissionAllow) && out.Result.UpdatedInput == nil && out.Continue:
@@ -275,7 +271,7 @@ func (p *Proxy) editorAnswered(call *agentCall, m *message) {
 
 // saveTool records a tool block's new state in the transcript.
 func (p *Proxy) saveTool(st *sessState, b session.Block) {
-	if err := st.sess.AddAssistantMessage([]session.Block{b}); err != nil {
+	if err := st.session().AddAssistantMessage([]session.Block{b}); err != nil {
 		p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", b.Name, "err", err)
 	}
 }
@@ -290,17 +286,15 @@ func boolPtr(b bool) *bool { return &b }
 // request of the proxy's own.
 func (p *Proxy) clientOperation(m *message) {
 	params, err := decodeObject(m.Params)
-	if err != nil {
-		p.passEditor(m)
-		return
-	}
 	var acpID string
-	_ = decode(params["sessionId"], &acpID)
-	st := p.sessionState(acpID)
-	if st == nil {
-		p.passEditor(m)
+	if err == nil {
+		_ = decode(params["sessionId"], &acpID)
+	}
+	if acpID == "" {
+		p.refuseUnread(m, "its params are not an object with a sessionId")
 		return
 	}
+	st := p.guardState(acpID)
 	op := operationOf(m.Method, params)
 	p.mu.Lock()
 	p.seq++
@@ -313,7 +307,7 @@ func (p *Proxy) clientOperation(m *message) {
 
 	ctx := st.ctx()
 	out, ok := p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
-		return st.sess.PreToolUse(ctx, t.id, name, input, func(ctx context.Context, req session.AskRequest) bool {
+		return st.session().PreToolUse(ctx, t.id, name, input, func(ctx context.Context, req session.AskRequest) bool {
 			return p.askUser(ctx, st, t, req)
 		})
 	})
@@ -355,6 +349,15 @@ func (p *Proxy) clientOperation(m *message) {
 	}
 	p.record(st, name, &out, note)
 	p.surface(st, hooks.PreToolUse, out.Blocks)
+}
+
+// refuseUnread answers a guarded request of the agent's whose params the
+// proxy cannot read with an error, instead of passing it on unchecked: its
+// hooks could not have judged it.
+func (p *Proxy) refuseUnread(m *message, why string) {
+	p.log.Warn("refused a request the hooks cannot judge", "method", m.Method, "why", why)
+	p.toAgent(m, errorLine(m.ID, codeInvalidParams, "wavehooks: "+m.Method+" refused: "+why+
+		", so its hooks cannot judge it", nil))
 }
 
 // askUser puts a hook's "ask" about a file or terminal operation to the

@@ -26,18 +26,18 @@ func (p *Proxy) prompt(m *message) {
 		p.forwardCall(m, &editorCall{id: m.ID, method: m.Method}, m.line) // the agent answers bad params itself
 		return
 	}
-	st := p.sessionState(params.SessionID)
-	if st == nil {
-		p.log.Warn("a prompt for a session the proxy did not see start: no hooks run for it", "session", params.SessionID)
-		p.forwardCall(m, &editorCall{id: m.ID, method: m.Method, sessionID: params.SessionID}, m.line)
+	if params.SessionID == "" {
+		// Its UserPromptSubmit hooks would have no session to run in.
+		p.toEditor(m, errorLine(m.ID, codeInvalidParams, "wavehooks: invalid params: session/prompt needs a sessionId", nil))
 		return
 	}
+	st := p.guardState(params.SessionID)
 	p.flushText(st)
 	st.ws.reload() // settings changed since the last prompt apply from this one on
 	ctx := st.ctx()
 	text := promptText(params.Prompt)
 	out, ok := p.fire(ctx, st, hooks.UserPromptSubmit, "", func(ctx context.Context) (session.Outcome, error) {
-		return st.sess.UserPromptSubmit(ctx, text)
+		return st.session().UserPromptSubmit(ctx, text)
 	})
 	switch {
 	case ctx.Err() != nil:
@@ -125,7 +125,7 @@ func (p *Proxy) promptAnswered(t *turn, m *message) {
 		p.answerTurn(t, m)
 		return
 	}
-	out, ok := p.fire(st.ctx(), st, hooks.Stop, "", st.sess.Stop)
+	out, ok := p.fire(st.ctx(), st, hooks.Stop, "", func(ctx context.Context) (session.Outcome, error) { return st.session().Stop(ctx) })
 	if !ok {
 		p.answerTurn(t, m)
 		return

@@ -110,6 +110,8 @@ type Proxy struct {
 	// answered with an error at once.
 	agentGone bool
 	agentCode int
+	// endReported: agentEnded has told the editor.
+	endReported bool
 }
 
 // editorCall is a request of the editor's in flight to the agent.
@@ -154,10 +156,8 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	defer p.stop()
-	if _, err := p.workspace(opts.ProjectRoot); err != nil {
-		p.log.Error("cannot open the project's hooks and sessions", "err", err)
-		closeReader(editorIn)
-		return 1
+	if w := p.workspace(opts.ProjectRoot); w.storeErr != nil {
+		p.log.Warn("sessions are kept in memory: their transcripts cannot be written", "err", w.storeErr)
 	}
 	agent, err := startAgent(opts.Agent, opts.AgentDir, opts.AgentEnv, opts.AgentStderr)
 	if err != nil {
@@ -177,21 +177,25 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	// runs is what keeps their order.
 	up := make(chan *message, queueSize)
 	var readers, workers sync.WaitGroup
-	editorDone, agentDone := make(chan struct{}), make(chan struct{})
+	editorEOF, editorDone, agentDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	readers.Add(1)
-	go func() { defer readers.Done(); p.readEditor(editorIn, up) }()
+	go func() { defer readers.Done(); defer close(editorEOF); p.readEditor(editorIn, up) }()
 	workers.Add(2)
 	go func() { defer workers.Done(); defer close(editorDone); p.work(up) }()
 	go func() { defer workers.Done(); defer close(agentDone); p.readAgent(agent.stdout) }()
 
 	code := 0
 	select {
-	case <-editorDone:
-		// The editor went away: end the agent, then the sessions. Hooks
-		// still running for the editor's requests are killed first.
+	case <-editorEOF:
+		// The editor went away: what it sent last still goes to the agent,
+		// for a grace period (an agent that stops reading its stdin blocks
+		// that write); then the hooks still running are killed, the agent
+		// is ended (stdin closed, SIGTERM, SIGKILL), and the sessions end.
 		p.log.Info("the editor closed the connection; ending the agent")
+		closedWithin(editorDone, opts.KillGrace)
 		p.stop()
 		agent.stop(opts.KillGrace)
+		closedWithin(editorDone, opts.KillGrace)
 		p.awaitAgentOutput(agentDone)
 		p.endSessions("prompt_input_exit")
 	case <-ctx.Done():
@@ -201,10 +205,23 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 		p.awaitAgentOutput(agentDone)
 		p.endSessions("other")
 	case <-agentDone:
-		select {
-		case <-agent.exited:
-		case <-time.After(opts.KillGrace):
+		if !closedWithin(agent.exited, opts.KillGrace) {
 			agent.stop(opts.KillGrace) // it closed its stdout but runs on
+		}
+		code = agent.code
+		p.agentEnded(code)
+		p.stop()
+		p.endSessions("other")
+	case <-agent.exited:
+		// The agent ended. Its last messages are still being read; when
+		// that takes longer than a moment, a hook is running for one of
+		// them: the editor learns at once that the agent is gone (its
+		// requests get an error), and the hooks, which no one waits for
+		// now, are killed.
+		if !closedWithin(agentDone, agentExitGrace) {
+			p.agentEnded(agent.code)
+			p.stop()
+			<-agentDone
 		}
 		code = agent.code
 		p.agentEnded(code)
@@ -229,6 +246,23 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	}
 	p.closeWorkspaces()
 	return code
+}
+
+// agentExitGrace is how long the agent's last messages may take to be
+// handled after it exited before its crash is reported anyway: handling a
+// message takes microseconds unless a hook runs for it.
+const agentExitGrace = 250 * time.Millisecond
+
+// closedWithin reports whether ch closed within d.
+func closedWithin(ch <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // awaitAgentOutput waits for the agent's last messages to be handled after
@@ -256,23 +290,20 @@ func closeReader(r io.Reader) {
 
 // workspace returns the hooks and sessions of a project root, opening them
 // the first time.
-func (p *Proxy) workspace(root string) (*workspace, error) {
+func (p *Proxy) workspace(root string) *workspace {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if w := p.workspaces[root]; w != nil {
-		return w, nil
+		return w
 	}
-	w, err := newWorkspace(&p.opts, root, p.skipClaude, func(in hooks.Input, res hooks.Result) {
+	w := newWorkspace(&p.opts, root, p.skipClaude, func(in hooks.Input, res hooks.Result) {
 		p.recordRun(in.SessionID, in.MatchValue(), &res, "async")
 	})
-	if err != nil {
-		return nil, err
-	}
 	for _, d := range w.engine.Config().Diagnostics() {
 		p.log.Warn("settings: " + d.String())
 	}
 	p.workspaces[root] = w
-	return w, nil
+	return w
 }
 
 func (p *Proxy) closeWorkspaces() {

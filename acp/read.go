@@ -77,6 +77,10 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 			}
 			return
 		}
+		if tooDeep(line) {
+			p.deepFromEditor(line, up)
+			continue
+		}
 		m, err := parseMessage(line)
 		if err != nil {
 			p.log.Warn("the editor sent a line that is not a JSON-RPC message; it was not passed on",
@@ -114,6 +118,10 @@ func (p *Proxy) readAgent(r io.Reader) {
 				p.log.Debug("reading from the agent", "err", err)
 			}
 			return
+		}
+		if tooDeep(line) {
+			p.deepFromAgent(line)
+			continue
 		}
 		m, err := parseMessage(line)
 		if err != nil {

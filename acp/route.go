@@ -197,6 +197,11 @@ func (p *Proxy) initialized(m *message) {
 // an error, and every prompt held for a Stop hook's follow-up.
 func (p *Proxy) agentEnded(code int) {
 	p.mu.Lock()
+	if p.endReported {
+		p.mu.Unlock()
+		return
+	}
+	p.endReported = true
 	p.agentGone, p.agentCode = true, code
 	calls := p.editorCalls
 	p.editorCalls = map[string]*editorCall{}

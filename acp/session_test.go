@@ -196,3 +196,42 @@ func TestWorkspaceHooksNeedTrust(t *testing.T) {
 		})
 	}
 }
+
+// The agent's requests while a session/load is in flight are guarded like
+// any other: a deny-everything PreToolUse hook refuses a terminal and a
+// permission request the agent makes during the load (before, the proxy
+// skipped hooks for a session being loaded and passed both to the editor).
+// The replayed history is still not recorded, and SessionStart runs when
+// the load is answered.
+func TestHooksRunWhileASessionLoads(t *testing.T) {
+	dir := t.TempDir()
+	ran, sources := filepath.Join(dir, "ran"), filepath.Join(dir, "sources")
+	guard := hook(t, dir, "guard.sh", `jq -c '[.tool_name, .session_id]' >> `+ran+`
+jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not during a load"}}'`)
+	start := hook(t, dir, "start.sh", `jq -r .source >> `+sources)
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"PreToolUse", "", guard}, [3]string{"SessionStart", "", start}),
+		script: `{"replay": ["old question", "old answer"], "load": [
+		  {"call":{"method":"terminal/create","params":{"command":"rm","args":["-rf","/"]}},"ifOK":[{"say":"terminal ran"}],"ifError":[{"say":"terminal refused"}]},
+		  {"permission":{"toolCallId":"l1","title":"rm -rf /","kind":"execute","rawInput":{"command":"rm -rf /"}},
+		   "ifAllowed":[{"say":"permission allowed"}],"ifRejected":[{"say":"permission rejected"}],"ifCancelled":[{"say":"permission cancelled"}]}],
+		 "turns": [[{"say":"new"},{"stop":"end_turn"}]]}`,
+	})
+	r.handshake()
+	load := r.call("session/load", map[string]any{"sessionId": "earlier-1", "cwd": r.project, "mcpServers": []any{}})
+	require.Nil(t, load.Error, "%s", load.Line)
+	require.Equal(t, `["Bash","earlier-1"]`+"\n"+`["Bash","earlier-1"]`+"\n", readFile(t, ran), "the guard ran for both, during the load")
+	require.Empty(t, r.noted(methodTerminalCreate))
+	require.Empty(t, r.noted(methodRequestPermission))
+	texts := r.chunkTexts()
+	require.Contains(t, texts, "terminal refused")
+	require.Contains(t, texts, "permission rejected")
+	require.Equal(t, "startup\nresume\n", readFile(t, sources))
+
+	require.Equal(t, "end_turn", stopReason(t, r.prompt("earlier-1", "next")))
+	var said []string
+	for _, b := range blocksOf(r.transcript("earlier-1"), "text") {
+		said = append(said, b["content"].(string))
+	}
+	require.Equal(t, []string{"next", "new"}, said, "the replayed history is not recorded")
+}

@@ -24,23 +24,22 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 		p.passEditor(m)
 		return
 	}
-	st, err := p.openSession(call, acpID)
-	if err != nil {
-		p.log.Warn("no hooks for this session: its transcript cannot be opened", "session", acpID, "err", err)
-		p.passEditor(m)
-		return
-	}
+	st, memErr := p.openSession(call.cwd, acpID)
 	source := "startup"
 	if call.method != methodSessionNew {
 		source = "resume"
 	}
 	out, ok := p.fire(st.ctx(), st, hooks.SessionStart, source, func(ctx context.Context) (session.Outcome, error) {
-		return st.sess.SessionStart(ctx, source)
+		return st.session().SessionStart(ctx, source)
 	})
 	if ok && out.Continue {
 		st.addPending(marked(hooks.SessionStart, out.AdditionalContext)...)
 	}
 	p.passEditor(m)
+	if memErr != nil {
+		p.notice(st, levelError, "this session's transcript cannot be kept ("+memErr.Error()+
+			"): its hooks run all the same, on the session kept in memory (their transcript_path is empty), and nothing of it is saved")
+	}
 	if ok {
 		p.record(st, source, &out, "")
 		p.surface(st, hooks.SessionStart, out.Blocks)
@@ -49,34 +48,33 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 
 // openSession finds or starts the state and transcript of an agent's
 // session. A new session's hooks are those of its cwd when that is a
-// directory and --project did not fix the project.
-func (p *Proxy) openSession(call *editorCall, acpID string) (*sessState, error) {
+// directory and --project did not fix the project. When its file cannot be
+// opened or created, the session lives in memory and inMemory says why: its
+// hooks run all the same.
+func (p *Proxy) openSession(cwd, acpID string) (st *sessState, inMemory error) {
 	p.mu.Lock()
-	st := p.sessions[acpID]
+	st = p.sessions[acpID]
 	p.mu.Unlock()
 	if st != nil {
 		return st, nil
 	}
 	root := p.opts.ProjectRoot
-	if dir, ok := projectDir(call.cwd); ok && !p.opts.ProjectFixed {
+	if dir, ok := projectDir(cwd); ok && !p.opts.ProjectFixed {
 		root = dir
 	}
-	ws, err := p.workspace(root)
-	if err != nil {
-		return nil, err
-	}
-	sess, _, err := ws.store.OpenOrCreate(sessionID(acpID))
-	if err != nil {
-		return nil, err
+	ws := p.workspace(root)
+	sess, memErr := ws.openSession(sessionID(acpID))
+	if memErr != nil {
+		p.log.Warn("the session's transcript cannot be kept; it is kept in memory", "session", acpID, "err", memErr)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if existing := p.sessions[acpID]; existing != nil {
 		return existing, nil
 	}
-	st = newSessState(p.ctx, acpID, ws, sess)
+	st = newSessState(p.ctx, acpID, ws, sess, memErr != nil)
 	p.sessions[acpID] = st
-	return st, nil
+	return st, memErr
 }
 
 // sessionState returns the state of an agent's session, nil when the proxy
@@ -88,6 +86,33 @@ func (p *Proxy) sessionState(acpID string) *sessState {
 		return nil
 	}
 	return p.sessions[acpID]
+}
+
+// guardState returns the state of the session a guarded message is about
+// (a permission, file or terminal request, a prompt), opening it when the
+// proxy has not seen the session start: while its session/load is in
+// flight (the load's cwd picks the project), or for an id the agent never
+// announced. A guard is never skipped for want of state; the replay of a
+// load is still not recorded (sessionState).
+func (p *Proxy) guardState(acpID string) *sessState {
+	p.mu.Lock()
+	st := p.sessions[acpID]
+	cwd := ""
+	for _, c := range p.editorCalls {
+		if c.method == methodSessionLoad && c.sessionID == acpID {
+			cwd = c.cwd
+		}
+	}
+	p.mu.Unlock()
+	if st != nil {
+		return st
+	}
+	st, memErr := p.openSession(cwd, acpID)
+	if memErr != nil {
+		p.notice(st, levelError, "this session's transcript cannot be kept ("+memErr.Error()+
+			"): its hooks run all the same, on the session kept in memory, and nothing of it is saved")
+	}
+	return st
 }
 
 // cancelSession stops the hooks running for a session at once (the editor
@@ -124,7 +149,7 @@ func (p *Proxy) endSession(acpID, reason string) {
 	// SessionEnd runs even when the proxy is stopping: it is the hooks' one
 	// chance to clean up. Their own timeouts bound it.
 	out, ok := p.fire(context.Background(), st, hooks.SessionEnd, reason, func(ctx context.Context) (session.Outcome, error) {
-		return st.sess.SessionEnd(ctx, reason)
+		return st.session().SessionEnd(ctx, reason)
 	})
 	if ok {
 		p.record(st, reason, &out, "")

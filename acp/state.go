@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -15,7 +16,11 @@ import (
 type sessState struct {
 	acpID string // the agent's session id
 	ws    *workspace
-	sess  *session.Session
+	// sess is the session the hooks run on: its file in the store, or one
+	// in memory (session.ScratchWithID) when the file cannot be created or
+	// written; inMemory is then set. It is swapped at most once.
+	sess     atomic.Pointer[session.Session]
+	inMemory atomic.Bool
 
 	mu sync.Mutex // guards everything below
 	// hookCtx is what the session's hooks run under; session/cancel ends it
@@ -52,10 +57,27 @@ type turn struct {
 	stopped   bool
 }
 
-func newSessState(ctx context.Context, acpID string, ws *workspace, sess *session.Session) *sessState {
-	st := &sessState{acpID: acpID, ws: ws, sess: sess, tools: map[string]*toolState{}, finished: map[string]bool{}}
+func newSessState(ctx context.Context, acpID string, ws *workspace, sess *session.Session, inMemory bool) *sessState {
+	st := &sessState{acpID: acpID, ws: ws, tools: map[string]*toolState{}, finished: map[string]bool{}}
+	st.sess.Store(sess)
+	st.inMemory.Store(inMemory)
 	st.hookCtx, st.cancelHooks = context.WithCancel(ctx)
 	return st
+}
+
+// session is the session the hooks run on now.
+func (st *sessState) session() *session.Session { return st.sess.Load() }
+
+// toMemory moves the session into memory after its file could not be
+// written: every event from now on runs its hooks on a session of its own
+// in memory, under the same session id, with no transcript_path. It
+// reports whether this call moved it (false when it was in memory already).
+func (st *sessState) toMemory() bool {
+	if !st.inMemory.CompareAndSwap(false, true) {
+		return false
+	}
+	st.sess.Store(session.ScratchWithID(st.session().ID(), st.ws.root, st.ws.engine))
+	return true
 }
 
 // ctx is the context the session's hooks run under now.

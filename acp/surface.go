@@ -2,20 +2,41 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
 )
 
 // fire runs one event of a session through the session package, which
-// records it in the transcript and runs the hooks. ok is false when the
-// event could not be recorded (the session file cannot be written): the
-// hooks did not run, and the caller decides what is safe.
+// records it in the transcript and runs the hooks. When the session's file
+// cannot be written (a full disk, a directory made read-only), the session
+// moves into memory (sessState.toMemory), the editor is told, and an event
+// whose hooks had not run yet runs them there: a session whose state cannot
+// be kept still runs every hook. ok is false when the hooks' answer is not
+// known even so: the caller then fails closed where the event guards
+// something (a deny, a prompt not sent).
 func (p *Proxy) fire(ctx context.Context, st *sessState, ev hooks.Event, matchValue string,
 	f func(context.Context) (session.Outcome, error)) (session.Outcome, bool) {
 	p.flush() // what came before the event reaches its side before the hooks take their time
 	out, err := f(ctx)
+	var invalid *flow.InvalidError
+	if err != nil && !errors.As(err, &invalid) {
+		if st.toMemory() {
+			p.log.Warn("the session's transcript cannot be written; it is kept in memory from now on",
+				"event", ev, "session", st.acpID, "err", err)
+			p.notice(st, levelError, "this session's transcript can no longer be written ("+err.Error()+
+				"): its hooks keep running, on the session kept in memory, and nothing more of it is saved")
+		}
+		switch {
+		case out.Result.Event == "" && st.inMemory.Load():
+			out, err = f(ctx) // the hooks had not run: they run on the session in memory
+		case out.Result.Event != "":
+			err = nil // the hooks ran and answered; only saving their answer failed
+		}
+	}
 	if err != nil {
 		p.log.Warn("hooks did not run: the session could not be recorded", "event", ev, "match", matchValue,
 			"session", st.acpID, "err", err)
@@ -28,7 +49,7 @@ func (p *Proxy) fire(ctx context.Context, st *sessState, ev hooks.Event, matchVa
 // it, and logs it to stderr, where editors keep an agent's log. note says
 // what the proxy did with the hooks' decision.
 func (p *Proxy) record(st *sessState, matchValue string, out *session.Outcome, note string) {
-	p.recordRun(st.sess.ID(), matchValue, &out.Result, note)
+	p.recordRun(st.session().ID(), matchValue, &out.Result, note)
 }
 
 func (p *Proxy) recordRun(sessionID, matchValue string, res *hooks.Result, note string) {
@@ -46,7 +67,7 @@ func (p *Proxy) recordRun(sessionID, matchValue string, res *hooks.Result, note 
 // recordNote adds to the history something the proxy could not let hooks
 // decide, so that "why did my hook not stop this?" has an answer there too.
 func (p *Proxy) recordNote(st *sessState, ev hooks.Event, matchValue, outcome string) {
-	run := p.history.Add(hooks.EventRun{SessionID: st.sess.ID(), Event: ev, MatchValue: matchValue,
+	run := p.history.Add(hooks.EventRun{SessionID: st.session().ID(), Event: ev, MatchValue: matchValue,
 		Hooks: []hooks.Run{}, Outcome: outcome})
 	p.log.Info("not enforced", "event", run.Event, "match", matchValue, "session", run.SessionID, "outcome", outcome)
 }
@@ -63,6 +84,25 @@ func (p *Proxy) surface(st *sessState, ev hooks.Event, blocks []session.Block) {
 			p.hookMessage(st, ev, levelError, b.Content)
 		}
 	}
+}
+
+// notice sends the editor a message of the proxy's own about a session
+// (its transcript cannot be kept, a message was refused), marked like a hook
+// message but naming no hook: "[wavehooks] <text>", with _meta.wavehooks
+// carrying the level and "notice": true.
+func (p *Proxy) notice(st *sessState, level, text string) {
+	p.noticeTo(st.acpID, level, text)
+}
+
+func (p *Proxy) noticeTo(acpID, level, text string) {
+	p.sendEditor(notificationLine(methodSessionUpdate, map[string]any{
+		"sessionId": acpID,
+		"update": map[string]any{
+			"sessionUpdate": "agent_message_chunk",
+			"content":       map[string]any{"type": "text", "text": "\n\n[wavehooks] " + level + ": " + strings.TrimSpace(text) + "\n\n"},
+			"_meta":         map[string]any{"wavehooks": map[string]any{"notice": true, "level": level}},
+		},
+	}))
 }
 
 // Levels of a hook message.
@@ -111,7 +151,7 @@ func (p *Proxy) saveText(st *sessState, text string) {
 	if text == "" {
 		return
 	}
-	if err := st.sess.AddAssistantMessage([]session.Block{{Type: session.BlockText, Content: text}}); err != nil {
+	if err := st.session().AddAssistantMessage([]session.Block{{Type: session.BlockText, Content: text}}); err != nil {
 		p.log.Warn("the agent's message could not be recorded", "session", st.acpID, "err", err)
 	}
 }

@@ -79,7 +79,7 @@ func (p *Proxy) toolUpdate(st *sessState, u *toolCallUpdate, isNew bool) {
 			blocks = append(blocks, session.Block{Type: session.BlockText, Content: text})
 		}
 		blocks = append(blocks, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input})
-		if err := st.sess.AddAssistantMessage(blocks); err != nil {
+		if err := st.session().AddAssistantMessage(blocks); err != nil {
 			p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", name, "err", err)
 		}
 	}
@@ -115,14 +115,14 @@ func (p *Proxy) toolFinished(st *sessState, t *toolState, name string, input jso
 	var ok bool
 	if status == "completed" {
 		out, ok = p.fire(ctx, st, ev, name, func(ctx context.Context) (session.Outcome, error) {
-			return st.sess.PostToolUse(ctx, t.id, name, input, response)
+			return st.session().PostToolUse(ctx, t.id, name, input, response)
 		})
 	} else {
 		ev = hooks.PostToolUseFailure
 		p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
 			Result: failure, Success: boolPtr(false)})
 		out, ok = p.fire(ctx, st, ev, name, func(ctx context.Context) (session.Outcome, error) {
-			return st.sess.RunHooks(ctx, hooks.Input{Event: ev, ToolName: name, ToolInput: input, ToolUseID: t.id,
+			return st.session().RunHooks(ctx, hooks.Input{Event: ev, ToolName: name, ToolInput: input, ToolUseID: t.id,
 				Extra: map[string]json.RawMessage{"error": mustRaw(failure)}}, nil)
 		})
 	}
@@ -148,7 +148,7 @@ func (p *Proxy) toolFinished(st *sessState, t *toolState, name string, input jso
 // have been.
 func (p *Proxy) uncheckedTool(st *sessState, name string) {
 	text := name + " ran without a permission request: the agent did not ask, so its PreToolUse hooks could not decide on it"
-	if _, err := st.sess.AddWarning(text); err != nil {
+	if _, err := st.session().AddWarning(text); err != nil {
 		p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", name, "err", err)
 	}
 	p.recordNote(st, hooks.PreToolUse, name, "not enforced: ran without a permission request")

@@ -23,9 +23,12 @@ type workspace struct {
 	root   string
 	paths  hooks.Paths
 	engine *hooks.Engine
-	store  *session.Store
-	trust  *hooks.TrustStore
-	always bool // --trust-workspace
+	// store is nil when the sessions directory cannot be made (storeErr
+	// says why): the workspace's sessions then live in memory.
+	store    *session.Store
+	storeErr error
+	trust    *hooks.TrustStore
+	always   bool // --trust-workspace
 
 	mu sync.Mutex
 	// skipClaude drops the hooks of Claude Code's settings files: the agent
@@ -33,7 +36,7 @@ type workspace struct {
 	skipClaude bool
 }
 
-func newWorkspace(o *Options, root string, skipClaude bool, onAsync func(hooks.Input, hooks.Result)) (*workspace, error) {
+func newWorkspace(o *Options, root string, skipClaude bool, onAsync func(hooks.Input, hooks.Result)) *workspace {
 	w := &workspace{root: root, trust: hooks.NewTrustStore(o.WaveHome), always: o.TrustWorkspace, skipClaude: skipClaude,
 		paths: hooks.Paths{WaveHome: o.WaveHome, ProjectRoot: root, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile}}
 	cfg := hooks.Load(w.paths, nil)
@@ -43,10 +46,27 @@ func newWorkspace(o *Options, root string, skipClaude bool, onAsync func(hooks.I
 	store, err := session.NewStore(session.Options{WaveHome: o.WaveHome, ProjectRoot: root,
 		Format: session.Format(cfg.TranscriptFormat), Firer: w.engine})
 	if err != nil {
-		return nil, fmt.Errorf("sessions of %s: %w", root, err)
+		// The hooks must run all the same: sessions are kept in memory
+		// (openSession), and each one's editor is told.
+		w.storeErr = fmt.Errorf("sessions of %s: %w", root, err)
+		return w
 	}
 	w.store = store
-	return w, nil
+	return w
+}
+
+// openSession opens or creates the file of a session; when it cannot (no
+// store, a read-only directory, a full disk) it returns a session in memory
+// and the reason, which the editor is told.
+func (w *workspace) openSession(id string) (sess *session.Session, inMemory error) {
+	if w.store == nil {
+		return session.ScratchWithID(id, w.root, w.engine), w.storeErr
+	}
+	sess, _, err := w.store.OpenOrCreate(id)
+	if err != nil {
+		return session.ScratchWithID(id, w.root, w.engine), err
+	}
+	return sess, nil
 }
 
 // reload reads the settings files again; the proxy calls it at every
@@ -54,6 +74,9 @@ func newWorkspace(o *Options, root string, skipClaude bool, onAsync func(hooks.I
 func (w *workspace) reload() *hooks.Config {
 	cfg := hooks.Load(w.paths, nil)
 	w.apply(cfg)
+	if w.store == nil {
+		return cfg
+	}
 	if err := w.store.SetFormat(session.Format(cfg.TranscriptFormat)); err != nil {
 		_ = err // the config's own diagnostics already name a bad transcriptFormat
 	}
@@ -126,6 +149,9 @@ func (w *workspace) matchingPreToolHooks(tool string) bool {
 
 func (w *workspace) close() error {
 	w.engine.Close()
+	if w.store == nil {
+		return nil
+	}
 	return w.store.Close()
 }
 

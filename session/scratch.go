@@ -11,3 +11,13 @@ func Scratch(projectRoot string, firer Firer) *Session {
 		byID: map[string]*Session{}, byName: map[string]*Session{}}
 	return &Session{store: st, id: "scratch", format: FormatJSON, conv: newConversation(nil), scratch: true}
 }
+
+// ScratchWithID is Scratch under a session id of the caller's: a host that
+// cannot keep a session's file (a read-only sessions directory, a full disk)
+// still runs that session's hooks in memory, and they see the session's own
+// id as session_id, not "scratch".
+func ScratchWithID(id, projectRoot string, firer Firer) *Session {
+	s := Scratch(projectRoot, firer)
+	s.id = id
+	return s
+}

@@ -14,8 +14,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 )
 
 type script struct {
@@ -25,6 +29,9 @@ type script struct {
 	Replay []string `json:"replay"`
 	// Every is the turn of every prompt after the listed turns.
 	Every []step `json:"every"`
+	// Load is played during session/load, after the replay and before the
+	// answer: the agent's requests while the load is in flight.
+	Load []step `json:"load"`
 }
 
 // step is one thing the agent does in a turn; exactly one field is set.
@@ -52,7 +59,11 @@ type step struct {
 	Chunks      *struct{ N int } `json:"chunks,omitempty"`
 	BigSay      int              `json:"bigSay,omitempty"`
 	Stdout      string           `json:"stdout,omitempty"`
-	Stderr      string           `json:"stderr,omitempty"`
+	// Async plays its steps alongside the rest of the turn.
+	Async []step `json:"async,omitempty"`
+	// WaitFile waits until the file exists (a hook creates it).
+	WaitFile string `json:"waitFile,omitempty"`
+	Stderr   string `json:"stderr,omitempty"`
 }
 
 type call struct {
@@ -103,8 +114,23 @@ func main() {
 		}
 		a.log = f
 	}
+	if path := os.Getenv("AGENT_PID_FILE"); path != "" {
+		if err := os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "scriptagent:", err)
+			os.Exit(2)
+		}
+	}
+	// AGENT_STOP_READING_AFTER=n: after n lines the agent stops reading its
+	// stdin and ignores SIGTERM, as a wedged agent does.
+	stopAfter, _ := strconv.Atoi(os.Getenv("AGENT_STOP_READING_AFTER"))
 	in := bufio.NewReaderSize(os.Stdin, 1<<16)
-	for {
+	for n := 0; ; n++ {
+		if stopAfter > 0 && n == stopAfter {
+			signal.Ignore(syscall.SIGTERM)
+			for {
+				time.Sleep(time.Hour)
+			}
+		}
 		line, err := in.ReadBytes('\n')
 		if len(line) > 0 {
 			a.received(line)
@@ -174,6 +200,13 @@ func (a *agent) request(m msg) {
 				kind = "agent_message_chunk"
 			}
 			a.update(p.SessionID, map[string]any{"sessionUpdate": kind, "content": map[string]string{"type": "text", "text": text}})
+		}
+		if a.sc.Load != nil {
+			go func() { // its calls wait for answers the main loop reads
+				a.play(nil, p.SessionID, a.sc.Load, make(chan struct{}))
+				a.reply(m.ID, nil)
+			}()
+			return
 		}
 		a.reply(m.ID, nil)
 	case "session/resume", "session/close":
@@ -280,6 +313,15 @@ func (a *agent) play(id json.RawMessage, sess string, steps []step, cancel chan 
 				"content": map[string]string{"type": "text", "text": strings.Repeat("x", s.BigSay)}})
 		case s.Stdout != "":
 			a.raw(s.Stdout + "\n")
+		case s.Async != nil:
+			go a.play(id, sess, s.Async, cancel)
+		case s.WaitFile != "":
+			for {
+				if _, err := os.Stat(s.WaitFile); err == nil {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
 		case s.Stderr != "":
 			fmt.Fprintln(os.Stderr, s.Stderr)
 		}
