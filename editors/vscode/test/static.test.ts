@@ -12,6 +12,7 @@ import { parse, ParseError } from 'jsonc-parser';
 
 import { describePending, durationNs, formatEventRun } from '../src/format';
 import { answerShowMessageRequest, askPermissionId, classifyPrompt, PromptUI } from '../src/prompts';
+import { USER_ONLY_SETTINGS } from '../src/userSettings';
 import { EventRun } from '../src/wire';
 
 const ext = path.join(__dirname, '..', '..');
@@ -136,9 +137,21 @@ describe('extension manifest', () => {
 
   test('declares the settings the extension reads', () => {
     const props = Object.keys(manifest.contributes.configuration.properties);
-    for (const m of source.matchAll(/get<\w+>\('([\w.]+)'/g)) {
+    for (const m of source.matchAll(/(?:get|userSetting)<\w+>\('([\w.]+)'/g)) {
       assert.ok(props.includes(`wavehooks.${m[1]}`), `wavehooks.${m[1]} is declared`);
     }
+  });
+
+  test('a repository cannot set the server, the wave home or trust: scope "machine", read only through userSetting', () => {
+    const props = manifest.contributes.configuration.properties;
+    for (const key of USER_ONLY_SETTINGS) {
+      assert.equal(props[`wavehooks.${key}`].scope, 'machine', `wavehooks.${key}'s scope`);
+      assert.doesNotMatch(source, new RegExp(`get<\\w+>\\('${key}'`), `wavehooks.${key} is read with get(), which a workspace value can reach`);
+      assert.match(source, new RegExp(`userSetting<\\w+>\\('${key}'`), `wavehooks.${key} is read with userSetting`);
+    }
+    // Every other setting may come from a workspace: none of them chooses what runs or weakens trust.
+    const others = Object.entries(props).filter(([k]) => !USER_ONLY_SETTINGS.some((u) => k === `wavehooks.${u}`));
+    assert.deepEqual(others.map(([k]) => k), ['wavehooks.askTimeoutSeconds', 'wavehooks.askStyle', 'wavehooks.trace.server']);
   });
 });
 
