@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/lsp"
 )
 
@@ -64,7 +65,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = lsp.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", err)
+		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return 2
 	}
 	if in.Cwd == "" {
@@ -75,7 +76,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := hooks.Load(paths, nil)
 	for _, d := range cfg.Diagnostics() {
-		fmt.Fprintln(stderr, d)
+		fmt.Fprintln(stderr, safetext.Line(d.String(), 0))
 	}
 	engine := hooks.NewEngine(cfg)
 	engine.Install(hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, c.trust))
@@ -94,7 +95,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, r := range res.Runs {
 		if strings.HasPrefix(r.Skipped, hooks.NeedsAgentHost) {
 			fmt.Fprintf(stderr, "wavehooks run: %s hook `%s` did not run: it needs an agent host (the editor's agent evaluates it through wave/evaluateHook)\n",
-				r.Type, r.Command)
+				safetext.Line(r.Type, 0), safetext.Line(r.Command, 0))
 		}
 	}
 	if *explain {
@@ -107,11 +108,11 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	result, err := lsp.Preview(ctx, in, res)
 	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", err)
+		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return 1
 	}
 	if err := printIndented(stdout, result); err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", err)
+		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return 1
 	}
 	if c, ok := stdout.(io.Closer); ok {
