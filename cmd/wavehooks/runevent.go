@@ -75,11 +75,10 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	cfg := hooks.Load(paths, nil)
-	for _, d := range cfg.Diagnostics() {
-		fmt.Fprintln(stderr, safetext.Line(d.String(), 0))
-	}
+	loaded := hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, c.trust)
+	reportSettings(stderr, loaded)
 	engine := hooks.NewEngine(cfg)
-	engine.Install(hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, c.trust))
+	engine.Install(loaded)
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 	var mu sync.Mutex
@@ -120,6 +119,25 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	engine.Wait()
 	return 0
+}
+
+// reportSettings prints the diagnostics of the configuration that runs
+// (an untrusted workspace's settings explain nothing: they do not apply, as
+// the editor shows it), and, for an untrusted workspace, each of its
+// settings that waits for trust: an untrusted project's disableAllHooks
+// leaves the user's own hooks running, and saying that they "do not run"
+// would be false.
+func reportSettings(stderr io.Writer, l *hooks.Loaded) {
+	for _, d := range l.Config.Diagnostics() {
+		fmt.Fprintln(stderr, safetext.Line(d.String(), 0))
+	}
+	if l.Trusted {
+		return
+	}
+	for _, s := range hooks.WorkspaceSettings(l.Full) {
+		fmt.Fprintf(stderr, "wavehooks run: the workspace is not trusted, so its setting %s does not apply: "+
+			"your own hooks run as if it were not set (--trust-workspace, or Trust in the editor, applies it)\n", safetext.Line(s, 0))
+	}
 }
 
 // readAll reads r to its end like io.ReadAll, in far fewer copies for a
