@@ -3,6 +3,8 @@ package hooks_test
 import (
 	"context"
 	"encoding/json"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,4 +195,55 @@ func TestRefusedURLsPostNothing(t *testing.T) {
 			require.Len(t, srv.seen(), before, "nothing was posted")
 		})
 	}
+}
+
+// FuzzURLPolicy holds the rules that matter whatever the pattern and the
+// URL: nothing panics; a URL with user information, or one net/url does not
+// read as an absolute http(s) URL, is never admitted; and an admitted URL's
+// host, as the client dials it, is one the pattern names: the pattern's host
+// itself when it has no *, else a host with as many labels.
+func FuzzURLPolicy(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"http://127.0.0.1:*/hooks/*", "http://127.0.0.1:1@otherhost/hooks/x"},
+		{"https://*.corp.example/*", "https://evil.example/.corp.example/x"},
+		{"https://*.corp.example/*", "https://hooks.corp.example/x?y=1"},
+		{"http://[::1]:*/*", "http://[::1]:8080/x"},
+		{"*://h.example/a*b", "https://h.example/a/../b"},
+		{"https://*/*", "https://h.example:443/%2e%2e/x"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, raw string) {
+		p := hooks.HTTPPolicy{URLs: []string{pattern}, URLsSet: true, URLsFrom: []string{"f"}}
+		ok, why := p.AllowsURL(raw)
+		if !ok {
+			require.NotEmpty(t, why)
+			return
+		}
+		u, err := url.Parse(raw)
+		require.NoError(t, err, "admitted a URL net/url cannot read")
+		require.Nil(t, u.User, "admitted a URL with user information")
+		require.Contains(t, []string{"http", "https"}, u.Scheme)
+		require.NotEmpty(t, u.Host)
+		_, rest, _ := strings.Cut(pattern, "://")
+		authority, _, _ := strings.Cut(rest, "/")
+		authority, _, _ = strings.Cut(authority, "?")
+		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+		patHost := authority
+		if i := strings.LastIndex(authority, ":"); i >= 0 && !strings.HasSuffix(authority, "]") {
+			patHost = authority[:i]
+		}
+		patHost = strings.ToLower(strings.TrimSuffix(strings.Trim(patHost, "[]"), "."))
+		switch {
+		case patHost == "*":
+		case !strings.Contains(patHost, "*"):
+			if ip := net.ParseIP(patHost); ip != nil {
+				require.True(t, ip.Equal(net.ParseIP(host)), "pattern %q admitted host %q", pattern, host)
+			} else {
+				require.Equal(t, patHost, host, "pattern %q admitted %q", pattern, raw)
+			}
+		default:
+			require.Equal(t, strings.Count(patHost, "."), strings.Count(host, "."), "pattern %q admitted %q", pattern, raw)
+		}
+	})
 }
