@@ -3,41 +3,47 @@ package hooks
 import (
 	"fmt"
 	"strings"
+
+	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 
 // Explain tells a person, in plain text, what happened to every configured
 // hook of one event: whether its matcher matched and why, why it was
-// skipped, or what it received, printed and decided.
+// skipped, or what it received, printed and decided. It is printed to a
+// terminal, and most of it comes from a repository or a hook (commands,
+// status messages, reasons, output): every such text is escaped
+// (safetext), so that it is read, never acted on.
 func Explain(r EventRun) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s", r.Event)
+	line := func(s string) string { return safetext.Line(s, 0) }
+	fmt.Fprintf(&b, "%s", line(string(r.Event)))
 	if r.MatchValue != "" {
 		fmt.Fprintf(&b, " (matched on %q)", r.MatchValue)
 	}
-	fmt.Fprintf(&b, ": %s\n", r.Outcome)
+	fmt.Fprintf(&b, ": %s\n", line(r.Outcome))
 	if len(r.Hooks) == 0 {
-		fmt.Fprintf(&b, "  no hook is configured for %s in any settings file\n", r.Event)
+		fmt.Fprintf(&b, "  no hook is configured for %s in any settings file\n", line(string(r.Event)))
 	}
 	for i, h := range r.Hooks {
-		fmt.Fprintf(&b, "\n  hook %d: %s\n    from %s settings %s\n", i+1, h.Command, h.Source, h.File)
+		fmt.Fprintf(&b, "\n  hook %d: %s\n    from %s settings %s\n", i+1, line(h.Command), line(h.Source.String()), line(h.File))
 		if h.Matcher != "" {
-			fmt.Fprintf(&b, "    matcher %q: %s\n", h.Matcher, h.Why)
+			fmt.Fprintf(&b, "    matcher %q: %s\n", h.Matcher, line(h.Why))
 		}
 		if h.If != "" {
-			fmt.Fprintf(&b, "    if %q: %s\n", h.If, h.IfWhy)
+			fmt.Fprintf(&b, "    if %q: %s\n", h.If, line(h.IfWhy))
 		}
 		if h.StatusMessage != "" {
-			fmt.Fprintf(&b, "    status message: %s\n", h.StatusMessage)
+			fmt.Fprintf(&b, "    status message: %s\n", line(h.StatusMessage))
 		}
 		switch {
 		case !h.Matched:
 			b.WriteString("    did not run: the matcher does not match\n")
 			continue
 		case h.Skipped != "":
-			fmt.Fprintf(&b, "    did not run: %s\n", h.Skipped)
+			fmt.Fprintf(&b, "    did not run: %s\n", line(h.Skipped))
 			continue
 		case h.Async && !h.Ran:
-			fmt.Fprintf(&b, "    %s\n", h.Decision)
+			fmt.Fprintf(&b, "    %s\n", line(h.Decision))
 			continue
 		case h.Async:
 			b.WriteString("    ran in the background (async): what it said was reported, not applied\n")
@@ -57,14 +63,14 @@ func Explain(r EventRun) string {
 			b.WriteString("    stdout was read as JSON\n")
 		}
 		for _, p := range h.Problems {
-			fmt.Fprintf(&b, "    problem: %s\n", p)
+			fmt.Fprintf(&b, "    problem: %s\n", line(p))
 		}
-		fmt.Fprintf(&b, "    decision: %s\n", h.Decision)
+		fmt.Fprintf(&b, "    decision: %s\n", line(h.Decision))
 		writeIndented(&b, "stdout", h.Stdout, h.StdoutTruncated)
 		writeIndented(&b, "stderr", h.Stderr, h.StderrTruncated)
 	}
 	if r.Stdin != "" {
-		fmt.Fprintf(&b, "\n  stdin every hook received:\n    %s\n", strings.TrimSpace(r.Stdin))
+		fmt.Fprintf(&b, "\n  stdin every hook received:\n    %s\n", line(strings.TrimSpace(r.Stdin)))
 	}
 	return b.String()
 }
@@ -78,7 +84,7 @@ func writeIndented(b *strings.Builder, name, text string, truncated bool) {
 	if len(text) > max {
 		text, truncated = text[:max], true
 	}
-	fmt.Fprintf(b, "    %s:\n      %s\n", name, strings.ReplaceAll(text, "\n", "\n      "))
+	fmt.Fprintf(b, "    %s:\n      %s\n", name, strings.ReplaceAll(safetext.Block(text), "\n", "\n      "))
 	if truncated {
 		fmt.Fprintf(b, "      [%s truncated]\n", name)
 	}

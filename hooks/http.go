@@ -18,9 +18,10 @@ import (
 // files are joined, except that a list in the managed settings file is the
 // list: a policy no other file can widen.
 type HTTPPolicy struct {
-	// URLs are the URL patterns (with * matching anything) http hooks may
-	// post to; URLsFrom names the files that set them. Without any file
-	// setting the key, every URL is allowed; an empty list allows none.
+	// URLs are the URL patterns http hooks may post to (scheme, host, port
+	// and path matched each by its own rule: urlpolicy.go); URLsFrom names
+	// the files that set them. Without any file setting the key, every URL
+	// is allowed; an empty list allows none.
 	URLs     []string
 	URLsSet  bool
 	URLsFrom []string
@@ -53,37 +54,22 @@ func (p *HTTPPolicy) merge(f *File) {
 }
 
 // AllowsURL reports whether http hooks may post to url, and if not, why.
+// The URL and the patterns are matched part by part (urlpolicy.go): a
+// pattern that cannot be read admits nothing.
 func (p *HTTPPolicy) AllowsURL(url string) (bool, string) {
 	if !p.URLsSet {
 		return true, ""
 	}
-	for _, pat := range p.URLs {
-		if urlPatternMatch(pat, url) {
+	u, err := parseHookURL(url)
+	if err != nil {
+		return false, fmt.Sprintf("its URL %s is not admitted by allowedHttpHookUrls (set in %s): %v", url, strings.Join(p.URLsFrom, ", "), err)
+	}
+	for _, s := range p.URLs {
+		if pat, err := parseURLPattern(s); err == nil && pat.admits(u) {
 			return true, ""
 		}
 	}
 	return false, fmt.Sprintf("its URL %s is not in allowedHttpHookUrls (set in %s)", url, strings.Join(p.URLsFrom, ", "))
-}
-
-// urlPatternMatch matches a whole URL against a pattern in which * stands
-// for any run of characters, and everything else for itself.
-func urlPatternMatch(pattern, url string) bool {
-	parts := strings.Split(pattern, "*")
-	if len(parts) == 1 {
-		return pattern == url
-	}
-	if !strings.HasPrefix(url, parts[0]) {
-		return false
-	}
-	rest := url[len(parts[0]):]
-	for _, mid := range parts[1 : len(parts)-1] {
-		i := strings.Index(rest, mid)
-		if i < 0 {
-			return false
-		}
-		rest = rest[i+len(mid):]
-	}
-	return strings.HasSuffix(rest, parts[len(parts)-1])
 }
 
 // envAllowed reports whether a header of h may read the variable name.

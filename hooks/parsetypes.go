@@ -16,6 +16,7 @@ const (
 	CodeTypeNotOnEvent = "type-not-on-event"
 	CodeOptionIgnored  = "option-ignored"
 	CodeURLNotAllowed  = "url-not-allowed"
+	CodeBadURLPattern  = "bad-url-pattern"
 )
 
 // typedKeys are the keys applyTyped reads, and the hook types they belong to
@@ -312,6 +313,15 @@ func (p *fileParser) parsePolicyList(v *hujson.Value, key string) []string {
 	if !ok {
 		p.file.Diagnostics[len(p.file.Diagnostics)-1].Message += "; until it is fixed, it allows nothing"
 		return []string{}
+	}
+	if key == "allowedHttpHookUrls" {
+		arr := v.Value.(*hujson.Array) // stringList checked it
+		for i, s := range list {
+			if _, err := parseURLPattern(s); err != nil {
+				p.report(&arr.Elements[i], SeverityError, CodeBadURLPattern,
+					fmt.Sprintf("%s[%d] %q cannot be read: %v; it admits no URL", key, i, s, err), "")
+			}
+		}
 	}
 	return list
 }

@@ -15,7 +15,7 @@ var typeKeyDocs = map[string]string{
 	"server":                 "mcp_tool hooks: the name of one of the agent's connected MCP servers.",
 	"tool":                   "mcp_tool hooks: the tool to call; its text result is read like a command hook's stdout.",
 	"input":                  "mcp_tool hooks: the tool's arguments; strings may use `${tool_input.file_path}`-style references into the event's JSON input.",
-	"allowedHttpHookUrls":    "URL patterns (`*` matches anything) http hooks may post to. Lists of several files are joined; one in the managed settings file is the only list. Unset: any URL; empty: none.",
+	"allowedHttpHookUrls":    "URL patterns http hooks may post to, matched part by part: scheme (`http`, `https`, `*`), host (`*` stays inside one label: `*.corp.example` is not `corp.example` nor `a.b.corp.example`; `*` alone is any host), port (a number, `*`, or none for the scheme's default) and path (`*` is anything, `/` included). A URL with `user@` or a `..` segment is never admitted. Lists of several files are joined; one in the managed settings file is the only list. Unset: any URL; empty: none.",
 	"httpHookAllowedEnvVars": "Environment variables any http hook's headers may read, on top of each hook's own `allowedEnvVars`.",
 }
 

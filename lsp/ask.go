@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -173,9 +174,9 @@ func (s *Server) ask(ctx context.Context, req session.AskRequest) bool {
 // channel answers first, the pending request is cancelled with
 // $/cancelRequest so the editor can withdraw the prompt.
 func (s *Server) askByMessage(ctx context.Context, a *pendingAsk) {
-	msg := fmt.Sprintf("Hook asks: allow %s?", oneLine(a.ToolName, promptItemRunes))
+	msg := fmt.Sprintf("Hook asks: allow %s?", safetext.Line(a.ToolName, promptItemRunes))
 	if a.Reason != "" {
-		msg += " " + oneLine(a.Reason, promptReasonRune)
+		msg += " " + safetext.Line(a.Reason, promptReasonRune)
 	}
 	params := &AskPromptParams{Type: protocol.MessageTypeWarning, Message: msg,
 		Actions: []AskAction{{Title: titleAllow, PermissionID: a.ID}, {Title: titleDeny, PermissionID: a.ID}}}

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 
 func init() {
@@ -83,6 +84,6 @@ func (s *Server) runHookCommand(ctx context.Context, args []any) (*RunHookResult
 		msgType = protocol.MessageTypeError
 	}
 	s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: msgType,
-		Message: fmt.Sprintf("%s hook `%s`: %s", h.Event, oneLine(h.Display(), promptItemRunes), oneLine(out.Outcome, promptReasonRune))})
+		Message: fmt.Sprintf("%s hook `%s`: %s", h.Event, safetext.Line(h.Display(), promptItemRunes), safetext.Line(out.Outcome, promptReasonRune))})
 	return out, nil
 }

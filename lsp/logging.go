@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 
 // clientLog sends the server's log records of level Info and above to the
@@ -42,8 +44,10 @@ func (h *clientLog) Handle(ctx context.Context, r slog.Record) error {
 			add(a)
 		}
 		r.Attrs(add)
-		// A failed notification is logged at Debug, which is not sent here: no loop.
-		h.s.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: messageType(r.Level), Message: b.String()})
+		// A failed notification is logged at Debug, which is not sent here: no loop. The values can be a
+		// repository's or an agent's text (a root path, a tool name): escaped, as the stderr handler quotes them.
+		h.s.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: messageType(r.Level),
+			Message: safetext.Line(b.String(), 0)})
 	}
 	return err
 }

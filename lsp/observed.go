@@ -11,6 +11,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -119,9 +120,9 @@ func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outco
 	for _, c := range eff.Changes {
 		switch c.Kind {
 		case flow.Warn:
-			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: oneLine(c.Text, messageRunes)})
+			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: safetext.Line(c.Text, messageRunes)})
 		case flow.Error:
-			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: oneLine(c.Text, messageRunes)})
+			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: safetext.Line(c.Text, messageRunes)})
 		}
 	}
 	out := session.Outcome{Answer: eff.Answer, Blocks: []session.Block{}}

@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -24,9 +25,9 @@ func (s *Server) surface(blocks []session.Block) {
 	for _, b := range blocks {
 		switch b.Type {
 		case session.BlockWarn:
-			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: oneLine(b.Content, messageRunes)})
+			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: safetext.Line(b.Content, messageRunes)})
 		case session.BlockError:
-			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: oneLine(b.Content, messageRunes)})
+			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: safetext.Line(b.Content, messageRunes)})
 		}
 	}
 }

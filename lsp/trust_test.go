@@ -341,3 +341,18 @@ func mustStat(t *testing.T, path string) os.FileInfo {
 	require.NoError(t, err)
 	return st
 }
+
+// TestLogMessagesAreEscaped: the server's log reaches the editor's output
+// panel (window/logMessage) with a repository's text in it, here a project
+// directory whose name holds an OSC 52 clipboard write and a screen clear:
+// they arrive escaped, never raw.
+func TestLogMessagesAreEscaped(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "proj\x1b]52;c;aGk=\x07\x1b[2J\u202e")
+	require.NoError(t, os.MkdirAll(root, 0o755))
+	e := startEditor(t, editorOpts{root: root})
+	raw := e.waitNotification("window/logMessage", func(m json.RawMessage) bool { return strings.Contains(string(m), "wavehooks ready") })
+	var msg protocol.LogMessageParams
+	require.NoError(t, json.Unmarshal(raw, &msg))
+	require.Contains(t, msg.Message, `root=`+filepath.Dir(root)+`/proj\u001b]52;c;aGk=\u0007\u001b[2J\u202e`)
+	require.False(t, strings.ContainsAny(msg.Message, "\x1b\x07\u202e"), "%q", msg.Message)
+}

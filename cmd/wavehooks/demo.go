@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -255,10 +256,9 @@ func renderBlock(b session.Block) string {
 	return "[" + b.Type + "]"
 }
 
+// oneLine is a block's text on one line of at most 140 characters, escaped
+// (safetext): the demo's hooks are ours, but what they print is shown as any
+// hook's output is.
 func oneLine(s string) string {
-	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ ")
-	if len(s) > 140 {
-		s = s[:137] + "..."
-	}
-	return s
+	return safetext.Line(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ "), 140)
 }

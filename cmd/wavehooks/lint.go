@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 
 // lint prints every configuration diagnostic and exits 1 if any is an error,
@@ -26,7 +27,7 @@ func lint(args []string, stdout, stderr io.Writer) int {
 	}
 	paths, err := c.paths()
 	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks lint:", err)
+		fmt.Fprintln(stderr, "wavehooks lint:", safetext.Line(err.Error(), 0))
 		return 2
 	}
 	cfg := hooks.Load(paths, nil)
@@ -49,7 +50,7 @@ func lint(args []string, stdout, stderr io.Writer) int {
 		_ = enc.Encode(diags)
 	} else {
 		for _, d := range diags {
-			fmt.Fprintln(stdout, d)
+			fmt.Fprintln(stdout, safetext.Line(d.String(), 0)) // messages quote the file's own text
 		}
 		files := 0
 		for _, f := range cfg.Files {

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/lsp"
 )
 
@@ -64,7 +65,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = lsp.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", err)
+		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return 2
 	}
 	if in.Cwd == "" {
@@ -74,11 +75,10 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	cfg := hooks.Load(paths, nil)
-	for _, d := range cfg.Diagnostics() {
-		fmt.Fprintln(stderr, d)
-	}
+	loaded := hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, c.trust)
+	reportSettings(stderr, loaded)
 	engine := hooks.NewEngine(cfg)
-	engine.Install(hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, c.trust))
+	engine.Install(loaded)
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 	var mu sync.Mutex
@@ -94,7 +94,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, r := range res.Runs {
 		if strings.HasPrefix(r.Skipped, hooks.NeedsAgentHost) {
 			fmt.Fprintf(stderr, "wavehooks run: %s hook `%s` did not run: it needs an agent host (the editor's agent evaluates it through wave/evaluateHook)\n",
-				r.Type, r.Command)
+				safetext.Line(r.Type, 0), safetext.Line(r.Command, 0))
 		}
 	}
 	if *explain {
@@ -107,11 +107,11 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	result, err := lsp.Preview(ctx, in, res)
 	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", err)
+		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return 1
 	}
 	if err := printIndented(stdout, result); err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", err)
+		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return 1
 	}
 	if c, ok := stdout.(io.Closer); ok {
@@ -119,6 +119,25 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	engine.Wait()
 	return 0
+}
+
+// reportSettings prints the diagnostics of the configuration that runs
+// (an untrusted workspace's settings explain nothing: they do not apply, as
+// the editor shows it), and, for an untrusted workspace, each of its
+// settings that waits for trust: an untrusted project's disableAllHooks
+// leaves the user's own hooks running, and saying that they "do not run"
+// would be false.
+func reportSettings(stderr io.Writer, l *hooks.Loaded) {
+	for _, d := range l.Config.Diagnostics() {
+		fmt.Fprintln(stderr, safetext.Line(d.String(), 0))
+	}
+	if l.Trusted {
+		return
+	}
+	for _, s := range hooks.WorkspaceSettings(l.Full) {
+		fmt.Fprintf(stderr, "wavehooks run: the workspace is not trusted, so its setting %s does not apply: "+
+			"your own hooks run as if it were not set (--trust-workspace, or Trust in the editor, applies it)\n", safetext.Line(s, 0))
+	}
 }
 
 // readAll reads r to its end like io.ReadAll, in far fewer copies for a

@@ -4,6 +4,8 @@
 # playwright-core with Debian's chromium, with no other wavehooks on PATH. See README.md.
 #   CHROMIUM         the browser (default: chromium on PATH)
 #   VERSION, COMMIT  what the packaged server reports (the Makefile sets them; default: from git)
+#   E2E_ONLY         main (run.mjs) or repo-settings (repo-settings.mjs: a repository's .vscode/settings.json
+#                    cannot choose the server, the wave home or trust); default: both, one after the other
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -55,4 +57,20 @@ if ! wait "$agent_pid"; then
 fi
 
 echo "  e2e: setup took $(($(date +%s) - start)) s"
-node "$here/run.mjs" --vsix "$work/dist/wavehooks-linux-x64.vsix" --agent "$work/test-agent.vsix" --chromium "$chromium"
+only=${E2E_ONLY:-}
+case "$only" in
+'' | main | repo-settings) ;;
+*)
+  echo "e2e: E2E_ONLY must be main or repo-settings, not $only"
+  exit 2
+  ;;
+esac
+status=0
+for case in main repo-settings; do
+  [ -z "$only" ] || [ "$only" = "$case" ] || continue
+  script=run.mjs
+  [ "$case" = main ] || script=$case.mjs
+  echo "  e2e: $script"
+  node "$here/$script" --vsix "$work/dist/wavehooks-linux-x64.vsix" --agent "$work/test-agent.vsix" --chromium "$chromium" || status=1
+done
+exit $status

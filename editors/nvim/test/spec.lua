@@ -471,6 +471,42 @@ test(':WaveHooksLog lists the runs with stdin and stderr', function()
   vim.cmd('close')
 end)
 
+test("the log shows a repository's and a hook's terminal sequences escaped, never raw", function()
+  local format = require('wavehooks.format')
+  local osc52, clear = '\27]52;c;ZWNobyBwd25lZA==\7', '\27[2J'
+  local rlo, zwsp, c1 = '\226\128\174', '\226\128\139', '\194\155' -- U+202E, U+200B, U+009B
+  local hook = {
+    source = 'project', file = '/p/' .. clear .. '/settings.json', matcher = 'Bash' .. clear, matched = true,
+    why = 'lists Bash' .. clear, command = 'guard.sh # ' .. osc52 .. clear, statusMessage = osc52 .. ' checking' .. rlo,
+    ran = true, exitCode = 2, durationNs = 1000000, timedOut = false,
+    stdout = 'out ' .. clear .. '\r\ttab\n', stderr = 'no ' .. osc52 .. '\nsecond line' .. zwsp .. '\n\255',
+    problems = { 'bad ' .. clear }, decision = 'exit 2: deny ' .. osc52 .. c1,
+  }
+  local run = {
+    id = 1, time = '2025-01-02T03:04:05Z', sessionId = 's1', event = 'PreToolUse', matchValue = 'Bash' .. clear,
+    outcome = 'deny; reason: no ' .. osc52, hooks = { hook },
+    stdin = vim.fn.json_encode({ tool_input = { command = 'ls ' .. osc52 .. rlo .. c1 } }),
+  }
+  local texts = {
+    table.concat(format.run_lines(run), '\n'),
+    table.concat(format.run_hook_lines({ event = 'PreToolUse', command = hook.command, outcome = run.outcome, run = hook, stdin = run.stdin }), '\n'),
+  }
+  for _, text in ipairs(texts) do
+    for _, bad in ipairs({ '\27', '\7', '\r', rlo, zwsp, c1, '\255' }) do
+      check(not text:find(bad, 1, true), vim.inspect(bad) .. ' in ' .. vim.inspect(text))
+    end
+  end
+  local text = texts[1]
+  check(text:find('hook 1: guard.sh # \\u001b]52;c;ZWNobyBwd25lZA==\\u0007\\u001b[2J', 1, true), text)
+  check(text:find('status message: \\u001b]52;c;ZWNobyBwd25lZA==\\u0007 checking\\u202e', 1, true), text)
+  check(text:find('\n      out \\u001b[2J\\r\ttab\n', 1, true), 'stdout keeps its tab, escapes the return: ' .. text)
+  check(text:find('\n      second line\\u200b\n      \\xff', 1, true), 'stderr keeps its lines: ' .. text)
+  check(text:find('decision: exit 2: deny \\u001b]52;c;ZWNobyBwd25lZA==\\u0007\\u009b', 1, true), text)
+  check(text:find('"command": "ls \\u001', 1, true), 'the stdin, pretty-printed: ' .. text)
+  eq(format.safe_line('a\nb\r\tc\0\127 é → 失敗 \243\160\129\129'), 'a\\nb\\r\\tc\\u0000\\u007f é → 失敗 \\U000e0041', 'safe_line')
+  eq(format.safe_block('a\n\tb\rc\27'), 'a\n\tb\\rc\\u001b', 'safe_block')
+end)
+
 -- The code lenses Neovim shows for buf (0.12 changed get()'s argument and result).
 local function shown_lenses(buf)
   if vim.fn.has('nvim-0.12') == 1 then

@@ -26,7 +26,9 @@ import {
 import { answerEvaluateHook, CancellationToken, NoEvaluateHookHandler, NotificationHub, WaveApi } from './api';
 import { describePending, formatEventRun, formatRunHookResult } from './format';
 import { ASK_ALLOW, ASK_DENY, answerShowMessageRequest, PromptUI } from './prompts';
+import { safeLine } from './safetext';
 import { expandHome, findServer } from './serverPath';
+import { ignoredMessage, readUserSetting, UserOnlySetting } from './userSettings';
 import {
   ASK_DIAGNOSTIC_CODE,
   AskDiagnosticData,
@@ -157,9 +159,26 @@ class Controller implements vscode.Disposable {
     return this.starting;
   }
 
+  /**
+   * A setting only the user may set (serverPath, waveHome, trustWorkspaceHooks): the user's value or the
+   * default, never a workspace's (userSettings.ts). log: say in the server log when a workspace's value was ignored.
+   */
+  private userSetting<T>(key: UserOnlySetting, fallback: T, log = false): T {
+    const { value, ignored } = readUserSetting<T>(vscode.workspace.getConfiguration('wavehooks').inspect<T>(key), fallback);
+    if (log) {
+      for (const i of ignored) {
+        this.serverLog.warn(ignoredMessage(key, i.where, i.value, safeLine));
+      }
+    }
+    return value;
+  }
+
   private async doStart(): Promise<LanguageClient | undefined> {
     const config = vscode.workspace.getConfiguration('wavehooks');
-    const setting = config.get<string>('serverPath', '');
+    // Read (and any workspace value reported) before anything can fail.
+    const setting = this.userSetting<string>('serverPath', '', true);
+    const waveHome = expandHome(this.userSetting<string>('waveHome', '', true));
+    const trustWorkspaceHooks = this.userSetting<boolean>('trustWorkspaceHooks', false, true);
     const found = findServer(setting, this.extensionPath);
     if (!found) {
       this.startError = setting
@@ -175,7 +194,6 @@ class Controller implements vscode.Disposable {
     const command = found.path;
     const origin = { setting: 'from wavehooks.serverPath', bundled: 'bundled with the extension', PATH: 'from PATH' }[found.from];
     this.serverLog.info(`starting the server ${command} (${origin})`);
-    const waveHome = expandHome(config.get<string>('waveHome', ''));
     const serverOptions: ServerOptions = {
       command,
       // The log reaches the output channel as window/logMessage; the client also copies the
@@ -196,7 +214,7 @@ class Controller implements vscode.Disposable {
       diagnosticCollectionName: 'wavehooks',
       initializationOptions: {
         ...(waveHome ? { waveHome } : {}),
-        trustWorkspaceHooks: config.get<boolean>('trustWorkspaceHooks', false),
+        trustWorkspaceHooks,
         // The server refuses values outside 1 s – 24 h (docs/protocol-limits.md): clamp rather than fail to start.
         askTimeoutSeconds: Math.min(Math.max(Number(config.get<number>('askTimeoutSeconds', 300)) || 300, 1), 86400),
       },
@@ -479,8 +497,7 @@ class Controller implements vscode.Disposable {
   /** The settings files the server reads, as far as the extension can tell. */
   private settingsFiles(): string[] {
     const files = new Set<string>(this.lastHooks?.files ?? []);
-    const config = vscode.workspace.getConfiguration('wavehooks');
-    const home = expandHome(config.get<string>('waveHome', '')) || process.env.WAVE_HOME || path.join(os.homedir(), '.wave');
+    const home = expandHome(this.userSetting<string>('waveHome', '')) || process.env.WAVE_HOME || path.join(os.homedir(), '.wave');
     files.add(path.join(home, 'settings.json'));
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       for (const rel of ['.wave/settings.json', '.wave/settings.local.json']) {

@@ -1,14 +1,18 @@
 // Text for the "Wave Hooks" output channel: each recorded event with every
 // configured hook's story (matched or why not, skipped or ran, the stdin it
-// received, its exit code, output and decision). No 'vscode' import: tested
-// in Node.
+// received, its exit code, output and decision). Nearly all of it comes from
+// a repository or a hook (commands, paths, reasons, output): each such text
+// is escaped (safetext.ts), so that control, bidi and zero-width characters
+// are shown, never acted on. No 'vscode' import: tested in Node.
 
+import { safeBlock, safeLine as l } from './safetext';
 import { EventRun, HookRun, PendingPermission, RunHookResult } from './wire';
 
 const INDENT = '      ';
 
+/** Text of several lines (escaped with safeBlock), each line after prefix. */
 function indent(text: string, prefix: string): string {
-  return text
+  return safeBlock(text)
     .replace(/\s+$/, '')
     .split('\n')
     .map((line) => prefix + line)
@@ -78,12 +82,15 @@ export function prettyJSON(text: string): string {
 /** One configured hook's part of an event. */
 export function formatHookRun(h: HookRun, n: number): string {
   const lines: string[] = [];
-  const matcher = h.matcher === '' ? '(no matcher)' : `matcher "${h.matcher}"`;
-  lines.push(`  hook ${n}: ${h.command}`);
-  lines.push(`    from ${h.source} settings ${h.file}`);
-  lines.push(`    ${matcher}: ${h.matched ? 'matched' : 'did not match'}${h.why ? ` (${h.why})` : ''}`);
+  const matcher = h.matcher === '' ? '(no matcher)' : `matcher "${l(h.matcher)}"`;
+  lines.push(`  hook ${n}: ${l(h.command)}`);
+  lines.push(`    from ${l(h.source)} settings ${l(h.file)}`);
+  lines.push(`    ${matcher}: ${h.matched ? 'matched' : 'did not match'}${h.why ? ` (${l(h.why)})` : ''}`);
+  if (h.statusMessage) {
+    lines.push(`    status message: ${l(h.statusMessage)}`);
+  }
   if (h.skipped) {
-    lines.push(`    skipped: ${h.skipped}`);
+    lines.push(`    skipped: ${l(h.skipped)}`);
   }
   if (h.ran) {
     const exit = h.timedOut ? `timed out after ${ms(h.durationNs)}` : `exit ${h.exitCode} in ${ms(h.durationNs)}`;
@@ -98,19 +105,19 @@ export function formatHookRun(h: HookRun, n: number): string {
     lines.push('    did not run');
   }
   for (const p of h.problems ?? []) {
-    lines.push(`    problem: ${p}`);
+    lines.push(`    problem: ${l(p)}`);
   }
   if (h.decision) {
-    lines.push(`    decision: ${h.decision}`);
+    lines.push(`    decision: ${l(h.decision)}`);
   }
   return lines.join('\n');
 }
 
 /** One recorded event, as the output channel shows it. */
 export function formatEventRun(run: EventRun): string {
-  const on = run.matchValue ? ` (${run.matchValue})` : '';
-  const session = run.sessionId ? ` session ${run.sessionId}` : ' (run by hand)';
-  const lines = [`[${time(run.time)}] #${run.id} ${run.event}${on}${session} → ${run.outcome || 'no opinion'}`];
+  const on = run.matchValue ? ` (${l(run.matchValue)})` : '';
+  const session = run.sessionId ? ` session ${l(run.sessionId)}` : ' (run by hand)';
+  const lines = [`[${time(run.time)}] #${run.id} ${l(run.event)}${on}${session} → ${l(run.outcome || 'no opinion')}`];
   if (run.hooks.length === 0) {
     lines.push('  no hook is configured for this event');
   }
@@ -123,7 +130,7 @@ export function formatEventRun(run: EventRun): string {
 
 /** What "Run hook" did with sample input. */
 export function formatRunHookResult(r: RunHookResult): string {
-  const lines = [`Ran ${r.event} hook \`${r.command}\` with sample input → ${r.outcome}`];
+  const lines = [`Ran ${l(r.event)} hook \`${l(r.command)}\` with sample input → ${l(r.outcome)}`];
   if (r.run) {
     lines.push(formatHookRun(r.run, 1));
   }
@@ -144,5 +151,8 @@ export function describePending(p: PendingPermission): { label: string; detail: 
   if (input.length > 200) {
     input = input.slice(0, 197) + '...';
   }
-  return { label: `${p.toolName}${p.reason ? `: ${p.reason}` : ''}`, detail: `${input}  (session ${p.sessionId}, ${p.id})` };
+  return {
+    label: l(`${p.toolName}${p.reason ? `: ${p.reason}` : ''}`),
+    detail: l(`${input}  (session ${p.sessionId}, ${p.id})`),
+  };
 }

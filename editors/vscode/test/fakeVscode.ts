@@ -324,7 +324,15 @@ export class FakeVscode {
   readonly codeActionProviders: Array<{ selector: unknown; provider: any }> = [];
   readonly shown: Shown[] = [];
   readonly quickPicks: string[][] = [];
+  /** The user settings ("section.key": value). */
   config: Record<string, unknown> = {};
+  /**
+   * A workspace's .vscode/settings.json and a folder's. get() lets them override the user's, as VS Code does
+   * for settings of scope window or machine-overridable (and as a VS Code that ignores a scope might for any);
+   * inspect() reports each layer.
+   */
+  workspaceConfig: Record<string, unknown> = {};
+  folderConfig: Record<string, unknown> = {};
   folders: Array<{ uri: Uri; name: string; index: number }> = [];
   /** Answers to message boxes with items: a title, or 'wait' (never answered). */
   messageAnswers: string[] = [];
@@ -416,10 +424,23 @@ export class FakeVscode {
           return {
             get(key: string, def?: unknown) {
               const k = section ? `${section}.${key}` : key;
-              return k in self.config ? self.config[k] : def;
+              for (const layer of [self.folderConfig, self.workspaceConfig, self.config]) {
+                if (k in layer) {
+                  return layer[k];
+                }
+              }
+              return def;
             },
-            has: (key: string) => `${section}.${key}` in self.config,
-            inspect: () => undefined,
+            has: (key: string) => [self.folderConfig, self.workspaceConfig, self.config].some((l) => `${section}.${key}` in l),
+            inspect(key: string) {
+              const k = section ? `${section}.${key}` : key;
+              return {
+                key: k,
+                globalValue: self.config[k],
+                workspaceValue: self.workspaceConfig[k],
+                workspaceFolderValue: self.folderConfig[k],
+              };
+            },
             update: async () => {},
           };
         },

@@ -10,8 +10,10 @@ import { describe, test } from 'node:test';
 import Ajv from 'ajv';
 import { parse, ParseError } from 'jsonc-parser';
 
-import { describePending, durationNs, formatEventRun } from '../src/format';
+import { describePending, durationNs, formatEventRun, formatRunHookResult } from '../src/format';
 import { answerShowMessageRequest, askPermissionId, classifyPrompt, PromptUI } from '../src/prompts';
+import { safeBlock, safeLine } from '../src/safetext';
+import { USER_ONLY_SETTINGS } from '../src/userSettings';
 import { EventRun } from '../src/wire';
 
 const ext = path.join(__dirname, '..', '..');
@@ -136,9 +138,21 @@ describe('extension manifest', () => {
 
   test('declares the settings the extension reads', () => {
     const props = Object.keys(manifest.contributes.configuration.properties);
-    for (const m of source.matchAll(/get<\w+>\('([\w.]+)'/g)) {
+    for (const m of source.matchAll(/(?:get|userSetting)<\w+>\('([\w.]+)'/g)) {
       assert.ok(props.includes(`wavehooks.${m[1]}`), `wavehooks.${m[1]} is declared`);
     }
+  });
+
+  test('a repository cannot set the server, the wave home or trust: scope "machine", read only through userSetting', () => {
+    const props = manifest.contributes.configuration.properties;
+    for (const key of USER_ONLY_SETTINGS) {
+      assert.equal(props[`wavehooks.${key}`].scope, 'machine', `wavehooks.${key}'s scope`);
+      assert.doesNotMatch(source, new RegExp(`get<\\w+>\\('${key}'`), `wavehooks.${key} is read with get(), which a workspace value can reach`);
+      assert.match(source, new RegExp(`userSetting<\\w+>\\('${key}'`), `wavehooks.${key} is read with userSetting`);
+    }
+    // Every other setting may come from a workspace: none of them chooses what runs or weakens trust.
+    const others = Object.entries(props).filter(([k]) => !USER_ONLY_SETTINGS.some((u) => k === `wavehooks.${u}`));
+    assert.deepEqual(others.map(([k]) => k), ['wavehooks.askTimeoutSeconds', 'wavehooks.askStyle', 'wavehooks.trace.server']);
   });
 });
 
@@ -190,6 +204,63 @@ describe('helpers', () => {
     assert.match(text, /problem: decision must be a string/);
     assert.match(text, /"hook_event_name": "Stop"/);
     assert.deepEqual(describePending({ id: 'ask-1', sessionId: 's', toolName: 'Write', toolInput: { a: 1 }, reason: 'why' }).label, 'Write: why');
+  });
+
+  test("the output channel shows a repository's and a hook's terminal sequences escaped, never raw", () => {
+    const osc52 = '\x1b]52;c;ZWNobyBwd25lZA==\x07';
+    const clear = '\x1b[2J';
+    const run: EventRun = {
+      id: 1,
+      time: '2025-01-02T03:04:05Z',
+      sessionId: 's1',
+      event: 'PreToolUse',
+      matchValue: `Bash${clear}`,
+      stdin: JSON.stringify({ tool_input: { command: `ls ${osc52}\u202e\u0085` } }),
+      outcome: `deny; reason: no ${osc52}`,
+      hooks: [
+        {
+          source: 'project',
+          file: `/p/${clear}/settings.json`,
+          matcher: `Bash${clear}`,
+          matched: true,
+          why: `matcher lists Bash${clear}`,
+          command: `guard.sh # ${osc52}${clear}`,
+          statusMessage: `${osc52} checking\u202e`,
+          ran: true,
+          exitCode: 2,
+          durationNs: 1_000_000,
+          timedOut: false,
+          stdout: `out ${clear}\r\ttab\n`,
+          stderr: `no ${osc52}\nsecond line\u200b\n`,
+          stdoutTruncated: false,
+          stderrTruncated: false,
+          json: false,
+          problems: [`bad ${clear}`],
+          decision: `exit 2: deny ${osc52}`,
+        },
+      ],
+    };
+    const texts = [
+      formatEventRun(run),
+      formatRunHookResult({ event: 'PreToolUse', command: run.hooks[0].command, outcome: run.outcome, run: run.hooks[0], stdin: run.stdin }),
+      describePending({ id: 'ask-1', sessionId: 's', toolName: `Write${clear}`, toolInput: { a: osc52 }, reason: `why ${osc52}\u202e` }).label,
+    ];
+    for (const text of texts) {
+      assert.doesNotMatch(text, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u, JSON.stringify(text));
+    }
+    const text = texts[0];
+    assert.match(text, /hook 1: guard\.sh # \\u001b\]52;c;ZWNobyBwd25lZA==\\u0007\\u001b\[2J/);
+    assert.match(text, /status message: \\u001b\]52;c;ZWNobyBwd25lZA==\\u0007 checking\\u202e/);
+    assert.match(text, /\n {6}out \\u001b\[2J\\r\ttab\n/, 'stdout keeps its tab, escapes the return');
+    assert.match(text, /\n {6}no \\u001b\]52;c;ZWNobyBwd25lZA==\\u0007\n {6}second line\\u200b\n/, 'stderr keeps its lines');
+    assert.match(text, /\\u202e\\u0085/, 'the stdin, pretty-printed: JSON.stringify leaves bidi and C1 raw');
+    assert.equal(texts[2], 'Write\\u001b[2J: why \\u001b]52;c;ZWNobyBwd25lZA==\\u0007\\u202e');
+  });
+
+  test('safeLine and safeBlock escape what the server escapes', () => {
+    assert.equal(safeLine('a\nb\r\tc\x00\x7f\x9b\u202e\u2028\ud800 é → 失敗'), 'a\\nb\\r\\tc\\u0000\\u007f\\u009b\\u202e\\u2028\\ud800 é → 失敗');
+    assert.equal(safeLine('tag \u{e0041}'), 'tag \\U000e0041');
+    assert.equal(safeBlock('a\n\tb\rc\x1b'), 'a\n\tb\\rc\\u001b');
   });
 
   test('prompts: asks (by their permission id) and trust prompts are told apart; a dismissed ask is null', async () => {

@@ -1,7 +1,99 @@
 -- Text for :WaveHooksLog and :WaveHooksRun: each recorded event with every
 -- configured hook's story (matched or why not, skipped or ran, its stdin,
--- exit code, stdout, stderr and decision).
+-- exit code, stdout, stderr and decision). Nearly all of it comes from a
+-- repository or a hook (commands, paths, reasons, output): each such text is
+-- escaped as the server escapes it (internal/safetext), so that control,
+-- bidi and zero-width characters are shown, never acted on.
 local M = {}
+
+-- Unicode's format characters (Cf) and the line and paragraph separators:
+-- they reorder or hide text (bidi overrides and isolates, zero-width
+-- characters, U+FEFF, tag characters).
+local format_ranges = {
+  { 0xAD, 0xAD }, { 0x600, 0x605 }, { 0x61C, 0x61C }, { 0x6DD, 0x6DD }, { 0x70F, 0x70F }, { 0x890, 0x891 },
+  { 0x8E2, 0x8E2 }, { 0x180E, 0x180E }, { 0x200B, 0x200F }, { 0x2028, 0x202E }, { 0x2060, 0x2064 },
+  { 0x2066, 0x206F }, { 0xFEFF, 0xFEFF }, { 0xFFF9, 0xFFFB }, { 0x110BD, 0x110BD }, { 0x110CD, 0x110CD },
+  { 0x13430, 0x1343F }, { 0x1BCA0, 0x1BCA3 }, { 0x1D173, 0x1D17A }, { 0xE0001, 0xE0001 }, { 0xE0020, 0xE007F },
+}
+
+-- The code point of the UTF-8 sequence at byte i of s and its length, or nil when it is not UTF-8.
+local function decode(s, i)
+  local c = s:byte(i)
+  if c < 0x80 then
+    return c, 1
+  end
+  local n, cp, min
+  if c >= 0xC2 and c <= 0xDF then
+    n, cp, min = 2, c - 0xC0, 0x80
+  elseif c >= 0xE0 and c <= 0xEF then
+    n, cp, min = 3, c - 0xE0, 0x800
+  elseif c >= 0xF0 and c <= 0xF4 then
+    n, cp, min = 4, c - 0xF0, 0x10000
+  else
+    return nil
+  end
+  for k = 1, n - 1 do
+    local b = s:byte(i + k)
+    if not b or b < 0x80 or b > 0xBF then
+      return nil
+    end
+    cp = cp * 64 + (b - 0x80)
+  end
+  if cp < min or cp > 0x10FFFF or (cp >= 0xD800 and cp <= 0xDFFF) then
+    return nil
+  end
+  return cp, n
+end
+
+local function unsafe(cp)
+  if cp < 0x20 or (cp >= 0x7F and cp <= 0x9F) then
+    return true
+  end
+  for _, r in ipairs(format_ranges) do
+    if cp >= r[1] and cp <= r[2] then
+      return true
+    end
+  end
+  return false
+end
+
+local named = { [0x0A] = '\\n', [0x0D] = '\\r', [0x09] = '\\t' }
+
+local function escape(s, block)
+  s = tostring(s or '')
+  if not s:find('[%z\1-\31\127-\255]') then
+    return s -- plain ASCII
+  end
+  local out, i = {}, 1
+  while i <= #s do
+    local cp, n = decode(s, i)
+    if not cp then
+      out[#out + 1] = string.format('\\x%02x', s:byte(i))
+      n = 1
+    elseif block and (cp == 0x0A or cp == 0x09) then
+      out[#out + 1] = s:sub(i, i)
+    elseif unsafe(cp) then
+      out[#out + 1] = named[cp] or (cp > 0xFFFF and string.format('\\U%08x', cp) or string.format('\\u%04x', cp))
+    else
+      out[#out + 1] = s:sub(i, i + n - 1)
+    end
+    i = i + n
+  end
+  return table.concat(out)
+end
+
+--- One safe line: every control, format, separator character and byte that is not UTF-8 escaped
+--- (\n, \u001b, \u202e, \xff), newlines and tabs included.
+function M.safe_line(s)
+  return escape(s, false)
+end
+
+--- safe_line for text of several lines (a hook's stdout or stderr): newlines and tabs are kept.
+function M.safe_block(s)
+  return escape(s, true)
+end
+
+local l = M.safe_line
 
 local unit_ns = { ns = 1, us = 1e3, ['µs'] = 1e3, ['μs'] = 1e3, ms = 1e6, s = 1e9, m = 60e9, h = 3600e9 }
 
@@ -50,7 +142,7 @@ local function ms(d)
 end
 
 local function add_block(lines, text, prefix)
-  text = (text or ''):gsub('%s+$', '')
+  text = M.safe_block(text):gsub('%s+$', '')
   for _, l in ipairs(vim.split(text, '\n', { plain = true })) do
     lines[#lines + 1] = prefix .. l
   end
@@ -93,13 +185,16 @@ end
 --- Lines for one configured hook's part of an event.
 function M.hook_lines(h, n)
   local lines = {}
-  lines[#lines + 1] = string.format('  hook %d: %s', n, h.command)
-  lines[#lines + 1] = string.format('    from %s settings %s', h.source or '?', h.file or '?')
-  local matcher = (h.matcher == nil or h.matcher == '') and '(no matcher)' or string.format('matcher "%s"', h.matcher)
-  local why = (h.why and h.why ~= '') and (' (' .. h.why .. ')') or ''
+  lines[#lines + 1] = string.format('  hook %d: %s', n, l(h.command))
+  lines[#lines + 1] = string.format('    from %s settings %s', l(h.source or '?'), l(h.file or '?'))
+  local matcher = (h.matcher == nil or h.matcher == '') and '(no matcher)' or string.format('matcher "%s"', l(h.matcher))
+  local why = (h.why and h.why ~= '') and (' (' .. l(h.why) .. ')') or ''
   lines[#lines + 1] = string.format('    %s: %s%s', matcher, h.matched and 'matched' or 'did not match', why)
+  if h.statusMessage and h.statusMessage ~= '' then
+    lines[#lines + 1] = '    status message: ' .. l(h.statusMessage)
+  end
   if h.skipped and h.skipped ~= '' then
-    lines[#lines + 1] = '    skipped: ' .. h.skipped
+    lines[#lines + 1] = '    skipped: ' .. l(h.skipped)
   end
   if h.ran then
     local status = h.timedOut and ('timed out after ' .. ms(h.durationNs))
@@ -117,10 +212,10 @@ function M.hook_lines(h, n)
     lines[#lines + 1] = '    did not run'
   end
   for _, p in ipairs(h.problems or {}) do
-    lines[#lines + 1] = '    problem: ' .. p
+    lines[#lines + 1] = '    problem: ' .. l(p)
   end
   if h.decision and h.decision ~= '' then
-    lines[#lines + 1] = '    decision: ' .. h.decision
+    lines[#lines + 1] = '    decision: ' .. l(h.decision)
   end
   return lines
 end
@@ -137,11 +232,11 @@ end
 
 --- Lines for one recorded event (an element of wave/hookRuns' runs).
 function M.run_lines(run)
-  local on = (run.matchValue and run.matchValue ~= '') and (' (' .. run.matchValue .. ')') or ''
-  local session = (run.sessionId and run.sessionId ~= '') and (' session ' .. run.sessionId) or ' (run by hand)'
-  local time = (run.time or ''):gsub('T', ' '):gsub('%.%d+', ''):gsub('Z$', ' UTC')
-  local outcome = (run.outcome and run.outcome ~= '') and run.outcome or 'no opinion'
-  local lines = { string.format('[%s] #%s %s%s%s -> %s', time, tostring(run.id), run.event, on, session, outcome) }
+  local on = (run.matchValue and run.matchValue ~= '') and (' (' .. l(run.matchValue) .. ')') or ''
+  local session = (run.sessionId and run.sessionId ~= '') and (' session ' .. l(run.sessionId)) or ' (run by hand)'
+  local time = l(run.time or ''):gsub('T', ' '):gsub('%.%d+', ''):gsub('Z$', ' UTC')
+  local outcome = (run.outcome and run.outcome ~= '') and l(run.outcome) or 'no opinion'
+  local lines = { string.format('[%s] #%s %s%s%s -> %s', time, l(tostring(run.id)), l(run.event), on, session, outcome) }
   if not run.hooks or #run.hooks == 0 then
     lines[#lines + 1] = '  no hook is configured for this event'
   end
@@ -153,7 +248,7 @@ end
 
 --- Lines for the result of wave.runHook (a hook run with sample input).
 function M.run_hook_lines(r)
-  local lines = { string.format('Ran %s hook `%s` with sample input -> %s', r.event, r.command, r.outcome or '') }
+  local lines = { string.format('Ran %s hook `%s` with sample input -> %s', l(r.event), l(r.command), l(r.outcome or '')) }
   if type(r.run) == 'table' and r.run.command then
     vim.list_extend(lines, M.hook_lines(r.run, 1))
   end

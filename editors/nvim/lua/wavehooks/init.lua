@@ -62,8 +62,9 @@ local function client_call(client, name, ...)
   return client[name](client, ...)
 end
 
+-- Messages can carry a repository's or a hook's text (an error quoting it): escaped (format.safe_block).
 local function notify(msg, level)
-  vim.notify('wavehooks: ' .. msg, level or vim.log.levels.INFO)
+  vim.notify('wavehooks: ' .. format.safe_block(msg), level or vim.log.levels.INFO)
 end
 
 local function path_join(...)
@@ -496,7 +497,7 @@ end
 local levels = { [1] = vim.log.levels.ERROR, [2] = vim.log.levels.WARN, [3] = vim.log.levels.INFO, [4] = vim.log.levels.DEBUG }
 
 local function on_show_message(_, params)
-  vim.notify('wavehooks: ' .. params.message, levels[params.type] or vim.log.levels.INFO)
+  vim.notify('wavehooks: ' .. format.safe_block(params.message), levels[params.type] or vim.log.levels.INFO)
   return vim.NIL
 end
 
