@@ -2,9 +2,11 @@ package lsp_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
@@ -42,6 +44,47 @@ func TestServerSurvivesHostileWorkspaceFiles(t *testing.T) {
 				sid, _ := e.startSession()
 				r := e.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": "hello"})
 				require.Contains(t, fmt.Sprint(r["additionalContext"]), "user hook saw: hello")
+			})
+		}
+	}
+}
+
+// TestSettingsStillReloadAfterAPlantInTheSessionsDirectory plants, in
+// $WAVE_HOME/sessions, a FIFO or a /dev/zero symlink as a session file the
+// server does not have open, and as the transcript of one it has (renamed
+// over it). Reading one used to hang the watcher's delivery goroutine
+// (settings stopped reloading) or fill memory; now the file is refused and
+// every later settings change is still applied.
+func TestSettingsStillReloadAfterAPlantInTheSessionsDirectory(t *testing.T) {
+	plants := map[string]func(string) error{"a FIFO": proctest.Mkfifo}
+	for _, h := range proctest.HostileFiles {
+		if h.Name == "a symlink to /dev/zero" {
+			plants[h.Name] = h.Plant
+		}
+	}
+	for name, plant := range plants {
+		for _, where := range []string{"session_planted.json", "session_planted.meta.json", "the open transcript"} {
+			t.Run(name+" as "+where, func(t *testing.T) {
+				e := startEditor(t, editorOpts{settings: hookSettings(map[string][]string{"Stop": {"cat >/dev/null; echo first >&2; exit 2"}})})
+				settings := filepath.Join(e.home, "settings.json")
+				sid, transcript := e.startSession()
+				path := filepath.Join(filepath.Dir(transcript), where)
+				if where == "the open transcript" {
+					path = transcript + ".planted"
+				}
+				require.NoError(t, plant(path))
+				if where == "the open transcript" {
+					require.NoError(t, os.Rename(path, transcript))
+				}
+				for _, word := range []string{"second", "third"} {
+					announced := e.countNotifications("wave/hooksChanged", "")
+					require.NoError(t, os.WriteFile(settings, []byte(hookSettings(map[string][]string{"Stop": {"cat >/dev/null; echo " + word + " >&2; exit 2"}})), 0o644))
+					e.waitNotificationAfter("wave/hooksChanged", announced, nil)
+					require.Eventually(t, func() bool {
+						var out map[string]any
+						return e.call("wave/stop", map[string]any{"sessionId": sid}, &out) == nil && out["reason"] == word
+					}, 20*time.Second, 20*time.Millisecond, "the settings were not reloaded after the plant")
+				}
 			})
 		}
 	}

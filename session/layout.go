@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/wavehooks/wavehooks/internal/safefile"
 )
 
 // segFile keeps a transcript file laid out as a fixed head, one line per
@@ -331,7 +333,7 @@ func journalRecord(start, newSize int64, data []byte) []byte {
 // journal. A journal that is itself torn is dropped: its write never started.
 func replayJournal(path string) error {
 	jp := journalPath(path)
-	rec, err := os.ReadFile(jp)
+	rec, err := safefile.ReadFile(jp, maxJournalBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

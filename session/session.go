@@ -12,6 +12,8 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/wavehooks/wavehooks/internal/safefile"
 )
 
 // Session is one agent conversation and its file. Every request on a session
@@ -169,20 +171,21 @@ func (s *Session) load() error {
 // readJSONFile reads a json session file line by line (scanJSONFile), and
 // whole only when it is not in this package's layout.
 func readJSONFile(path string) (parsedFile, int64, error) {
-	f, err := os.Open(path)
+	f, fi, err := openSessionFile(path)
 	if err != nil {
 		return parsedFile{}, 0, err
 	}
-	if fi, err := f.Stat(); err == nil {
-		defer enterLoad(fi.Size())()
-	}
-	counted := &countingReader{r: f}
+	defer enterLoad(fi.Size())()
+	counted := &countingReader{r: io.LimitReader(f, MaxSessionFileBytes+1)}
 	p, done, err := scanJSONFile(counted)
 	f.Close()
+	if err == nil && counted.n > MaxSessionFileBytes {
+		err = &safefile.TooLargeError{Size: counted.n, Limit: MaxSessionFileBytes}
+	}
 	if err != nil || done {
 		return p, counted.n, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxSessionFileBytes)
 	if err != nil {
 		return parsedFile{}, 0, err
 	}
@@ -217,22 +220,23 @@ func (s *Session) loadJSONL() error {
 	if err := replayJournal(path); err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	f, fi, err := openSessionFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Killed between claiming the name and creating the transcript.
 		if err = os.WriteFile(path, nil, 0o600); err == nil {
-			f, err = os.Open(path)
+			f, fi, err = openSessionFile(path)
 		}
 	}
 	if err != nil {
 		return err
 	}
-	if fi, err := f.Stat(); err == nil {
-		defer enterLoad(fi.Size())()
-	}
-	counted := &countingReader{r: f}
+	defer enterLoad(fi.Size())()
+	counted := &countingReader{r: io.LimitReader(f, MaxSessionFileBytes+1)}
 	msgs, sums, layout, torn, err := scanJSONLFile(counted)
 	f.Close()
+	if err == nil && counted.n > MaxSessionFileBytes {
+		err = fmt.Errorf("%s: %w", path, &safefile.TooLargeError{Size: counted.n, Limit: MaxSessionFileBytes})
+	}
 	if err != nil {
 		return err
 	}
