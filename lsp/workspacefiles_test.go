@@ -89,3 +89,57 @@ func TestSettingsStillReloadAfterAPlantInTheSessionsDirectory(t *testing.T) {
 		}
 	}
 }
+
+// openUnder lists the files under dir this process has open descriptors on.
+func openUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	require.NoError(t, err)
+	var open []string
+	for _, fd := range fds {
+		if target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && strings.HasPrefix(target, dir+string(filepath.Separator)) {
+			open = append(open, target)
+		}
+	}
+	return open
+}
+
+// TestEndedSessionsReleaseTheirTranscripts: each ended session kept its
+// transcript open, so a long-running server met the descriptor limit and
+// new sessions failed. After 60 sessions started and ended none of their
+// files is open; a session resumed after its end (any event on its id)
+// is loaded again from its file, conversation and all.
+func TestEndedSessionsReleaseTheirTranscripts(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc/self/fd")
+	}
+	for _, format := range []string{"json", "jsonl"} {
+		t.Run(format, func(t *testing.T) {
+			e := startEditor(t, editorOpts{settings: `{"transcriptFormat": "` + format + `"}`})
+			sessions := filepath.Join(e.home, "sessions")
+			var first, firstPath string
+			for i := range 60 {
+				sid, path := e.startSession()
+				if i == 0 {
+					first, firstPath = sid, path
+				}
+				e.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": fmt.Sprint("prompt ", i)})
+				if i == 0 {
+					require.Equal(t, []string{firstPath}, openUnder(t, sessions), "a session in use has its transcript open")
+				}
+				e.mustCall("wave/sessionEnd", map[string]any{"sessionId": sid, "reason": "logout"})
+			}
+			require.Empty(t, openUnder(t, sessions), "descriptors on ended sessions' files")
+
+			e.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": first, "prompt": "resumed"})
+			got := fmt.Sprint(e.mustCall("wave/getSession", map[string]any{"sessionId": first}))
+			require.Contains(t, got, "prompt 0")
+			require.Contains(t, got, "resumed")
+			open := openUnder(t, sessions)
+			require.Contains(t, open, firstPath, "the resumed session's transcript")
+			for _, f := range open {
+				require.True(t, strings.HasPrefix(f, firstPath), "only the resumed session's files (its transcript, a journal): %s", f)
+			}
+		})
+	}
+}

@@ -486,8 +486,8 @@ func (sf *segFile) close() error {
 			// after another process wrote to it (the reason a session is
 			// reloaded and this file closed), sf.size is out of date and the
 			// truncate would cut off what the other process added.
-			if fi, serr := sf.f.Stat(); serr == nil && sf.stamp.same(fi) {
-				_ = sf.f.Truncate(sf.size)
+			if fi, serr := sf.f.Stat(); serr == nil && sf.stamp.same(fi) && sf.f.Truncate(sf.size) == nil {
+				_ = sf.restamp() // the truncate's own change is this store's, not another process's
 			}
 		}
 		if cerr := sf.f.Close(); err == nil {

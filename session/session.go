@@ -9,6 +9,7 @@ import (
 	"hash/maphash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -101,6 +102,9 @@ func (s *Session) APIMessages() []APIMessage {
 }
 
 // Close releases the session's files; the store opens it again on demand.
+// The files' stamps are kept, so that the watcher's report of the session's
+// own last save, which may come after Close, is not taken for another
+// process's change (which would open the session again).
 func (s *Session) Close() error {
 	st := s.store
 	st.mu.Lock()
@@ -109,7 +113,23 @@ func (s *Session) Close() error {
 		delete(st.byName, s.name)
 	}
 	st.mu.Unlock()
-	return s.closeFiles()
+	err := s.closeFiles()
+	s.mu.Lock()
+	stamps := map[string]fileStamp{}
+	if s.file != nil {
+		stamps[s.file.path] = s.file.stamp
+	}
+	if s.format == FormatJSONL {
+		stamps[s.store.metaPath(s.name)] = s.metaStamp
+	}
+	s.mu.Unlock()
+	st.mu.Lock()
+	if st.closedStamps == nil {
+		st.closedStamps = map[string]fileStamp{}
+	}
+	maps.Copy(st.closedStamps, stamps)
+	st.mu.Unlock()
+	return err
 }
 
 func (s *Session) closeFiles() error {

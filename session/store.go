@@ -75,6 +75,10 @@ type Store struct {
 	byID   map[string]*Session
 	byName map[string]*Session
 	closed bool
+	// closedStamps are the stamps of the files of sessions this store
+	// closed (ended), by path: a watcher report of a file still as this
+	// store left it is not another process's change.
+	closedStamps map[string]fileStamp
 }
 
 // NewStore opens (creating it if needed) the sessions directory of opts.WaveHome.
