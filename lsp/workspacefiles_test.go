@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/proctest"
 	"github.com/wavehooks/wavehooks/lsp"
 )
@@ -141,5 +143,45 @@ func TestEndedSessionsReleaseTheirTranscripts(t *testing.T) {
 				require.True(t, strings.HasPrefix(f, firstPath), "only the resumed session's files (its transcript, a journal): %s", f)
 			}
 		})
+	}
+}
+
+// TestSessionStartWatchPathsAreCapped: a SessionStart hook asking to watch
+// 12,000 files gets the first hooks.MaxWatchPaths watched (a count, not a
+// time: the quadratic handling took 3.6 s of CPU for 28,000) and a warning
+// that says the rest are not; a change to the last one watched fires
+// FileChanged, one to the first left out does not.
+func TestSessionStartWatchPathsAreCapped(t *testing.T) {
+	e := startEditor(t, editorOpts{settings: mustJSON(map[string]any{"hooks": map[string]any{
+		"SessionStart": []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
+			"command": `jq -c '.cwd as $c | {hookSpecificOutput: {hookEventName: "SessionStart", watchPaths: [range(0; 12000) | $c + "/w/f\(.)"]}}'`}}}},
+		"FileChanged": []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
+			"command": `jq -r '.event + " " + .file_path' >> "$WAVE_PROJECT_DIR/changes.log"`}}}},
+	}})})
+	out := e.mustCall("wave/sessionStart", map[string]any{"source": "startup"})
+	watched, ok := out["watchPaths"].([]any)
+	require.True(t, ok, "%.2000s", mustJSON(out))
+	require.Len(t, watched, hooks.MaxWatchPaths)
+	path := func(i int) string { return filepath.Join(e.root, "w", fmt.Sprint("f", i)) }
+	require.Equal(t, path(hooks.MaxWatchPaths-1), watched[len(watched)-1])
+	require.Contains(t, mustJSON(out), fmt.Sprintf("watchPaths lists more than %d paths: only the first %d are watched", hooks.MaxWatchPaths, hooks.MaxWatchPaths))
+
+	require.NoError(t, os.MkdirAll(filepath.Join(e.root, "w"), 0o755))
+	log := filepath.Join(e.root, "changes.log")
+	require.NoError(t, os.WriteFile(path(hooks.MaxWatchPaths), nil, 0o644)) // left out
+	require.NoError(t, os.WriteFile(path(hooks.MaxWatchPaths-1), nil, 0o644))
+	logged := func(line string) func() bool {
+		return func() bool {
+			b, _ := os.ReadFile(log)
+			return slices.Contains(strings.Split(string(b), "\n"), line)
+		}
+	}
+	require.Eventually(t, logged("add "+path(hooks.MaxWatchPaths-1)), 20*time.Second, 10*time.Millisecond)
+	require.NoError(t, os.WriteFile(path(0), nil, 0o644)) // after the one left out: its event, if any, came first
+	require.Eventually(t, logged("add "+path(0)), 20*time.Second, 10*time.Millisecond)
+	b, err := os.ReadFile(log)
+	require.NoError(t, err)
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		require.False(t, strings.HasSuffix(line, " "+path(hooks.MaxWatchPaths)), "the path past the cap fired FileChanged: %s", line)
 	}
 }
