@@ -102,6 +102,7 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./hooks
 	$(GO) test -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) ./hooks
+	$(GO) test -run '^$$' -fuzz '^FuzzWorkspaceSettingsFile$$' -fuzztime $(FUZZTIME) ./hooks
 	$(GO) test -run '^$$' -fuzz '^FuzzFraming$$'   -fuzztime $(FUZZTIME) ./lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzParams$$'    -fuzztime $(FUZZTIME) ./lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$'  -fuzztime $(FUZZTIME) ./lsp
