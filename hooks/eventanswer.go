@@ -144,7 +144,7 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 // watch (hookSpecificOutput.watchPaths, all hooks together): each is a
 // watch the server keeps and an entry the editor is asked to register.
 // Past it the first MaxWatchPaths are watched and the run says the rest
-// were not (docs/protocol-limits.md, "Hook answers").
+// were not (docs/protocol-limits.md, "watchPaths").
 const MaxWatchPaths = 10_000
 
 // readWatchPaths reads watchPaths: absolute paths, cleaned, without
