@@ -1,12 +1,15 @@
 package session_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/proctest"
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -52,4 +55,39 @@ func TestResumeRefusesATranscriptThatIsNotASmallRegularFile(t *testing.T) {
 			})
 		}
 	}
+}
+
+// An event that started before SessionEnd (a FileChanged the server fired
+// for the session, a slow prompt hook) finishes as if the session were
+// open; the session's files are released when it ends, not before, and a
+// later event loads the session again from its file.
+func TestSessionEndWaitsForTheEventsInFlight(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "gate")
+	require.NoError(t, proctest.Mkfifo(gate))
+	started := filepath.Join(t.TempDir(), "started")
+	e := newEnv(t, session.FormatJSONL, hook{event: hooks.UserPromptSubmit,
+		command: "cat >/dev/null; touch " + quote(started) + "; cat " + quote(gate) + "; echo 'context after the gate'"})
+	s := e.create(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.UserPromptSubmit(context.Background(), "slow")
+		done <- err
+	}()
+	require.Eventually(t, func() bool { _, err := os.Stat(started); return err == nil }, 20*time.Second, 5*time.Millisecond)
+
+	_, err := s.SessionEnd(context.Background(), "logout")
+	require.NoError(t, err)
+	again, err := e.store.Open(s.ID())
+	require.NoError(t, err)
+	require.Same(t, s, again, "still open: an event is running on it")
+
+	require.NoError(t, os.WriteFile(gate, nil, 0o600)) // opens the FIFO for writing: the hook's cat ends
+	require.NoError(t, <-done, "the event that started before the end finishes")
+	msgs := s.Messages()
+	require.Equal(t, "context after the gate", msgs[len(msgs)-1].Blocks[len(msgs[len(msgs)-1].Blocks)-1].Content)
+
+	resumed, err := e.store.Open(s.ID())
+	require.NoError(t, err)
+	require.NotSame(t, s, resumed, "closed once the last event ended, loaded again from its file")
+	require.Equal(t, "slow", resumed.Messages()[0].Blocks[0].Content)
 }

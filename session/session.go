@@ -57,6 +57,10 @@ type Session struct {
 	// file watcher has not reported yet.
 	unreported bool
 	closed     bool
+	// running counts the events (run) in progress; ended is set when
+	// SessionEnd has run, until another event starts (see enter).
+	running int
+	ended   bool
 	// scratch: the session has no file (Scratch); saves only mark the
 	// conversation saved.
 	scratch bool
@@ -113,36 +117,90 @@ func (s *Session) Close() error {
 		delete(st.byName, s.name)
 	}
 	st.mu.Unlock()
-	err := s.closeFiles()
-	s.mu.Lock()
-	stamps := map[string]fileStamp{}
-	if s.file != nil {
-		stamps[s.file.path] = s.file.stamp
-	}
-	if s.format == FormatJSONL {
-		stamps[s.store.metaPath(s.name)] = s.metaStamp
-	}
-	s.mu.Unlock()
-	st.mu.Lock()
-	if st.closedStamps == nil {
-		st.closedStamps = map[string]fileStamp{}
-	}
-	maps.Copy(st.closedStamps, stamps)
-	st.mu.Unlock()
-	return err
+	return s.closeFiles()
 }
 
 func (s *Session) closeFiles() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
+		s.mu.Unlock()
 		return nil
 	}
 	s.closed = true
+	stamps, err := s.releaseFiles()
+	s.mu.Unlock()
+	s.store.rememberClosed(stamps)
+	return err
+}
+
+// releaseFiles closes the session's files and returns their stamps; the
+// caller holds s.mu and has set s.closed.
+func (s *Session) releaseFiles() (map[string]fileStamp, error) {
+	stamps := map[string]fileStamp{}
+	if s.format == FormatJSONL {
+		stamps[s.store.metaPath(s.name)] = s.metaStamp
+	}
 	if s.file == nil {
+		return stamps, nil
+	}
+	err := s.file.close()
+	stamps[s.file.path] = s.file.stamp
+	return stamps, err
+}
+
+// rememberClosed keeps the stamps of a closed session's files (see
+// Store.closedStamps).
+func (st *Store) rememberClosed(stamps map[string]fileStamp) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closedStamps == nil {
+		st.closedStamps = map[string]fileStamp{}
+	}
+	maps.Copy(st.closedStamps, stamps)
+}
+
+// enter and leave bracket every event (run): a session whose SessionEnd
+// has run is closed once no event is running on it any more, so that an
+// event that started before the end (a FileChanged the server fired for
+// it) still finishes. An event that starts after the end resumes the
+// session: it is not closed then.
+func (s *Session) enter() {
+	s.mu.Lock()
+	s.running++
+	s.ended = false
+	s.mu.Unlock()
+}
+
+func (s *Session) leave() error {
+	s.mu.Lock()
+	s.running--
+	s.mu.Unlock()
+	return s.closeIfIdle()
+}
+
+// closeIfIdle closes an ended session no event is running on: it leaves
+// the store (which loads it again from its file for a later event) and its
+// descriptors are released. Deciding and leaving the store happen under
+// both locks, so the store never hands out a session that is closed.
+func (s *Session) closeIfIdle() error {
+	st := s.store
+	st.mu.Lock()
+	s.mu.Lock()
+	if !s.ended || s.running > 0 || s.closed {
+		s.mu.Unlock()
+		st.mu.Unlock()
 		return nil
 	}
-	return s.file.close()
+	s.closed = true
+	if st.byID[s.id] == s {
+		delete(st.byID, s.id)
+		delete(st.byName, s.name)
+	}
+	st.mu.Unlock()
+	stamps, err := s.releaseFiles()
+	s.mu.Unlock()
+	st.rememberClosed(stamps)
+	return err
 }
 
 // load reads the session's file, finishing a write a crash interrupted
