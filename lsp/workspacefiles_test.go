@@ -185,3 +185,34 @@ func TestSessionStartWatchPathsAreCapped(t *testing.T) {
 		require.False(t, strings.HasSuffix(line, " "+path(hooks.MaxWatchPaths)), "the path past the cap fired FileChanged: %s", line)
 	}
 }
+
+// TestClaudeSettingsAreOpenedOnlyWhenImported: a FIFO at
+// .claude/settings.json hung the server at start (it read every settings
+// file whatever importClaudeHooks said). With the import off the file is
+// never opened and nothing is said about it; with it on, the file is
+// refused with a diagnostic. Either way the user's hook runs.
+func TestClaudeSettingsAreOpenedOnlyWhenImported(t *testing.T) {
+	for _, imported := range []bool{false, true} {
+		t.Run(fmt.Sprint("importClaudeHooks ", imported), func(t *testing.T) {
+			root := t.TempDir()
+			planted := filepath.Join(root, ".claude", "settings.json")
+			require.NoError(t, os.MkdirAll(filepath.Dir(planted), 0o755))
+			require.NoError(t, proctest.Mkfifo(planted))
+			settings := fmt.Sprintf(`{"importClaudeHooks": %v, "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",
+  "command": "jq -r '\"user hook saw: \" + .prompt'"}]}]}}`, imported)
+			e := startEditor(t, editorOpts{settings: settings, root: root, keep: true})
+			sid, _ := e.startSession()
+			r := e.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": "hello"})
+			require.Contains(t, fmt.Sprint(r["additionalContext"]), "user hook saw: hello")
+			if imported {
+				e.diagnosticsFor(planted, func(ds []protocol.Diagnostic) bool {
+					return len(ds) == 1 && strings.Contains(ds[0].Message, "a FIFO")
+				})
+				return
+			}
+			for _, m := range e.messages() {
+				require.NotContains(t, mustJSON(m), ".claude", "a file whose import is off is not read, nor mentioned")
+			}
+		})
+	}
+}
