@@ -103,6 +103,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./hooks
 	$(GO) test -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) ./hooks
 	$(GO) test -run '^$$' -fuzz '^FuzzTrustEncoding$$' -fuzztime $(FUZZTIME) ./hooks
+	$(GO) test -run '^$$' -fuzz '^FuzzWorkspaceSettingsFile$$' -fuzztime $(FUZZTIME) ./hooks
 	$(GO) test -run '^$$' -fuzz '^FuzzFraming$$'   -fuzztime $(FUZZTIME) ./lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzParams$$'    -fuzztime $(FUZZTIME) ./lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$'  -fuzztime $(FUZZTIME) ./lsp

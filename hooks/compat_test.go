@@ -3,6 +3,7 @@ package hooks_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -338,6 +339,32 @@ func TestEnvFileEvents(t *testing.T) {
 			require.Empty(t, res.Errors)
 			require.Empty(t, res.Warnings)
 			require.Equal(t, map[string]string{"FROM": string(ev)}, res.Env)
+		})
+	}
+}
+
+// A hook that replaces its CLAUDE_ENV_FILE with something that is not a
+// small regular file — a FIFO (reading it hung the event), a symlink to
+// /dev/zero (memory without bound), a file past MaxEnvFileBytes — gets a
+// warning naming it and sets nothing; the next hook's file still counts.
+func TestEnvFileThatIsNotASmallRegularFile(t *testing.T) {
+	cases := []struct{ name, replace, says string }{
+		{"a FIFO", `rm "$CLAUDE_ENV_FILE"; mkfifo "$CLAUDE_ENV_FILE"`, "a FIFO"},
+		{"a symlink to /dev/zero", `ln -sf /dev/zero "$CLAUDE_ENV_FILE"`, "not a regular file"},
+		{"a 2 MiB file", `head -c 2097152 /dev/zero > "$CLAUDE_ENV_FILE"`, "larger than 1 MiB"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := writeLayout(t, map[string]string{"home/settings.json": fmt.Sprintf(`{"hooks": {"SessionStart": [{"hooks": [
+				{"type": "command", "command": %q},
+				{"type": "command", "command": "jq -r .hook_event_name | sed 's/^/export FROM=/' >> \"$CLAUDE_ENV_FILE\""}]}]}}`, c.replace)})
+			e := hooks.NewEngine(l.load(t))
+			res := e.Fire(context.Background(), input(hooks.SessionStart, l.root))
+			require.Empty(t, res.Errors)
+			require.Equal(t, map[string]string{"FROM": "SessionStart"}, res.Env)
+			require.Len(t, res.Warnings, 1)
+			require.Contains(t, res.Warnings[0], "CLAUDE_ENV_FILE of")
+			require.Contains(t, res.Warnings[0], c.says)
 		})
 	}
 }

@@ -357,10 +357,13 @@ func (c *Config) Untrusted() *Config {
 	return assemble(c.Paths, c.read, false)
 }
 
-// readFiles reads every settings file the paths name, in merge order. VS
-// Code's hook files are read when any wave settings file, a workspace's
-// included, sets importVSCodeHooks: assemble drops them again from a
-// configuration in which that setting does not count.
+// readFiles reads every settings file the paths name, in merge order.
+// Claude Code's files are read only when a wave settings file (a
+// workspace's included) sets importClaudeHooks, and VS Code's hook files
+// only when one sets importVSCodeHooks: a file whose import is off is never
+// opened, so nothing planted there (a FIFO, a file nested too deep) costs
+// anything. assemble drops them again from a configuration in which the
+// workspace's setting does not count.
 func readFiles(p Paths, texts map[string][]byte) []File {
 	read := func(path string, src Source) File {
 		if text, ok := texts[path]; ok {
@@ -368,19 +371,38 @@ func readFiles(p Paths, texts map[string][]byte) []File {
 		}
 		return ReadFile(path, src, p.ProjectRoot)
 	}
-	var files []File
-	var managed *File
-	importVSCode := false
-	for _, sf := range p.SettingsFiles() {
-		f := read(sf.Path, sf.Source)
-		if b := f.Settings.ImportVSCodeHooks; b != nil && *b && f.Source.isWave() {
-			importVSCode = true
-		}
-		if sf.Source == SourceManaged {
-			managed = &f
+	all := p.SettingsFiles()
+	got := make([]*File, len(all))
+	importClaude, importVSCode := false, false
+	for i, sf := range all {
+		if sf.Source.IsClaude() {
 			continue
 		}
-		files = append(files, f)
+		f := read(sf.Path, sf.Source)
+		got[i] = &f
+		if b := f.Settings.ImportClaudeHooks; b != nil && *b {
+			importClaude = true
+		}
+		if b := f.Settings.ImportVSCodeHooks; b != nil && *b {
+			importVSCode = true
+		}
+	}
+	var files []File
+	var managed *File
+	for i, sf := range all {
+		f := got[i]
+		if sf.Source.IsClaude() {
+			if !importClaude {
+				continue
+			}
+			read := read(sf.Path, sf.Source)
+			f = &read
+		}
+		if sf.Source == SourceManaged {
+			managed = f
+			continue
+		}
+		files = append(files, *f)
 	}
 	if importVSCode {
 		for _, path := range p.VSCodeHookFiles(texts) {
@@ -391,6 +413,47 @@ func readFiles(p Paths, texts map[string][]byte) []File {
 		files = append(files, *managed)
 	}
 	return files
+}
+
+// ReadTexts reads from disk the text of every settings file Load would
+// read — the same files, Claude Code's and VS Code's only when a wave
+// settings file imports them — through the bounded reader
+// (ReadSettingsText). A file that is missing, or cannot be read safely, is
+// left out: Load then reads it itself and says why in a diagnostic. The
+// server uses it to tell what changed on disk (ConfigChange).
+func (p Paths) ReadTexts() map[string][]byte {
+	out := map[string][]byte{}
+	importClaude, importVSCode := false, false
+	for _, sf := range p.SettingsFiles() {
+		if sf.Source.IsClaude() {
+			continue
+		}
+		b, err := ReadSettingsText(sf.Path)
+		if err != nil {
+			continue
+		}
+		out[sf.Path] = b
+		st := ParseFile(sf.Path, sf.Source, b, p.ProjectRoot).Settings
+		importClaude = importClaude || (st.ImportClaudeHooks != nil && *st.ImportClaudeHooks)
+		importVSCode = importVSCode || (st.ImportVSCodeHooks != nil && *st.ImportVSCodeHooks)
+	}
+	var more []string
+	if importClaude {
+		for _, sf := range p.SettingsFiles() {
+			if sf.Source.IsClaude() {
+				more = append(more, sf.Path)
+			}
+		}
+	}
+	if importVSCode {
+		more = append(more, p.VSCodeHookFiles(nil)...)
+	}
+	for _, path := range more {
+		if b, err := ReadSettingsText(path); err == nil {
+			out[path] = b
+		}
+	}
+	return out
 }
 
 // assemble merges the files read into a configuration. With workspace

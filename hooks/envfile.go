@@ -1,11 +1,15 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/wavehooks/wavehooks/internal/safefile"
 )
 
 // envFileEvents are the events whose hooks get CLAUDE_ENV_FILE, a file they
@@ -499,6 +503,14 @@ func (e *hookEnv) forAsync() []string {
 	return append(e.base[:len(e.base):len(e.base)], "CLAUDE_ENV_FILE="+os.DevNull)
 }
 
+// MaxEnvFileBytes caps what is read back from one hook's CLAUDE_ENV_FILE:
+// the variables it exports go into every later hook's environment, which
+// the system caps at a few MiB in all (Linux's ARG_MAX is 2 MiB), so a
+// MiB is more than any working file holds. A hook that replaces its file
+// with a FIFO, a symlink to /dev/zero or a larger file gets a warning and
+// sets nothing (docs/protocol-limits.md, "Files the server reads").
+const MaxEnvFileBytes = 1 << 20
+
 // collect reads the foreground hooks' CLAUDE_ENV_FILEs in configuration
 // order into res.Env (a later hook's value wins), reports what could not be
 // read as warnings, and removes the files.
@@ -513,7 +525,10 @@ func (e *hookEnv) collect(res *Result, jobs []job, runnerEnv []string) {
 		if j.first != i {
 			continue
 		}
-		text, err := os.ReadFile(e.file(i))
+		text, err := safefile.ReadFile(e.file(i), MaxEnvFileBytes)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("CLAUDE_ENV_FILE of `%s` was not read: %s", j.hook.Display(), unreadableReason(e.file(i), err)))
+		}
 		if err != nil || len(text) == 0 {
 			continue
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -125,9 +124,12 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 	}
 	if w := bytesTrim(hs.WatchPaths); len(w) > 0 && string(w) != "null" {
 		if ev == SessionStart || ev == CwdChanged || ev == FileChanged {
-			paths, err := readWatchPaths(w)
-			if err != nil {
-				probs = append(probs, err.Error())
+			paths, problem, note := readWatchPaths(w)
+			if problem != "" {
+				probs = append(probs, problem)
+			}
+			if note != "" {
+				v.notes = append(v.notes, note)
 			}
 			a.WatchPaths = paths
 		} else {
@@ -138,22 +140,60 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 	return probs
 }
 
-// readWatchPaths reads watchPaths: absolute paths, cleaned, without repeats.
-func readWatchPaths(raw json.RawMessage) ([]string, error) {
+// MaxWatchPaths caps the files one event's hooks may ask FileChanged to
+// watch (hookSpecificOutput.watchPaths, all hooks together): each is a
+// watch the server keeps and an entry the editor is asked to register.
+// Past it the first MaxWatchPaths are watched and the run says the rest
+// were not (docs/protocol-limits.md, "watchPaths").
+const MaxWatchPaths = 10_000
+
+// readWatchPaths reads watchPaths: absolute paths, cleaned, without
+// repeats. problem rejects the answer (a relative path); past
+// MaxWatchPaths the first are kept and note warns of the rest, the answer
+// still counts. One pass with a set: 28,000 paths used to take seconds of
+// pairwise compares.
+func readWatchPaths(raw json.RawMessage) (paths []string, problem, note string) {
 	var list []string
 	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, fmt.Errorf("watchPaths must be an array of absolute paths")
+		return nil, "watchPaths must be an array of absolute paths", ""
 	}
-	out := []string{}
 	for _, p := range list {
 		if !filepath.IsAbs(p) {
-			return nil, fmt.Errorf("watchPaths must be absolute paths, not %q", p)
+			return nil, fmt.Sprintf("watchPaths must be absolute paths, not %q", p), ""
 		}
-		if p = filepath.Clean(p); !slices.Contains(out, p) {
+	}
+	out := []string{}
+	seen := make(map[string]bool, min(len(list), MaxWatchPaths))
+	for _, p := range list {
+		if p = filepath.Clean(p); !seen[p] {
+			if len(out) == MaxWatchPaths {
+				return out, "", fmt.Sprintf("watchPaths lists more than %d paths: only the first %d are watched", MaxWatchPaths, MaxWatchPaths)
+			}
+			seen[p] = true
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return out, "", ""
+}
+
+// mergeWatchPaths adds the paths of add that dst lacks, keeping order and
+// at most MaxWatchPaths; false when some were left out.
+func mergeWatchPaths(dst, add []string) ([]string, bool) {
+	seen := make(map[string]bool, len(dst))
+	for _, p := range dst {
+		seen[p] = true
+	}
+	for _, p := range add {
+		if seen[p] {
+			continue
+		}
+		if len(dst) >= MaxWatchPaths {
+			return dst, false
+		}
+		seen[p] = true
+		dst = append(dst, p)
+	}
+	return dst, true
 }
 
 // quietEvents are the events whose hooks' failures Claude Code only writes
@@ -378,10 +418,9 @@ func combineAnswers(res *Result, vs []verdict) {
 			if res.WatchPaths == nil {
 				res.WatchPaths = []string{}
 			}
-			for _, p := range a.WatchPaths {
-				if !slices.Contains(res.WatchPaths, p) {
-					res.WatchPaths = append(res.WatchPaths, p)
-				}
+			var all bool
+			if res.WatchPaths, all = mergeWatchPaths(res.WatchPaths, a.WatchPaths); !all {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("the hooks' watchPaths list more than %d paths together: only the first %d are watched", MaxWatchPaths, MaxWatchPaths))
 			}
 		}
 	}

@@ -15,19 +15,53 @@ import (
 	"time"
 
 	"github.com/tailscale/hujson"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/safefile"
 )
 
-// ReadFile reads and parses one settings file from disk.
+// MaxSettingsFileBytes caps a settings file (wave's, Claude Code's, the
+// managed file, one of VS Code's hook files), read from disk or sent as an
+// editor's buffer: far above any real one (the largest example here is a few
+// KiB), far below what would hurt the server. A larger file is not parsed;
+// it gets one diagnostic (docs/protocol-limits.md, "Files the server reads").
+const MaxSettingsFileBytes = 4 << 20
+
+// MaxSettingsDepth is how deeply arrays and objects may nest in a settings
+// file: the wire's limit (rawjson.MaxDepth). hujson's parser recurses once per
+// level, and a few megabytes of "[[[[" overflowed the stack, which no recover
+// catches, before the workspace was even trusted.
+const MaxSettingsDepth = rawjson.MaxDepth
+
+// ReadSettingsText reads a settings file from disk through the bounded
+// reader: without blocking (a FIFO), only a regular file (a symlink to
+// /dev/zero or /dev/stdin is refused), at most MaxSettingsFileBytes.
+func ReadSettingsText(path string) ([]byte, error) {
+	return safefile.ReadFile(path, MaxSettingsFileBytes)
+}
+
+// ReadFile reads and parses one settings file from disk (ReadSettingsText).
+// A file that cannot be read safely gets one diagnostic and no hooks; the
+// other files' hooks are not affected.
 func ReadFile(path string, src Source, projectRoot string) File {
-	text, err := os.ReadFile(path)
+	text, err := ReadSettingsText(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return File{Path: path, Source: src}
 	case err != nil:
 		return File{Path: path, Source: src, Exists: true, Diagnostics: []Diagnostic{{
-			File: path, Severity: SeverityError, Code: CodeUnreadable, Message: "cannot read settings file: " + err.Error()}}}
+			File: path, Severity: SeverityError, Code: CodeUnreadable, Message: "cannot read settings file: " + unreadableReason(path, err)}}}
 	}
 	return ParseFile(path, src, text, projectRoot)
+}
+
+// unreadableReason says why a settings file was not read, without repeating
+// its path (the diagnostic is already about that file).
+func unreadableReason(path string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 var hujsonPosRE = regexp.MustCompile(`line (\d+), column (\d+): (.*)$`)
@@ -37,10 +71,20 @@ var hujsonPosRE = regexp.MustCompile(`line (\d+), column (\d+): (.*)$`)
 // that are still usable are kept.
 func ParseFile(path string, src Source, text []byte, projectRoot string) File {
 	f := File{Path: path, Source: src, Exists: true}
+	if len(text) > MaxSettingsFileBytes {
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{File: path, Severity: SeverityError, Code: CodeUnreadable,
+			Message: "cannot read settings file: " + (&safefile.TooLargeError{Size: int64(len(text)), Limit: MaxSettingsFileBytes}).Error()})
+		return f
+	}
 	idx := NewLineIndex(text)
 	p := &fileParser{file: &f, idx: idx, root: projectRoot}
 	if len(strings.TrimSpace(string(text))) == 0 {
 		return f // an empty file is an empty configuration
+	}
+	if at := rawjson.TooDeepAt(text, MaxSettingsDepth); at >= 0 {
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{File: path, Range: idx.Span(at, at+1), Severity: SeverityError, Code: CodeSyntax,
+			Message: fmt.Sprintf("invalid JSON: arrays and objects nest deeper than %d levels", MaxSettingsDepth)})
+		return f
 	}
 	v, err := hujson.Parse(text)
 	if err != nil {

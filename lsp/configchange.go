@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
-	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -29,24 +28,15 @@ type configGuard struct {
 // codeChangeBlocked marks a settings file whose change a ConfigChange hook blocked.
 const codeChangeBlocked = "config-change-blocked"
 
-// settingsOnDisk reads every settings file that exists: the user's,
-// project's and local settings, Claude Code's, the managed file and VS
-// Code's hook files.
+// settingsOnDisk reads every settings file that exists and that the
+// configuration reads: the user's, project's and local settings, the
+// managed file, and Claude Code's and VS Code's files when a settings file
+// imports them — through the bounded reader (hooks.Paths.ReadTexts), so a
+// FIFO or /dev/zero planted at one of these paths neither hangs the server
+// nor fills its memory.
 func (s *Server) settingsOnDisk() map[string][]byte {
 	paths := hooks.Paths{WaveHome: s.waveHome, ProjectRoot: s.root, ClaudeHome: s.opts.ClaudeHome, ManagedFile: s.opts.ManagedFile}
-	out := map[string][]byte{}
-	read := func(p string) {
-		if b, err := os.ReadFile(p); err == nil {
-			out[p] = b
-		}
-	}
-	for _, f := range paths.SettingsFiles() {
-		read(f.Path)
-	}
-	for _, p := range paths.VSCodeHookFiles(nil) {
-		read(p)
-	}
-	return out
+	return paths.ReadTexts()
 }
 
 // settingsInForce is the text of each settings file as it is in force, for

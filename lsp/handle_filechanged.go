@@ -36,19 +36,47 @@ type watchList struct {
 	// so a change can be told apart as add, change or unlink.
 	fsw    *watcher.Watcher
 	exists map[string]bool
+	// listed is the set of all(), kept up to date by setLists: a changed
+	// file is looked up in it, not searched for in a list of up to
+	// hooks.MaxWatchPaths paths.
+	listed map[string]bool
 }
 
 // fileWatchID names the server's registration of watched files with the editor.
 const fileWatchID = "wave.fileChanged"
 
+// all is the watch list: the configuration's files, then the dynamic ones
+// it does not hold.
 func (w *watchList) all() []string {
 	out := slices.Clone(w.fromConfig)
 	for _, p := range w.dynamic {
-		if !slices.Contains(out, p) {
+		if !w.inConfig(p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// inConfig reports whether p is one of the configuration's files (a
+// handful: the FileChanged matchers' names).
+func (w *watchList) inConfig(p string) bool { return slices.Contains(w.fromConfig, p) }
+
+// setLists replaces the two parts of the list (nil keeps a part) and
+// rebuilds listed; the caller holds observed.mu.
+func (w *watchList) setLists(fromConfig, dynamic []string) {
+	if fromConfig != nil {
+		w.fromConfig = fromConfig
+	}
+	if dynamic != nil {
+		w.dynamic = dynamic
+	}
+	w.listed = make(map[string]bool, len(w.fromConfig)+len(w.dynamic))
+	for _, p := range w.fromConfig {
+		w.listed[p] = true
+	}
+	for _, p := range w.dynamic {
+		w.listed[p] = true
+	}
 }
 
 // watchChangedFiles starts FileChanged's watching, with the server's own
@@ -64,7 +92,7 @@ func (s *Server) watchChangedFiles(fsw *watcher.Watcher) {
 func (s *Server) updateWatchList() {
 	list := s.engine.Config().FileChangedWatchList()
 	s.observed.mu.Lock()
-	s.observed.files.fromConfig = list
+	s.observed.files.setLists(nonNil(list), nil)
 	s.observed.mu.Unlock()
 	s.syncWatches()
 }
@@ -73,7 +101,7 @@ func (s *Server) updateWatchList() {
 // watchPaths a hook returned.
 func (s *Server) setDynamicWatch(paths []string) {
 	s.observed.mu.Lock()
-	s.observed.files.dynamic = slices.Clone(paths)
+	s.observed.files.setLists(nil, nonNil(slices.Clone(paths)))
 	s.observed.mu.Unlock()
 	s.syncWatches()
 }
@@ -82,7 +110,7 @@ func (s *Server) setDynamicWatch(paths []string) {
 func (s *Server) isWatchedFile(path string) bool {
 	s.observed.mu.Lock()
 	defer s.observed.mu.Unlock()
-	return slices.Contains(s.observed.files.all(), path)
+	return s.observed.files.listed[path]
 }
 
 // syncWatches makes the editor, or the server's own watcher, watch the
@@ -211,7 +239,7 @@ func (s *Server) isFallbackWatched(path string) bool {
 	s.observed.mu.Lock()
 	defer s.observed.mu.Unlock()
 	_, ok := s.observed.files.exists[path]
-	return ok && !s.observed.files.dynamicReg && slices.Contains(s.observed.files.all(), path)
+	return ok && !s.observed.files.dynamicReg && s.observed.files.listed[path]
 }
 
 func fileChangedInput(path, kind string) hooks.Input {

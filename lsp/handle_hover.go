@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"os"
 
 	"go.lsp.dev/protocol"
 
@@ -76,7 +75,7 @@ func (s *Server) settingsText(u protocol.DocumentURI, pos protocol.Position) ([]
 	}
 	text, ok := s.docs.get(path)
 	if !ok {
-		if text, err = os.ReadFile(path); err != nil {
+		if text, err = hooks.ReadSettingsText(path); err != nil {
 			return nil, 0, false, nil
 		}
 	}

@@ -23,7 +23,16 @@ func (st *Store) ExternalChange(path string) (id string, changed bool, err error
 	}
 	st.mu.Lock()
 	s := st.byName[name]
+	closedStamp, wasClosed := st.closedStamps[path]
 	st.mu.Unlock()
+	if s == nil && wasClosed {
+		if fi, err := os.Stat(path); err == nil && closedStamp.same(fi) {
+			return "", false, nil // as this store left it when the session ended
+		}
+		st.mu.Lock()
+		delete(st.closedStamps, path)
+		st.mu.Unlock()
+	}
 	if s == nil {
 		if owner, _, exists := st.owner(name); exists && owner != "" {
 			return owner, true, nil

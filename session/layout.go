@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/wavehooks/wavehooks/internal/safefile"
 )
 
 // segFile keeps a transcript file laid out as a fixed head, one line per
@@ -331,7 +333,7 @@ func journalRecord(start, newSize int64, data []byte) []byte {
 // journal. A journal that is itself torn is dropped: its write never started.
 func replayJournal(path string) error {
 	jp := journalPath(path)
-	rec, err := os.ReadFile(jp)
+	rec, err := safefile.ReadFile(jp, maxJournalBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -484,8 +486,8 @@ func (sf *segFile) close() error {
 			// after another process wrote to it (the reason a session is
 			// reloaded and this file closed), sf.size is out of date and the
 			// truncate would cut off what the other process added.
-			if fi, serr := sf.f.Stat(); serr == nil && sf.stamp.same(fi) {
-				_ = sf.f.Truncate(sf.size)
+			if fi, serr := sf.f.Stat(); serr == nil && sf.stamp.same(fi) && sf.f.Truncate(sf.size) == nil {
+				_ = sf.restamp() // the truncate's own change is this store's, not another process's
 			}
 		}
 		if cerr := sf.f.Close(); err == nil {

@@ -89,9 +89,20 @@ func (s *Session) Stop(ctx context.Context) (Outcome, error) {
 }
 
 // SessionEnd runs the SessionEnd hooks; they cannot change the conversation,
-// only report errors and warnings to the user.
+// only report errors and warnings to the user. Then the session is closed
+// as soon as no other event is running on it (closeIfIdle): its transcript
+// (and journal) descriptors are released, so that a server that sees many
+// sessions end does not run out of descriptors, and the store loads it
+// again from its file if the session is resumed (any later event on its id).
 func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error) {
-	return s.run(ctx, hooks.Input{Event: hooks.SessionEnd, Reason: reason}, nil)
+	out, err := s.run(ctx, hooks.Input{Event: hooks.SessionEnd, Reason: reason}, nil)
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
+	if cerr := s.closeIfIdle(); err == nil && cerr != nil {
+		err = fmt.Errorf("closing the ended session: %w", cerr)
+	}
+	return out, err
 }
 
 // RunHooks fires any event for wave/runHooks. The typed events go through

@@ -14,6 +14,8 @@ import (
 // returns are applied and saved. The rules themselves are all in flow:
 // this method only moves data between them, the hooks and the file.
 func (s *Session) run(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
+	s.enter()
+	defer func() { _ = s.leave() }() // an ended session closed here: its files are released, its outcome stands
 	ev := applied{blocks: []Block{}} // never nil: the wire has "blocks":[]
 	err := s.begin(func() error {
 		var changes []flow.Change

@@ -9,9 +9,12 @@ import (
 	"hash/maphash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/wavehooks/wavehooks/internal/safefile"
 )
 
 // Session is one agent conversation and its file. Every request on a session
@@ -54,6 +57,10 @@ type Session struct {
 	// file watcher has not reported yet.
 	unreported bool
 	closed     bool
+	// running counts the events (run) in progress; ended is set when
+	// SessionEnd has run, until another event starts (see enter).
+	running int
+	ended   bool
 	// scratch: the session has no file (Scratch); saves only mark the
 	// conversation saved.
 	scratch bool
@@ -99,6 +106,9 @@ func (s *Session) APIMessages() []APIMessage {
 }
 
 // Close releases the session's files; the store opens it again on demand.
+// The files' stamps are kept, so that the watcher's report of the session's
+// own last save, which may come after Close, is not taken for another
+// process's change (which would open the session again).
 func (s *Session) Close() error {
 	st := s.store
 	st.mu.Lock()
@@ -112,15 +122,85 @@ func (s *Session) Close() error {
 
 func (s *Session) closeFiles() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
+		s.mu.Unlock()
 		return nil
 	}
 	s.closed = true
+	stamps, err := s.releaseFiles()
+	s.mu.Unlock()
+	s.store.rememberClosed(stamps)
+	return err
+}
+
+// releaseFiles closes the session's files and returns their stamps; the
+// caller holds s.mu and has set s.closed.
+func (s *Session) releaseFiles() (map[string]fileStamp, error) {
+	stamps := map[string]fileStamp{}
+	if s.format == FormatJSONL {
+		stamps[s.store.metaPath(s.name)] = s.metaStamp
+	}
 	if s.file == nil {
+		return stamps, nil
+	}
+	err := s.file.close()
+	stamps[s.file.path] = s.file.stamp
+	return stamps, err
+}
+
+// rememberClosed keeps the stamps of a closed session's files (see
+// Store.closedStamps).
+func (st *Store) rememberClosed(stamps map[string]fileStamp) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closedStamps == nil {
+		st.closedStamps = map[string]fileStamp{}
+	}
+	maps.Copy(st.closedStamps, stamps)
+}
+
+// enter and leave bracket every event (run): a session whose SessionEnd
+// has run is closed once no event is running on it any more, so that an
+// event that started before the end (a FileChanged the server fired for
+// it) still finishes. An event that starts after the end resumes the
+// session: it is not closed then.
+func (s *Session) enter() {
+	s.mu.Lock()
+	s.running++
+	s.ended = false
+	s.mu.Unlock()
+}
+
+func (s *Session) leave() error {
+	s.mu.Lock()
+	s.running--
+	s.mu.Unlock()
+	return s.closeIfIdle()
+}
+
+// closeIfIdle closes an ended session no event is running on: it leaves
+// the store (which loads it again from its file for a later event) and its
+// descriptors are released. Deciding and leaving the store happen under
+// both locks, so the store never hands out a session that is closed.
+func (s *Session) closeIfIdle() error {
+	st := s.store
+	st.mu.Lock()
+	s.mu.Lock()
+	if !s.ended || s.running > 0 || s.closed {
+		s.mu.Unlock()
+		st.mu.Unlock()
 		return nil
 	}
-	return s.file.close()
+	s.closed = true
+	if st.byID[s.id] == s {
+		delete(st.byID, s.id)
+		delete(st.byName, s.name)
+	}
+	st.mu.Unlock()
+	stamps, err := s.releaseFiles()
+	s.mu.Unlock()
+	st.rememberClosed(stamps)
+	return err
 }
 
 // load reads the session's file, finishing a write a crash interrupted
@@ -169,20 +249,21 @@ func (s *Session) load() error {
 // readJSONFile reads a json session file line by line (scanJSONFile), and
 // whole only when it is not in this package's layout.
 func readJSONFile(path string) (parsedFile, int64, error) {
-	f, err := os.Open(path)
+	f, fi, err := openSessionFile(path)
 	if err != nil {
 		return parsedFile{}, 0, err
 	}
-	if fi, err := f.Stat(); err == nil {
-		defer enterLoad(fi.Size())()
-	}
-	counted := &countingReader{r: f}
+	defer enterLoad(fi.Size())()
+	counted := &countingReader{r: io.LimitReader(f, MaxSessionFileBytes+1)}
 	p, done, err := scanJSONFile(counted)
 	f.Close()
+	if err == nil && counted.n > MaxSessionFileBytes {
+		err = &safefile.TooLargeError{Size: counted.n, Limit: MaxSessionFileBytes}
+	}
 	if err != nil || done {
 		return p, counted.n, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxSessionFileBytes)
 	if err != nil {
 		return parsedFile{}, 0, err
 	}
@@ -217,22 +298,23 @@ func (s *Session) loadJSONL() error {
 	if err := replayJournal(path); err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	f, fi, err := openSessionFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Killed between claiming the name and creating the transcript.
 		if err = os.WriteFile(path, nil, 0o600); err == nil {
-			f, err = os.Open(path)
+			f, fi, err = openSessionFile(path)
 		}
 	}
 	if err != nil {
 		return err
 	}
-	if fi, err := f.Stat(); err == nil {
-		defer enterLoad(fi.Size())()
-	}
-	counted := &countingReader{r: f}
+	defer enterLoad(fi.Size())()
+	counted := &countingReader{r: io.LimitReader(f, MaxSessionFileBytes+1)}
 	msgs, sums, layout, torn, err := scanJSONLFile(counted)
 	f.Close()
+	if err == nil && counted.n > MaxSessionFileBytes {
+		err = fmt.Errorf("%s: %w", path, &safefile.TooLargeError{Size: counted.n, Limit: MaxSessionFileBytes})
+	}
 	if err != nil {
 		return err
 	}

@@ -5,12 +5,48 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/wavehooks/wavehooks/internal/safefile"
 )
+
+// MaxSessionFileBytes caps a session file the server reads from
+// $WAVE_HOME/sessions (a transcript, in either format): a session it
+// resumes, or one another process changed. Any process of the user's, or a
+// hook, can put a file there: a FIFO or a symlink to /dev/zero is refused
+// (internal/safefile), and a sparse file of a terabyte is refused by its
+// size before anything is read. A GiB is far more than a real session
+// holds (each message is at most 256 MiB, and the server keeps the whole
+// conversation in memory anyway); a larger one cannot be resumed, and the
+// error says why (docs/protocol-limits.md, "Files the server reads").
+const MaxSessionFileBytes = 1 << 30
+
+// maxMetaFileBytes caps a jsonl session's .meta.json: the session's id,
+// format and metadata, a few hundred bytes when this package writes it.
+const maxMetaFileBytes = 1 << 20
+
+// maxJournalBytes caps a session file's journal, which holds one write (at
+// most the rewritten tail of a file of MaxSessionFileBytes) after a header line.
+const maxJournalBytes = MaxSessionFileBytes + 4<<10
+
+// openSessionFile opens a session file for reading through the bounded
+// reader, refusing what is not a regular file or exceeds MaxSessionFileBytes.
+func openSessionFile(path string) (*os.File, fs.FileInfo, error) {
+	f, fi, err := safefile.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi.Size() > MaxSessionFileBytes {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", path, &safefile.TooLargeError{Size: fi.Size(), Limit: MaxSessionFileBytes})
+	}
+	return f, fi, nil
+}
 
 // Options configure a Store: where its sessions live and what runs their hooks.
 type Options struct {
@@ -39,6 +75,10 @@ type Store struct {
 	byID   map[string]*Session
 	byName map[string]*Session
 	closed bool
+	// closedStamps are the stamps of the files of sessions this store
+	// closed (ended), by path: a watcher report of a file still as this
+	// store left it is not another process's change.
+	closedStamps map[string]fileStamp
 }
 
 // NewStore opens (creating it if needed) the sessions directory of opts.WaveHome.
@@ -237,7 +277,7 @@ func (st *Store) owner(name string) (id string, format Format, exists bool) {
 // readJSONID reads the id of a json session file from its first line, or
 // from the whole file when it is not in this package's layout.
 func readJSONID(path string) (string, error) {
-	f, err := os.Open(path)
+	f, _, err := openSessionFile(path)
 	if err != nil {
 		return "", err
 	}
@@ -246,7 +286,7 @@ func readJSONID(path string) (string, error) {
 	if p, err := parseJSONFile(line); err == nil && p.hdr.ID != "" {
 		return p.hdr.ID, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxSessionFileBytes)
 	if err != nil {
 		return "", err
 	}
@@ -256,16 +296,15 @@ func readJSONID(path string) (string, error) {
 
 func readMeta(path string) (fileHeader, fs.FileInfo, error) {
 	var hdr fileHeader
-	f, err := os.Open(path)
+	f, fi, err := safefile.Open(path)
 	if err != nil {
 		return hdr, nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return hdr, nil, err
+	if fi.Size() > maxMetaFileBytes {
+		return hdr, fi, fmt.Errorf("%s: %w", path, &safefile.TooLargeError{Size: fi.Size(), Limit: maxMetaFileBytes})
 	}
-	if err := json.NewDecoder(f).Decode(&hdr); err != nil {
+	if err := json.NewDecoder(io.LimitReader(f, maxMetaFileBytes)).Decode(&hdr); err != nil {
 		return hdr, fi, fmt.Errorf("%s: %w", path, err)
 	}
 	return hdr, fi, nil

@@ -59,6 +59,11 @@ type Watcher struct {
 	dirs    map[string]*target             // WatchDir targets by directory
 	watched map[string]bool                // directories with a live fsnotify watch
 	keeps   map[string][]func(string) bool // WatchDir filters by directory
+	// onWay holds every directory some target wants and each of their
+	// ancestors: an event on one of them may move a watch (onTheWay). A
+	// map, so that with tens of thousands of watched files (a hook's
+	// watchPaths) an event costs a lookup, not a pass over every target.
+	onWay map[string]bool
 
 	// Owned by the event loop goroutine only.
 	pending map[string]burst    // changed paths still inside their debounce window
@@ -111,6 +116,7 @@ func New(debounce time.Duration, onChange func(paths []string)) (*Watcher, error
 		dirs:     make(map[string]*target),
 		watched:  make(map[string]bool),
 		keeps:    make(map[string][]func(string) bool),
+		onWay:    make(map[string]bool),
 		pending:  make(map[string]burst),
 		due:      make(map[string]struct{}),
 	}
@@ -147,6 +153,7 @@ func (w *Watcher) WatchFile(path string) error {
 		return err
 	}
 	w.files[abs] = t
+	w.addOnWay(t.want)
 	return nil
 }
 
@@ -175,6 +182,7 @@ func (w *Watcher) WatchDir(dir string, keep func(name string) bool) error {
 			return err
 		}
 		w.dirs[abs] = t
+		w.addOnWay(abs)
 	}
 	w.keeps[abs] = append(w.keeps[abs], keep)
 	return nil
@@ -333,13 +341,19 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 
 // onTheWay reports whether name is a directory that some target needs, or
 // one on the way down to it, so that only such events cost a reconcile.
-func (w *Watcher) onTheWay(name string) bool {
-	for _, t := range w.targets() {
-		if within(name, t.want) {
-			return true
+func (w *Watcher) onTheWay(name string) bool { return w.onWay[name] }
+
+// addOnWay records dir and its ancestors for onTheWay; it stops at the
+// first already recorded, so registering n files costs O(n) lookups.
+func (w *Watcher) addOnWay(dir string) {
+	for !w.onWay[dir] {
+		w.onWay[dir] = true
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return
 		}
+		dir = parent
 	}
-	return false
 }
 
 // lose forgets the watch on dir. Targets that were watching it have lost
@@ -540,17 +554,6 @@ func nearestDir(p string) string {
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
-}
-
-// within reports whether p is dir or lies below it.
-func within(dir, p string) bool {
-	if p == dir {
-		return true
-	}
-	if !strings.HasSuffix(dir, string(filepath.Separator)) {
-		dir += string(filepath.Separator)
-	}
-	return strings.HasPrefix(p, dir)
 }
 
 func keepAny(keeps []func(string) bool, name string) bool {

@@ -112,6 +112,53 @@ func TooDeep(b []byte, limit int) bool {
 	return false
 }
 
+// TooDeepAt is TooDeep for JSON with comments and trailing commas (JWCC,
+// what hujson parses: the settings files): it returns the offset of the
+// first bracket that opens a level deeper than limit, or -1. A "//" or
+// "/*" comment is skipped like a string, so that brackets and quotes in
+// comments neither count nor throw the count off; an unterminated string or
+// comment ends the scan (the parser says what is wrong). One pass, no
+// allocation, no recursion.
+func TooDeepAt(b []byte, limit int) int {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			end := StringEnd(b, i)
+			if end < 0 {
+				return -1
+			}
+			i = end
+		case '/':
+			if i+1 >= len(b) {
+				return -1
+			}
+			switch b[i+1] {
+			case '/':
+				nl := bytes.IndexByte(b[i+2:], '\n')
+				if nl < 0 {
+					return -1
+				}
+				i += 2 + nl
+			case '*':
+				end := bytes.Index(b[i+2:], []byte("*/"))
+				if end < 0 {
+					return -1
+				}
+				i += 2 + end + 1
+			}
+		case '[', '{':
+			depth++
+			if depth > limit {
+				return i
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return -1
+}
+
 // Kind names the kind of a JSON value as an error message says it ("a
 // string", "an object", "null"; "nothing" for no value). It reads only the
 // first byte: raw is assumed valid.

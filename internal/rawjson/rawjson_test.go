@@ -61,6 +61,36 @@ func TestTooDeep(t *testing.T) {
 	}
 }
 
+// TooDeepAt reads settings files, which hujson parses with comments: a
+// bracket or quote in a comment is text, and the offset it returns is the
+// bracket that went one level too deep.
+func TestTooDeepAt(t *testing.T) {
+	cases := []struct {
+		json  string
+		limit int
+		at    int
+	}{
+		{`[[1]]`, 2, -1},
+		{`[[[1]]]`, 2, 2},
+		{`{"a":{"b":[{}]}}`, 3, 11},
+		{"// [[[[[[ \"\n[[1]]", 2, -1},    // a line comment's brackets and quote are text
+		{"/* [[[[ \" */ [[[1]]]", 2, 15},  // so are a block comment's
+		{"[/* ] */ [[1]]]", 2, 10},        // a closer in a comment closes nothing
+		{`["//", [[1]]]`, 2, 8},           // "//" in a string is not a comment
+		{"[[ // unterminated", 1, 1},      // found before the comment
+		{"/* unterminated [[[[[[", 1, -1}, // not JSON: left to the parser
+		{`"unterminated [[[[[[[[`, 1, -1},
+		{"[1 / 2]", 0, 0}, // a lone slash is not a comment
+		{"[1 /", 1, -1},   // nor a slash at the end
+	}
+	for _, c := range cases {
+		require.Equal(t, c.at, TooDeepAt([]byte(c.json), c.limit), c.json)
+		if !bytes.Contains([]byte(c.json), []byte("/")) {
+			require.Equal(t, c.at >= 0, TooDeep([]byte(c.json), c.limit), c.json)
+		}
+	}
+}
+
 // Every "must be …, not …" message names kinds with the same words, whether
 // it describes the value that came or the type it should have been.
 func TestKindNamesValuesAndTypesAlike(t *testing.T) {
