@@ -433,7 +433,7 @@ func combine(res *Result, vs []verdict) {
 	for i := range vs {
 		v := &vs[i]
 		switch {
-		case res.Event == PreToolUse || res.Event == PermissionRequest:
+		case res.Event.decidesPermission():
 			if v.permission == res.Permission && v.permission != PermissionNone && v.reason != "" {
 				reasons = append(reasons, capText(v.reason))
 			}

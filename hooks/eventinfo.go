@@ -28,9 +28,12 @@ var MatcherValues = map[Event][]string{
 	StopFailure:        {"rate_limit", "overloaded", "authentication_failed", "oauth_org_not_allowed", "billing_error", "invalid_request", "model_not_found", "server_error", "max_output_tokens", "unknown"},
 	InstructionsLoaded: {"session_start", "nested_traversal", "path_glob_match", "include", "compact"},
 	FileChanged:        {".envrc", ".env"},
+	// PreSkillShellCommand's tool_name is the shell that runs the command.
+	PreSkillShellCommand: {"Bash", "PowerShell"},
 }
 
-// ToolEvent reports whether the event's matcher is compared with a tool name.
+// ToolEvent reports whether the event's matcher is compared with a tool
+// name (for PreSkillShellCommand, the shell's: MatcherValues lists them).
 func ToolEvent(e Event) bool { return eventSpecs[e].MatchField == "tool_name" }
 
 // OutputDocs says, per event, what a hook's JSON answer can do beyond the
@@ -67,19 +70,24 @@ var OutputDocs = map[Event]string{
 	WorktreeRemove:      "none: the output is discarded",
 	Elicitation:         "`hookSpecificOutput.action` accept / decline / cancel, `content` (the form's values for accept)",
 	ElicitationResult:   "`hookSpecificOutput.action` and `content` override the user's answer",
+	PreModelSwitch:      "`hookSpecificOutput.permissionDecision` allow / deny / ask, `permissionDecisionReason`",
+	PostModelSwitch:     "`additionalContext`",
+	PreSkillShellCommand: "`hookSpecificOutput.permissionDecision` deny / ask / defer (all keep the command from running; allow adds nothing), " +
+		"`permissionDecisionReason`; any `updatedInput` keeps it from running (it is never applied); `decision: \"block\"` + `reason` refuses",
 }
 
 // optionalFieldKinds are the stdin fields of the later events that the client
 // may leave out (they reach the hook only when sent), with the kind of JSON
 // value each must be.
 var optionalFieldKinds = map[Event]map[string]string{
-	TaskCreated:        {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
-	TaskCompleted:      {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
-	StopFailure:        {"error_details": "a string", "last_assistant_message": "a string"},
-	InstructionsLoaded: {"globs": "an array", "trigger_file_path": "a string", "parent_file_path": "a string"},
-	ConfigChange:       {"file_path": "a string"},
-	Elicitation:        {"mode": "a string", "url": "a string", "elicitation_id": "a string", "requested_schema": "an object"},
-	ElicitationResult:  {"mode": "a string", "elicitation_id": "a string", "content": "an object"},
+	TaskCreated:          {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
+	TaskCompleted:        {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
+	StopFailure:          {"error_details": "a string", "last_assistant_message": "a string"},
+	InstructionsLoaded:   {"globs": "an array", "trigger_file_path": "a string", "parent_file_path": "a string"},
+	ConfigChange:         {"file_path": "a string"},
+	Elicitation:          {"mode": "a string", "url": "a string", "elicitation_id": "a string", "requested_schema": "an object"},
+	ElicitationResult:    {"mode": "a string", "elicitation_id": "a string", "content": "an object"},
+	PreSkillShellCommand: {"command_source": "a string"},
 }
 
 // checkOptionalFields refuses an optional field of the wrong kind, and a
@@ -88,6 +96,11 @@ func checkOptionalFields(ev Event, m map[string]json.RawMessage) error {
 	for key, want := range optionalFieldKinds[ev] {
 		if raw, ok := m[key]; ok && string(raw) != "null" && rawjson.Kind(raw) != want {
 			return fmt.Errorf("%s must be %s", key, want)
+		}
+	}
+	if ev == PreSkillShellCommand {
+		if err := checkSkillShellCommand(m); err != nil {
+			return err
 		}
 	}
 	if raw, ok := m["tool_calls"]; ok && ev == PostToolBatch && rawjson.Kind(raw) == "an array" {
@@ -102,6 +115,39 @@ func checkOptionalFields(ev Event, m map[string]json.RawMessage) error {
 				return fmt.Errorf("tool_calls[%d].tool_name is required", i)
 			}
 		}
+	}
+	return nil
+}
+
+// checkSkillShellCommand refuses a PreSkillShellCommand input whose
+// invoked_by is not one of Claude Code's three values. ParseInput has
+// taken tool_name and tool_input out of m; CheckSkillShellCommand checks them.
+func checkSkillShellCommand(m map[string]json.RawMessage) error {
+	if raw, ok := m["invoked_by"]; ok && string(raw) != "null" {
+		var by string
+		if json.Unmarshal(raw, &by) != nil || (by != "user" && by != "claude" && by != "other") {
+			return fmt.Errorf(`invoked_by must be "user", "claude" or "other", not %s`, raw)
+		}
+	}
+	return nil
+}
+
+// CheckSkillShellCommand checks what a PreSkillShellCommand hook is told
+// about the command: tool_name is the shell that runs it, Bash or
+// PowerShell (what the matcher matches), and tool_input.command is the
+// command as it would run. Other events pass.
+func CheckSkillShellCommand(in *Input) error {
+	if in.Event != PreSkillShellCommand {
+		return nil
+	}
+	if in.ToolName != "Bash" && in.ToolName != "PowerShell" {
+		return fmt.Errorf(`tool_name must be "Bash" or "PowerShell" (the shell that runs the command), not %q`, in.ToolName)
+	}
+	var ti struct {
+		Command *string `json:"command"`
+	}
+	if json.Unmarshal(in.ToolInput, &ti) != nil || ti.Command == nil {
+		return fmt.Errorf(`tool_input must be an object like {"command": "git status"}`)
 	}
 	return nil
 }
@@ -228,5 +274,9 @@ func laterSample(in *Input) {
 			"requested_schema", `{"type":"object","properties":{"username":{"type":"string"}}}`)
 	case ElicitationResult:
 		in.Extra = raw("mcp_server_name", `"sample-server"`, "action", `"accept"`, "content", `{"username":"alice"}`, "mode", `"form"`)
+	case PreSkillShellCommand:
+		in.ToolName, in.ToolUseID = "Bash", "toolu_sample:preamble-0"
+		in.ToolInput = json.RawMessage(`{"command":"git status --short"}`)
+		in.Extra = raw("command_name", `"review"`, "command_source", `"project"`, "invoked_by", `"user"`)
 	}
 }

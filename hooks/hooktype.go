@@ -143,6 +143,9 @@ func (h *Hook) typeKey() string {
 // type on the events that decide something about a tool call, a prompt or
 // stopping; no prompt or agent hooks where there is nothing for a model to
 // judge; only command and mcp_tool hooks on SessionStart and Setup.
+// Claude Code 2.1.332 refuses prompt and agent hooks on PreSkillShellCommand;
+// its documentation lists neither model-switch event among those that run
+// them, so they are refused there too (docs/parity.md).
 var typeSupport = func() map[Event]string {
 	m := map[Event]string{}
 	for _, e := range []string{"PermissionDenied", "PermissionRequest", "PostToolBatch", "PostToolUse", "PostToolUseFailure",
@@ -151,7 +154,7 @@ var typeSupport = func() map[Event]string {
 	}
 	for _, e := range []string{"ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult", "FileChanged",
 		"InstructionsLoaded", "MessageDisplay", "Notification", "PostCompact", "PreCompact", "SessionEnd", "StopFailure",
-		"SubagentStart", "WorktreeCreate", "WorktreeRemove"} {
+		"SubagentStart", "WorktreeCreate", "WorktreeRemove", "PreSkillShellCommand", "PreModelSwitch", "PostModelSwitch"} {
 		m[Event(e)] = "no-model"
 	}
 	m[SessionStart], m[Event("Setup")] = "start", "start"

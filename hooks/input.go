@@ -318,6 +318,8 @@ var fieldDefaults = map[Event]map[string]json.RawMessage{
 	WorktreeRemove:      {"worktree_path": json.RawMessage(`""`)},
 	Elicitation:         {"mcp_server_name": json.RawMessage(`""`), "message": json.RawMessage(`""`)},
 	ElicitationResult:   {"mcp_server_name": json.RawMessage(`""`), "action": json.RawMessage(`""`)},
+	// invoked_by "other" is Claude Code's word for "not known".
+	PreSkillShellCommand: {"command_name": json.RawMessage(`""`), "invoked_by": json.RawMessage(`"other"`)},
 }
 
 // vscodeStdin is the stdin of VS Code's hooks: Claude Code's fields and,
@@ -430,6 +432,9 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 		}
 	}
 	if err := checkOptionalFields(ev, m); err != nil {
+		return in, err
+	}
+	if err := CheckSkillShellCommand(&in); err != nil {
 		return in, err
 	}
 	if len(m) > 0 {

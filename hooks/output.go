@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -340,14 +341,14 @@ func readHookSpecific(ev Event, v *verdict, hs *hookSpecificJSON) (decision, rea
 		probs = append(probs, fmt.Sprintf("hookSpecificOutput.hookEventName is %q but this is a %s hook", *hs.HookEventName, ev))
 	}
 	if hs.PermissionDecision != nil {
-		if ev != PreToolUse {
-			probs = append(probs, fmt.Sprintf("permissionDecision only applies to PreToolUse, not %s", ev))
+		allowed := permissionDecisions[ev]
+		if allowed == nil {
+			probs = append(probs, fmt.Sprintf("permissionDecision only applies to PreToolUse, PreModelSwitch and PreSkillShellCommand, not %s", ev))
 		}
-		switch p := Permission(*hs.PermissionDecision); p {
-		case PermissionAllow, PermissionDeny, PermissionAsk:
+		if p := Permission(*hs.PermissionDecision); slices.Contains(allowed, p) {
 			v.permission = p
-		default:
-			probs = append(probs, fmt.Sprintf("permissionDecision must be \"allow\", \"deny\" or \"ask\", not %q", *hs.PermissionDecision))
+		} else if allowed != nil {
+			probs = append(probs, fmt.Sprintf("permissionDecision must be %s, not %q", quotedOr(allowed), *hs.PermissionDecision))
 		}
 		if hs.PermissionDecisionReason != nil {
 			v.reason = *hs.PermissionDecisionReason
@@ -371,6 +372,26 @@ func readHookSpecific(ev Event, v *verdict, hs *hookSpecificJSON) (decision, rea
 		}
 	}
 	return decision, reason, probs
+}
+
+// permissionDecisions are the values of hookSpecificOutput.permissionDecision
+// each event reads, as Claude Code 2.1.332's schemas list them.
+var permissionDecisions = map[Event][]Permission{
+	PreToolUse:           {PermissionAllow, PermissionDeny, PermissionAsk},
+	PreModelSwitch:       {PermissionAllow, PermissionDeny, PermissionAsk},
+	PreSkillShellCommand: {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
+}
+
+// quotedOr lists values as `"a", "b" or "c"`.
+func quotedOr(values []Permission) string {
+	q := make([]string, len(values))
+	for i, p := range values {
+		q[i] = fmt.Sprintf("%q", p)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 // readDecision applies a "decision" field: allow or deny for the events

@@ -106,7 +106,12 @@ type UserPromptSubmitParams struct {
 // FlowResult is the shape shared by the events that can block:
 // UserPromptSubmit, PostToolUse and Stop.
 type FlowResult struct {
-	// Permission is set only for wave/runHooks of PermissionRequest: "allow" or "deny".
+	// Permission is set only for wave/runHooks of the events whose hooks
+	// decide: PermissionRequest ("allow" or "deny"; absent when no hook
+	// decided), PreModelSwitch ("allow", "deny", or "ask": the host asks the
+	// user; absent when no hook decided) and PreSkillShellCommand ("allow",
+	// or "deny": the command does not run, and the host shows
+	// `[not run: blocked by hook: <reason>]` as its output).
 	Permission string `json:"permission,omitempty"`
 	// ToolInput is set only for wave/runHooks of PermissionRequest when a hook
 	// allowed it: the tool input to run with (a hook's updatedInput applied).
