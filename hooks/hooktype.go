@@ -69,7 +69,21 @@ type HookOptions struct {
 	// AsyncRewake makes an async command hook that exits 2 wake the agent
 	// with its stderr (stdout when stderr is empty). It implies Async.
 	AsyncRewake bool
+	// OnFailure is what a failure of a command, http or mcp_tool hook does
+	// (onfailure.go): "" or "continue" reports it and the action goes
+	// ahead; "block" counts it as exit 2, so the action the event guards
+	// is blocked.
+	OnFailure string
 }
+
+// The values of a hook's "onFailure".
+const (
+	OnFailureContinue = "continue"
+	OnFailureBlock    = "block"
+)
+
+// OnFailureValues are the values of "onFailure", for the schema and completion.
+var OnFailureValues = []string{OnFailureContinue, OnFailureBlock}
 
 // Header is one configured HTTP header of an http hook.
 type Header struct {
@@ -202,6 +216,9 @@ func (h *Hook) describeOptions() []string {
 	}
 	if h.Once {
 		opts = append(opts, "once per session")
+	}
+	if h.OnFailure == OnFailureBlock {
+		opts = append(opts, "blocking when it fails")
 	}
 	return opts
 }

@@ -15,6 +15,7 @@ var typeKeyDocs = map[string]string{
 	"server":                 "mcp_tool hooks: the name of one of the agent's connected MCP servers.",
 	"tool":                   "mcp_tool hooks: the tool to call; its text result is read like a command hook's stdout.",
 	"input":                  "mcp_tool hooks: the tool's arguments; strings may use `${tool_input.file_path}`-style references into the event's JSON input.",
+	"onFailure":              "command, http and mcp_tool hooks: what a failure of the hook does — it could not start (a missing script), timed out, exited with a code other than 0 or 2, or printed JSON that is invalid or fails validation. `continue` (default): the failure is reported and the action goes ahead. `block`: the failure counts as exit code 2, so the action the event guards (a tool call, a permission request, a prompt) is blocked. Ignored for async hooks and on Stop, SubagentStop, TaskCompleted and TeammateIdle.",
 	"allowedHttpHookUrls":    "URL patterns (`*` matches anything) http hooks may post to. Lists of several files are joined; one in the managed settings file is the only list. Unset: any URL; empty: none.",
 	"httpHookAllowedEnvVars": "Environment variables any http hook's headers may read, on top of each hook's own `allowedEnvVars`.",
 }

@@ -55,6 +55,10 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 			for _, sh := range hooks.Shells {
 				add(sh, protocol.CompletionItemKindValue, hooks.KeyDocs["shell"])
 			}
+		case "onFailure":
+			for _, v := range hooks.OnFailureValues {
+				add(v, protocol.CompletionItemKindValue, hooks.KeyDocs["onFailure"])
+			}
 		}
 	case hooks.PlaceMatcher:
 		// The event's own values (PreSkillShellCommand's shells too), else
