@@ -76,8 +76,9 @@ var OutputDocs = map[Event]string{
 		"`permissionDecisionReason`; any `updatedInput` keeps it from running (it is never applied); `decision: \"block\"` + `reason` refuses",
 }
 
-// optionalFieldKinds are the stdin fields of the later events that the client
-// may leave out (they reach the hook only when sent), with the kind of JSON
+// optionalFieldKinds are the stdin fields of the later events (and the
+// optional ones of SessionStart and UserPromptSubmit) that the client may
+// leave out (they reach the hook only when sent), with the kind of JSON
 // value each must be.
 var optionalFieldKinds = map[Event]map[string]string{
 	TaskCreated:          {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
@@ -88,6 +89,9 @@ var optionalFieldKinds = map[Event]map[string]string{
 	Elicitation:          {"mode": "a string", "url": "a string", "elicitation_id": "a string", "requested_schema": "an object"},
 	ElicitationResult:    {"mode": "a string", "elicitation_id": "a string", "content": "an object"},
 	PreSkillShellCommand: {"command_source": "a string"},
+	SessionStart: {"model": "a string", "agent_type": "a string", "session_title": "a string", "seconds_since_last_response": "a number",
+		"context_tokens": "a number", "prompt_cache_likely_expired": "a boolean", "estimated_cache_write_usd": "a number"},
+	UserPromptSubmit: {"session_title": "a string"},
 }
 
 // checkOptionalFields refuses an optional field of the wrong kind, and a

@@ -199,7 +199,10 @@ func (in *Input) eventField(k string) (any, bool) {
 	case "prompt":
 		return in.Prompt, true
 	case "source":
-		return in.Source, true
+		if in.Source != "" || in.Event != UserPromptSubmit {
+			return in.Source, true
+		}
+		// UserPromptSubmit's source is optional: the client's, if any.
 	case "reason":
 		return in.Reason, true
 	case "stop_hook_active":

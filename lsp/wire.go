@@ -43,10 +43,71 @@ const (
 	notifyHooksChanged   = "wave/hooksChanged"
 )
 
-// SessionStartParams starts a new session, or resumes one by id.
+// SessionStartParams starts a new session, or resumes one by id. The
+// optional fields are what the agent host knows of the session, passed to
+// the hooks' stdin under Claude Code 2.1.332's names (model, agent_type,
+// session_title, seconds_since_last_response, context_tokens,
+// prompt_cache_likely_expired, estimated_cache_write_usd) when given.
 type SessionStartParams struct {
 	SessionID string `json:"sessionId,omitempty"`
 	Source    string `json:"source,omitempty"`
+	// Model is the active model identifier.
+	Model string `json:"model,omitempty"`
+	// AgentType names the agent the session runs as (claude --agent <name>).
+	AgentType string `json:"agentType,omitempty"`
+	// SessionTitle is the session's title, if one is already set.
+	SessionTitle string `json:"sessionTitle,omitempty"`
+	// SecondsSinceLastResponse is how long ago the model last answered
+	// (a resumed session).
+	SecondsSinceLastResponse *float64 `json:"secondsSinceLastResponse,omitempty"`
+	// ContextTokens is how many tokens the conversation's context holds.
+	ContextTokens *int64 `json:"contextTokens,omitempty"`
+	// PromptCacheLikelyExpired: the model's prompt cache has probably expired.
+	PromptCacheLikelyExpired *bool `json:"promptCacheLikelyExpired,omitempty"`
+	// EstimatedCacheWriteUSD is what writing the prompt cache again would cost.
+	EstimatedCacheWriteUSD *float64 `json:"estimatedCacheWriteUsd,omitempty"`
+}
+
+// input is what the client said about the session, as stdin fields.
+func (p *SessionStartParams) input() hooks.Input {
+	return hooks.Input{Extra: stdinFields(map[string]any{"model": p.Model, "agent_type": p.AgentType, "session_title": p.SessionTitle,
+		"seconds_since_last_response": p.SecondsSinceLastResponse, "context_tokens": p.ContextTokens,
+		"prompt_cache_likely_expired": p.PromptCacheLikelyExpired, "estimated_cache_write_usd": p.EstimatedCacheWriteUSD})}
+}
+
+// stdinFields encodes the values the client gave (a non-empty string, a
+// non-nil pointer) as stdin fields; nil when it gave none.
+func stdinFields(fields map[string]any) map[string]json.RawMessage {
+	var out map[string]json.RawMessage
+	for k, v := range fields {
+		switch x := v.(type) {
+		case string:
+			if x == "" {
+				continue
+			}
+		case *float64:
+			if x == nil {
+				continue
+			}
+		case *int64:
+			if x == nil {
+				continue
+			}
+		case *bool:
+			if x == nil {
+				continue
+			}
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]json.RawMessage{}
+		}
+		out[k] = raw
+	}
+	return out
 }
 
 // SessionStartResult is the new session and what its SessionStart hooks said.
@@ -96,11 +157,24 @@ func (a AgentState) input() hooks.Input {
 	return hooks.Input{PromptID: a.PromptID, PermissionMode: a.PermissionMode, Effort: a.Effort}
 }
 
-// UserPromptSubmitParams submits the user's prompt.
+// UserPromptSubmitParams submits the user's prompt. Source and
+// SessionTitle, when the host knows them, reach the hooks' stdin as
+// Claude Code 2.1.332 sends them (source, session_title).
 type UserPromptSubmitParams struct {
 	SessionID string `json:"sessionId"`
 	Prompt    string `json:"prompt"`
+	// Source says where the prompt came from, in the host's words.
+	Source string `json:"source,omitempty"`
+	// SessionTitle is the session's title, if one is set.
+	SessionTitle string `json:"sessionTitle,omitempty"`
 	AgentState
+}
+
+// input is what the client said with the prompt, as the hooks' stdin has it.
+func (p *UserPromptSubmitParams) input() hooks.Input {
+	in := p.AgentState.input()
+	in.Extra = stdinFields(map[string]any{"source": p.Source, "session_title": p.SessionTitle})
+	return in
 }
 
 // FlowResult is the shape shared by the events that can block:

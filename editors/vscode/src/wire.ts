@@ -101,6 +101,14 @@ export interface EventOutcome {
 export interface SessionStartParams {
   sessionId?: string;
   source?: 'startup' | 'resume' | 'clear' | 'compact' | string;
+  /** What the host knows of the session, passed to the hooks' stdin (model, agent_type, session_title, …). */
+  model?: string;
+  agentType?: string;
+  sessionTitle?: string;
+  secondsSinceLastResponse?: number;
+  contextTokens?: number;
+  promptCacheLikelyExpired?: boolean;
+  estimatedCacheWriteUsd?: number;
 }
 export interface SessionStartResult extends EventOutcome {
   sessionId: string;
@@ -135,12 +143,15 @@ export interface AgentState {
 export interface UserPromptSubmitParams extends AgentState {
   sessionId: string;
   prompt: string;
+  /** Where the prompt came from and the session's title, for the hooks' stdin (source, session_title). */
+  source?: string;
+  sessionTitle?: string;
 }
 
 /** The result of UserPromptSubmit, PostToolUse, Stop and most wave/runHooks events. */
 export interface FlowResult extends EventOutcome {
-  /** Only for wave/runHooks of PermissionRequest. */
-  permission?: 'allow' | 'deny';
+  /** Only for wave/runHooks of PermissionRequest, PreModelSwitch ('ask' too: the host asks) and PreSkillShellCommand. */
+  permission?: 'allow' | 'deny' | 'ask';
   /** Only for wave/runHooks of PermissionRequest a hook allowed: the tool input to run with (its updatedInput applied). */
   toolInput?: unknown;
   /** Only for postToolUse: the tool's output as the model must see it (a hook's updatedToolOutput, or the tool's own). */
