@@ -60,6 +60,7 @@ func (e *effects) later(in hooks.Input, res *hooks.Result, f Facts) {
 	case hooks.UserPromptExpansion:
 		if res.Blocked {
 			blocked()
+			e.SuppressOriginalPrompt = res.SuppressOriginalPrompt
 			e.change(Change{Kind: Error, Text: res.Reason})
 		} else if e.Continue {
 			e.contextOf(in.Event, res)

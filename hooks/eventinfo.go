@@ -37,11 +37,12 @@ var MatcherValues = map[Event][]string{
 func ToolEvent(e Event) bool { return eventSpecs[e].MatchField == "tool_name" }
 
 // OutputDocs says, per event, what a hook's JSON answer can do beyond the
-// fields every event reads (continue, stopReason, systemMessage), for hover.
+// fields every event reads (continue, stopReason, systemMessage,
+// terminalSequence), for hover.
 var OutputDocs = map[Event]string{
-	PreToolUse:          "`hookSpecificOutput.permissionDecision` allow / deny / ask, `permissionDecisionReason`, `updatedInput`, `additionalContext`",
-	PostToolUse:         "`decision: \"block\"` + `reason` (feedback for the model), `additionalContext`",
-	UserPromptSubmit:    "`decision: \"block\"` + `reason` (for the user), `additionalContext`",
+	PreToolUse:          "`hookSpecificOutput.permissionDecision` allow / deny / ask / defer, `permissionDecisionReason`, `updatedInput`, `additionalContext`, `permissionDisplay` (for the host's prompt)",
+	PostToolUse:         "`decision: \"block\"` + `reason` (feedback for the model), `additionalContext`, `updatedToolOutput` / `updatedMCPToolOutput`, `classifierContext` (for an auto mode classifier, not the model)",
+	UserPromptSubmit:    "`decision: \"block\"` + `reason` (for the user), `suppressOriginalPrompt`, `additionalContext`, `sessionTitle`",
 	Stop:                "`decision: \"block\"` + `reason` (the agent continues)",
 	SessionStart:        "`additionalContext`; `hookSpecificOutput.watchPaths`: absolute paths FileChanged watches; `initialUserMessage`, `sessionTitle`, `reloadSkills` for the agent host",
 	SessionEnd:          "none",
@@ -53,7 +54,7 @@ var OutputDocs = map[Event]string{
 	Notification:        "`additionalContext`",
 	PermissionRequest:   "`hookSpecificOutput.decision`: `{\"behavior\": \"allow\", \"updatedInput\": …}` or `{\"behavior\": \"deny\", \"message\": …, \"interrupt\": true}`",
 	Setup:               "`additionalContext` (plain stdout is not context)",
-	UserPromptExpansion: "`decision: \"block\"` + `reason` (for the user), `additionalContext`; plain stdout is context",
+	UserPromptExpansion: "`decision: \"block\"` + `reason` (for the user), `suppressOriginalPrompt`, `additionalContext`; plain stdout is context",
 	PermissionDenied:    "`hookSpecificOutput.retry: true`: the model is told it may retry the call",
 	PostToolBatch:       "`additionalContext`; `decision: \"block\"` + `reason` or `continue: false` stop the loop",
 	MessageDisplay:      "`hookSpecificOutput.displayContent` replaces the displayed text (systemMessage and continue are discarded)",

@@ -64,6 +64,9 @@ type hookJSON struct {
 	Decision           *string         `json:"decision"`
 	Reason             *string         `json:"reason"`
 	HookSpecificOutput json.RawMessage `json:"hookSpecificOutput"`
+	// TerminalSequence is an escape sequence for the agent host's terminal
+	// (terminalseq.go).
+	TerminalSequence *string `json:"terminalSequence"`
 }
 
 type hookSpecificJSON struct {
@@ -86,10 +89,16 @@ type hookSpecificJSON struct {
 	DisplayContent *string         `json:"displayContent"`
 	WorktreePath   *string         `json:"worktreePath"`
 	WatchPaths     json.RawMessage `json:"watchPaths"`
-	// SessionStart's requests of the agent host.
+	// SessionStart's requests of the agent host (sessionTitle UserPromptSubmit's too).
 	InitialUserMessage *string `json:"initialUserMessage"`
 	SessionTitle       *string `json:"sessionTitle"`
 	ReloadSkills       *bool   `json:"reloadSkills"`
+	// UserPromptSubmit, UserPromptExpansion: leave the prompt out of the
+	// block message. PostToolUse: a note for the auto mode classifier.
+	// PreToolUse: how the host shows the permission prompt.
+	SuppressOriginalPrompt *bool           `json:"suppressOriginalPrompt"`
+	ClassifierContext      *string         `json:"classifierContext"`
+	PermissionDisplay      json.RawMessage `json:"permissionDisplay"`
 }
 
 // permissionRequestDecision is PermissionRequest's hookSpecificOutput.decision.
@@ -288,6 +297,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 	if j.SystemMessage != nil {
 		v.systemMessage = *j.SystemMessage
 	}
+	readTerminalSequence(&v, j.TerminalSequence)
 	decision, reason := j.Decision, j.Reason
 	if len(j.HookSpecificOutput) > 0 && string(j.HookSpecificOutput) != "null" {
 		var hs hookSpecificJSON
@@ -377,7 +387,7 @@ func readHookSpecific(ev Event, v *verdict, hs *hookSpecificJSON) (decision, rea
 // permissionDecisions are the values of hookSpecificOutput.permissionDecision
 // each event reads, as Claude Code 2.1.332's schemas list them.
 var permissionDecisions = map[Event][]Permission{
-	PreToolUse:           {PermissionAllow, PermissionDeny, PermissionAsk},
+	PreToolUse:           {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
 	PreModelSwitch:       {PermissionAllow, PermissionDeny, PermissionAsk},
 	PreSkillShellCommand: {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
 }

@@ -136,6 +136,11 @@ type SessionStartResult struct {
 	// ReloadSkills: a hook installed skills or commands; the host re-scans
 	// them before the first prompt.
 	ReloadSkills bool `json:"reloadSkills,omitempty"`
+	// TerminalSequences are escape sequences hooks asked the host to write
+	// to its terminal (a notification, a window title, a bell): each one
+	// checked against Claude Code's allowlist (OSC 0, 1, 2, 9, 99, 777 and
+	// BEL). Data for the host, which may show or drop them; absent when none.
+	TerminalSequences []string `json:"terminalSequences,omitempty"`
 }
 
 // AgentState is what the client may say about the agent with an event, for
@@ -221,6 +226,21 @@ type FlowResult struct {
 	// Env are the variables Setup, CwdChanged and FileChanged hooks wrote
 	// to CLAUDE_ENV_FILE, for the agent's later tool runs; absent when none.
 	Env map[string]string `json:"env,omitempty"`
+	// SessionTitle is the title a UserPromptSubmit hook gave the session
+	// (the prompt went ahead): the host names the session with it.
+	SessionTitle string `json:"sessionTitle,omitempty"`
+	// SuppressOriginalPrompt: a UserPromptSubmit or UserPromptExpansion hook
+	// that blocked asked that the prompt's text not be shown with the block
+	// message (nor put back in the input box).
+	SuppressOriginalPrompt bool `json:"suppressOriginalPrompt,omitempty"`
+	// ClassifierContext is what PostToolUse hooks noted about the call's
+	// result for an auto mode classifier, never for the model.
+	ClassifierContext string `json:"classifierContext,omitempty"`
+	// TerminalSequences are escape sequences hooks asked the host to write
+	// to its terminal (a notification, a window title, a bell): each one
+	// checked against Claude Code's allowlist (OSC 0, 1, 2, 9, 99, 777 and
+	// BEL). Data for the host, which may show or drop them; absent when none.
+	TerminalSequences []string `json:"terminalSequences,omitempty"`
 }
 
 // PostToolBatchParams names a batch of parallel tool calls the session
@@ -240,12 +260,18 @@ type PreToolUseParams struct {
 	AgentState
 }
 
-// PreToolUseResult is the decision: "allow" or "deny" (asks are resolved
-// with the user before the result is sent), and the effective tool input.
+// PreToolUseResult is the decision: "allow", "deny" (asks are resolved
+// with the user before the result is sent) or "defer", and the effective
+// tool input.
 type PreToolUseResult struct {
+	// Permission "defer": a hook deferred the call. The tool does not run;
+	// the host pauses the agent at this call (its block stays pending, with
+	// no result) and resumes it by sending wave/preToolUse for the same
+	// toolUseId again, whose hooks decide anew. Claude Code honours defer in
+	// `claude -p` only, for an SDK host to resume later.
 	Permission string `json:"permission"`
 	// Decision is what the hooks decided before anyone was asked: "allow",
-	// "deny", "ask", or "none" when no hook decided — then the editor applies
+	// "deny", "ask", "defer", or "none" when no hook decided — then the editor applies
 	// its own permission rules (permission is "allow" all the same).
 	Decision   string          `json:"decision"`
 	Reason     string          `json:"reason,omitempty"`
@@ -254,6 +280,15 @@ type PreToolUseResult struct {
 	Continue   bool            `json:"continue"`
 	StopReason string          `json:"stopReason,omitempty"`
 	Blocks     []Block         `json:"blocks"`
+	// PermissionDisplay is what a hook asked the permission prompt to show
+	// (hookSpecificOutput.permissionDisplay, passed as the hook wrote it),
+	// for a host that prompts itself; absent when none.
+	PermissionDisplay json.RawMessage `json:"permissionDisplay,omitempty"`
+	// TerminalSequences are escape sequences hooks asked the host to write
+	// to its terminal (a notification, a window title, a bell): each one
+	// checked against Claude Code's allowlist (OSC 0, 1, 2, 9, 99, 777 and
+	// BEL). Data for the host, which may show or drop them; absent when none.
+	TerminalSequences []string `json:"terminalSequences,omitempty"`
 }
 
 // PostToolUseParams reports a tool's response.
@@ -286,9 +321,15 @@ type SessionEndParams struct {
 	AgentState
 }
 
-// BlocksResult carries only the blocks an event added.
+// BlocksResult carries only the blocks an event added (and the terminal
+// sequences its hooks asked for).
 type BlocksResult struct {
 	Blocks []Block `json:"blocks"`
+	// TerminalSequences are escape sequences hooks asked the host to write
+	// to its terminal (a notification, a window title, a bell): each one
+	// checked against Claude Code's allowlist (OSC 0, 1, 2, 9, 99, 777 and
+	// BEL). Data for the host, which may show or drop them; absent when none.
+	TerminalSequences []string `json:"terminalSequences,omitempty"`
 }
 
 // AddAssistantMessageParams adds what the model said (text and tool calls).
