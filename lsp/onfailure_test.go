@@ -73,3 +73,26 @@ func TestEditorExplainsOnFailure(t *testing.T) {
 	}
 	require.Equal(t, []string{"continue", "block"}, labels)
 }
+
+// TestOnFailureBlockMCPTool: an mcp_tool guard whose call fails (the
+// agent host's MCP server answers isError) denies the tool call with
+// onFailure "block", and lets it through with the default.
+func TestOnFailureBlockMCPTool(t *testing.T) {
+	for _, c := range []struct{ onFailure, permission string }{{"block", "deny"}, {"continue", "allow"}} {
+		t.Run(c.onFailure, func(t *testing.T) {
+			host := &agentHost{answer: func(p lsp.EvaluateHookParams) (any, error) {
+				return map[string]any{"content": []any{map[string]any{"type": "text", "text": "scanner unavailable"}}, "isError": true}, nil
+			}}
+			settings := `{"hooks": {"PreToolUse": [{"hooks": [{"type": "mcp_tool", "server": "scanner", "tool": "scan", "onFailure": "` + c.onFailure + `"}]}]}}`
+			e := startEditor(t, editorOpts{settings: settings, caps: declaresEvaluateHook, onRequest: host.onRequest})
+			sid, _ := e.startSession()
+			pre := e.mustCall("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "toolu_1", "toolName": "Bash",
+				"toolInput": map[string]any{"command": "ls"}})
+			require.Equal(t, c.permission, pre["permission"], mustJSON(pre))
+			require.Len(t, host.evaluations(), 1, "the hook ran")
+			if c.onFailure == "block" {
+				require.Contains(t, pre["reason"], "blocked because the hook failed (onFailure: block): hook `mcp_tool scanner/scan`: mcp_tool hook `mcp_tool scanner/scan` failed: scanner unavailable")
+			}
+		})
+	}
+}
