@@ -108,7 +108,9 @@ func newEffects(res hooks.Result) *effects {
 	if env == nil {
 		env = map[string]string{}
 	}
-	return &effects{Effects{Answer: Answer{Result: res, Continue: true, AdditionalContext: []string{}, Env: env}}}
+	e := &effects{Effects{Answer: Answer{Result: res, Continue: true, AdditionalContext: []string{}, Env: env}}}
+	e.TerminalSequences = res.TerminalSequences // every event's, for the host's terminal
+	return e
 }
 
 func (e *effects) change(cs ...Change) { e.Changes = append(e.Changes, cs...) }
@@ -205,6 +207,11 @@ func (e *effects) preToolUse(in hooks.Input, res *hooks.Result, f Facts) {
 		reason = "The user denied permission to run " + in.ToolName + "."
 	}
 	e.Decision = decision(res)
+	e.PermissionDisplay = res.PermissionDisplay
+	if perm == hooks.PermissionDefer {
+		e.deferTool(in, res)
+		return
+	}
 	e.ToolInput = rawjson.OrEmptyObject(effectiveInput(in, *res))
 	tool := ToolCall{ID: in.ToolUseID}
 	if perm == hooks.PermissionDeny {
@@ -224,6 +231,23 @@ func (e *effects) preToolUse(in hooks.Input, res *hooks.Result, f Facts) {
 	if e.Continue {
 		e.context(hooks.PreToolUse, res.AdditionalContext)
 	}
+}
+
+// DeferReason is the reason of a PreToolUse answer a hook deferred.
+const DeferReason = "deferred by a PreToolUse hook: the tool does not run until the agent host resumes the call"
+
+// deferTool applies a PreToolUse "defer" (deny > defer > ask > allow): the
+// tool does not run now, and its block stays pending in the transcript,
+// with no result, as Claude Code keeps a deferred call. The host is told
+// (Decision "defer"; Permission "deny", so that a caller that knows only
+// allow and deny does not run it) and pauses the agent at the call; it
+// resumes by sending wave/preToolUse for the same call again, whose hooks
+// decide anew. updatedInput, the reason and additionalContext are ignored,
+// as Claude Code ignores them for defer.
+func (e *effects) deferTool(in hooks.Input, res *hooks.Result) {
+	e.Permission, e.Reason = string(hooks.PermissionDeny), DeferReason
+	e.ToolInput = rawjson.OrEmptyObject(in.ToolInput)
+	e.notices(res)
 }
 
 // decision is what PreToolUse hooks decided, before anyone was asked:
@@ -248,6 +272,7 @@ func (e *effects) postToolUse(in hooks.Input, res *hooks.Result) {
 	if len(e.ToolResponse) == 0 {
 		e.ToolResponse = json.RawMessage("null")
 	}
+	e.ClassifierContext = res.ClassifierContext
 	if res.UpdatedToolOutput != nil {
 		e.ToolResponse = res.UpdatedToolOutput
 		result, success := DescribeResponse(res.UpdatedToolOutput)
@@ -264,10 +289,17 @@ func (e *effects) postToolUse(in hooks.Input, res *hooks.Result) {
 
 // userPromptSubmit erases a blocked prompt and shows the reason to the user
 // only; otherwise the hooks' context follows the prompt.
+//
+// A blocked prompt's answer says whether a hook asked to leave the prompt's
+// text out of what the user is shown (SuppressOriginalPrompt); a prompt
+// that goes ahead carries the session title a hook gave (SessionTitle).
 func (e *effects) userPromptSubmit(res *hooks.Result) {
 	if res.Blocked {
 		e.Blocked, e.Reason = true, res.Reason
+		e.SuppressOriginalPrompt = res.SuppressOriginalPrompt
 		e.change(Change{Kind: ErasePrompt}, Change{Kind: Error, Text: res.Reason})
+	} else {
+		e.SessionTitle = res.SessionTitle
 	}
 	e.notices(res)
 	if e.Continue && !res.Blocked {

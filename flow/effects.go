@@ -23,11 +23,13 @@ type Answer struct {
 	Blocked bool
 	Reason  string
 	// Permission is PreToolUse's decision, "allow" or "deny": asks are
-	// resolved before the answer is made. PermissionRequest's is "" when no
-	// hook decided and the host asks the user as usual.
+	// resolved before the answer is made, and a defer is "deny" here (the
+	// tool does not run now; Decision says "defer"), so that a caller that
+	// knows only allow and deny fails closed. PermissionRequest's is ""
+	// when no hook decided and the host asks the user as usual.
 	Permission string
 	// Decision is what PreToolUse hooks decided before anyone was asked:
-	// "allow", "deny", "ask", or "none" when no hook decided.
+	// "allow", "deny", "ask", "defer", or "none" when no hook decided.
 	Decision string
 	// ToolResponse is PostToolUse's effective tool output: what the hooks
 	// replaced it with (updatedToolOutput), or the tool's own.

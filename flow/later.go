@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/wavehooks/wavehooks/hooks"
@@ -34,6 +35,11 @@ import (
 //     failure is returned blocked, with an error block for the user.
 //   - Elicitation, ElicitationResult: the answer in Action and Content; a
 //     block declines.
+//   - PreModelSwitch: the decision in Permission ("allow", "deny", "ask"
+//     for the host to put to the user, or "" when no hook decided) and
+//     Reason; a deny (continue:false too) is Blocked.
+//   - PostModelSwitch: context becomes hook blocks.
+//   - PreSkillShellCommand: see skillShellCommand.
 //   - StopFailure, InstructionsLoaded, WorktreeRemove: nothing but notices.
 func (e *effects) later(in hooks.Input, res *hooks.Result, f Facts) {
 	if in.Event == hooks.MessageDisplay {
@@ -54,6 +60,7 @@ func (e *effects) later(in hooks.Input, res *hooks.Result, f Facts) {
 	case hooks.UserPromptExpansion:
 		if res.Blocked {
 			blocked()
+			e.SuppressOriginalPrompt = res.SuppressOriginalPrompt
 			e.change(Change{Kind: Error, Text: res.Reason})
 		} else if e.Continue {
 			e.contextOf(in.Event, res)
@@ -86,6 +93,18 @@ func (e *effects) later(in hooks.Input, res *hooks.Result, f Facts) {
 		}
 	case hooks.WorktreeCreate:
 		e.worktreeCreated(res, f)
+	case hooks.PreModelSwitch:
+		e.Permission, e.Reason = string(res.Permission), res.Reason
+		if !e.Continue {
+			e.Permission, e.Reason = string(hooks.PermissionDeny), cmp.Or(res.Reason, "stopped by hook: "+res.StopReason)
+		}
+		e.Blocked = e.Permission == string(hooks.PermissionDeny)
+	case hooks.PostModelSwitch:
+		if e.Continue {
+			e.contextOf(in.Event, res)
+		}
+	case hooks.PreSkillShellCommand:
+		e.skillShellCommand(res)
 	case hooks.Elicitation:
 		e.Blocked, e.Reason = res.Blocked, res.Reason
 		e.Action, e.Content = res.Action, res.Content
@@ -121,4 +140,42 @@ func (e *effects) worktreeCreated(res *hooks.Result, f Facts) {
 	}
 	e.Blocked, e.Reason = true, reason
 	e.change(Change{Kind: Error, Text: "worktree creation failed: " + reason})
+}
+
+// Why a PreSkillShellCommand hook's answer kept the command from running,
+// beyond a deny's own reason: Claude Code's words where it has them.
+const (
+	SkillAskRefused     = "the hook asked for approval, which a skill can't wait for"
+	SkillDeferRefused   = "the hook deferred the command, which a skill can't wait for"
+	SkillRewriteRefused = "the hook rewrote the command, which is never applied"
+)
+
+// skillShellCommand decides whether a skill's shell command runs, as
+// Claude Code 2.1.332 does: only a refusal counts. deny (decision "block"
+// and exit 2 included), ask and defer keep it from running, and so does any
+// updatedInput, which is never applied, and continue:false; allow adds
+// nothing. Permission is "deny" (Blocked, with the reason the host shows as
+// `[not run: blocked by hook: <reason>]`) or "allow".
+func (e *effects) skillShellCommand(res *hooks.Result) {
+	reason := ""
+	switch {
+	case !res.Continue:
+		reason = cmp.Or(res.Reason, "stopped by hook: "+res.StopReason)
+	case res.Permission == hooks.PermissionDeny:
+		reason = res.Reason
+	case res.Permission == hooks.PermissionDefer:
+		reason = SkillDeferRefused
+	case res.Permission == hooks.PermissionAsk:
+		reason = SkillAskRefused
+		if res.Reason != "" {
+			reason += ": " + res.Reason
+		}
+	case res.UpdatedInput != nil:
+		reason = SkillRewriteRefused
+	}
+	if reason == "" && res.Permission != hooks.PermissionDeny && res.Continue {
+		e.Permission = string(hooks.PermissionAllow)
+		return
+	}
+	e.Permission, e.Blocked, e.Reason = string(hooks.PermissionDeny), true, cmp.Or(reason, "Blocked by hook")
 }

@@ -356,7 +356,7 @@ func record(ev Event, h *Hook, o hookOutcome, r *Run) verdict {
 		return verdict{}
 	}
 	x := o.Exec
-	v := interpretHook(ev, h, o)
+	v := applyOnFailure(ev, h, o, interpretHook(ev, h, o))
 	r.HTTPStatus = o.HTTPStatus
 	r.Ran, r.ExitCode, r.Duration, r.DurationNs, r.TimedOut = true, x.ExitCode, x.Duration, x.Duration.Nanoseconds(), x.TimedOut
 	r.Stdout, r.Stderr, r.StdoutTruncated, r.StderrTruncated = x.Stdout, x.Stderr, x.StdoutTruncated, x.StderrTruncated
@@ -433,7 +433,7 @@ func combine(res *Result, vs []verdict) {
 	for i := range vs {
 		v := &vs[i]
 		switch {
-		case res.Event == PreToolUse || res.Event == PermissionRequest:
+		case res.Event.decidesPermission():
 			if v.permission == res.Permission && v.permission != PermissionNone && v.reason != "" {
 				reasons = append(reasons, capText(v.reason))
 			}

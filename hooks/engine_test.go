@@ -262,7 +262,7 @@ func TestInvalidJSONWarnsAndFallsBackToExitCode(t *testing.T) {
 		{"event name mismatch", `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny"}}`, hooks.PreToolUse, 0,
 			`hookEventName is "Stop" but this is a PreToolUse hook`, hooks.PermissionNone, false},
 		{"bad permission", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"maybe"}}`, hooks.PreToolUse, 0,
-			`permissionDecision must be "allow", "deny" or "ask"`, hooks.PermissionNone, false},
+			`permissionDecision must be "allow", "deny", "ask" or "defer"`, hooks.PermissionNone, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -51,6 +51,15 @@ const (
 	ElicitationResult   Event = "ElicitationResult"
 )
 
+// The events of Claude Code 2.1.330 and 2.1.332 that the list above lacked,
+// fired through wave/runHooks: the model switch (/model), and the shell
+// commands a skill or slash command embeds (2.1.332).
+const (
+	PreModelSwitch       Event = "PreModelSwitch"
+	PostModelSwitch      Event = "PostModelSwitch"
+	PreSkillShellCommand Event = "PreSkillShellCommand"
+)
+
 // EventSpec is what the engine, the diagnostics and the editor's hover need to
 // know about one event: which stdin field its matcher is compared with, which
 // fields its stdin carries, and what a blocking exit 2 means for it.
@@ -79,13 +88,14 @@ var eventSpecs = map[Event]EventSpec{
 	PostToolUse: {PostToolUse, "tool_name", []string{"tool_name", "tool_input", "tool_response", "tool_use_id", "duration_ms"},
 		"After a tool ran successfully. Can give the model feedback or context.",
 		"stderr is sent to the model as feedback."},
-	UserPromptSubmit: {UserPromptSubmit, "", []string{"prompt", "user_prompt"},
+	UserPromptSubmit: {UserPromptSubmit, "", []string{"prompt", "user_prompt", "source", "session_title"},
 		"When the user submits a prompt, before the model sees it. Can add context or block the prompt.",
 		"Blocks the prompt and erases it; stderr is shown to the user only."},
 	Stop: {Stop, "", []string{"stop_hook_active", "last_assistant_message", "background_tasks", "session_crons"},
 		"When the agent wants to end its turn. Can make it continue.",
 		"Blocks stopping; stderr is sent to the model and the agent continues."},
-	SessionStart: {SessionStart, "source", []string{"source"},
+	SessionStart: {SessionStart, "source", []string{"source", "agent_type", "model", "session_title", "seconds_since_last_response",
+		"context_tokens", "prompt_cache_likely_expired", "estimated_cache_write_usd"},
 		"When a session starts or resumes (source: startup, resume, clear, compact). Can add context.",
 		"Shows stderr to the user only."},
 	SessionEnd: {SessionEnd, "reason", []string{"reason", "end_source"},
@@ -166,6 +176,16 @@ var eventSpecs = map[Event]EventSpec{
 	ElicitationResult: {ElicitationResult, "mcp_server_name", []string{"mcp_server_name", "action", "mode", "elicitation_id", "content"},
 		"After the user answered an MCP elicitation, before the answer is sent. Can override it (action, content).",
 		"The answer becomes decline; stderr is not shown."},
+	PreModelSwitch: {PreModelSwitch, "", nil,
+		"Before the agent switches to another model (/model). Can allow, deny or ask the user; the host applies the decision.",
+		"Denies the switch (the model stays); stderr is the reason shown to the user."},
+	PostModelSwitch: {PostModelSwitch, "", nil,
+		"After the agent switched to another model. Can add context for the model.",
+		"Shows stderr to the user only."},
+	PreSkillShellCommand: {PreSkillShellCommand, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "command_name", "command_source", "invoked_by"},
+		"Before a shell command written inside a skill or slash command runs (tool_name: Bash or PowerShell; invoked_by: user, claude, other). " +
+			"Only a refusal counts: deny, ask, defer, decision \"block\" or any updatedInput keep the command from running; allow adds nothing.",
+		"The command does not run; its output becomes `[not run: blocked by hook: <stderr>]`."},
 }
 
 // Spec returns what is known about an event and whether it is a known event.
@@ -199,7 +219,11 @@ func (e Event) canBlock() bool {
 }
 
 // decidesPermission reports whether the event's hooks decide a permission.
-func (e Event) decidesPermission() bool { return e == PreToolUse || e == PermissionRequest }
+// PreModelSwitch's decides the switch, PreSkillShellCommand's whether a
+// skill's shell command runs.
+func (e Event) decidesPermission() bool {
+	return e == PreToolUse || e == PermissionRequest || e == PreModelSwitch || e == PreSkillShellCommand
+}
 
 // UsesMatcher reports whether the event compares its matcher with a stdin field.
 func (e Event) UsesMatcher() bool { return eventSpecs[e].MatchField != "" }

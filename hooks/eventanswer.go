@@ -1,10 +1,12 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -31,9 +33,23 @@ type LaterAnswer struct {
 	// hooks ask of the agent host (docs/parity.md): a first user turn the
 	// host sends as a prompt, the session's title (as /rename sets it), and
 	// a re-scan of its skills and commands before the first prompt.
+	// UserPromptSubmit hooks may set the SessionTitle too.
 	InitialUserMessage string
 	SessionTitle       string
 	ReloadSkills       bool
+
+	// SuppressOriginalPrompt: a UserPromptSubmit or UserPromptExpansion
+	// hook asked that the block message leave the prompt's text out.
+	SuppressOriginalPrompt bool
+	// ClassifierContext is what PostToolUse hooks noted about the call's
+	// result for the auto mode classifier, not for the model.
+	ClassifierContext string
+	// PermissionDisplay is what a PreToolUse hook asked the permission
+	// prompt to show (any JSON value, the host's to render); nil when none.
+	PermissionDisplay json.RawMessage
+	// TerminalSequences are the allowlisted escape sequences hooks asked
+	// the host to write to its terminal (terminalseq.go), in order.
+	TerminalSequences []string
 }
 
 // Parts names what the answer says, for the run history.
@@ -62,6 +78,18 @@ func (a *LaterAnswer) Parts() []string {
 	}
 	if a.ReloadSkills {
 		parts = append(parts, "reload skills")
+	}
+	if a.SuppressOriginalPrompt {
+		parts = append(parts, "suppress original prompt")
+	}
+	if a.ClassifierContext != "" {
+		parts = append(parts, "classifier context")
+	}
+	if a.PermissionDisplay != nil {
+		parts = append(parts, "permission display")
+	}
+	if len(a.TerminalSequences) > 0 {
+		parts = append(parts, "terminal sequence")
 	}
 	return parts
 }
@@ -137,7 +165,49 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 		}
 	}
 	readSessionStart(ev, a, hs, ignore)
+	readPromptAndToolAnswers(ev, a, hs, ignore)
 	return probs
+}
+
+// readPromptAndToolAnswers reads suppressOriginalPrompt (UserPromptSubmit,
+// UserPromptExpansion), classifierContext (PostToolUse) and
+// permissionDisplay (PreToolUse).
+func readPromptAndToolAnswers(ev Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
+	if hs.SuppressOriginalPrompt != nil {
+		if ev == UserPromptSubmit || ev == UserPromptExpansion {
+			a.SuppressOriginalPrompt = *hs.SuppressOriginalPrompt
+		} else {
+			ignore("suppressOriginalPrompt")
+		}
+	}
+	if hs.ClassifierContext != nil {
+		if ev == PostToolUse {
+			a.ClassifierContext = capText(*hs.ClassifierContext)
+		} else {
+			ignore("classifierContext")
+		}
+	}
+	if d := jsonValue(hs.PermissionDisplay); d != nil {
+		if ev == PreToolUse {
+			a.PermissionDisplay = d
+		} else {
+			ignore("permissionDisplay")
+		}
+	}
+}
+
+// readTerminalSequence takes a hook's terminalSequence when it is made of
+// allowlisted sequences only; otherwise the field is ignored, as Claude
+// Code ignores it, and a note says why.
+func readTerminalSequence(v *verdict, seq *string) {
+	if seq == nil {
+		return
+	}
+	if why := checkTerminalSequence(*seq); why != "" {
+		v.notes = append(v.notes, "terminalSequence ignored: "+why+" (allowed: OSC 0, 1, 2, 9, 99, 777 ended by BEL or ST, and BEL)")
+		return
+	}
+	v.answer.TerminalSequences = []string{*seq}
 }
 
 // MaxWatchPaths caps the files one event's hooks may ask FileChanged to
@@ -265,7 +335,8 @@ func interpretEvent(ev Event, h *Hook, x Exec) verdict {
 		if x.Stdout != "" {
 			summary += fmt.Sprintf("; output discarded: %s ignores what its hooks print", ev)
 		}
-		v = verdict{json: v.json, summary: summary}
+		// terminalSequence is a side effect Claude Code still performs.
+		v = verdict{json: v.json, summary: summary, answer: eventAnswer{LaterAnswer: LaterAnswer{TerminalSequences: v.answer.TerminalSequences}}}
 	}
 	return v
 }
@@ -351,11 +422,14 @@ func hasDotSegment(p string) bool {
 
 // readSessionStart reads what a SessionStart hook asks of the agent host.
 func readSessionStart(ev Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
+	if ev == UserPromptSubmit && hs.SessionTitle != nil {
+		a.SessionTitle = *hs.SessionTitle
+	}
 	if ev != SessionStart {
 		if hs.InitialUserMessage != nil {
 			ignore("initialUserMessage")
 		}
-		if hs.SessionTitle != nil {
+		if hs.SessionTitle != nil && ev != UserPromptSubmit {
 			ignore("sessionTitle")
 		}
 		if hs.ReloadSkills != nil {
@@ -414,6 +488,25 @@ func combineAnswers(res *Result, vs []verdict) {
 		lastWins("the initial user message", &res.InitialUserMessage, a.InitialUserMessage)
 		lastWins("the session title", &res.SessionTitle, a.SessionTitle)
 		res.ReloadSkills = res.ReloadSkills || a.ReloadSkills
+		res.SuppressOriginalPrompt = res.SuppressOriginalPrompt || a.SuppressOriginalPrompt
+		if a.ClassifierContext != "" {
+			// Notes about one call: every hook's counts, as additionalContext.
+			if res.ClassifierContext != "" {
+				res.ClassifierContext += "\n"
+			}
+			res.ClassifierContext += a.ClassifierContext
+		}
+		if a.PermissionDisplay != nil {
+			if res.PermissionDisplay != nil && !bytes.Equal(res.PermissionDisplay, a.PermissionDisplay) {
+				conflict("the permission display")
+			}
+			res.PermissionDisplay = a.PermissionDisplay
+		}
+		for _, seq := range a.TerminalSequences {
+			if !slices.Contains(res.TerminalSequences, seq) {
+				res.TerminalSequences = append(res.TerminalSequences, seq)
+			}
+		}
 		if a.WatchPaths != nil {
 			if res.WatchPaths == nil {
 				res.WatchPaths = []string{}

@@ -28,17 +28,21 @@ var MatcherValues = map[Event][]string{
 	StopFailure:        {"rate_limit", "overloaded", "authentication_failed", "oauth_org_not_allowed", "billing_error", "invalid_request", "model_not_found", "server_error", "max_output_tokens", "unknown"},
 	InstructionsLoaded: {"session_start", "nested_traversal", "path_glob_match", "include", "compact"},
 	FileChanged:        {".envrc", ".env"},
+	// PreSkillShellCommand's tool_name is the shell that runs the command.
+	PreSkillShellCommand: {"Bash", "PowerShell"},
 }
 
-// ToolEvent reports whether the event's matcher is compared with a tool name.
+// ToolEvent reports whether the event's matcher is compared with a tool
+// name (for PreSkillShellCommand, the shell's: MatcherValues lists them).
 func ToolEvent(e Event) bool { return eventSpecs[e].MatchField == "tool_name" }
 
 // OutputDocs says, per event, what a hook's JSON answer can do beyond the
-// fields every event reads (continue, stopReason, systemMessage), for hover.
+// fields every event reads (continue, stopReason, systemMessage,
+// terminalSequence), for hover.
 var OutputDocs = map[Event]string{
-	PreToolUse:          "`hookSpecificOutput.permissionDecision` allow / deny / ask, `permissionDecisionReason`, `updatedInput`, `additionalContext`",
-	PostToolUse:         "`decision: \"block\"` + `reason` (feedback for the model), `additionalContext`",
-	UserPromptSubmit:    "`decision: \"block\"` + `reason` (for the user), `additionalContext`",
+	PreToolUse:          "`hookSpecificOutput.permissionDecision` allow / deny / ask / defer, `permissionDecisionReason`, `updatedInput`, `additionalContext`, `permissionDisplay` (for the host's prompt)",
+	PostToolUse:         "`decision: \"block\"` + `reason` (feedback for the model), `additionalContext`, `updatedToolOutput` / `updatedMCPToolOutput`, `classifierContext` (for an auto mode classifier, not the model)",
+	UserPromptSubmit:    "`decision: \"block\"` + `reason` (for the user), `suppressOriginalPrompt`, `additionalContext`, `sessionTitle`",
 	Stop:                "`decision: \"block\"` + `reason` (the agent continues)",
 	SessionStart:        "`additionalContext`; `hookSpecificOutput.watchPaths`: absolute paths FileChanged watches; `initialUserMessage`, `sessionTitle`, `reloadSkills` for the agent host",
 	SessionEnd:          "none",
@@ -50,7 +54,7 @@ var OutputDocs = map[Event]string{
 	Notification:        "`additionalContext`",
 	PermissionRequest:   "`hookSpecificOutput.decision`: `{\"behavior\": \"allow\", \"updatedInput\": …}` or `{\"behavior\": \"deny\", \"message\": …, \"interrupt\": true}`",
 	Setup:               "`additionalContext` (plain stdout is not context)",
-	UserPromptExpansion: "`decision: \"block\"` + `reason` (for the user), `additionalContext`; plain stdout is context",
+	UserPromptExpansion: "`decision: \"block\"` + `reason` (for the user), `suppressOriginalPrompt`, `additionalContext`; plain stdout is context",
 	PermissionDenied:    "`hookSpecificOutput.retry: true`: the model is told it may retry the call",
 	PostToolBatch:       "`additionalContext`; `decision: \"block\"` + `reason` or `continue: false` stop the loop",
 	MessageDisplay:      "`hookSpecificOutput.displayContent` replaces the displayed text (systemMessage and continue are discarded)",
@@ -67,19 +71,28 @@ var OutputDocs = map[Event]string{
 	WorktreeRemove:      "none: the output is discarded",
 	Elicitation:         "`hookSpecificOutput.action` accept / decline / cancel, `content` (the form's values for accept)",
 	ElicitationResult:   "`hookSpecificOutput.action` and `content` override the user's answer",
+	PreModelSwitch:      "`hookSpecificOutput.permissionDecision` allow / deny / ask, `permissionDecisionReason`",
+	PostModelSwitch:     "`additionalContext`",
+	PreSkillShellCommand: "`hookSpecificOutput.permissionDecision` deny / ask / defer (all keep the command from running; allow adds nothing), " +
+		"`permissionDecisionReason`; any `updatedInput` keeps it from running (it is never applied); `decision: \"block\"` + `reason` refuses",
 }
 
-// optionalFieldKinds are the stdin fields of the later events that the client
-// may leave out (they reach the hook only when sent), with the kind of JSON
+// optionalFieldKinds are the stdin fields of the later events (and the
+// optional ones of SessionStart and UserPromptSubmit) that the client may
+// leave out (they reach the hook only when sent), with the kind of JSON
 // value each must be.
 var optionalFieldKinds = map[Event]map[string]string{
-	TaskCreated:        {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
-	TaskCompleted:      {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
-	StopFailure:        {"error_details": "a string", "last_assistant_message": "a string"},
-	InstructionsLoaded: {"globs": "an array", "trigger_file_path": "a string", "parent_file_path": "a string"},
-	ConfigChange:       {"file_path": "a string"},
-	Elicitation:        {"mode": "a string", "url": "a string", "elicitation_id": "a string", "requested_schema": "an object"},
-	ElicitationResult:  {"mode": "a string", "elicitation_id": "a string", "content": "an object"},
+	TaskCreated:          {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
+	TaskCompleted:        {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
+	StopFailure:          {"error_details": "a string", "last_assistant_message": "a string"},
+	InstructionsLoaded:   {"globs": "an array", "trigger_file_path": "a string", "parent_file_path": "a string"},
+	ConfigChange:         {"file_path": "a string"},
+	Elicitation:          {"mode": "a string", "url": "a string", "elicitation_id": "a string", "requested_schema": "an object"},
+	ElicitationResult:    {"mode": "a string", "elicitation_id": "a string", "content": "an object"},
+	PreSkillShellCommand: {"command_source": "a string"},
+	SessionStart: {"model": "a string", "agent_type": "a string", "session_title": "a string", "seconds_since_last_response": "a number",
+		"context_tokens": "a number", "prompt_cache_likely_expired": "a boolean", "estimated_cache_write_usd": "a number"},
+	UserPromptSubmit: {"session_title": "a string"},
 }
 
 // checkOptionalFields refuses an optional field of the wrong kind, and a
@@ -88,6 +101,11 @@ func checkOptionalFields(ev Event, m map[string]json.RawMessage) error {
 	for key, want := range optionalFieldKinds[ev] {
 		if raw, ok := m[key]; ok && string(raw) != "null" && rawjson.Kind(raw) != want {
 			return fmt.Errorf("%s must be %s", key, want)
+		}
+	}
+	if ev == PreSkillShellCommand {
+		if err := checkSkillShellCommand(m); err != nil {
+			return err
 		}
 	}
 	if raw, ok := m["tool_calls"]; ok && ev == PostToolBatch && rawjson.Kind(raw) == "an array" {
@@ -102,6 +120,39 @@ func checkOptionalFields(ev Event, m map[string]json.RawMessage) error {
 				return fmt.Errorf("tool_calls[%d].tool_name is required", i)
 			}
 		}
+	}
+	return nil
+}
+
+// checkSkillShellCommand refuses a PreSkillShellCommand input whose
+// invoked_by is not one of Claude Code's three values. ParseInput has
+// taken tool_name and tool_input out of m; CheckSkillShellCommand checks them.
+func checkSkillShellCommand(m map[string]json.RawMessage) error {
+	if raw, ok := m["invoked_by"]; ok && string(raw) != "null" {
+		var by string
+		if json.Unmarshal(raw, &by) != nil || (by != "user" && by != "claude" && by != "other") {
+			return fmt.Errorf(`invoked_by must be "user", "claude" or "other", not %s`, raw)
+		}
+	}
+	return nil
+}
+
+// CheckSkillShellCommand checks what a PreSkillShellCommand hook is told
+// about the command: tool_name is the shell that runs it, Bash or
+// PowerShell (what the matcher matches), and tool_input.command is the
+// command as it would run. Other events pass.
+func CheckSkillShellCommand(in *Input) error {
+	if in.Event != PreSkillShellCommand {
+		return nil
+	}
+	if in.ToolName != "Bash" && in.ToolName != "PowerShell" {
+		return fmt.Errorf(`tool_name must be "Bash" or "PowerShell" (the shell that runs the command), not %q`, in.ToolName)
+	}
+	var ti struct {
+		Command *string `json:"command"`
+	}
+	if json.Unmarshal(in.ToolInput, &ti) != nil || ti.Command == nil {
+		return fmt.Errorf(`tool_input must be an object like {"command": "git status"}`)
 	}
 	return nil
 }
@@ -228,5 +279,9 @@ func laterSample(in *Input) {
 			"requested_schema", `{"type":"object","properties":{"username":{"type":"string"}}}`)
 	case ElicitationResult:
 		in.Extra = raw("mcp_server_name", `"sample-server"`, "action", `"accept"`, "content", `{"username":"alice"}`, "mode", `"form"`)
+	case PreSkillShellCommand:
+		in.ToolName, in.ToolUseID = "Bash", "toolu_sample:preamble-0"
+		in.ToolInput = json.RawMessage(`{"command":"git status --short"}`)
+		in.Extra = raw("command_name", `"review"`, "command_source", `"project"`, "invoked_by", `"user"`)
 	}
 }

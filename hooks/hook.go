@@ -86,6 +86,10 @@ func (h *Hook) runKey() string {
 		b.WriteString("\x01if\x00" + h.If.raw)
 	}
 	b.WriteString(h.typeKey())
+	if h.OnFailure == OnFailureBlock {
+		// Its failure is read differently: it runs on its own.
+		b.WriteString("\x01onFailure")
+	}
 	return b.String()
 }
 

@@ -69,7 +69,21 @@ type HookOptions struct {
 	// AsyncRewake makes an async command hook that exits 2 wake the agent
 	// with its stderr (stdout when stderr is empty). It implies Async.
 	AsyncRewake bool
+	// OnFailure is what a failure of a command, http or mcp_tool hook does
+	// (onfailure.go): "" or "continue" reports it and the action goes
+	// ahead; "block" counts it as exit 2, so the action the event guards
+	// is blocked.
+	OnFailure string
 }
+
+// The values of a hook's "onFailure".
+const (
+	OnFailureContinue = "continue"
+	OnFailureBlock    = "block"
+)
+
+// OnFailureValues are the values of "onFailure", for the schema and completion.
+var OnFailureValues = []string{OnFailureContinue, OnFailureBlock}
 
 // Header is one configured HTTP header of an http hook.
 type Header struct {
@@ -143,6 +157,9 @@ func (h *Hook) typeKey() string {
 // type on the events that decide something about a tool call, a prompt or
 // stopping; no prompt or agent hooks where there is nothing for a model to
 // judge; only command and mcp_tool hooks on SessionStart and Setup.
+// Claude Code 2.1.332 refuses prompt and agent hooks on PreSkillShellCommand;
+// its documentation lists neither model-switch event among those that run
+// them, so they are refused there too (docs/parity.md).
 var typeSupport = func() map[Event]string {
 	m := map[Event]string{}
 	for _, e := range []string{"PermissionDenied", "PermissionRequest", "PostToolBatch", "PostToolUse", "PostToolUseFailure",
@@ -151,7 +168,7 @@ var typeSupport = func() map[Event]string {
 	}
 	for _, e := range []string{"ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult", "FileChanged",
 		"InstructionsLoaded", "MessageDisplay", "Notification", "PostCompact", "PreCompact", "SessionEnd", "StopFailure",
-		"SubagentStart", "WorktreeCreate", "WorktreeRemove"} {
+		"SubagentStart", "WorktreeCreate", "WorktreeRemove", "PreSkillShellCommand", "PreModelSwitch", "PostModelSwitch"} {
 		m[Event(e)] = "no-model"
 	}
 	m[SessionStart], m[Event("Setup")] = "start", "start"
@@ -199,6 +216,9 @@ func (h *Hook) describeOptions() []string {
 	}
 	if h.Once {
 		opts = append(opts, "once per session")
+	}
+	if h.OnFailure == OnFailureBlock {
+		opts = append(opts, "blocking when it fails")
 	}
 	return opts
 }

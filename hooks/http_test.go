@@ -115,7 +115,7 @@ func TestHTTPHookAnswers(t *testing.T) {
 			func(t *testing.T, res hooks.Result) {
 				require.Equal(t, hooks.PermissionNone, res.Permission, "the tool goes on")
 				require.Len(t, res.Errors, 1)
-				require.Contains(t, res.Errors[0], `permissionDecision must be "allow", "deny" or "ask", not "maybe"`)
+				require.Contains(t, res.Errors[0], `permissionDecision must be "allow", "deny", "ask" or "defer", not "maybe"`)
 			}},
 		{"non-2xx is a non-blocking error, even with a deny in the body", hooks.PreToolUse, answerWith(503, deny),
 			func(t *testing.T, res hooks.Result) {

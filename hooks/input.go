@@ -199,7 +199,10 @@ func (in *Input) eventField(k string) (any, bool) {
 	case "prompt":
 		return in.Prompt, true
 	case "source":
-		return in.Source, true
+		if in.Source != "" || in.Event != UserPromptSubmit {
+			return in.Source, true
+		}
+		// UserPromptSubmit's source is optional: the client's, if any.
 	case "reason":
 		return in.Reason, true
 	case "stop_hook_active":
@@ -318,6 +321,8 @@ var fieldDefaults = map[Event]map[string]json.RawMessage{
 	WorktreeRemove:      {"worktree_path": json.RawMessage(`""`)},
 	Elicitation:         {"mcp_server_name": json.RawMessage(`""`), "message": json.RawMessage(`""`)},
 	ElicitationResult:   {"mcp_server_name": json.RawMessage(`""`), "action": json.RawMessage(`""`)},
+	// invoked_by "other" is Claude Code's word for "not known".
+	PreSkillShellCommand: {"command_name": json.RawMessage(`""`), "invoked_by": json.RawMessage(`"other"`)},
 }
 
 // vscodeStdin is the stdin of VS Code's hooks: Claude Code's fields and,
@@ -430,6 +435,9 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 		}
 	}
 	if err := checkOptionalFields(ev, m); err != nil {
+		return in, err
+	}
+	if err := CheckSkillShellCommand(&in); err != nil {
 		return in, err
 	}
 	if len(m) > 0 {

@@ -34,7 +34,8 @@ var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importC
 
 // HookKeys are the keys of a hook command, for completion.
 var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "if", "linux", "osx", "windows",
-	"asyncRewake", "shell", "once", "url", "headers", "allowedEnvVars", "prompt", "model", "continueOnBlock", "server", "tool", "input"}
+	"asyncRewake", "shell", "once", "url", "headers", "allowedEnvVars", "prompt", "model", "continueOnBlock", "server", "tool", "input",
+	"onFailure"}
 
 // EventDoc is the hover text of an event: when it fires, its stdin, and what
 // exit code 2 means for it.

@@ -72,6 +72,7 @@ var HookKeyShapes = map[string]KeyShape{
 	"server":          {Type: "string", NonEmpty: true},
 	"tool":            {Type: "string", NonEmpty: true},
 	"input":           {Type: "object"},
+	"onFailure":       {Type: "string", Enum: OnFailureValues},
 }
 
 // HookTypeNeeds are the keys each hook type must have. A command hook's

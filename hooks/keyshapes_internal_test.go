@@ -17,7 +17,7 @@ import (
 func TestParserChecksKeyShapes(t *testing.T) {
 	// A value of each type that passes the parser's other checks.
 	goodString := map[string]string{"type": "command", "transcriptFormat": "json", "shell": "bash", "url": "http://127.0.0.1/h",
-		"if": "Bash(git *)", "cwd": ".", "command": "true", "linux": "true", "osx": "true", "windows": "true"}
+		"if": "Bash(git *)", "cwd": ".", "command": "true", "linux": "true", "osx": "true", "windows": "true", "onFailure": "block"}
 	samples := map[string]func(key string) string{
 		"string": func(key string) string {
 			if s, ok := goodString[key]; ok {

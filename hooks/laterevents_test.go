@@ -222,6 +222,37 @@ printf 'welcome\n\033[1m%s\033[0m\n\n' "$d"`,
 		require.Equal(t, "decline", r.Action, "exit 2 makes the answer decline")
 		require.Nil(t, r.Content)
 	},
+}, {
+	event: hooks.PreModelSwitch,
+	input: `{}`,
+	stdin: map[string]any{},
+	hook: `[ "$(field .hook_event_name)" = PreModelSwitch ] &&
+jq -n '{hookSpecificOutput: {hookEventName: "PreModelSwitch", permissionDecision: "ask", permissionDecisionReason: "switching models mid-task"}}'`,
+	check: func(t *testing.T, r hooks.Result, _ string) {
+		require.Equal(t, hooks.PermissionAsk, r.Permission)
+		require.Equal(t, "switching models mid-task", r.Reason)
+	},
+}, {
+	event: hooks.PostModelSwitch,
+	input: `{}`,
+	stdin: map[string]any{},
+	hook:  `jq -n --arg e "$(field .hook_event_name)" '{hookSpecificOutput: {hookEventName: $e, additionalContext: "re-read CONTRIBUTING.md"}}'`,
+	check: func(t *testing.T, r hooks.Result, _ string) {
+		require.Equal(t, []string{"re-read CONTRIBUTING.md"}, r.AdditionalContext)
+	},
+}, {
+	event: hooks.PreSkillShellCommand, matcher: "Bash",
+	input: `{"tool_name": "Bash", "tool_input": {"command": "git push --force"}, "tool_use_id": "toolu_1:preamble-0",
+		"command_name": "ship", "command_source": "project", "invoked_by": "claude"}`,
+	stdin: map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "git push --force"}, "tool_use_id": "toolu_1:preamble-0",
+		"command_name": "ship", "command_source": "project", "invoked_by": "claude"},
+	noMatch: `{"tool_name": "PowerShell", "tool_input": {"command": "Get-ChildItem"}}`,
+	hook: `case "$(field .tool_input.command)" in *--force*)
+jq -n --arg n "$(field .command_name)" '{hookSpecificOutput: {hookEventName: "PreSkillShellCommand", permissionDecision: "deny", permissionDecisionReason: ("no force pushes from /" + $n)}}';; esac`,
+	check: func(t *testing.T, r hooks.Result, _ string) {
+		require.Equal(t, hooks.PermissionDeny, r.Permission)
+		require.Equal(t, "no force pushes from /ship", r.Reason)
+	},
 }}
 
 // TestLaterEvents runs laterEventCases like TestEveryEvent runs the others.
@@ -263,7 +294,7 @@ func TestLaterEvents(t *testing.T) {
 		})
 	}
 	require.Len(t, seen, len(laterEventCases), "one case per event")
-	require.Len(t, seen, 18)
+	require.Len(t, seen, 21)
 }
 
 // laterExitTwo is what exit 2 means for each later event, as Claude Code's
@@ -276,10 +307,11 @@ var laterExitTwo = map[hooks.Event]string{
 	hooks.TeammateIdle: "block", hooks.InstructionsLoaded: "ignored", hooks.ConfigChange: "block", hooks.CwdChanged: "error",
 	hooks.DirectoryAdded: "ignored", hooks.FileChanged: "error", hooks.WorktreeCreate: "block", hooks.WorktreeRemove: "ignored",
 	hooks.Elicitation: "block", hooks.ElicitationResult: "block",
+	hooks.PreModelSwitch: "deny", hooks.PreSkillShellCommand: "deny", hooks.PostModelSwitch: "error",
 }
 
 func TestExitTwoPerLaterEvent(t *testing.T) {
-	require.Len(t, laterExitTwo, 18)
+	require.Len(t, laterExitTwo, 21)
 	for ev, outcome := range laterExitTwo {
 		t.Run(string(ev), func(t *testing.T) {
 			e, root := setup(t, one(ev, `jq -r .hook_event_name >/dev/null; echo "said no" >&2; exit 2`))
@@ -287,6 +319,8 @@ func TestExitTwoPerLaterEvent(t *testing.T) {
 			require.True(t, res.Runs[0].Ran)
 			got := "ignored"
 			switch {
+			case res.Permission == hooks.PermissionDeny:
+				got = "deny"
 			case res.Blocked:
 				got = "block"
 			case len(res.Errors) > 0:
@@ -294,7 +328,7 @@ func TestExitTwoPerLaterEvent(t *testing.T) {
 			}
 			require.Equal(t, outcome, got)
 			switch outcome {
-			case "block":
+			case "block", "deny":
 				require.Equal(t, "said no", res.Reason)
 			case "error":
 				require.Equal(t, []string{"said no"}, res.Errors)

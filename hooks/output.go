@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -63,6 +64,9 @@ type hookJSON struct {
 	Decision           *string         `json:"decision"`
 	Reason             *string         `json:"reason"`
 	HookSpecificOutput json.RawMessage `json:"hookSpecificOutput"`
+	// TerminalSequence is an escape sequence for the agent host's terminal
+	// (terminalseq.go).
+	TerminalSequence *string `json:"terminalSequence"`
 }
 
 type hookSpecificJSON struct {
@@ -85,10 +89,16 @@ type hookSpecificJSON struct {
 	DisplayContent *string         `json:"displayContent"`
 	WorktreePath   *string         `json:"worktreePath"`
 	WatchPaths     json.RawMessage `json:"watchPaths"`
-	// SessionStart's requests of the agent host.
+	// SessionStart's requests of the agent host (sessionTitle UserPromptSubmit's too).
 	InitialUserMessage *string `json:"initialUserMessage"`
 	SessionTitle       *string `json:"sessionTitle"`
 	ReloadSkills       *bool   `json:"reloadSkills"`
+	// UserPromptSubmit, UserPromptExpansion: leave the prompt out of the
+	// block message. PostToolUse: a note for the auto mode classifier.
+	// PreToolUse: how the host shows the permission prompt.
+	SuppressOriginalPrompt *bool           `json:"suppressOriginalPrompt"`
+	ClassifierContext      *string         `json:"classifierContext"`
+	PermissionDisplay      json.RawMessage `json:"permissionDisplay"`
 }
 
 // permissionRequestDecision is PermissionRequest's hookSpecificOutput.decision.
@@ -287,6 +297,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 	if j.SystemMessage != nil {
 		v.systemMessage = *j.SystemMessage
 	}
+	readTerminalSequence(&v, j.TerminalSequence)
 	decision, reason := j.Decision, j.Reason
 	if len(j.HookSpecificOutput) > 0 && string(j.HookSpecificOutput) != "null" {
 		var hs hookSpecificJSON
@@ -340,14 +351,14 @@ func readHookSpecific(ev Event, v *verdict, hs *hookSpecificJSON) (decision, rea
 		probs = append(probs, fmt.Sprintf("hookSpecificOutput.hookEventName is %q but this is a %s hook", *hs.HookEventName, ev))
 	}
 	if hs.PermissionDecision != nil {
-		if ev != PreToolUse {
-			probs = append(probs, fmt.Sprintf("permissionDecision only applies to PreToolUse, not %s", ev))
+		allowed := permissionDecisions[ev]
+		if allowed == nil {
+			probs = append(probs, fmt.Sprintf("permissionDecision only applies to PreToolUse, PreModelSwitch and PreSkillShellCommand, not %s", ev))
 		}
-		switch p := Permission(*hs.PermissionDecision); p {
-		case PermissionAllow, PermissionDeny, PermissionAsk:
+		if p := Permission(*hs.PermissionDecision); slices.Contains(allowed, p) {
 			v.permission = p
-		default:
-			probs = append(probs, fmt.Sprintf("permissionDecision must be \"allow\", \"deny\" or \"ask\", not %q", *hs.PermissionDecision))
+		} else if allowed != nil {
+			probs = append(probs, fmt.Sprintf("permissionDecision must be %s, not %q", quotedOr(allowed), *hs.PermissionDecision))
 		}
 		if hs.PermissionDecisionReason != nil {
 			v.reason = *hs.PermissionDecisionReason
@@ -371,6 +382,26 @@ func readHookSpecific(ev Event, v *verdict, hs *hookSpecificJSON) (decision, rea
 		}
 	}
 	return decision, reason, probs
+}
+
+// permissionDecisions are the values of hookSpecificOutput.permissionDecision
+// each event reads, as Claude Code 2.1.332's schemas list them.
+var permissionDecisions = map[Event][]Permission{
+	PreToolUse:           {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
+	PreModelSwitch:       {PermissionAllow, PermissionDeny, PermissionAsk},
+	PreSkillShellCommand: {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
+}
+
+// quotedOr lists values as `"a", "b" or "c"`.
+func quotedOr(values []Permission) string {
+	q := make([]string, len(values))
+	for i, p := range values {
+		q[i] = fmt.Sprintf("%q", p)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 // readDecision applies a "decision" field: allow or deny for the events

@@ -376,7 +376,7 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 			}
 			h.Async = m.Value.Value.(hujson.Literal).Bool()
 		case "url", "headers", "allowedEnvVars", "prompt", "model", "continueOnBlock", "server", "tool", "input",
-			"once", "shell", "asyncRewake":
+			"once", "shell", "asyncRewake", "onFailure":
 			// read by applyTyped, once the type is known
 		default:
 			if !otherHookTypeKeys[name] {

@@ -28,7 +28,8 @@ var typedKeys = map[string][]string{
 	"shell": {TypeCommand}, "asyncRewake": {TypeCommand},
 	"command": {TypeCommand}, "args": {TypeCommand}, "async": {TypeCommand},
 	"linux": {TypeCommand}, "osx": {TypeCommand}, "windows": {TypeCommand}, "cwd": {TypeCommand}, "env": {TypeCommand},
-	"once": {""},
+	"once":      {""},
+	"onFailure": {TypeCommand, TypeHTTP, TypeMCPTool},
 }
 
 // applyTyped reads the fields of the hook's type and the options once,
@@ -59,6 +60,7 @@ func (p *fileParser) applyTyped(h Hook, v *hujson.Value, valid bool) (Hook, bool
 	case TypeMCPTool:
 		f.mcpTool()
 	}
+	f.onFailure()
 	if ok, why := TypeRunsOn(h.Type, h.Event); !ok && typeVal != nil {
 		p.report(typeVal, SeverityWarning, CodeTypeNotOnEvent, why+"; this hook will not run", "")
 	}
@@ -376,4 +378,28 @@ func closestType(t string) string {
 		}
 	}
 	return best
+}
+
+// onFailure reads a command, http or mcp_tool hook's onFailure. A value
+// other than "continue" or "block" is an error and the hook fails closed
+// (as "block") until it is fixed: a misspelt "blok" must not turn a guard
+// that was meant to block into one that lets everything through. Where
+// Claude Code ignores it (async hooks, Stop, SubagentStop, TaskCompleted,
+// TeammateIdle) a warning says so.
+func (f *typedFields) onFailure() {
+	fv := f.values["onFailure"]
+	if fv == nil {
+		return
+	}
+	lit, ok := fv.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' || !HookKeyShapes["onFailure"].allows(lit.String()) {
+		f.p.report(fv, SeverityError, CodeWrongType, fmt.Sprintf(`onFailure must be "continue" or "block", not %s; until it is fixed, a failure of this hook blocks`,
+			strings.TrimSpace(string(fv.Pack()))), "")
+		f.h.OnFailure = OnFailureBlock
+		return
+	}
+	f.h.OnFailure = lit.String()
+	if note := onFailureNote(f.h.Event, f.h); note != "" {
+		f.p.report(fv, SeverityWarning, CodeOptionIgnored, note, "")
+	}
 }

@@ -15,11 +15,18 @@ const (
 	PermissionAllow Permission = "allow"
 	PermissionAsk   Permission = "ask"
 	PermissionDeny  Permission = "deny"
+	// PermissionDefer pauses the agent at the call until its host resumes
+	// it (PreSkillShellCommand: the command does not run).
+	PermissionDefer Permission = "defer"
 )
 
+// rank orders the decisions as Claude Code does when hooks disagree:
+// deny > defer > ask > allow.
 func (p Permission) rank() int {
 	switch p {
 	case PermissionDeny:
+		return 4
+	case PermissionDefer:
 		return 3
 	case PermissionAsk:
 		return 2
@@ -44,7 +51,8 @@ type Result struct {
 	// Reason is why the tool was denied or asked about, or why the event was
 	// blocked; every hook's reason, in configuration order, one per line.
 	Reason string
-	// Permission is the PreToolUse decision: deny > ask > allow > none.
+	// Permission is the decision of PreToolUse, PermissionRequest,
+	// PreModelSwitch or PreSkillShellCommand: deny > defer > ask > allow > none.
 	Permission Permission
 	// UpdatedInput is the tool input a PreToolUse hook rewrote, or nil.
 	UpdatedInput json.RawMessage

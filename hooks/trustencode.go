@@ -103,6 +103,7 @@ func (e *trustEncoder) hook(h *Hook, root string) {
 	e.boolean(o.Once)
 	e.str(o.Shell)
 	e.boolean(o.AsyncRewake)
+	e.str(o.OnFailure)
 }
 
 // settings writes every setting of one workspace settings file that counts.

@@ -253,7 +253,8 @@ var (
 		{"Command", "str"}, {"Timeout", "uint"}, {"Args", "strs"}, {"Cwd", "str"}, {"Env", "strs"}, {"Async", "bool"},
 		{"StatusMessage", "str"}, {"If", "optstr"}, {"URL", "str"}, {"Headers", "headers"}, {"AllowedEnvVars", "strs"},
 		{"Prompt", "str"}, {"Model", "str"}, {"ContinueOnBlock", "bool"}, {"Server", "str"}, {"Tool", "str"},
-		{"Input", "optstr"}, {"Once", "bool"}, {"Shell", "str"}, {"AsyncRewake", "bool"}}
+		{"Input", "optstr"}, {"Once", "bool"}, {"Shell", "str"}, {"AsyncRewake", "bool"},
+		{"OnFailure", "str"}}
 	settingsFields = []field{{"Source", "str"}, {"Path", "str"}, {"DisableAllHooks", "optbool"}, {"TranscriptFormat", "str"},
 		{"ImportClaudeHooks", "optbool"}, {"ImportVSCodeHooks", "optbool"}, {"AllowManagedHooksOnly", "optbool"},
 		{"AllowedHTTPHookURLs", "strs"}, {"HTTPHookAllowedEnvVars", "strs"}}

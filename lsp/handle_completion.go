@@ -55,10 +55,17 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 			for _, sh := range hooks.Shells {
 				add(sh, protocol.CompletionItemKindValue, hooks.KeyDocs["shell"])
 			}
+		case "onFailure":
+			for _, v := range hooks.OnFailureValues {
+				add(v, protocol.CompletionItemKindValue, hooks.KeyDocs["onFailure"])
+			}
 		}
 	case hooks.PlaceMatcher:
-		if spec, ok := hooks.Spec(place.Event); ok && !hooks.ToolEvent(place.Event) {
-			for _, v := range hooks.MatcherValues[place.Event] {
+		// The event's own values (PreSkillShellCommand's shells too), else
+		// tool names for the tool events; nothing for names the user chose.
+		spec, ok := hooks.Spec(place.Event)
+		if vals := hooks.MatcherValues[place.Event]; ok && (len(vals) > 0 || !hooks.ToolEvent(place.Event)) {
+			for _, v := range vals {
 				add(v, protocol.CompletionItemKindValue, "compared with "+spec.MatchField)
 			}
 			break

@@ -34,6 +34,7 @@ func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*Sess
 	if err != nil {
 		return nil, err
 	}
+	ctx = session.WithClientInput(ctx, p.input())
 	out, err := s.event(ctx, sess, hooks.SessionStart, p.Source, "SessionStart hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.SessionStart(ctx, p.Source)
 	})

@@ -51,12 +51,14 @@ func describeMatcher(m *hooks.Matcher) string {
 func describeMatcherFor(ev hooks.Event, m *hooks.Matcher) string {
 	spec, known := hooks.Spec(ev)
 	switch vals := hooks.MatcherValues[ev]; {
-	case !known || hooks.ToolEvent(ev):
+	case !known:
 		return describeMatcher(m)
 	case !ev.UsesMatcher():
 		return string(ev) + " ignores matchers: its hooks run on every " + string(ev)
 	case len(vals) >= 2:
 		return "compared with `" + spec.MatchField + "`: " + m.Explain(vals[0]) + "; " + m.Explain(vals[1])
+	case hooks.ToolEvent(ev):
+		return describeMatcher(m)
 	default:
 		return "compared with `" + spec.MatchField + "`"
 	}

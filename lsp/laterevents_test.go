@@ -362,7 +362,7 @@ func TestPostToolBatchMethod(t *testing.T) {
 	require.ErrorContains(t, err, "toolUseIds")
 }
 
-// TestEditorKnowsTheLaterEvents: completion offers all 31 events and each
+// TestEditorKnowsTheLaterEvents: completion offers all 34 events and each
 // event's matcher values; hover explains a later event.
 func TestEditorKnowsTheLaterEvents(t *testing.T) {
 	text := "{\n  \"hooks\": {\n    \"ConfigChange\": [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}],\n    \n  }\n}\n"
@@ -388,7 +388,7 @@ func TestEditorKnowsTheLaterEvents(t *testing.T) {
 		return out
 	}
 	events := labels(3, 4)
-	require.Len(t, events, 31)
+	require.Len(t, events, 34)
 	for _, ev := range []string{"Setup", "UserPromptExpansion", "PermissionDenied", "PostToolBatch", "MessageDisplay", "TaskCreated",
 		"TaskCompleted", "StopFailure", "TeammateIdle", "InstructionsLoaded", "ConfigChange", "CwdChanged", "DirectoryAdded",
 		"FileChanged", "WorktreeCreate", "WorktreeRemove", "Elicitation", "ElicitationResult"} {
@@ -398,13 +398,13 @@ func TestEditorKnowsTheLaterEvents(t *testing.T) {
 }
 
 // TestEditorLoadsEveryEventAndType: the settings file that registers all
-// 31 events and all five hook types loads in the editor with every hook
+// 34 events and all five hook types loads in the editor with every hook
 // and no diagnostic, as `wavehooks lint` finds it.
 func TestEditorLoadsEveryEventAndType(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join("..", "testdata", "config", "all-events.json"))
 	require.NoError(t, err)
 	e := startEditor(t, editorOpts{settings: string(text)})
-	raw := e.waitNotification("wave/hooksChanged", func(p json.RawMessage) bool { return strings.Contains(string(p), `"hooks":35`) })
+	raw := e.waitNotification("wave/hooksChanged", func(p json.RawMessage) bool { return strings.Contains(string(p), `"hooks":38`) })
 	var state lsp.HooksChangedParams
 	require.NoError(t, json.Unmarshal(raw, &state))
 	require.Equal(t, 0, state.Diagnostics, "no error, warning or note in %s", state.Files)

@@ -30,7 +30,7 @@ func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error)
 			}
 		}
 	}
-	if res.Permission == hooks.PermissionAsk && res.Continue {
+	if in.Event == hooks.PreToolUse && res.Permission == hooks.PermissionAsk && res.Continue {
 		out.Permission, out.Reason, out.Asked = string(hooks.PermissionAsk), res.Reason, false
 	}
 	return resultFor(in.Event, in.SessionID, in.TranscriptPath, out, in.ToolInput), nil

@@ -16,8 +16,13 @@ func preToolUseResult(out session.Outcome, requested json.RawMessage) *PreToolUs
 	if len(input) == 0 {
 		input = requested
 	}
-	return &PreToolUseResult{Permission: out.Permission, Decision: cmp.Or(out.Decision, "none"), Reason: out.Reason, ToolInput: input, Asked: out.Asked,
-		Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks)}
+	perm := out.Permission
+	if out.Decision == string(hooks.PermissionDefer) {
+		perm = out.Decision // flow says "deny" to callers that know no defer
+	}
+	return &PreToolUseResult{Permission: perm, Decision: cmp.Or(out.Decision, "none"), Reason: out.Reason, ToolInput: input, Asked: out.Asked,
+		Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
+		PermissionDisplay: out.PermissionDisplay, TerminalSequences: out.TerminalSequences}
 }
 
 func sessionStartResult(sessionID, transcriptPath string, out session.Outcome) *SessionStartResult {
@@ -28,18 +33,21 @@ func sessionStartResult(sessionID, transcriptPath string, out session.Outcome) *
 	return &SessionStartResult{SessionID: sessionID, TranscriptPath: transcriptPath,
 		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
 		Env: env, WatchPaths: out.WatchPaths,
-		InitialUserMessage: out.InitialUserMessage, SessionTitle: out.SessionTitle, ReloadSkills: out.ReloadSkills}
+		InitialUserMessage: out.InitialUserMessage, SessionTitle: out.SessionTitle, ReloadSkills: out.ReloadSkills,
+		TerminalSequences: out.TerminalSequences}
 }
 
 func blocksResult(out session.Outcome) *BlocksResult {
-	return &BlocksResult{Blocks: nonNil(out.Blocks)}
+	return &BlocksResult{Blocks: nonNil(out.Blocks), TerminalSequences: out.TerminalSequences}
 }
 
 func flowResult(out session.Outcome) *FlowResult {
 	return &FlowResult{Permission: out.Permission, ToolInput: out.ToolInput, ToolResponse: out.ToolResponse, Blocked: out.Blocked, Reason: out.Reason,
 		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
 		Retry: out.Retry, Action: out.Action, Content: out.Content, DisplayContent: out.DisplayContent,
-		WorktreePath: out.WorktreePath, WatchPaths: out.WatchPaths, Env: out.Env}
+		WorktreePath: out.WorktreePath, WatchPaths: out.WatchPaths, Env: out.Env,
+		SessionTitle: out.SessionTitle, SuppressOriginalPrompt: out.SuppressOriginalPrompt, ClassifierContext: out.ClassifierContext,
+		TerminalSequences: out.TerminalSequences}
 }
 
 // resultFor is the result of the typed method of the event's kind: what

@@ -43,10 +43,71 @@ const (
 	notifyHooksChanged   = "wave/hooksChanged"
 )
 
-// SessionStartParams starts a new session, or resumes one by id.
+// SessionStartParams starts a new session, or resumes one by id. The
+// optional fields are what the agent host knows of the session, passed to
+// the hooks' stdin under Claude Code 2.1.332's names (model, agent_type,
+// session_title, seconds_since_last_response, context_tokens,
+// prompt_cache_likely_expired, estimated_cache_write_usd) when given.
 type SessionStartParams struct {
 	SessionID string `json:"sessionId,omitempty"`
 	Source    string `json:"source,omitempty"`
+	// Model is the active model identifier.
+	Model string `json:"model,omitempty"`
+	// AgentType names the agent the session runs as (claude --agent <name>).
+	AgentType string `json:"agentType,omitempty"`
+	// SessionTitle is the session's title, if one is already set.
+	SessionTitle string `json:"sessionTitle,omitempty"`
+	// SecondsSinceLastResponse is how long ago the model last answered
+	// (a resumed session).
+	SecondsSinceLastResponse *float64 `json:"secondsSinceLastResponse,omitempty"`
+	// ContextTokens is how many tokens the conversation's context holds.
+	ContextTokens *int64 `json:"contextTokens,omitempty"`
+	// PromptCacheLikelyExpired: the model's prompt cache has probably expired.
+	PromptCacheLikelyExpired *bool `json:"promptCacheLikelyExpired,omitempty"`
+	// EstimatedCacheWriteUSD is what writing the prompt cache again would cost.
+	EstimatedCacheWriteUSD *float64 `json:"estimatedCacheWriteUsd,omitempty"`
+}
+
+// input is what the client said about the session, as stdin fields.
+func (p *SessionStartParams) input() hooks.Input {
+	return hooks.Input{Extra: stdinFields(map[string]any{"model": p.Model, "agent_type": p.AgentType, "session_title": p.SessionTitle,
+		"seconds_since_last_response": p.SecondsSinceLastResponse, "context_tokens": p.ContextTokens,
+		"prompt_cache_likely_expired": p.PromptCacheLikelyExpired, "estimated_cache_write_usd": p.EstimatedCacheWriteUSD})}
+}
+
+// stdinFields encodes the values the client gave (a non-empty string, a
+// non-nil pointer) as stdin fields; nil when it gave none.
+func stdinFields(fields map[string]any) map[string]json.RawMessage {
+	var out map[string]json.RawMessage
+	for k, v := range fields {
+		switch x := v.(type) {
+		case string:
+			if x == "" {
+				continue
+			}
+		case *float64:
+			if x == nil {
+				continue
+			}
+		case *int64:
+			if x == nil {
+				continue
+			}
+		case *bool:
+			if x == nil {
+				continue
+			}
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]json.RawMessage{}
+		}
+		out[k] = raw
+	}
+	return out
 }
 
 // SessionStartResult is the new session and what its SessionStart hooks said.
@@ -75,6 +136,11 @@ type SessionStartResult struct {
 	// ReloadSkills: a hook installed skills or commands; the host re-scans
 	// them before the first prompt.
 	ReloadSkills bool `json:"reloadSkills,omitempty"`
+	// TerminalSequences are escape sequences hooks asked the host to write
+	// to its terminal (a notification, a window title, a bell): each one
+	// checked against Claude Code's allowlist (OSC 0, 1, 2, 9, 99, 777 and
+	// BEL). Data for the host, which may show or drop them; absent when none.
+	TerminalSequences []string `json:"terminalSequences,omitempty"`
 }
 
 // AgentState is what the client may say about the agent with an event, for
@@ -96,17 +162,35 @@ func (a AgentState) input() hooks.Input {
 	return hooks.Input{PromptID: a.PromptID, PermissionMode: a.PermissionMode, Effort: a.Effort}
 }
 
-// UserPromptSubmitParams submits the user's prompt.
+// UserPromptSubmitParams submits the user's prompt. Source and
+// SessionTitle, when the host knows them, reach the hooks' stdin as
+// Claude Code 2.1.332 sends them (source, session_title).
 type UserPromptSubmitParams struct {
 	SessionID string `json:"sessionId"`
 	Prompt    string `json:"prompt"`
+	// Source says where the prompt came from, in the host's words.
+	Source string `json:"source,omitempty"`
+	// SessionTitle is the session's title, if one is set.
+	SessionTitle string `json:"sessionTitle,omitempty"`
 	AgentState
+}
+
+// input is what the client said with the prompt, as the hooks' stdin has it.
+func (p *UserPromptSubmitParams) input() hooks.Input {
+	in := p.AgentState.input()
+	in.Extra = stdinFields(map[string]any{"source": p.Source, "session_title": p.SessionTitle})
+	return in
 }
 
 // FlowResult is the shape shared by the events that can block:
 // UserPromptSubmit, PostToolUse and Stop.
 type FlowResult struct {
-	// Permission is set only for wave/runHooks of PermissionRequest: "allow" or "deny".
+	// Permission is set only for wave/runHooks of the events whose hooks
+	// decide: PermissionRequest ("allow" or "deny"; absent when no hook
+	// decided), PreModelSwitch ("allow", "deny", or "ask": the host asks the
+	// user; absent when no hook decided) and PreSkillShellCommand ("allow",
+	// or "deny": the command does not run, and the host shows
+	// `[not run: blocked by hook: <reason>]` as its output).
 	Permission string `json:"permission,omitempty"`
 	// ToolInput is set only for wave/runHooks of PermissionRequest when a hook
 	// allowed it: the tool input to run with (a hook's updatedInput applied).
@@ -142,6 +226,21 @@ type FlowResult struct {
 	// Env are the variables Setup, CwdChanged and FileChanged hooks wrote
 	// to CLAUDE_ENV_FILE, for the agent's later tool runs; absent when none.
 	Env map[string]string `json:"env,omitempty"`
+	// SessionTitle is the title a UserPromptSubmit hook gave the session
+	// (the prompt went ahead): the host names the session with it.
+	SessionTitle string `json:"sessionTitle,omitempty"`
+	// SuppressOriginalPrompt: a UserPromptSubmit or UserPromptExpansion hook
+	// that blocked asked that the prompt's text not be shown with the block
+	// message (nor put back in the input box).
+	SuppressOriginalPrompt bool `json:"suppressOriginalPrompt,omitempty"`
+	// ClassifierContext is what PostToolUse hooks noted about the call's
+	// result for an auto mode classifier, never for the model.
+	ClassifierContext string `json:"classifierContext,omitempty"`
+	// TerminalSequences are escape sequences hooks asked the host to write
+	// to its terminal (a notification, a window title, a bell): each one
+	// checked against Claude Code's allowlist (OSC 0, 1, 2, 9, 99, 777 and
+	// BEL). Data for the host, which may show or drop them; absent when none.
+	TerminalSequences []string `json:"terminalSequences,omitempty"`
 }
 
 // PostToolBatchParams names a batch of parallel tool calls the session
@@ -161,12 +260,18 @@ type PreToolUseParams struct {
 	AgentState
 }
 
-// PreToolUseResult is the decision: "allow" or "deny" (asks are resolved
-// with the user before the result is sent), and the effective tool input.
+// PreToolUseResult is the decision: "allow", "deny" (asks are resolved
+// with the user before the result is sent) or "defer", and the effective
+// tool input.
 type PreToolUseResult struct {
+	// Permission "defer": a hook deferred the call. The tool does not run;
+	// the host pauses the agent at this call (its block stays pending, with
+	// no result) and resumes it by sending wave/preToolUse for the same
+	// toolUseId again, whose hooks decide anew. Claude Code honours defer in
+	// `claude -p` only, for an SDK host to resume later.
 	Permission string `json:"permission"`
 	// Decision is what the hooks decided before anyone was asked: "allow",
-	// "deny", "ask", or "none" when no hook decided — then the editor applies
+	// "deny", "ask", "defer", or "none" when no hook decided — then the editor applies
 	// its own permission rules (permission is "allow" all the same).
 	Decision   string          `json:"decision"`
 	Reason     string          `json:"reason,omitempty"`
@@ -175,6 +280,15 @@ type PreToolUseResult struct {
 	Continue   bool            `json:"continue"`
 	StopReason string          `json:"stopReason,omitempty"`
 	Blocks     []Block         `json:"blocks"`
+	// PermissionDisplay is what a hook asked the permission prompt to show
+	// (hookSpecificOutput.permissionDisplay, passed as the hook wrote it),
+	// for a host that prompts itself; absent when none.
+	PermissionDisplay json.RawMessage `json:"permissionDisplay,omitempty"`
+	// TerminalSequences are escape sequences hooks asked the host to write
+	// to its terminal (a notification, a window title, a bell): each one
+	// checked against Claude Code's allowlist (OSC 0, 1, 2, 9, 99, 777 and
+	// BEL). Data for the host, which may show or drop them; absent when none.
+	TerminalSequences []string `json:"terminalSequences,omitempty"`
 }
 
 // PostToolUseParams reports a tool's response.
@@ -207,9 +321,15 @@ type SessionEndParams struct {
 	AgentState
 }
 
-// BlocksResult carries only the blocks an event added.
+// BlocksResult carries only the blocks an event added (and the terminal
+// sequences its hooks asked for).
 type BlocksResult struct {
 	Blocks []Block `json:"blocks"`
+	// TerminalSequences are escape sequences hooks asked the host to write
+	// to its terminal (a notification, a window title, a bell): each one
+	// checked against Claude Code's allowlist (OSC 0, 1, 2, 9, 99, 777 and
+	// BEL). Data for the host, which may show or drop them; absent when none.
+	TerminalSequences []string `json:"terminalSequences,omitempty"`
 }
 
 // AddAssistantMessageParams adds what the model said (text and tool calls).

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"strings"
+	"time"
 
 	"github.com/wavehooks/wavehooks/hooks"
 )
@@ -48,6 +49,11 @@ func (s *Session) withClientInput(ctx context.Context, in hooks.Input) hooks.Inp
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if (in.Event == hooks.PostToolUse || in.Event == hooks.PostToolUseFailure) && in.ToolUseID != "" {
+		if d := s.tools.take(in.ToolUseID, time.Now()); in.DurationMs == nil {
+			in.DurationMs = d // the client did not say: since PreToolUse let the call run
+		}
+	}
 	st := &s.agent
 	switch {
 	case in.PromptID != "":

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"time"
 
 	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
@@ -34,6 +35,9 @@ func (s *Session) run(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	eff := flow.After(in, res, lockedState{s}, facts)
+	if in.Event == hooks.PreToolUse && eff.Permission == string(hooks.PermissionAllow) {
+		s.tools.start(in.ToolUseID, time.Now())
+	}
 	s.refreshTools(&ev)
 	s.apply(&ev, eff.Changes)
 	return s.finish(Outcome{Answer: eff.Answer, Blocks: ev.blocks})

@@ -50,6 +50,8 @@ type Session struct {
 	subagentStopBlocks map[string]int
 	// agent is the agent's state as the client last said it (client.go).
 	agent agentState
+	// tools times the calls PreToolUse let run, for duration_ms (durations.go).
+	tools toolClock
 	// cwd is the agent's working directory as CwdChanged last reported it,
 	// sent to hooks as cwd; "" until then (the project root).
 	cwd string

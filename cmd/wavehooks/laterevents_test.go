@@ -128,7 +128,7 @@ func TestRunLaterEvents(t *testing.T) {
 	require.NoDirExists(t, filepath.Join(project, ".worktrees", "feature-auth"), "the hook removed it")
 }
 
-// TestLintAcceptsEveryEvent: a settings file that registers all 31 of
+// TestLintAcceptsEveryEvent: a settings file that registers all 34 of
 // Claude Code's events and all five hook types loads without an error or a
 // warning.
 func TestLintAcceptsEveryEvent(t *testing.T) {
@@ -138,7 +138,7 @@ func TestLintAcceptsEveryEvent(t *testing.T) {
 	out, stderr, code := env.run(t, "", "lint", "--project", env.project)
 	require.Equal(t, 0, code, out+stderr)
 	require.Empty(t, out, "no diagnostic")
-	require.Contains(t, stderr, "1 settings file(s), 35 hook(s), 0 error(s), 0 warning(s)")
+	require.Contains(t, stderr, "1 settings file(s), 38 hook(s), 0 error(s), 0 warning(s)")
 }
 
 // TestWorktreeCreateGuideExample runs docs/hooks.md's WorktreeCreate example.

@@ -101,6 +101,14 @@ export interface EventOutcome {
 export interface SessionStartParams {
   sessionId?: string;
   source?: 'startup' | 'resume' | 'clear' | 'compact' | string;
+  /** What the host knows of the session, passed to the hooks' stdin (model, agent_type, session_title, …). */
+  model?: string;
+  agentType?: string;
+  sessionTitle?: string;
+  secondsSinceLastResponse?: number;
+  contextTokens?: number;
+  promptCacheLikelyExpired?: boolean;
+  estimatedCacheWriteUsd?: number;
 }
 export interface SessionStartResult extends EventOutcome {
   sessionId: string;
@@ -116,6 +124,8 @@ export interface SessionStartResult extends EventOutcome {
   sessionTitle?: string;
   /** A SessionStart hook installed skills or commands: re-scan them before the first prompt. */
   reloadSkills?: boolean;
+  /** Allowlisted escape sequences hooks asked the host to write to its terminal (OSC 0/1/2/9/99/777, BEL). Data: never echo unchecked. */
+  terminalSequences?: string[];
 }
 
 /**
@@ -135,12 +145,15 @@ export interface AgentState {
 export interface UserPromptSubmitParams extends AgentState {
   sessionId: string;
   prompt: string;
+  /** Where the prompt came from and the session's title, for the hooks' stdin (source, session_title). */
+  source?: string;
+  sessionTitle?: string;
 }
 
 /** The result of UserPromptSubmit, PostToolUse, Stop and most wave/runHooks events. */
 export interface FlowResult extends EventOutcome {
-  /** Only for wave/runHooks of PermissionRequest. */
-  permission?: 'allow' | 'deny';
+  /** Only for wave/runHooks of PermissionRequest, PreModelSwitch ('ask' too: the host asks) and PreSkillShellCommand. */
+  permission?: 'allow' | 'deny' | 'ask';
   /** Only for wave/runHooks of PermissionRequest a hook allowed: the tool input to run with (its updatedInput applied). */
   toolInput?: unknown;
   /** Only for postToolUse: the tool's output as the model must see it (a hook's updatedToolOutput, or the tool's own). */
@@ -161,6 +174,14 @@ export interface FlowResult extends EventOutcome {
   watchPaths?: string[];
   /** Setup / CwdChanged / FileChanged: variables the hooks wrote to CLAUDE_ENV_FILE. */
   env?: Record<string, string>;
+  /** UserPromptSubmit that went ahead: the title a hook gave the session. */
+  sessionTitle?: string;
+  /** UserPromptSubmit / UserPromptExpansion that was blocked: do not show the prompt's text with the block message. */
+  suppressOriginalPrompt?: boolean;
+  /** PostToolUse: a note about the call's result for an auto mode classifier, never for the model. */
+  classifierContext?: string;
+  /** Allowlisted escape sequences hooks asked the host to write to its terminal (OSC 0/1/2/9/99/777, BEL). Data: never echo unchecked. */
+  terminalSequences?: string[];
 }
 
 /** A batch of parallel tool calls the session recorded, once all resolved: PostToolBatch fires once for them. */
@@ -176,17 +197,22 @@ export interface PreToolUseParams extends AgentState {
   toolInput: unknown;
 }
 export interface PreToolUseResult extends EventOutcome {
-  permission: 'allow' | 'deny';
+  /** 'defer': do not run the tool; pause at this call and resume it later with wave/preToolUse for the same toolUseId. */
+  permission: 'allow' | 'deny' | 'defer';
   /**
    * What the hooks decided before anyone was asked; 'none' when no hook
    * decided: apply your own permission rules then (permission is 'allow').
    */
-  decision: 'allow' | 'deny' | 'ask' | 'none';
+  decision: 'allow' | 'deny' | 'ask' | 'defer' | 'none';
   reason?: string;
   /** The effective tool input (a hook may have changed it). */
   toolInput: unknown;
   /** true if the user was asked. */
   asked: boolean;
+  /** What a hook asked the permission prompt to show (hookSpecificOutput.permissionDisplay, as written). */
+  permissionDisplay?: unknown;
+  /** Allowlisted escape sequences hooks asked the host to write to its terminal (OSC 0/1/2/9/99/777, BEL). Data: never echo unchecked. */
+  terminalSequences?: string[];
 }
 
 export interface PostToolUseParams extends PreToolUseParams {
@@ -207,6 +233,8 @@ export interface SessionEndParams extends AgentState {
 }
 export interface BlocksResult {
   blocks: Block[];
+  /** Allowlisted escape sequences hooks asked the host to write to its terminal (OSC 0/1/2/9/99/777, BEL). Data: never echo unchecked. */
+  terminalSequences?: string[];
 }
 
 export interface AddAssistantMessageParams {

@@ -1,0 +1,83 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+)
+
+// onFailure is Claude Code's fail-closed option ("onFailure": "block", for
+// command, http and mcp_tool hooks): a hook that could not start, timed
+// out, exited with a code other than 0 or 2, or printed JSON that is
+// invalid or fails validation counts as if it had exited 2, so that the
+// action its event guards (a tool call, a permission request, a prompt) is
+// blocked rather than let through by a broken guard.
+
+// onFailureIgnored are the events where Claude Code ignores onFailure: a
+// failed hook must not keep an agent or a teammate working.
+var onFailureIgnored = map[Event]bool{Stop: true, SubagentStop: true, TaskCompleted: true, TeammateIdle: true}
+
+// OnFailureBlocked is what the run history and --explain say of a hook
+// that failed with onFailure "block".
+const OnFailureBlocked = "blocked because the hook failed (onFailure: block)"
+
+// onFailureNote says why a hook's onFailure does nothing, "" when it counts.
+func onFailureNote(ev Event, h *Hook) string {
+	switch {
+	case h.OnFailure != OnFailureBlock:
+		return ""
+	case h.Async:
+		return "onFailure is ignored for async hooks: the event does not wait for them"
+	case onFailureIgnored[ev]:
+		return fmt.Sprintf("onFailure is ignored on %s, as in Claude Code: a failed hook never keeps the agent working", ev)
+	}
+	return ""
+}
+
+// hookFailure says how a hook failed, in the sense of onFailure, or "" when
+// it did not: a cancelled hook (the event was cancelled) and a hook that
+// exited 2 did not fail.
+func hookFailure(h *Hook, o hookOutcome, v *verdict) string {
+	switch {
+	case o.NotRun != "" || o.Cancelled:
+		return ""
+	case o.StartErr != "":
+		return "it could not start: " + o.StartErr
+	case o.TimedOut:
+		return fmt.Sprintf("it timed out after %s", seconds(h.Timeout))
+	case h.Type == TypeHTTP && (o.HTTPStatus < 200 || o.HTTPStatus > 299):
+		return fmt.Sprintf("it answered HTTP %d", o.HTTPStatus)
+	case h.Type == TypeHTTP || h.Type == TypeMCPTool:
+		// Their answers have no exit code: any error is a failed call
+		// or an answer that does not validate.
+		if v.err != "" {
+			return v.err
+		}
+	case o.ExitCode != 0 && o.ExitCode != 2:
+		return fmt.Sprintf("it exited %d", o.ExitCode)
+	}
+	switch {
+	case v.cut:
+		return "its JSON answer was cut at the output cap"
+	case len(v.problems) > 0:
+		return "its JSON answer does not validate: " + strings.Join(v.problems, "; ")
+	}
+	return ""
+}
+
+// applyOnFailure turns the verdict of a hook with onFailure "block" that
+// failed into exit 2's for its event, with the failure as the reason, and
+// says so in its summary. Other verdicts are returned as they are.
+func applyOnFailure(ev Event, h *Hook, o hookOutcome, v verdict) verdict {
+	if h.OnFailure != OnFailureBlock || onFailureNote(ev, h) != "" || ev == WorktreeCreate {
+		return v // WorktreeCreate: every failure already fails the creation
+	}
+	how := hookFailure(h, o, &v)
+	if how == "" {
+		return v
+	}
+	reason := fmt.Sprintf("%s: hook `%s`: %s", OnFailureBlocked, h.Display(), how)
+	b := exit2(ev, h, reason)
+	b.summary = v.summary + "; " + OnFailureBlocked
+	b.notes, b.problems = v.notes, v.problems
+	return b
+}
