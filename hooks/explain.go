@@ -72,9 +72,9 @@ func Explain(r EventRun) string {
 	if r.Stdin != "" {
 		fmt.Fprintf(&b, "\n  stdin every hook received:\n    %s\n", line(strings.TrimSpace(r.Stdin)))
 	}
-	// What hooks printed (a terminalSequence among it) is shown, never
-	// played on the reader's terminal.
-	return escapeControls(b.String())
+	// What hooks printed (a terminalSequence among it) went through
+	// safetext above: it is shown, never played on the reader's terminal.
+	return b.String()
 }
 
 func writeIndented(b *strings.Builder, name, text string, truncated bool) {

@@ -64,25 +64,3 @@ func checkTerminalSequence(seq string) string {
 	}
 	return ""
 }
-
-// escapeControls shows the control characters of s (but newlines and
-// tabs) as Go escapes, so that text a hook printed cannot drive the
-// terminal it is shown on.
-func escapeControls(s string) string {
-	if strings.IndexFunc(s, isControl) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			fmt.Fprintf(&b, "\\x%02x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool {
-	return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
-}
