@@ -640,8 +640,8 @@ var measureScenarios = []Scenario{
 		Name: "skill-shell-claude", About: "the model loads a skill whose text holds a shell command (the Skill tool): PreSkillShellCommand's invoked_by", Since: "2.1.332",
 		Turns:   [][]Block{{Call("toolu_01", "Skill", map[string]any{"skill": "checker"})}},
 		Allowed: []string{"Bash", "Skill"},
-		Files: map[string]string{".claude/skills/checker/SKILL.md": "---\nname: checker\ndescription: conformance check\nallowed-tools: Bash(touch:*)\n---\nThe state: !`touch ran-skill2`\n"},
-		Hooks: []Hook{{Name: "skill-shell", Event: "PreSkillShellCommand", Answer: record}},
+		Files:   map[string]string{".claude/skills/checker/SKILL.md": "---\nname: checker\ndescription: conformance check\nallowed-tools: Bash(touch:*)\n---\nThe state: !`touch ran-skill2`\n"},
+		Hooks:   []Hook{{Name: "skill-shell", Event: "PreSkillShellCommand", Answer: record}},
 	},
 	{
 		Name: "terminal-sequence", About: `a top-level terminalSequence (an OSC 0 title) on PreToolUse and Stop`, Since: "2.1.332",
