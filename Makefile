@@ -70,10 +70,11 @@ test-short:
 	$(GO) test -short -count=1 $(PKGS)
 
 # The conformance suite alone (docs/conformance.md): the pinned Claude Code CLI, installed into
-# .cache/claude-code when missing, as the oracle for wavehooks. UPDATE=1 rewrites the results table.
+# .cache/claude-code-VERSION when missing, as the oracle for wavehooks. UPDATE=1 rewrites the results table.
+# CLAUDE_CODE_VERSION=2.1.330 runs it against that release instead (its table goes to docs/conformance-2.1.330.md.tmp).
 conformance:
 	@sh conformance/install-claude-code.sh || echo "SKIPPED: the Claude Code conformance suite (the CLI could not be installed; see above)"
-	$(GO) test -count=1 -timeout 20m -run '^TestConformance$$' ./conformance $(if $(UPDATE),-args -update)
+	$(GO) test -count=1 -timeout 30m -run '^TestConformance$$' ./conformance $(if $(UPDATE),-args -update)
 
 # The main job on defaults: a scripted agent session against the example hooks.
 demo: build

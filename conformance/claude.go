@@ -4,6 +4,7 @@ package conformance
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,14 +12,45 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 )
 
-// ClaudeVersion is the Claude Code release the suite takes as its oracle.
-// install-claude-code.sh installs exactly this one.
-const ClaudeVersion = "2.1.330"
+// PinnedClaudeVersion is the Claude Code release the suite takes as its
+// oracle by default, and the one docs/conformance.md's table was written
+// from. install-claude-code.sh installs exactly this one unless
+// CLAUDE_CODE_VERSION names another.
+const PinnedClaudeVersion = "2.1.332"
+
+// ClaudeVersion is the release this run takes as its oracle:
+// CLAUDE_CODE_VERSION when set (to run the suite against an earlier release,
+// installed into a cache directory of its own), the pinned one otherwise.
+var ClaudeVersion = cmp.Or(os.Getenv("CLAUDE_CODE_VERSION"), PinnedClaudeVersion)
+
+// stopReminderSince is the first release that hands the model a Stop hook's
+// feedback wrapped in <system-reminder> with a lead sentence; earlier ones
+// sent a user message starting "Stop hook feedback:" (measured; docs/conformance.md).
+const stopReminderSince = "2.1.331"
+
+// versionAtLeast compares dotted release numbers ("2.1.330" < "2.1.331").
+func versionAtLeast(v, min string) bool {
+	a, b := strings.Split(v, "."), strings.Split(min, ".")
+	for i := 0; i < len(a) || i < len(b); i++ {
+		var x, y int
+		if i < len(a) {
+			x, _ = strconv.Atoi(a[i])
+		}
+		if i < len(b) {
+			y, _ = strconv.Atoi(b[i])
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return true
+}
 
 // FindClaude returns the native claude binary of the package installed in
 // dir (the --prefix of the npm install). The package ships it in a

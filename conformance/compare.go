@@ -133,6 +133,10 @@ var valueless = map[string]bool{"session_id": true, "transcript_path": true, "pr
 // compareStdin lists the differences of each pair of runs of one hook.
 func compareStdin(event string, claude, wave []HookCall, paths *strings.Replacer) []Item {
 	var items []Item
+	if (len(claude) == 0) != (len(wave) == 0) {
+		// Nothing to compare key by key: the row must not read "same".
+		items = append(items, Item{event + ".runs", fmt.Sprintf("no stdin to compare: the hook ran %d× in Claude Code, %d× in wavehooks", len(claude), len(wave))})
+	}
 	seen := map[string]bool{}
 	for i := 0; i < len(claude) && i < len(wave); i++ {
 		for _, it := range diffObjects(event+".", claude[i].Stdin, wave[i].Stdin, paths, valueless) {

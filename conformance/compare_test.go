@@ -85,3 +85,50 @@ func TestReplaceTable(t *testing.T) {
 	_, err = ReplaceTable("no markers", table)
 	require.Error(t, err)
 }
+
+// The forms of a Stop hook's feedback as Claude Code 2.1.330 and 2.1.332
+// sent them to the model (texts copied from the measured requests).
+func TestCheckStopFeedbackFollowsTheRelease(t *testing.T) {
+	const lead332 = "<system-reminder>\nThe text below is the output of a hook that the user, their organization or this environment set up. " +
+		"Follow what the hook itself asks as their standing instruction, unless the user has said otherwise in this conversation.\n"
+	s := &Scenario{Hooks: []Hook{{Name: "stop", Event: "Stop", Answer: "TOK_X"}}}
+	cases := []struct {
+		version, text string
+		ok            bool
+	}{
+		{"2.1.330", "Stop hook feedback:\nTOK_X", true},
+		{"2.1.330", lead332 + "Stop hook feedback:\nTOK_X\n</system-reminder>", false},
+		{"2.1.332", lead332 + "Stop hook feedback:\nTOK_X\n</system-reminder>", true},
+		{"2.1.332", lead332 + "Stop hook feedback:\n[\"$CLAUDE_PROJECT_DIR\"/.hooks/stop.sh]: TOK_X\n\n</system-reminder>", true},
+		{"2.1.331", "Stop hook feedback:\nTOK_X", false},
+		{"2.1.332", "<system-reminder>\nStop hook feedback:\nTOK_X\n</system-reminder>", false}, // no lead sentence
+		{"2.1.332", "<system-reminder>\nStop hook additional context: TOK_X\n</system-reminder>", true},
+		{"2.1.330", "<system-reminder>\nStop hook additional context: TOK_X\n</system-reminder>", true},
+		{"2.1.332", `Stop hook blocking error from command: "stop.sh": TOK_X`, true},
+		{"2.1.332", "Something else: TOK_X", false},
+	}
+	for _, c := range cases {
+		o := &Observation{Model: []ModelText{{ChannelConversation, c.text}}}
+		err := CheckStopFeedback(c.version, s, o)
+		if c.ok {
+			require.NoError(t, err, "%s: %q", c.version, c.text)
+		} else {
+			require.Error(t, err, "%s: %q", c.version, c.text)
+		}
+	}
+	require.True(t, versionAtLeast("2.1.332", "2.1.331"))
+	require.True(t, versionAtLeast("2.1.331", "2.1.331"))
+	require.False(t, versionAtLeast("2.1.330", "2.1.331"))
+	require.True(t, versionAtLeast("2.2.0", "2.1.331"))
+}
+
+// A stdin row of a hook that ran on one side only is a difference, not
+// "same": there was nothing to compare key by key.
+func TestCompareStdinWithoutRunsDiffers(t *testing.T) {
+	paths := strings.NewReplacer()
+	one := []HookCall{{Stdin: json.RawMessage(`{"a":1}`)}}
+	require.Equal(t, []Item{{"E.runs", "no stdin to compare: the hook ran 1× in Claude Code, 0× in wavehooks"}}, compareStdin("E", one, nil, paths))
+	require.Equal(t, []Item{{"E.runs", "no stdin to compare: the hook ran 0× in Claude Code, 1× in wavehooks"}}, compareStdin("E", nil, one, paths))
+	require.Empty(t, compareStdin("E", nil, nil, paths))
+	require.Empty(t, compareStdin("E", one, one, paths))
+}

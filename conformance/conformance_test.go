@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,9 @@ import (
 var (
 	update = flag.Bool("update", false, "rewrite the results table in docs/conformance.md")
 	keep   = flag.String("keep", "", "keep every scenario's files (projects, records, the CLI's output) under this directory")
+	// measure adds the measurement scenarios (scenarios.go measureScenarios),
+	// whose results are read from their files, not compared; the table is not checked.
+	measure = flag.Bool("measure", false, "also play the measurement scenarios (read their files with -keep); docs/conformance.md is not checked")
 )
 
 // repoRoot is the repository's top directory (the tests run in conformance/).
@@ -28,17 +32,18 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// claudeBinary finds the pinned CLI, installing it with the suite's script
-// when it is missing; when that fails too, the suite is skipped with the reason.
+// claudeBinary finds the CLI of ClaudeVersion in its own cache directory,
+// installing it with the suite's script when it is missing; when that fails
+// too, the suite is skipped with the reason.
 func claudeBinary(t *testing.T, root string) string {
-	dir := filepath.Join(root, ".cache", "claude-code")
+	dir := filepath.Join(root, ".cache", "claude-code-"+ClaudeVersion)
 	bin, err := FindClaude(dir)
 	if err == nil && claudeVersionOK(bin) {
 		return bin
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	out, installErr := exec.CommandContext(ctx, "sh", filepath.Join(root, "conformance", "install-claude-code.sh")).CombinedOutput()
+	out, installErr := installCommand(ctx, root, dir).CombinedOutput()
 	if installErr == nil {
 		if bin, err = FindClaude(dir); err == nil {
 			require.True(t, claudeVersionOK(bin), "%s is not Claude Code %s", bin, ClaudeVersion)
@@ -49,6 +54,13 @@ func claudeBinary(t *testing.T, root string) string {
 	fmt.Println("SKIPPED: conformance suite:", reason)
 	t.Skip("SKIPPED: " + reason)
 	return ""
+}
+
+// installCommand runs the install script for ClaudeVersion into dir.
+func installCommand(ctx context.Context, root, dir string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "sh", filepath.Join(root, "conformance", "install-claude-code.sh"))
+	cmd.Env = append(os.Environ(), "CLAUDE_CODE_VERSION="+ClaudeVersion, "CLAUDE_CODE_DIR="+dir)
+	return cmd
 }
 
 func claudeVersionOK(bin string) bool {
@@ -94,11 +106,19 @@ func TestConformance(t *testing.T) {
 	// At most two sessions at a time, whatever -parallel says: each CLI run
 	// is a heavy process, and the machine is shared.
 	slots := make(chan struct{}, 2)
-	results := make([][]Row, len(Scenarios))
+	scenarios := Scenarios
+	if *measure {
+		scenarios = append(slices.Clone(Scenarios), measureScenarios...)
+	}
+	results := make([][]Row, len(scenarios))
 	t.Run("scenarios", func(t *testing.T) {
-		for i := range Scenarios {
-			s := &Scenarios[i]
+		for i := range scenarios {
+			s := &scenarios[i]
 			t.Run(s.Name, func(t *testing.T) {
+				if s.Since != "" && !versionAtLeast(ClaudeVersion, s.Since) {
+					results[i] = []Row{} // played, by the run's choice, as nothing
+					t.Skipf("Claude Code %s predates what this scenario plays (since %s)", ClaudeVersion, s.Since)
+				}
 				t.Parallel()
 				slots <- struct{}{}
 				defer func() { <-slots }()
@@ -114,6 +134,7 @@ func TestConformance(t *testing.T) {
 				began := time.Now()
 				co, err := oracle.Run(ctx, s, filepath.Join(dir, "claude"), sockDir)
 				require.NoError(t, err, "Claude Code")
+				require.NoError(t, CheckStopFeedback(ClaudeVersion, s, co))
 				mid := time.Now()
 				wo, err := wave.Run(ctx, s, filepath.Join(dir, "wavehooks"), co)
 				require.NoError(t, err, "wavehooks")
@@ -146,12 +167,29 @@ func TestConformance(t *testing.T) {
 			t.Errorf("%s: %s", v.ID(), v.Problem)
 		}
 	}
+	if *measure {
+		t.Log("-measure: the measurement scenarios' rows are not compared with docs/conformance.md")
+		return
+	}
 	if !full {
 		t.Log("some scenarios only: the allow-list's unused entries and docs/conformance.md are not checked")
 		return
 	}
+	// An entry may concern only scenarios another release skips (Since):
+	// unused entries are judged against the pinned release.
 	for _, key := range StaleItems(verdicts) {
-		t.Errorf("knownItems[%q] explains no difference any more: remove it", key)
+		if ClaudeVersion == PinnedClaudeVersion {
+			t.Errorf("knownItems[%q] explains no difference any more: remove it", key)
+		}
+	}
+	if ClaudeVersion != PinnedClaudeVersion {
+		// docs/conformance.md holds the pinned release's table; another
+		// release's run is written beside it, to compare.
+		require.False(t, *update, "-update writes the table of the pinned Claude Code %s, not of %s", PinnedClaudeVersion, ClaudeVersion)
+		out := filepath.Join(root, "docs", "conformance-"+ClaudeVersion+".md.tmp")
+		require.NoError(t, os.WriteFile(out, []byte(Render(verdicts)), 0o644))
+		t.Logf("Claude Code %s is not the pinned %s: docs/conformance.md is not checked; this run's table is in %s", ClaudeVersion, PinnedClaudeVersion, out)
+		return
 	}
 	docPath := filepath.Join(root, "docs", "conformance.md")
 	doc, err := os.ReadFile(docPath)

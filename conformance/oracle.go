@@ -3,6 +3,7 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -73,14 +74,18 @@ func (o *Oracle) Run(ctx context.Context, s *Scenario, dir, sockDir string) (*Ob
 		return nil, err
 	}
 	var log strings.Builder
+	var bodies []byte
 	for _, r := range api.Requests() {
 		fmt.Fprintf(&log, "%s %s %d bytes\n", r.Method, r.Path, len(r.Body))
 		if IsConversationRequest(r) {
 			obs.ModelCalls++
 			obs.Model = append(obs.Model, requestTexts(r.Body)...)
+			bodies = append(append(bodies, bytes.TrimSpace(r.Body)...), '\n')
 		}
 	}
 	_ = os.WriteFile(filepath.Join(dir, "api-requests.txt"), []byte(log.String()), 0o644)
+	// The model calls' bodies, one a line: what the model received, word for word.
+	_ = os.WriteFile(filepath.Join(dir, "model-requests.jsonl"), bodies, 0o644)
 	return obs, nil
 }
 

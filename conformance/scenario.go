@@ -59,6 +59,10 @@ type Scenario struct {
 	// Texts are literal texts, beside the TOK_ tokens of the answers, whose
 	// way to the model is compared.
 	Texts []string
+	// Since is the first Claude Code release that has what the scenario
+	// plays (an event, an answer field); a run against an older release
+	// skips it. "" for every release the suite knows.
+	Since string
 	// Files are further files of the project (CLAUDE.md, .claude/commands/…),
 	// by path relative to its root.
 	Files map[string]string

@@ -73,6 +73,21 @@ var Scenarios = []Scenario{
 		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"TOK_PRE2J_ALLOW"}}`) + "\necho TOK_PRE2J_ERR >&2; exit 2"}},
 	},
 	{
+		Name: "pre-exit2-deny-json", About: `PreToolUse exits 2 with stderr and a JSON "deny" with a reason on stdout: the JSON's reason is the tool error`,
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"TOK_PRE2D_REASON"}}`) + "\necho TOK_PRE2D_ERR >&2; exit 2"}},
+	},
+	{
+		Name: "pre-exit2-block-json", About: `PreToolUse exits 2 with stderr and {"decision":"block","reason":…} on stdout`,
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: emit(`{"decision":"block","reason":"TOK_PRE2B_REASON"}`) + "\necho TOK_PRE2B_ERR >&2; exit 2"}},
+	},
+	{
+		Name: "pre-exit2-ask-json", About: `PreToolUse exits 2 with stderr and a JSON "ask" with a reason on stdout`,
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"TOK_PRE2A_REASON"}}`) + "\necho TOK_PRE2A_ERR >&2; exit 2"}},
+	},
+	{
 		Name: "pre-deny", About: `PreToolUse JSON permissionDecision "deny" with a reason`,
 		Turns: oneTool,
 		Hooks: []Hook{{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"TOK_DENY_REASON"}}`)}},
@@ -97,6 +112,16 @@ var Scenarios = []Scenario{
 		Hooks: []Hook{
 			{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"TOK_ASK_REASON"}}`)},
 			{Name: "permission", Event: "PermissionRequest", Answer: record},
+		},
+	},
+	{
+		Name: "pre-defer", About: `PreToolUse JSON permissionDecision "defer": -p ends the session with the call unrun (stop_reason tool_deferred), no PostToolUse, no Stop`,
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"TOK_DEFER_REASON"}}`)},
+			{Name: "post", Event: "PostToolUse", Answer: record},
+			{Name: "stop", Event: "Stop", Answer: record},
+			{Name: "end", Event: "SessionEnd", Answer: record},
 		},
 	},
 	{
@@ -144,6 +169,11 @@ var Scenarios = []Scenario{
 		Hooks: []Hook{{Name: "post", Event: "PostToolUse", Answer: "echo TOK_POST2_OUT; echo TOK_POST2_ERR >&2; exit 2"}},
 	},
 	{
+		Name: "post-exit2-json", About: `PostToolUse exits 2 with stderr and {"decision":"block","reason":…} on stdout`,
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "post", Event: "PostToolUse", Answer: emit(`{"decision":"block","reason":"TOK_POST2J_REASON"}`) + "\necho TOK_POST2J_ERR >&2; exit 2"}},
+	},
+	{
 		Name: "post-block-context", About: `PostToolUse JSON decision "block" with a reason, and additionalContext`,
 		Turns: oneTool,
 		Hooks: []Hook{{Name: "post", Event: "PostToolUse", Answer: emit(`{"decision":"block","reason":"TOK_POST_REASON","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"TOK_POST_CTX"}}`)}},
@@ -153,6 +183,16 @@ var Scenarios = []Scenario{
 		Turns: [][]Block{{bash("toolu_01", "touch ran-1; printf 'SECRET_%s\\n' 7d1f")}},
 		Hooks: []Hook{{Name: "post", Event: "PostToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"[redacted]","stderr":"","interrupted":false,"isImage":false}}}`)}},
 		Texts: []string{"SECRET_7d1f"},
+	},
+	{
+		Name: "post-mcp-output", About: `PostToolUse updatedMCPToolOutput replaces an MCP tool's output and is ignored on a Bash call`,
+		MCP:   true,
+		Turns: [][]Block{{Call("toolu_01", mcpTool, map[string]any{"name": "ran-mcp"})}, {bash("toolu_02", "touch ran-1; echo TOK_BASH_ORIG")}},
+		Hooks: []Hook{
+			{Name: "post-mcp", Event: "PostToolUse", Matcher: mcpTool, Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":[{"type":"text","text":"TOK_MCP_NEW"}]}}`)},
+			{Name: "post-bash", Event: "PostToolUse", Matcher: "Bash", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"stdout":"TOK_BASH_NEW","stderr":"","interrupted":false,"isImage":false}}}`)},
+		},
+		Texts: []string{"touched ran-mcp", "TOK_BASH_ORIG"},
 	},
 	{
 		Name: "post-continue-false", About: "PostToolUse answers continue:false after the first of two tools",
@@ -169,6 +209,11 @@ var Scenarios = []Scenario{
 			{Name: "post", Event: "PostToolUse", Answer: record},
 			{Name: "failure", Event: "PostToolUseFailure", Answer: "echo TOK_FAIL2_ERR >&2; exit 2"},
 		},
+	},
+	{
+		Name: "failure-exit2-json", About: `PostToolUseFailure exits 2 with stderr and {"reason":…} (no decision) on stdout`,
+		Turns: [][]Block{{bash("toolu_01", "echo failing >&2; exit 3")}},
+		Hooks: []Hook{{Name: "failure", Event: "PostToolUseFailure", Answer: emit(`{"reason":"TOK_FAIL2J_REASON"}`) + "\necho TOK_FAIL2J_ERR >&2; exit 2"}},
 	},
 
 	// UserPromptSubmit
@@ -189,6 +234,14 @@ var Scenarios = []Scenario{
 			{Name: "prompt", Event: "UserPromptSubmit", Answer: "echo TOK_UPS2_ERR >&2; exit 2"},
 			{Name: "stop", Event: "Stop", Answer: record},
 			{Name: "end", Event: "SessionEnd", Answer: record},
+		},
+	},
+	{
+		Name: "prompt-exit2-json", About: `UserPromptSubmit exits 2 with stderr and {"decision":"block","reason":…} on stdout: the prompt is blocked`,
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "prompt", Event: "UserPromptSubmit", Answer: emit(`{"decision":"block","reason":"TOK_UPS2J_REASON"}`) + "\necho TOK_UPS2J_ERR >&2; exit 2"},
+			{Name: "stop", Event: "Stop", Answer: record},
 		},
 	},
 	{
@@ -213,6 +266,16 @@ var Scenarios = []Scenario{
 		Name: "stop-exit2", About: "Stop exits 2 once: stderr is feedback and the agent goes on",
 		Turns: [][]Block{{Say("First answer.")}, {Say("Second answer.")}},
 		Hooks: []Hook{{Name: "stop", Event: "Stop", Answer: firstStopOnly("echo TOK_STOP2_ERR >&2; exit 2")}},
+	},
+	{
+		Name: "stop-exit2-json", About: `Stop exits 2 once with stderr and {"decision":"block","reason":…} on stdout: the JSON's reason is the feedback (issue #24)`,
+		Turns: [][]Block{{Say("First answer.")}, {Say("Second answer.")}},
+		Hooks: []Hook{{Name: "stop", Event: "Stop", Answer: firstStopOnly(emit(`{"decision":"block","reason":"TOK_STOP2J_REASON"}`) + "\necho TOK_STOP2J_ERR >&2; exit 2")}},
+	},
+	{
+		Name: "stop-exit2-json-no-stderr", About: `Stop exits 2 once with only {"reason":…} (no decision, no stderr) on stdout`,
+		Turns: [][]Block{{Say("First answer.")}, {Say("Second answer.")}},
+		Hooks: []Hook{{Name: "stop", Event: "Stop", Answer: firstStopOnly(emit(`{"reason":"TOK_STOP2R_REASON"}`) + "\nexit 2")}},
 	},
 	{
 		Name: "stop-exit1", About: "Stop exits 1: the agent stops",
@@ -263,6 +326,17 @@ var Scenarios = []Scenario{
 		Name: "permission-deny", About: `PermissionRequest JSON behavior "deny" with a message`,
 		Turns: oneTool, Allowed: []string{"Read"},
 		Hooks: []Hook{{Name: "permission", Event: "PermissionRequest", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"TOK_PERM_DENY"}}}`)}},
+	},
+	{
+		Name: "permission-exit2-deny-json", About: `PermissionRequest exits 2 with stderr and a JSON "deny" with a message on stdout`,
+		Turns:   oneTool,
+		Allowed: []string{"Read"},
+		Hooks:   []Hook{{Name: "permission", Event: "PermissionRequest", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"TOK_PR2J_MSG"}}}`) + "\necho TOK_PR2J_ERR >&2; exit 2"}},
+	},
+	{
+		Name: "expansion-exit2-json", About: `UserPromptExpansion exits 2 with stderr and {"decision":"block","reason":…} on stdout`,
+		Prompt: "/greet world", Files: laterFiles, Turns: oneTool,
+		Hooks: []Hook{{Name: "expansion", Event: "UserPromptExpansion", Answer: emit(`{"decision":"block","reason":"TOK_UPE2J_REASON"}`) + "\necho TOK_UPE2J_ERR >&2; exit 2"}},
 	},
 	{
 		Name: "permission-updated-input", About: `PermissionRequest "allow" with updatedInput`,
@@ -360,6 +434,21 @@ var Scenarios = []Scenario{
 		},
 	},
 	{
+		Name: "skill-shell-record", About: "a slash command whose text holds a shell command (!`…`): PreSkillShellCommand fires before it runs, the hook only records",
+		Prompt: "/check", Files: skillFiles, Turns: [][]Block{{Say("Checked.")}}, Since: "2.1.332",
+		Hooks: []Hook{
+			{Name: "skill-shell", Event: "PreSkillShellCommand", Answer: record},
+			{Name: "skill-shell-other", Event: "PreSkillShellCommand", Matcher: "PowerShell", Answer: record},
+		},
+		Stdin: []string{"skill-shell"},
+	},
+	{
+		Name: "skill-shell-deny", About: `PreSkillShellCommand answers "deny" with a reason: the embedded command does not run`,
+		Prompt: "/check", Files: skillFiles, Turns: [][]Block{{Say("Checked.")}}, Since: "2.1.332",
+		Hooks: []Hook{{Name: "skill-shell", Event: "PreSkillShellCommand", Matcher: "Bash",
+			Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"TOK_PSSC_REASON"}}`)}},
+	},
+	{
 		Name: "batch-block", About: `PostToolBatch JSON decision "block" with a reason, and additionalContext, after two parallel tool calls`,
 		Turns: [][]Block{{bash("toolu_01", "touch ran-1"), bash("toolu_02", "touch ran-2")}, {bash("toolu_03", "touch ran-3")}},
 		Hooks: []Hook{
@@ -416,6 +505,15 @@ var Scenarios = []Scenario{
 		Stdin: []string{"task-created", "task-completed"},
 	},
 	{
+		Name: "task-completed-exit2-json", About: `TaskCompleted exits 2 with stderr and {"reason":…} on stdout`,
+		Turns: [][]Block{
+			{Call("toolu_01", "TaskCreate", map[string]any{"subject": "Write tests"})},
+			{Call("toolu_02", "TaskUpdate", map[string]any{"taskId": "1", "status": "completed"})},
+		},
+		Allowed: taskTools,
+		Hooks:   []Hook{{Name: "task-completed", Event: "TaskCompleted", Answer: emit(`{"reason":"TOK_TD2J_REASON"}`) + "\necho TOK_TD2J_ERR >&2; exit 2"}},
+	},
+	{
 		Name: "elicitation-record", About: "an MCP tool asks the user (an elicitation); no hook answers, and -p has no one to ask",
 		MCP: true, Turns: askTool, Allowed: []string{mcpAskTool},
 		Hooks: []Hook{
@@ -467,9 +565,93 @@ var (
 		"CLAUDE.md":                 "Project instructions: be brief.\n",
 		".claude/commands/greet.md": "Greet $ARGUMENTS warmly.\n",
 	}
+	// skillFiles is a slash command whose text holds a shell command in
+	// Claude Code's !`…` form, which runs when the command is expanded.
+	skillFiles = map[string]string{
+		".claude/commands/check.md": "---\nallowed-tools: Bash(touch:*)\ndescription: conformance check\n---\nThe state: !`touch ran-skill`\nSay what it is.\n",
+	}
 	taskTools = []string{"Bash", "TaskCreate", "TaskUpdate"}
 	askTool   = [][]Block{{Call("toolu_01", mcpAskTool, map[string]any{"name": "ran-ask"})}}
 )
+
+// measureScenarios measure answer fields whose effect in a -p session is
+// outside what the suite compares (a title, the text of a block shown to
+// the user, a terminal sequence, the auto-mode classifier, the desktop
+// host's permission card): issue #24 item 4, written down in docs/parity.md
+// ("Measured with 2.1.332"). They run only with -measure, and their files
+// (the CLI's stream-json output, its transcript in home/.claude) are read
+// under -keep:
+//
+//	go test ./conformance -run 'TestConformance/scenarios/prompt-title$' -args -measure -keep /tmp/m
+var measureScenarios = []Scenario{
+	{
+		Name: "prompt-suppress", About: `UserPromptSubmit blocks with suppressOriginalPrompt and a sessionTitle`, Since: "2.1.332",
+		Prompt: "Do the task TOK_SUP_PROMPT.", Turns: oneTool,
+		Hooks: []Hook{{Name: "prompt", Event: "UserPromptSubmit", Answer: emit(`{"decision":"block","reason":"TOK_SUP_REASON","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","suppressOriginalPrompt":true,"sessionTitle":"TOK_SUP_TITLE"}}`)}},
+	},
+	{
+		Name: "prompt-title", About: `UserPromptSubmit sessionTitle`, Since: "2.1.332",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "prompt", Event: "UserPromptSubmit", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","sessionTitle":"TOK_UPS_TITLE"}}`)}},
+	},
+	{
+		Name: "expansion-suppress", About: `UserPromptExpansion blocks with suppressOriginalPrompt`, Since: "2.1.332",
+		Prompt: "/greet TOK_UPES_ARG", Files: laterFiles, Turns: oneTool,
+		Hooks: []Hook{{Name: "expansion", Event: "UserPromptExpansion", Answer: emit(`{"decision":"block","reason":"TOK_UPES_REASON","hookSpecificOutput":{"hookEventName":"UserPromptExpansion","suppressOriginalPrompt":true}}`)}},
+	},
+	{
+		Name: "post-classifier", About: `PostToolUse classifierContext`, Since: "2.1.332",
+		Turns: oneTool,
+		Hooks: []Hook{{Name: "post", Event: "PostToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","classifierContext":"TOK_CLS_CTX"}}`)}},
+	},
+	{
+		Name: "pre-permission-display", About: `PreToolUse "ask" with permissionDisplay`, Since: "2.1.332",
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "pre", Event: "PreToolUse", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"TOK_PD_REASON","permissionDisplay":{"title":"TOK_PD_TITLE","description":"TOK_PD_DESC"}}}`)},
+			{Name: "permission", Event: "PermissionRequest", Answer: record},
+		},
+	},
+	{
+		Name: "model-switch", About: `a -p prompt "/model haiku": do PreModelSwitch and PostModelSwitch fire?`, Since: "2.1.332",
+		Prompt: "/model haiku", Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "pre-switch", Event: "PreModelSwitch", Answer: record},
+			{Name: "post-switch", Event: "PostModelSwitch", Answer: record},
+			{Name: "prompt", Event: "UserPromptSubmit", Answer: record},
+		},
+	},
+	{
+		Name: "model-switch-deny", About: `a -p prompt "/model haiku" with PreModelSwitch answering "deny"`, Since: "2.1.332",
+		Prompt: "/model haiku", Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "pre-switch", Event: "PreModelSwitch", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"deny","permissionDecisionReason":"TOK_PMS_REASON"}}`)},
+			{Name: "post-switch", Event: "PostModelSwitch", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"TOK_POMS_CTX"}}`)},
+		},
+	},
+	{
+		Name: "model-switch-context", About: `a -p prompt "/model haiku" with PostModelSwitch additionalContext`, Since: "2.1.332",
+		Prompt: "/model haiku", Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "post-switch", Event: "PostModelSwitch", Answer: emit(`{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"TOK_POMS_CTX"}}`)},
+		},
+	},
+	{
+		Name: "skill-shell-claude", About: "the model loads a skill whose text holds a shell command (the Skill tool): PreSkillShellCommand's invoked_by", Since: "2.1.332",
+		Turns:   [][]Block{{Call("toolu_01", "Skill", map[string]any{"skill": "checker"})}},
+		Allowed: []string{"Bash", "Skill"},
+		Files:   map[string]string{".claude/skills/checker/SKILL.md": "---\nname: checker\ndescription: conformance check\nallowed-tools: Bash(touch:*)\n---\nThe state: !`touch ran-skill2`\n"},
+		Hooks:   []Hook{{Name: "skill-shell", Event: "PreSkillShellCommand", Answer: record}},
+	},
+	{
+		Name: "terminal-sequence", About: `a top-level terminalSequence (an OSC 0 title) on PreToolUse and Stop`, Since: "2.1.332",
+		Turns: oneTool,
+		Hooks: []Hook{
+			{Name: "pre", Event: "PreToolUse", Answer: `printf '{"terminalSequence":"\\u001b]0;TOK_TS_PRE\\u0007"}'`},
+			{Name: "stop", Event: "Stop", Answer: `printf '{"terminalSequence":"\\u001b]9;TOK_TS_STOP\\u0007"}'`},
+		},
+	},
+}
 
 // firstBatchOnly runs answer for the first PostToolBatch only (the one of
 // toolu_01), so that a blocking hook lets the agent go on afterwards.

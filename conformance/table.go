@@ -100,7 +100,7 @@ func Render(verdicts []Verdict) string {
 	}
 	fmt.Fprintf(&b, "%s\n\n", TableBegin)
 	fmt.Fprintf(&b, "Claude Code %s against wavehooks: %d scenarios, %d rows: **%d same, %d differ** "+
-		"(rows with a gap of issue #14: %d; by design: %d; the host's part: %d; found by this suite, undecided: %d).\n\n",
+		"(rows with a gap of issue #14 or #24: %d; by design: %d; the host's part: %d; found by this suite, undecided: %d).\n\n",
 		ClaudeVersion, countScenarios(verdicts), len(verdicts), same, differ, counts[Gap], counts[Design], counts[Host], counts[Found])
 	b.WriteString("| scenario | aspect | result |\n|---|---|---|\n")
 	last := ""
@@ -121,7 +121,7 @@ func Render(verdicts []Verdict) string {
 			}
 		}
 	}
-	b.WriteString("\n### What turns \"same\" when issue #14's gaps are fixed\n\n")
+	b.WriteString("\n### What turns \"same\" when the gaps of issues #14 and #24 are closed\n\n")
 	n := 0
 	for _, g := range groupUses(verdicts, Gap) {
 		fmt.Fprintf(&b, "- %s Rows: %s.\n", g.why, strings.Join(g.rows, ", "))

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -375,7 +376,48 @@ func (h *host) expandPrompt(ctx context.Context, prompt string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return res.Blocked || !res.Continue, nil
+	if res.Blocked || !res.Continue {
+		return true, nil
+	}
+	return false, h.skillShell(ctx, name, h.s.Files[".claude/commands/"+name+".md"])
+}
+
+// skillShellPattern finds the shell commands written inside a slash
+// command or skill in Claude Code's !`…` form.
+var skillShellPattern = regexp.MustCompile("!`([^`]+)`")
+
+// skillShell runs the shell commands written inside the slash command name
+// (text is its file), as Claude Code does when it expands the command,
+// each after PreSkillShellCommand (Claude Code 2.1.332): allow adds
+// nothing; deny, ask and defer, a block, continue:false or a rewritten
+// input keep the command from running. Claude Code puts the command's
+// output, or "[not run: blocked by hook: REASON]", into the expanded text;
+// that text is the host's own, which this host does not send (it submits
+// the prompt as typed, as Claude Code's UserPromptSubmit sees it).
+func (h *host) skillShell(ctx context.Context, name, text string) error {
+	for i, m := range skillShellPattern.FindAllStringSubmatch(text, -1) {
+		command := m[1]
+		input := object("tool_name", "Bash", "tool_input", object("command", command),
+			"tool_use_id", fmt.Sprintf("%s:preamble-%d", h.newID("skill"), i), "command_name", name,
+			"command_source", "projectSettings", "invoked_by", "user")
+		res, err := h.call(ctx, "wave/runHooks", map[string]any{"event": "PreSkillShellCommand", "input": input})
+		if err != nil {
+			if !strings.Contains(err.Error(), `unknown event "PreSkillShellCommand"`) {
+				return err
+			}
+			// wavehooks does not know the event yet (it refuses it by
+			// name): the command runs as with no hook, and the rows say so.
+			res = result{Continue: true}
+		}
+		if kept := res.Blocked || !res.Continue || slices.Contains([]string{"deny", "ask", "defer"}, res.Permission) ||
+			(len(res.ToolInput) > 0 && !jsonEqual(res.ToolInput, mustJSON(map[string]string{"command": command}))); kept {
+			continue
+		}
+		if _, _, err := h.runTool(ctx, "Bash", mustJSON(map[string]string{"command": command})); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // apiError plays a scripted API error (a Fail block): the turn ends and
@@ -477,6 +519,12 @@ func (h *host) toolCall(ctx context.Context, b Block) (bool, error) {
 		return false, err
 	}
 	if !pre.Continue {
+		return false, nil
+	}
+	if pre.Permission == "defer" {
+		// A deferred call waits for the host to resume it; like Claude
+		// Code's -p mode (2.1.332: the session ends with stop_reason
+		// "tool_deferred", no Stop), this host ends the turn unrun.
 		return false, nil
 	}
 	allowed, effective := pre.Permission == "allow", pre.ToolInput

@@ -327,14 +327,16 @@ func TestAfter(t *testing.T) {
 		},
 		changes: []flow.Change{{Kind: flow.Error, Text: "worktree creation failed: not a directory"}},
 	}, {
-		name: "PermissionDenied retry tells the model it may retry",
+		name: "PermissionDenied retry tells the model to retry only a call the user asked for",
 		in:   hooks.Input{Event: hooks.PermissionDenied, ToolName: "Bash", ToolUseID: "t4"},
 		res:  withRes(hooks.PermissionDenied, func(r *hooks.Result) { r.Retry = true }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.True(t, a.Retry)
 		},
 		changes: []flow.Change{{Kind: flow.Context, Event: hooks.PermissionDenied,
-			Texts: []string{"The denied Bash call (t4) may be retried."}}},
+			Texts: []string{"The denied Bash call (t4) may be retried once, through the same permission check, and only if the user asked for what it does. " +
+				"If they did, make it again now; if they did not, leave it, tell them that you made this call without being asked and that it was refused before it ran, " +
+				"and go on with what they did ask for."}}},
 	}, {
 		name: "ElicitationResult keeps the user's answer and drops content unless accepted",
 		in: hooks.Input{Event: hooks.ElicitationResult, Extra: map[string]json.RawMessage{

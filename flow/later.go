@@ -16,7 +16,8 @@ import (
 //     hook blocks. The prompt already in the session stays: the agent host
 //     does not send the expansion.
 //   - PermissionDenied: retry tells the model, in a hook block, that it may
-//     retry the call; Retry returns it.
+//     make the call again only if the user asked for what it does (Claude
+//     Code's meaning since 2.1.331, retryText); Retry returns it.
 //   - PostToolBatch: a block stops the loop and its reason stays in the
 //     conversation for the model (a user message); additionalContext
 //     becomes hook blocks.
@@ -68,7 +69,7 @@ func (e *effects) later(in hooks.Input, res *hooks.Result, f Facts) {
 	case hooks.PermissionDenied:
 		e.Retry = res.Retry
 		if res.Retry && e.Continue {
-			e.context(in.Event, []string{fmt.Sprintf("The denied %s call (%s) may be retried.", in.ToolName, in.ToolUseID)})
+			e.context(in.Event, []string{fmt.Sprintf(retryText, in.ToolName, in.ToolUseID)})
 		}
 	case hooks.PostToolBatch:
 		if res.Blocked && e.Continue {
@@ -179,3 +180,14 @@ func (e *effects) skillShellCommand(res *hooks.Result) {
 	}
 	e.Permission, e.Blocked, e.Reason = string(hooks.PermissionDeny), true, cmp.Or(reason, "Blocked by hook")
 }
+
+// retryText is what a PermissionDenied hook's retry:true tells the model,
+// with the tool's name and the call's id: since Claude Code 2.1.331 a
+// retry is for a call the user asked for, not any refused call ("make the
+// refused call again only if you asked for that call"; the 2.1.332 binary
+// tells the model "If the user asked for what this call does, make it again
+// now. If they did not, leave it, and … say that you made this call without
+// being asked"). Before, it said only that the call may be retried.
+const retryText = "The denied %s call (%s) may be retried once, through the same permission check, and only if the user asked for what it does. " +
+	"If they did, make it again now; if they did not, leave it, tell them that you made this call without being asked and that it was refused before it ran, " +
+	"and go on with what they did ask for."

@@ -61,6 +61,57 @@ func TestExitTwoBlocksWhateverStdoutSays(t *testing.T) {
 	}
 }
 
+// A hook that exits 2 and prints a JSON answer that itself blocks — a
+// "block" decision, PreToolUse's permissionDecision "deny",
+// PermissionRequest's behavior "deny" — blocks with that answer's reason as
+// the feedback, even when stderr is set: measured with Claude Code 2.1.330
+// and 2.1.332 (conformance scenarios stop-exit2-json, pre-exit2-deny-json,
+// pre-exit2-block-json, post-exit2-json, prompt-exit2-json,
+// expansion-exit2-json, permission-exit2-deny-json). A JSON answer that does
+// not block (allow, ask, a bare "reason") leaves stderr the feedback
+// (pre-exit2-allow-json, pre-exit2-ask-json, failure-exit2-json,
+// stop-exit2-json-no-stderr, task-completed-exit2-json).
+func TestExitTwoTakesTheBlockingJSONsReason(t *testing.T) {
+	cases := []struct {
+		name   string
+		event  hooks.Event
+		stdout string
+		stderr string
+		reason string
+	}{
+		{"Stop block, stderr set", hooks.Stop, `{"decision":"block","reason":"run the tests"}`, "stderr text", "run the tests"},
+		{"Stop block, no stderr", hooks.Stop, `{"decision":"block","reason":"run the tests"}`, "", "run the tests"},
+		{"Stop reason without a decision", hooks.Stop, `{"reason":"not a block"}`, "stderr text", "stderr text"},
+		{"SubagentStop block", hooks.SubagentStop, `{"decision":"block","reason":"keep going"}`, "stderr text", "keep going"},
+		{"PreToolUse deny", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`, "stderr text", "no rm"},
+		{"PreToolUse top-level block", hooks.PreToolUse, `{"decision":"block","reason":"no rm"}`, "stderr text", "no rm"},
+		{"PreToolUse deny without a reason keeps stderr", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`, "stderr text", "stderr text"},
+		{"PreToolUse allow keeps stderr", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"fine"}}`, "stderr text", "stderr text"},
+		{"PreToolUse ask keeps stderr", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`, "stderr text", "stderr text"},
+		{"PermissionRequest deny message", hooks.PermissionRequest, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not on main"}}}`, "stderr text", "not on main"},
+		{"PostToolUse block", hooks.PostToolUse, `{"decision":"block","reason":"lint failed"}`, "stderr text", "lint failed"},
+		{"UserPromptSubmit block", hooks.UserPromptSubmit, `{"decision":"block","reason":"no secrets"}`, "stderr text", "no secrets"},
+		{"invalid JSON keeps stderr", hooks.Stop, `{"decision":"block"}`, "stderr text", "stderr text"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := `jq -r .hook_event_name >/dev/null; printf '%s' '` + c.stdout + `'`
+			if c.stderr != "" {
+				cmd += `; echo '` + c.stderr + `' >&2`
+			}
+			e, root := setup(t, one(c.event, cmd+"; exit 2"))
+			res := e.Fire(context.Background(), input(c.event, root))
+			if c.event == hooks.PreToolUse || c.event == hooks.PermissionRequest {
+				require.Equal(t, hooks.PermissionDeny, res.Permission)
+			} else {
+				require.True(t, res.Blocked)
+			}
+			require.Equal(t, c.reason, res.Reason)
+			require.True(t, res.Continue)
+		})
+	}
+}
+
 // Keys of a hook's answer match exactly, as in Claude Code, which ignores
 // {"Continue": false} and an upper-case hookSpecificOutput (measured: the
 // tool ran). encoding/json alone would match them whatever their case. A

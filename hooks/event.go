@@ -129,7 +129,7 @@ var eventSpecs = map[Event]EventSpec{
 		"When a typed command (/name args) expands into a prompt, before the model sees it. Can block the expansion or add context.",
 		"Blocks the expansion; stderr is shown to the user only."},
 	PermissionDenied: {PermissionDenied, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "reason"},
-		"When the agent's automatic mode denied a tool call. `retry: true` tells the model it may retry it.",
+		"When the agent's automatic mode denied a tool call. `retry: true` tells the model it may make the call again once, only if the user asked for what it does.",
 		"Ignored: the denial already happened (the run history keeps the hook's output)."},
 	PostToolBatch: {PostToolBatch, "", []string{"tool_calls"},
 		"Once after a batch of parallel tool calls resolved, before the next model call. Can add context or stop the loop.",

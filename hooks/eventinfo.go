@@ -55,7 +55,7 @@ var OutputDocs = map[Event]string{
 	PermissionRequest:   "`hookSpecificOutput.decision`: `{\"behavior\": \"allow\", \"updatedInput\": …}` or `{\"behavior\": \"deny\", \"message\": …, \"interrupt\": true}`",
 	Setup:               "`additionalContext` (plain stdout is not context)",
 	UserPromptExpansion: "`decision: \"block\"` + `reason` (for the user), `suppressOriginalPrompt`, `additionalContext`; plain stdout is context",
-	PermissionDenied:    "`hookSpecificOutput.retry: true`: the model is told it may retry the call",
+	PermissionDenied:    "`hookSpecificOutput.retry: true`: the model is told it may make the call again once, only if the user asked for what it does (Claude Code's meaning since 2.1.331)",
 	PostToolBatch:       "`additionalContext`; `decision: \"block\"` + `reason` or `continue: false` stop the loop",
 	MessageDisplay:      "`hookSpecificOutput.displayContent` replaces the displayed text (systemMessage and continue are discarded)",
 	TaskCreated:         "`decision: \"block\"` + `reason`: the task is not created (continue is ignored)",

@@ -23,18 +23,21 @@ type verdict struct {
 	systemMessage string
 	permission    Permission
 	reason        string // deny/ask reason or block reason
-	block         bool
-	updatedInput  json.RawMessage
-	context       string // exit-0 stdout that becomes context
-	addContext    string
-	err           string   // a non-blocking error for the user
-	problems      []string // why the JSON answer was rejected; the exit code decided
-	notes         []string // warnings about an answer that was read anyway (ignored keys, ignored stdout)
-	cut           bool     // the JSON answer was cut at MaxOutput and the error says so
-	json          bool
-	summary       string
-	ignored       string      // a part of the answer the event has no use for
-	answer        eventAnswer // what the answer says to Claude Code's later events (eventanswer.go)
+	// reasonDefaulted: reason is wavehooks' text for a deny the hook gave
+	// no reason for, not the hook's own.
+	reasonDefaulted bool
+	block           bool
+	updatedInput    json.RawMessage
+	context         string // exit-0 stdout that becomes context
+	addContext      string
+	err             string   // a non-blocking error for the user
+	problems        []string // why the JSON answer was rejected; the exit code decided
+	notes           []string // warnings about an answer that was read anyway (ignored keys, ignored stdout)
+	cut             bool     // the JSON answer was cut at MaxOutput and the error says so
+	json            bool
+	summary         string
+	ignored         string      // a part of the answer the event has no use for
+	answer          eventAnswer // what the answer says to Claude Code's later events (eventanswer.go)
 
 	// updatedOutput and updatedMCPOutput replace a PostToolUse tool's output.
 	updatedOutput, updatedMCPOutput json.RawMessage
@@ -112,8 +115,9 @@ type permissionRequestDecision struct {
 	Interrupt          *bool           `json:"interrupt"`
 }
 
-// interpret reads one hook's result: exit 2 blocks and its stdout is not
-// read; otherwise its JSON when stdout is a JSON object that validates, and
+// interpret reads one hook's result: exit 2 blocks and its stdout decides
+// nothing else (the reason of a JSON answer that blocks is the feedback);
+// otherwise its JSON when stdout is a JSON object that validates, and
 // its exit code for what the JSON does not say or when it does not validate.
 func interpret(ev Event, h *Hook, x Exec) verdict {
 	if x.StartErr != "" {
@@ -130,6 +134,15 @@ func interpret(ev Event, h *Hook, x Exec) verdict {
 	if x.ExitCode == 2 {
 		// As Claude Code does: a hook that exits 2 blocks, whatever its
 		// stdout says, even "allow" (docs/parity.md, "Reading hook answers").
+		// Its stdout decides nothing else, but the reason of a JSON answer
+		// that itself blocks is the block's feedback, stderr or not.
+		if looksJSON && !x.StdoutTruncated {
+			if reason, ok := blockingJSONReason(ev, out); ok {
+				v := exit2(ev, h, reason)
+				v.summary += "; the feedback is the reason of the blocking JSON on stdout"
+				return v
+			}
+		}
 		v := exit2(ev, h, strings.TrimSpace(x.Stderr))
 		if looksJSON {
 			v = ignoreStdout(v, h)
@@ -170,6 +183,21 @@ func cutAnswer(ev Event, h *Hook, x Exec) verdict {
 	v.err, v.cut = msg, true
 	v.summary = "json cut at the output cap; " + v.summary
 	return v
+}
+
+// blockingJSONReason is the reason of a hook's JSON answer that itself
+// blocks: decision "block", PreToolUse's permissionDecision "deny" or
+// PermissionRequest's behavior "deny", with a reason (or message) the hook
+// wrote. Claude Code (2.1.330 and 2.1.332, measured: the conformance
+// scenarios *-exit2-json) takes it as the feedback of an exit 2 in place
+// of stderr; an answer that does not block (allow, ask, a bare "reason"),
+// or that does not validate, leaves stderr the feedback.
+func blockingJSONReason(ev Event, out string) (string, bool) {
+	jv, probs := interpretJSON(ev, []byte(out))
+	if probs != nil || jv.reason == "" || jv.reasonDefaulted {
+		return "", false
+	}
+	return jv.reason, jv.block || jv.permission == PermissionDeny
 }
 
 // ignoreStdout records on v that a hook which exited 2 printed JSON that
@@ -316,7 +344,7 @@ func interpretJSON(ev Event, out []byte) (verdict, []string) {
 		probs = append(probs, readDecision(ev, &v, *decision, deref(reason))...)
 	}
 	if v.permission == PermissionDeny && v.reason == "" {
-		v.reason = denyWithoutReason(ev)
+		v.reason, v.reasonDefaulted = denyWithoutReason(ev), true
 	}
 	if probs != nil {
 		return verdict{notes: v.notes}, probs

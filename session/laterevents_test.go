@@ -50,13 +50,15 @@ func TestLaterEventEffects(t *testing.T) {
 			require.Equal(t, []string{"assistant:tool", "user:text"}, roles(msgs))
 		},
 	}, {
-		name: "PermissionDenied retry tells the model it may retry",
+		name: "PermissionDenied retry tells the model to retry only a call the user asked for",
 		hook: hook{event: hooks.PermissionDenied, command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}`)},
 		input: `{"tool_name": "Bash", "tool_input": {"command": "npm test"}, "tool_use_id": "toolu_1", "reason": "Blocked by classifier"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.True(t, out.Retry)
-			require.Equal(t, []string{"The denied Bash call (toolu_1) may be retried."}, contents(blocksOf(msgs, session.BlockHook)))
+			require.Equal(t, []string{"The denied Bash call (toolu_1) may be retried once, through the same permission check, and only if the user asked for what it does. " +
+				"If they did, make it again now; if they did not, leave it, tell them that you made this call without being asked and that it was refused before it ran, " +
+				"and go on with what they did ask for."}, contents(blocksOf(msgs, session.BlockHook)))
 		},
 	}, {
 		name:  "PostToolBatch exit 2 stops the loop; the reason stays for the model",
