@@ -2,6 +2,8 @@ package hooks_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -31,4 +33,18 @@ func TestCmdExeGetsTheArgumentsAsWritten(t *testing.T) {
 		require.Equal(t, 0, got.ExitCode, "%q: %+v", tc.args, got)
 		require.Equal(t, tc.want, strings.TrimSpace(got.Stdout), "%q", tc.args)
 	}
+}
+
+// TestARootedCwdStaysInTheProject pins the decision for a hook's cwd on
+// Windows: "/tmp" is rooted but has no drive there, and it means
+// <project>\tmp, as "/tmp" means <project>/tmp on Linux — a hook's cwd is
+// always inside the project (README, Limitations), never the current
+// drive's \tmp.
+func TestARootedCwdStaysInTheProject(t *testing.T) {
+	project := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(project, "tmp"), 0o755))
+	r := hooks.NewRunner(project, nil)
+	got := r.RunHook(context.Background(), &hooks.Hook{Command: "cmd", Args: []string{"/c", "cd"}, Cwd: "/tmp", Timeout: time.Minute}, nil)
+	require.Equal(t, 0, got.ExitCode, "%+v", got)
+	require.True(t, strings.EqualFold(filepath.Join(project, "tmp"), strings.TrimSpace(got.Stdout)), "cwd %q", got.Stdout)
 }

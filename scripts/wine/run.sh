@@ -43,6 +43,6 @@ run() {
     -count=1 -timeout 5m -short -run "$tests" "$pkg"
 }
 run ./lsp '^TestFilePath'
-run ./hooks '^(TestLintCallsAScriptNotExecutableOnlyWhenItCannotRun|TestCmdExeGetsTheArgumentsAsWritten)$'
+run ./hooks '^(TestLintCallsAScriptNotExecutableOnlyWhenItCannotRun|TestCmdExeGetsTheArgumentsAsWritten|TestAbsolutePatternsNameWindowsDrives|TestARootedCwdStaysInTheProject)$'
 run ./session '^(TestIncrementalSavesMatchAFullWrite|TestFailedSaveTakesTheChangeBack)$'
 WAVEHOOKS_WINE_PREFIX="$WINEPREFIX" WINE="$WINE" "$GO" test -count=1 -timeout 5m ./internal/wintest
