@@ -146,7 +146,8 @@ func (s *server) call(t *testing.T, method string, params, result any) {
 }
 
 // TestServeOnWindowsRunsAPreToolUseHook is a Windows editor's first minutes
-// with the real wavehooks.exe under Wine: initialize with a C: drive root
+// with the real wavehooks.exe under Wine: `wavehooks.exe lint` accepts the
+// hook (on main it called guard.exe not executable), initialize with a C: drive root
 // in both spellings editors send (file:///C:/… and VS Code's
 // file:///c%3A/…; on main both were refused as not absolute), then a
 // session whose PreToolUse runs an exec-form hook — a real Windows program
@@ -167,12 +168,22 @@ func TestServeOnWindowsRunsAPreToolUseHook(t *testing.T) {
 	require.NoError(t, os.MkdirAll(project, 0o755))
 	settings, err := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
 		"matcher": "Bash",
-		"hooks": []any{map[string]any{"type": "command", "command": winBase + `\guard.exe`,
+		// Forward slashes, as settings files written for several systems spell a path: Windows takes them,
+		// and lint checks the program (a path with no slash is looked up in PATH).
+		"hooks": []any{map[string]any{"type": "command", "command": filepath.ToSlash(winBase) + "/guard.exe",
 			"args": []string{winBase + `\seen.jsonl`}}},
 	}}}})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), settings, 0o644))
 	env := "WAVE_HOME=" + winBase + `\home`
+
+	// Lint accepts the hook: guard.exe runs on Windows although Windows files have no exec bit (on main:
+	// "guard.exe is not executable; the hook will fail with exit 126", exit status 1).
+	lint := exec.Command(wine, exe, "lint", "--project", winBase+`\project`, "--wave-home", winBase+`\home`)
+	lint.Env = append(os.Environ(), "WINEPREFIX="+prefix, "WINEDEBUG=-all")
+	lintOut, err := lint.CombinedOutput()
+	require.NoError(t, err, "wavehooks.exe lint: %s", lintOut)
+	require.NotContains(t, string(lintOut), "not executable")
 
 	for _, rootURI := range []string{"file:///C:/" + filepath.Base(base) + "/project",
 		"file:///c%3A/" + filepath.Base(base) + "/project"} {
