@@ -14,8 +14,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// This file is cross-compiled and vetted in CI (make cross) but never run
-// there: the project has no Windows machine (README, "What is tested where").
+// This file is cross-compiled and vetted in CI (make cross) and runs under
+// Wine (make test-wine), not on Windows itself: the project has no Windows
+// machine (README, "What is tested where").
 
 // shellCommand runs a hook's shell-form command in Git Bash or PowerShell
 // (windowsShellFor, in winshell.go).
@@ -58,9 +59,11 @@ type processTree struct {
 
 // newProcessTree makes cmd start suspended and without a console window
 // (a hook has no terminal; without the flag a console program started by a
-// windowless server would open one).
+// windowless server would open one), and with cmd.exe's own command line
+// when it is the program (cmdExeLine).
 func newProcessTree(cmd *exec.Cmd) *processTree {
-	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED | windows.CREATE_NO_WINDOW}
+	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED | windows.CREATE_NO_WINDOW,
+		CmdLine: cmdExeLine(cmd.Path, cmd.Args)} // "" (Go's own quoting) unless the program is cmd.exe: winshell.go
 	return &processTree{}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 )
 
@@ -261,6 +262,8 @@ func matchPath(pattern, file, cwd, projectRoot string) bool {
 	file = filepath.Clean(file)
 	root, rel := cwd, pattern
 	switch {
+	case strings.HasPrefix(pattern, "//") && runtime.GOOS == "windows":
+		root, rel, file = "/", drivePattern(pattern[1:]), drivePosix(file)
 	case strings.HasPrefix(pattern, "//"):
 		root, rel = "/", pattern[1:]
 	case strings.HasPrefix(pattern, "~/"):
@@ -281,6 +284,37 @@ func matchPath(pattern, file, cwd, projectRoot string) bool {
 		return wildcardMatch(pattern, file, false, false)
 	}
 	return false
+}
+
+// drivePosix is a Windows drive path in the form "//abs" patterns are
+// matched against there: C:\Users\x is /c/Users/x (the drive letter in lower
+// case: Windows drive letters are case-blind). Other paths (UNC shares) are
+// returned as they are, and no "//abs" pattern reaches them.
+func drivePosix(file string) string {
+	if len(file) >= 2 && file[1] == ':' && isDriveLetter(file[0]) {
+		return "/" + strings.ToLower(file[:1]) + strings.ReplaceAll(file[2:], `\`, "/")
+	}
+	return file
+}
+
+// drivePattern is an "//abs" pattern (without its first slash) in the form
+// drivePosix gives files: /C:/x, /c:/x and /c/x all name the C: drive's \x,
+// so a Windows user writes the absolute path either way. A pattern that
+// names no drive (//Users/x) matches nothing on Windows, where no file is
+// absolute without one.
+func drivePattern(rel string) string {
+	switch {
+	case len(rel) >= 3 && isDriveLetter(rel[1]) && rel[2] == ':' && (len(rel) == 3 || rel[3] == '/'):
+		return "/" + strings.ToLower(rel[1:2]) + rel[3:]
+	case len(rel) >= 2 && isDriveLetter(rel[1]) && (len(rel) == 2 || rel[2] == '/'):
+		return "/" + strings.ToLower(rel[1:2]) + rel[2:]
+	}
+	return rel
+}
+
+// isDriveLetter reports whether c is an ASCII letter, what a drive is named.
+func isDriveLetter(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // ignoreMatch reports whether a gitignore-style pattern covers path (slash

@@ -3,6 +3,7 @@ package hooks
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -551,7 +552,7 @@ func (p *fileParser) parseEnv(v *hujson.Value, h *Hook) bool {
 func (p *fileParser) checkScript(v *hujson.Value, command, cwd string) {
 	dir := filepath.Join(p.root, cwd)
 	if script := scriptPath(command, p.root, dir); script != "" {
-		p.checkFile(v, script)
+		p.checkFile(v, script, false)
 		return
 	}
 	interp, word := scriptGivenToInterpreter(command)
@@ -614,16 +615,18 @@ func (p *fileParser) checkProgram(v *hujson.Value, h *Hook) {
 		p.report(v, SeverityWarning, CodeExecCommand, fmt.Sprintf(
 			"with \"args\", command is the program to run, not a shell command line: put the words after %q in args", firstWord(prog)), "")
 		return
-	case !strings.ContainsRune(prog, '/'):
+	case !strings.ContainsRune(prog, '/') && (runtime.GOOS != "windows" || !strings.ContainsRune(prog, '\\')):
 		return // a program looked up in PATH
 	}
 	if !filepath.IsAbs(prog) {
 		prog = filepath.Join(p.root, h.Cwd, prog)
 	}
-	p.checkFile(v, prog)
+	p.checkFile(v, prog, true)
 }
 
-func (p *fileParser) checkFile(v *hujson.Value, script string) {
+// checkFile flags a script that is missing, a directory, or that cannot
+// run by itself; execForm says the hook runs it with no shell ("args").
+func (p *fileParser) checkFile(v *hujson.Value, script string, execForm bool) {
 	if script == "" {
 		return
 	}
@@ -633,9 +636,48 @@ func (p *fileParser) checkFile(v *hujson.Value, script string) {
 		p.report(v, SeverityError, CodeScriptMissing, fmt.Sprintf("script %s does not exist; the hook will fail with exit 127", script), script)
 	case st.IsDir():
 		p.report(v, SeverityError, CodeScriptMissing, fmt.Sprintf("%s is a directory, not a script", script), "")
-	case st.Mode().Perm()&0o111 == 0:
+	case runtime.GOOS == "windows" && !runsOnWindows(script, execForm):
+		p.report(v, SeverityError, CodeNotExecutable, fmt.Sprintf("script %s cannot run by itself on Windows: %s", script,
+			windowsRunnableHint(execForm)), script)
+	case runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0:
 		p.report(v, SeverityError, CodeNotExecutable, fmt.Sprintf("script %s is not executable; the hook will fail with exit 126", script), script)
 	}
+}
+
+// runsOnWindows reports whether Windows runs the file as it is, which it
+// decides by the file's extension and never by an exec bit (a Windows file
+// has none: on main every script was called not executable there). An
+// exec-form hook is started by CreateProcess, which runs programs (.exe,
+// .com) and batch files (.bat, .cmd, through cmd.exe); a shell-form hook's
+// command line is read by Git Bash, which also runs a script that starts
+// with #! through the interpreter it names, or by PowerShell, which also
+// runs .ps1.
+func runsOnWindows(path string, execForm bool) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".exe", ".com", ".bat", ".cmd":
+		return true
+	case ".ps1":
+		return !execForm
+	}
+	if execForm {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 2)
+	n, _ := io.ReadFull(f, head)
+	return string(head[:n]) == "#!"
+}
+
+// windowsRunnableHint says what a hook needs to run a script on Windows.
+func windowsRunnableHint(execForm bool) string {
+	if execForm {
+		return "with \"args\", the program must be .exe, .com, .bat or .cmd; name the interpreter as the command and the script in args"
+	}
+	return "it needs a .exe, .com, .bat, .cmd or .ps1 extension or a #! line; or name its interpreter first (python3 script.py)"
 }
 
 // scriptPath returns the file a command runs directly when its first word

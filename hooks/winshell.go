@@ -108,3 +108,38 @@ func encodePowerShell(s string) string {
 	}
 	return base64.StdEncoding.EncodeToString(b)
 }
+
+// cmdExeLine is the Windows command line for an exec-form hook whose
+// program is cmd.exe ({"command": "cmd", "args": ["/c", "echo \"hi\""]}),
+// or "" for any other program. cmd.exe does not split its command line the
+// way C programs do, so Go's quoting (a " inside an argument becomes \")
+// reached it as \" (issue 29). Here every argument after the program is
+// passed as written, joined by spaces — cmd's own quoting rules, which the
+// hook's author wrote for, apply — and only an argument that is empty or
+// holds a space or tab and no quote is put in quotes, as a C program would
+// need too. program is the path started and args is cmd.Args.
+func cmdExeLine(program string, args []string) string {
+	base := program[strings.LastIndexAny(program, `/\`)+1:]
+	if !strings.EqualFold(base, "cmd") && !strings.EqualFold(base, "cmd.exe") {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(quoteIfSpaced(program))
+	for _, a := range args[min(1, len(args)):] {
+		b.WriteByte(' ')
+		if strings.ContainsRune(a, '"') {
+			b.WriteString(a)
+		} else {
+			b.WriteString(quoteIfSpaced(a))
+		}
+	}
+	return b.String()
+}
+
+// quoteIfSpaced puts s in quotes when it is empty or holds a space or tab.
+func quoteIfSpaced(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t") {
+		return `"` + s + `"`
+	}
+	return s
+}

@@ -143,7 +143,7 @@ func (sf *segFile) replace(from int, keep int64, units [][][]byte, viaCopy bool)
 	}
 	buf.Write(sf.foot)
 	newSize := at + int64(buf.Len())
-	if viaCopy {
+	if viaCopy && renamesOverOpenFiles {
 		if err := sf.replaceByCopy(at, buf.Bytes()); err != nil {
 			return err
 		}
@@ -405,17 +405,23 @@ func (sf *segFile) rewrite(head []byte, units [][]byte) error {
 			return err
 		}
 	}
-	if err := writeAtomic(sf.path, buf.Bytes(), false); err != nil {
-		return err
+	if !renamesOverOpenFiles && sf.f != nil && sf.readOnly == nil {
+		if err := sf.rewriteInPlace(&buf); err != nil {
+			return err
+		}
+	} else {
+		if err := writeAtomic(sf.path, buf.Bytes(), false); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(sf.path, os.O_RDWR, 0)
+		if err != nil {
+			return err
+		}
+		if sf.f != nil {
+			sf.f.Close()
+		}
+		sf.f, sf.reserved = f, 0
 	}
-	f, err := os.OpenFile(sf.path, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	if sf.f != nil {
-		sf.f.Close()
-	}
-	sf.f, sf.reserved = f, 0
 	sf.headLen = int64(len(head))
 	sf.lens = make([]int64, len(units))
 	for i, u := range units {
@@ -423,6 +429,20 @@ func (sf *segFile) rewrite(head []byte, units [][]byte) error {
 	}
 	sf.offs, sf.size = offs, int64(buf.Len())
 	return sf.restamp()
+}
+
+// rewriteInPlace is rewrite where a file cannot be renamed over while it is
+// open (Windows): the whole new content is written over the open file through
+// writeInPlace, journalled, so a crash at any moment leaves a file that loads
+// whole. The size on disk is taken afresh: rewrite also repairs a file
+// another process changed.
+func (sf *segFile) rewriteInPlace(buf *bytes.Buffer) error {
+	fi, err := sf.f.Stat()
+	if err != nil {
+		return err
+	}
+	sf.size, sf.reserved = fi.Size(), 0
+	return sf.writeInPlace(0, sf.size, int64(buf.Len()), buf)
 }
 
 // open opens the file, whose content is already head, units of the given
