@@ -37,20 +37,12 @@ var knownRows = map[string]Known{
 	model("pre-ask", "TOK_ASK_REASON"):           askDesign,
 	row("pre-continue-false", "hooks that ran"):  continueFalse,
 	row("pre-continue-false", "tools that ran"):  continueFalse,
-	row("pre-defer", "hooks that ran"):           deferGap,
-	row("pre-defer", "tools that ran"):           deferGap,
-	row("pre-defer", "model calls"):              deferGap,
-	row("skill-shell-record", "hooks that ran"):  h24Events,
-	row("skill-shell-deny", "hooks that ran"):    h24Events,
-	row("skill-shell-deny", "tools that ran"):    h24Events,
 	model("skill-shell-deny", "TOK_PSSC_REASON"): {Host, `the expanded text of a slash command, with its shell commands' output or Claude Code's "[not run: blocked by hook: REASON]", is the agent host's; the suite's host submits the prompt as typed (as UserPromptSubmit sees it) and sends no expansion`},
 	model("setup-context", "TOK_SETUP_CTX"):      {Found, "Claude Code (2.1.330 and 2.1.332) runs Setup hooks for --init before the session's conversation exists, and their additionalContext never reaches the model in -p mode; wavehooks adds it to the conversation, as Claude Code's hooks reference documents"},
 }
 
 // Reasons shared by several rows.
 var (
-	h24Events     = Known{Gap, "issue #24: PreSkillShellCommand is added in branch h24-events (wavehooks refuses the event until then: `unknown event \"PreSkillShellCommand\"`, and the host runs the command as with no hook)"}
-	deferGap      = Known{Gap, `issue #24: permissionDecision "defer" is added in branch h24-events (until then wavehooks rejects the answer, the exit code decides and the tool runs; the suite's host ends the turn unrun when wavehooks answers "defer")`}
 	askDesign     = Known{Design, `"ask" goes to the editor's user in wavehooks (the suite's host answers Deny, and a user's Deny ends the turn: docs/hooks.md); Claude Code -p has no one to ask, denies with the hook's reason as the tool error and goes on`}
 	continueFalse = Known{Found, "Claude Code (2.1.330 and 2.1.332) still runs the tool (and its PostToolUse hooks) when PreToolUse answers continue:false, then stops; wavehooks denies the tool (docs/hooks.md: continue:false beats every other field)"}
 )
@@ -60,11 +52,11 @@ var (
 // variable, "replay key" for a replayed stdin.
 var knownItems = map[string]Known{
 	"*.prompt_id":                              {Gap, "issue #14: prompt_id where the client gives one (the suite's host has none to give yet)"},
+	"PreSkillShellCommand.tool_use_id":         {Host, "the id of a skill's shell command is the agent host's (Claude Code 2.1.332: `<session id>:inner:preamble-N` from a slash command, `<tool id>:preamble-N` from a skill the model loads); the suite's host makes its own of the same form"},
 	"*.effort":                                 {Host, "the model's effort level is the agent host's setting; wavehooks has no model"},
 	"PostToolUse.duration_ms":                  {Gap, "issue #14: duration_ms"},
 	"PostToolUseFailure.duration_ms":           {Gap, "issue #14: duration_ms (Claude Code sends it on failures too)"},
 	"PostToolBatch.tool_calls[].tool_response": {Host, "the text the model sees of a tool's result is the agent host's rendering (Claude Code's \"(Bash completed with no output)\", \"Task #1 created successfully: …\"); the suite's host reports the tool's response object, which wavehooks keeps as that text"},
-	"PreSkillShellCommand.runs":                h24Events,
 	"PreToolUse.mcp_server":                    {Found, "Claude Code names the MCP server of an MCP tool call ({name, source}); wavehooks has no field for it, and the host gives none"},
 	"PermissionRequest.order":                  sortedKeys14,
 	"PostToolUseFailure.order":                 sortedKeys14,

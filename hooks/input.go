@@ -85,10 +85,12 @@ func (in *Input) MatchValue() string {
 // measured by the conformance suite, UserPromptExpansion gets
 // permission_mode, PostToolBatch both, StopFailure effort, and Setup,
 // InstructionsLoaded, MessageDisplay, CwdChanged, the task events and the
-// elicitation events neither).
+// elicitation events neither; 2.1.332's PreSkillShellCommand gets
+// permission_mode).
 var (
 	permissionModeEvents = map[Event]bool{PreToolUse: true, PostToolUse: true, UserPromptSubmit: true, Stop: true,
-		PostToolUseFailure: true, PermissionRequest: true, SubagentStop: true, UserPromptExpansion: true, PostToolBatch: true}
+		PostToolUseFailure: true, PermissionRequest: true, SubagentStop: true, UserPromptExpansion: true, PostToolBatch: true,
+		PreSkillShellCommand: true}
 	effortEvents = map[Event]bool{PreToolUse: true, PostToolUse: true, Stop: true, PostToolUseFailure: true,
 		PermissionRequest: true, SubagentStop: true, PostToolBatch: true, StopFailure: true}
 )
