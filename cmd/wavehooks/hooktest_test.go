@@ -200,3 +200,62 @@ func TestHookTestsSettingsAreTheDemos(t *testing.T) {
 	}
 	require.Equal(t, strings.ReplaceAll(hooksOf(string(demo)), "$HOOKS", "$CLAUDE_PROJECT_DIR/testdata/hooks"), hooksOf(string(tests)))
 }
+
+// A real decision of serve, recorded from the run history, is a test that
+// passes as long as the hooks decide the same, and fails when they change.
+func TestHookTestRecordRoundTrip(t *testing.T) {
+	env := newCLIEnv(t, hookTestSettings)
+	p := startServe(t, env)
+	p.call("initialize", map[string]any{"rootUri": "file://" + env.project, "capabilities": map[string]any{}}, "")
+	p.write(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
+	sid := p.call("wave/sessionStart", map[string]any{}, "")["result"].(map[string]any)["sessionId"].(string)
+	deny := p.call("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "t1", "toolName": "Bash",
+		"toolInput": map[string]any{"command": "rm -rf build"}}, "")["result"].(map[string]any)
+	require.Equal(t, "deny", deny["permission"])
+	p.call("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "t2", "toolName": "Write",
+		"toolInput": map[string]any{"file_path": filepath.Join(env.project, "a.txt"), "content": "hi"}}, "")
+	p.call("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": "hello"}, "")
+	require.Contains(t, p.call("shutdown", nil, ""), "result")
+	p.write(map[string]any{"jsonrpc": "2.0", "method": "exit"})
+	require.NoError(t, p.cmd.Wait())
+
+	rec := filepath.Join(t.TempDir(), "recorded")
+	out, stderr, code := env.run(t, "", "test", "--record", "--session", sid, "--limit", "3", "-o", rec)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+	require.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 3, out)
+	require.Contains(t, out, "PreToolUse Bash: deny")
+	files, err := filepath.Glob(filepath.Join(rec, "*.test.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 3)
+	for _, f := range files {
+		text, _ := os.ReadFile(f)
+		t.Logf("%s:\n%s", filepath.Base(f), text)
+	}
+
+	out, stderr, code = env.run(t, "", "test", rec)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+	require.True(t, strings.HasSuffix(out, "3 passed, 0 failed\n"), out)
+
+	var write struct {
+		Expect struct {
+			UpdatedInput map[string]any `json:"updatedInput"`
+		} `json:"expect"`
+	}
+	for _, f := range files {
+		if strings.Contains(f, "PreToolUse_Write") {
+			text, err := os.ReadFile(f)
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(text, &write))
+		}
+	}
+	require.Equal(t, "HI", write.Expect.UpdatedInput["content"], "the rewrite is recorded")
+
+	// The guard is lost: the recorded decision catches it.
+	require.NoError(t, os.WriteFile(filepath.Join(env.home, "settings.json"), []byte(strings.ReplaceAll(
+		`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "$SCRIPTS/prompt-context.sh"}]}]}}`,
+		"$SCRIPTS", scriptsDir)), 0o644))
+	out, _, code = env.run(t, "", "test", rec)
+	require.Equal(t, 1, code, out)
+	require.Regexp(t, `(?m)^FAIL PreToolUse Bash \(recorded [^)]*\): expected permission deny, got none;`, out)
+	require.True(t, strings.HasSuffix(out, "1 passed, 2 failed\n"), out)
+}

@@ -119,8 +119,42 @@ func testHost(stderr io.Writer) hooktest.Host {
 	}
 }
 
-// recordTests is --record; the run history is not persisted yet.
+// recordTests is --record: the newest runs of the run log under the wave
+// home (serve's and the ACP proxy's) become case files in dir, one each,
+// never over an existing file.
 func recordTests(home, session string, limit int, dir string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "wavehooks test: --record: no run history is kept on disk yet")
-	return 2
+	runs, err := hooks.ReadRunLog(hooks.RunLogDir(home))
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks test --record:", safetext.Line(err.Error(), 0))
+		return 2
+	}
+	recorded, skipped := hooktest.Record(runs, session, limit)
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "wavehooks test --record: skipped %s %s (run %d): %s\n",
+			safetext.Line(string(s.Run.Event), 0), safetext.Line(s.Run.MatchValue, 0), s.Run.ID, s.Why)
+	}
+	if len(recorded) == 0 {
+		fmt.Fprintf(stderr, "wavehooks test --record: no runs to record in %s\n", safetext.Line(hooks.RunLogDir(home), 0))
+		return 1
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintln(stderr, "wavehooks test --record:", safetext.Line(err.Error(), 0))
+		return 2
+	}
+	for _, r := range recorded {
+		path := filepath.Join(dir, r.FileName)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			_, err = f.Write(r.Text)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "wavehooks test --record:", safetext.Line(err.Error(), 0))
+			return 2
+		}
+		fmt.Fprintf(stdout, "wrote %s: %s\n", safetext.Line(path, 0), safetext.Line(r.Summary, 0))
+	}
+	return 0
 }
