@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/hooktest"
@@ -114,6 +115,12 @@ func testHost(stderr io.Writer) hooktest.Host {
 			defer stop()
 			res := engine.Fire(ctx, in)
 			engine.Wait()
+			for _, r := range res.Runs {
+				if strings.HasPrefix(r.Skipped, hooks.NeedsAgentHost) {
+					fmt.Fprintf(stderr, "wavehooks test: %s hook `%s` did not run: it needs an agent host\n",
+						safetext.Line(r.Type, 0), safetext.Line(r.Command, 0))
+				}
+			}
 			return res, loaded
 		},
 	}
