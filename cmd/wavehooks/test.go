@@ -57,7 +57,13 @@ func testHooks(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(targets) == 0 {
-		targets = []string{filepath.Join(paths.ProjectRoot, ".wave", "tests")}
+		dflt := filepath.Join(paths.ProjectRoot, ".wave", "tests")
+		if _, err := os.Stat(dflt); err != nil {
+			fmt.Fprintf(stderr, "wavehooks test: no case files given, and %s does not exist (wavehooks test PATH…; docs/hooks.md \"Testing your hooks\")\n",
+				safetext.Line(dflt, 0))
+			return 2
+		}
+		targets = []string{dflt}
 	}
 	files, err := hooktest.Find(targets)
 	if err != nil {
