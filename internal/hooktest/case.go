@@ -77,6 +77,9 @@ type Texts []string
 
 // UnmarshalJSON takes a string or an array of strings.
 func (t *Texts) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		return fmt.Errorf("context, ran and notRan take a string or an array of strings, not null")
+	}
 	var one string
 	if err := json.Unmarshal(b, &one); err == nil {
 		*t = Texts{one}
@@ -84,7 +87,7 @@ func (t *Texts) UnmarshalJSON(b []byte) error {
 	}
 	var many []string
 	if err := json.Unmarshal(b, &many); err != nil {
-		return fmt.Errorf("must be a string or an array of strings")
+		return fmt.Errorf("context, ran and notRan take a string or an array of strings")
 	}
 	*t = many
 	return nil

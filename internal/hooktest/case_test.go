@@ -50,3 +50,19 @@ func TestJSONEqual(t *testing.T) {
 		require.Equal(t, tc.want, jsonEqual([]byte(tc.a), []byte(tc.b)), "%s vs %s", tc.a, tc.b)
 	}
 }
+
+// A case that cannot check what it seems to is refused where it is written.
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"ran null", `{"event": "Stop", "expect": {"ran": null}}`, `f.test.json:1:1: case "f": context, ran and notRan take a string or an array of strings, not null`},
+		{"permission", `{"event": "Stop", "expect": {"permission": "block"}}`, `f.test.json:1:44: case "f": expect.permission is "block"`},
+		{"not an object", `[1]`, `f.test.json:1:2: a case must be a JSON object`},
+		{"top level", `"x"`, `f.test.json:1:1: a case file is`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("f.test.json", []byte(tc.text))
+			require.Error(t, err)
+			require.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
