@@ -66,7 +66,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg, loaded := loadForRun(paths, nil, c.trust)
-	reportSettings(stderr, loaded)
+	reportSettings(stderr, "run", loaded)
 	engine := hooks.NewEngine(cfg)
 	engine.Install(loaded)
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -146,7 +146,7 @@ func loadForRun(paths hooks.Paths, texts map[string][]byte, trust bool) (*hooks.
 // settings that waits for trust: an untrusted project's disableAllHooks
 // leaves the user's own hooks running, and saying that they "do not run"
 // would be false.
-func reportSettings(stderr io.Writer, l *hooks.Loaded) {
+func reportSettings(stderr io.Writer, command string, l *hooks.Loaded) {
 	for _, d := range l.Config.Diagnostics() {
 		fmt.Fprintln(stderr, safetext.Line(d.String(), 0))
 	}
@@ -154,8 +154,8 @@ func reportSettings(stderr io.Writer, l *hooks.Loaded) {
 		return
 	}
 	for _, s := range hooks.WorkspaceSettings(l.Full) {
-		fmt.Fprintf(stderr, "wavehooks run: the workspace is not trusted, so its setting %s does not apply: "+
-			"your own hooks run as if it were not set (--trust-workspace, or Trust in the editor, applies it)\n", safetext.Line(s, 0))
+		fmt.Fprintf(stderr, "wavehooks %s: the workspace is not trusted, so its setting %s does not apply: "+
+			"your own hooks run as if it were not set (--trust-workspace, or Trust in the editor, applies it)\n", command, safetext.Line(s, 0))
 	}
 }
 

@@ -113,7 +113,7 @@ func testHost(stderr io.Writer) hooktest.Host {
 			cfg, loaded := loadForRun(paths, texts, trust)
 			if key := fmt.Sprint(paths.ProjectRoot, "\x00", texts); !reported[key] {
 				reported[key] = true
-				reportSettings(stderr, loaded)
+				reportSettings(stderr, "test", loaded)
 			}
 			engine := hooks.NewEngine(cfg)
 			engine.Install(loaded)
