@@ -9,7 +9,7 @@ VERSION  ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev$$(
 COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: all build cross test-fallback test-wine test test-short test-editors test-nvim-latest demo bench lint fuzz smoke clean conformance
+.PHONY: all build cross test-fallback test-wine test test-short test-hooks test-editors test-nvim-latest demo bench lint fuzz smoke clean conformance
 
 all: build
 
@@ -29,6 +29,7 @@ test: build
 	$(MAKE) --no-print-directory cross
 	$(MAKE) --no-print-directory test-wine
 	$(MAKE) --no-print-directory smoke
+	$(MAKE) --no-print-directory test-hooks
 	$(MAKE) --no-print-directory test-dist
 	$(MAKE) --no-print-directory test-editors
 
@@ -67,6 +68,10 @@ cross:
 # SKIPPED (and passes) only when wine64 or the mingw compiler is not installed; .ci/run installs both.
 test-wine:
 	GO=$(GO) sh scripts/wine/run.sh
+
+# The example hooks' test cases (testdata/hooktests, docs/hooks.md "Testing your hooks"), as a user's CI runs them.
+test-hooks: build
+	$(BIN) test testdata/hooktests
 
 # The hook executor's tests on the temporary files macOS uses instead of memfds (hooks/memfile_other.go).
 test-fallback:

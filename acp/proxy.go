@@ -154,6 +154,9 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 		workspaces: map[string]*workspace{}, sessions: map[string]*sessState{}, loading: map[string]int{},
 		editorCalls: map[string]*editorCall{}, agentCalls: map[string]*agentCall{}, ownCalls: map[string]chan *message{},
 	}
+	if opts.WaveHome != "" {
+		p.history.PersistTo(hooks.NewRunLog(hooks.RunLogDir(opts.WaveHome))) // for wavehooks test --record
+	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	defer p.stop()
 	if w := p.workspace(opts.ProjectRoot); w.storeErr != nil {

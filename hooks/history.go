@@ -26,13 +26,16 @@ type EventRun struct {
 	Stdin      string    `json:"stdin"`
 	Hooks      []Run     `json:"hooks"`
 	Outcome    string    `json:"outcome"`
+
+	decision *Decision // for the run log only: the wire does not carry it
 }
 
 // NewEventRun records a fired event, with its texts cut to a size the history can keep.
 // matchValue is what the matchers were compared with (tool name, source, ...).
 func NewEventRun(sessionID, matchValue string, res *Result) EventRun {
 	r := EventRun{Time: time.Now(), SessionID: sessionID, Event: res.Event, MatchValue: matchValue,
-		Stdin: clipBytes(res.Stdin), Hooks: make([]Run, len(res.Runs)), Outcome: Summary(res)}
+		Stdin: clipBytes(res.Stdin), Hooks: make([]Run, len(res.Runs)), Outcome: Summary(res),
+		decision: newDecision(res)}
 	for i, h := range res.Runs {
 		h.Stdout, h.Stderr = clip(h.Stdout), clip(h.Stderr)
 		if h.Problems == nil {
@@ -115,6 +118,16 @@ type History struct {
 	next int // where the next run goes
 	full bool
 	seq  uint64
+	log  *RunLog // also written there, when set
+}
+
+// PersistTo makes every run added from now on also a line of l, so that
+// the history outlives the process. Writing it is best effort: a run the
+// disk refuses is still in the history.
+func (h *History) PersistTo(l *RunLog) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.log = l
 }
 
 // NewHistory keeps the last capacity runs (DefaultHistorySize if capacity <= 0).
@@ -135,6 +148,9 @@ func (h *History) Add(r EventRun) EventRun {
 	h.next = (h.next + 1) % len(h.ring)
 	if h.next == 0 {
 		h.full = true
+	}
+	if h.log != nil {
+		_ = h.log.Append(r)
 	}
 	return r
 }

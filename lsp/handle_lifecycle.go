@@ -113,6 +113,7 @@ func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeRes
 		s.opts.AskTimeout = d
 	}
 	s.root, s.waveHome = root, home
+	s.history.PersistTo(hooks.NewRunLog(hooks.RunLogDir(home))) // for wavehooks test --record, and later wavehooks log
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.lensRefresh = p.Capabilities.Workspace.CodeLens.RefreshSupport
 	s.observed.files.dynamicReg = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration

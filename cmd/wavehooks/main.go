@@ -1,7 +1,8 @@
 // Command wavehooks is the hook engine for AI coding agents that run inside
 // an editor. `serve` is the language server editors start; `acp` is the
 // proxy ACP editors start in place of an agent; `run` fires one event from
-// the command line; `lint` checks the hook configuration; `demo` plays a
+// the command line; `lint` checks the hook configuration; `test` runs hook test
+// cases without a model; `demo` plays a
 // scripted agent session against example hooks.
 //
 // This file only wires flags and stdio to the packages that do the work.
@@ -27,6 +28,8 @@ usage:
   wavehooks serve [--stdio] [--wave-home DIR] [--trust-workspace]   language server on stdin/stdout
   wavehooks run EVENT [--project DIR] [--wave-home DIR] [--trust-workspace] [--explain] < input.json
   wavehooks lint [--project DIR] [--wave-home DIR] [--format text|json]
+  wavehooks test [PATH…] [--project DIR] [--wave-home DIR] [--trust-workspace] [--format text|json|junit]   hook tests without a model
+  wavehooks test --record [--session ID] [--limit N] [-o DIR]         case files from the run history
   wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks demo                                                     play a scripted agent session
   wavehooks version                                                  the version and the commit it was built from
@@ -48,6 +51,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runEvent(args[1:], stdin, stdout, stderr)
 	case "lint":
 		return lint(args[1:], stdout, stderr)
+	case "test":
+		return testHooks(args[1:], stdout, stderr)
 	case "acp":
 		return acpProxy(args[1:], stdin, stdout, stderr)
 	case "demo":

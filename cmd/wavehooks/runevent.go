@@ -60,23 +60,13 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wavehooks run: reading stdin:", err)
 		return 2
 	}
-	in, err := hooks.ParseInput(ev, data)
-	if err == nil {
-		err = lsp.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
-	}
+	in, err := prepareInput(ev, data, paths.ProjectRoot)
 	if err != nil {
 		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return 2
 	}
-	if in.Cwd == "" {
-		in.Cwd = paths.ProjectRoot
-		if dir := newCwd(&in); dir != "" {
-			in.Cwd = dir // as Claude Code sends CwdChanged: cwd is already the new directory
-		}
-	}
-	cfg := hooks.Load(paths, nil)
-	loaded := hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, c.trust)
-	reportSettings(stderr, loaded)
+	cfg, loaded := loadForRun(paths, nil, c.trust)
+	reportSettings(stderr, "run", loaded)
 	engine := hooks.NewEngine(cfg)
 	engine.Install(loaded)
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -121,13 +111,42 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// prepareInput reads an event's stdin JSON as `wavehooks run` (and
+// `wavehooks test`) take it: what the server would refuse is refused before
+// any hook runs, and a missing cwd is the project root (CwdChanged's new
+// directory, as Claude Code sends it).
+func prepareInput(ev hooks.Event, data []byte, projectRoot string) (hooks.Input, error) {
+	in, err := hooks.ParseInput(ev, data)
+	if err == nil {
+		err = lsp.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
+	}
+	if err != nil {
+		return in, err
+	}
+	if in.Cwd == "" {
+		in.Cwd = projectRoot
+		if dir := newCwd(&in); dir != "" {
+			in.Cwd = dir // as Claude Code sends CwdChanged: cwd is already the new directory
+		}
+	}
+	return in, nil
+}
+
+// loadForRun loads the settings the paths name (texts stand in for files'
+// contents, as in hooks.Load) and makes the one trust decision for them:
+// the configuration an engine is built from and what it installs.
+func loadForRun(paths hooks.Paths, texts map[string][]byte, trust bool) (*hooks.Config, *hooks.Loaded) {
+	cfg := hooks.Load(paths, texts)
+	return cfg, hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, trust)
+}
+
 // reportSettings prints the diagnostics of the configuration that runs
 // (an untrusted workspace's settings explain nothing: they do not apply, as
 // the editor shows it), and, for an untrusted workspace, each of its
 // settings that waits for trust: an untrusted project's disableAllHooks
 // leaves the user's own hooks running, and saying that they "do not run"
 // would be false.
-func reportSettings(stderr io.Writer, l *hooks.Loaded) {
+func reportSettings(stderr io.Writer, command string, l *hooks.Loaded) {
 	for _, d := range l.Config.Diagnostics() {
 		fmt.Fprintln(stderr, safetext.Line(d.String(), 0))
 	}
@@ -135,8 +154,8 @@ func reportSettings(stderr io.Writer, l *hooks.Loaded) {
 		return
 	}
 	for _, s := range hooks.WorkspaceSettings(l.Full) {
-		fmt.Fprintf(stderr, "wavehooks run: the workspace is not trusted, so its setting %s does not apply: "+
-			"your own hooks run as if it were not set (--trust-workspace, or Trust in the editor, applies it)\n", safetext.Line(s, 0))
+		fmt.Fprintf(stderr, "wavehooks %s: the workspace is not trusted, so its setting %s does not apply: "+
+			"your own hooks run as if it were not set (--trust-workspace, or Trust in the editor, applies it)\n", command, safetext.Line(s, 0))
 	}
 }
 

@@ -1,0 +1,131 @@
+package hooks
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// RunLogMaxBytes bounds each of the run log's two files: when the current
+// one would grow past it, it becomes the previous one (replacing it), so the
+// log never takes more than twice this on disk.
+const RunLogMaxBytes = 4 << 20
+
+// RunLogDir is where, under a wave home, the run log is kept.
+func RunLogDir(waveHome string) string { return filepath.Join(waveHome, "runs") }
+
+// The run log's files: the current one and the one before it.
+const (
+	runLogFile     = "runs.jsonl"
+	runLogPrevFile = "runs.1.jsonl"
+)
+
+// Decision is what an event's hooks decided, as the run log keeps it for
+// `wavehooks test --record` to turn into expectations: the wire's
+// wave/hookRuns does not carry it (Outcome says it in a line).
+type Decision struct {
+	Permission Permission `json:"permission,omitempty"`
+	Blocked    bool       `json:"blocked,omitempty"`
+	Reason     string     `json:"reason,omitempty"`
+	Context    []string   `json:"context,omitempty"`
+	// UpdatedInput is the rewritten tool input; a rewrite too large for the
+	// log is left out and UpdatedInputClipped set.
+	UpdatedInput        json.RawMessage `json:"updatedInput,omitempty"`
+	UpdatedInputClipped bool            `json:"updatedInputClipped,omitempty"`
+}
+
+func newDecision(res *Result) *Decision {
+	d := &Decision{Permission: res.Permission, Blocked: res.Blocked, Reason: clip(res.Reason)}
+	for _, c := range append(append([]string{}, res.Context...), res.AdditionalContext...) {
+		d.Context = append(d.Context, clip(c))
+	}
+	if len(res.UpdatedInput) <= maxHistoryText {
+		d.UpdatedInput = res.UpdatedInput
+	} else {
+		d.UpdatedInputClipped = true
+	}
+	return d
+}
+
+// RunRecord is one line of the run log: an event run and its decision.
+type RunRecord struct {
+	EventRun
+	Decision *Decision `json:"decision,omitempty"`
+}
+
+// RunLog appends event runs to $WAVE_HOME/runs/runs.jsonl, one JSON line
+// each, so that the run history outlives the server or proxy that kept it
+// (`wavehooks test --record` reads it; `wavehooks log` will). It holds no
+// file open: each append opens, writes and closes, so several servers can
+// share one wave home and a rotation by one is seen by the others. The
+// files are the user's only (0600 in a 0700 directory): they hold tool
+// inputs and prompts.
+type RunLog struct {
+	dir string
+	max int64
+}
+
+// NewRunLog is the run log in dir, its files bounded by RunLogMaxBytes.
+func NewRunLog(dir string) *RunLog { return &RunLog{dir: dir, max: RunLogMaxBytes} }
+
+// Append writes one run as a line, first rotating the current file when
+// the line would take it past the bound. History.Add calls it under the
+// history's lock, so a process's lines never interleave; lines of other
+// processes are whole too (O_APPEND).
+func (l *RunLog) Append(r EventRun) error {
+	line, err := json.Marshal(RunRecord{EventRun: r, Decision: r.decision})
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	if err := os.MkdirAll(l.dir, 0o700); err != nil {
+		return err
+	}
+	path := filepath.Join(l.dir, runLogFile)
+	if st, err := os.Stat(path); err == nil && st.Size()+int64(len(line)) > l.max {
+		if err := os.Rename(path, filepath.Join(l.dir, runLogPrevFile)); err != nil {
+			return err
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ReadRunLog reads the run log of dir, oldest first. A missing log is no
+// runs; a line that is not a record (cut by a full disk, say) is skipped.
+func ReadRunLog(dir string) ([]RunRecord, error) {
+	var out []RunRecord
+	for _, name := range []string{runLogPrevFile, runLogFile} {
+		f, err := os.Open(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 0, 64<<10), int(RunLogMaxBytes)+1)
+		for sc.Scan() {
+			var r RunRecord
+			if json.Unmarshal(sc.Bytes(), &r) == nil && r.Event != "" {
+				out = append(out, r)
+			}
+		}
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
