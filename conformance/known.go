@@ -51,11 +51,9 @@ var (
 // replay rows: "Event.key" or "*.key" for a stdin key, "env NAME" for a
 // variable, "replay key" for a replayed stdin.
 var knownItems = map[string]Known{
-	"*.prompt_id":                              {Gap, "issue #14: prompt_id where the client gives one (the suite's host has none to give yet)"},
-	"PreSkillShellCommand.tool_use_id":         {Host, "the id of a skill's shell command is the agent host's (Claude Code 2.1.332: `<session id>:inner:preamble-N` from a slash command, `<tool id>:preamble-N` from a skill the model loads); the suite's host makes its own of the same form"},
-	"*.effort":                                 {Host, "the model's effort level is the agent host's setting; wavehooks has no model"},
-	"PostToolUse.duration_ms":                  {Gap, "issue #14: duration_ms"},
-	"PostToolUseFailure.duration_ms":           {Gap, "issue #14: duration_ms (Claude Code sends it on failures too)"},
+	"*.prompt_id":                      {Gap, "issue #14: prompt_id where the client gives one (the suite's host has none to give yet)"},
+	"PreSkillShellCommand.tool_use_id": {Host, "the id of a skill's shell command is the agent host's (Claude Code 2.1.332: `<session id>:inner:preamble-N` from a slash command, `<tool id>:preamble-N` from a skill the model loads); the suite's host makes its own of the same form"},
+	"*.effort":                         {Host, "the model's effort level is the agent host's setting; wavehooks has no model"},
 	"PostToolBatch.tool_calls[].tool_response": {Host, "the text the model sees of a tool's result is the agent host's rendering (Claude Code's \"(Bash completed with no output)\", \"Task #1 created successfully: …\"); the suite's host reports the tool's response object, which wavehooks keeps as that text"},
 	"PreToolUse.mcp_server":                    {Found, "Claude Code names the MCP server of an MCP tool call ({name, source}); wavehooks has no field for it, and the host gives none"},
 	"PermissionRequest.order":                  sortedKeys14,
