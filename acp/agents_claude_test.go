@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -66,138 +65,13 @@ func TestClaudeAgentACP(t *testing.T) {
 		o.TrustWorkspace = true
 	}})
 	r.initialize(map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true})
-	_, first := r.newSession()
-	modes := first["modes"].(map[string]any)
-	initial := modes["currentModeId"].(string)
-	var offered []string
-	for _, m := range modes["availableModes"].([]any) {
-		offered = append(offered, m.(map[string]any)["id"].(string))
-	}
+	initial, offered := sessionModes(t, r)
 	t.Logf("claude-agent-acp starts sessions in %q and offers %v", initial, offered)
-	require.Contains(t, offered, initial)
-
-	for _, mode := range offered {
-		t.Run(mode, func(t *testing.T) {
-			open := func(t *testing.T) string {
-				sess, _ := r.newSession()
-				if mode != initial {
-					res := r.call("session/set_mode", map[string]any{"sessionId": sess, "modeId": mode})
-					require.Nil(t, res.Error, "session/set_mode %s: %s", mode, res.Line)
-				}
-				return sess
-			}
-			key := func(c string) string { return "CASE-" + mode + c }
-			if os.Getenv("WAVEHOOKS_AGENT_DEBUG") != "" {
-				t.Cleanup(func() {
-					for _, m := range r.noted(methodSessionUpdate) {
-						t.Logf("update: %.600s", m.Line)
-					}
-				})
-			}
-			// unseen ends a case whose tool call no wavehooks hook saw.
-			unseen := func(t *testing.T, what string, ran bool) {
-				t.Helper()
-				if ran {
-					knownGap(t, false, "item 5: in mode %s Claude Code ran %s without a permission request: no wavehooks hook saw it", mode, what)
-				}
-				knownGap(t, false, "item 5: in mode %s Claude Code refused %s itself (%s), before any permission request: no wavehooks hook saw it",
-					mode, what, r.toolFailure(what))
-			}
-
-			t.Run("deny stops rm -rf", func(t *testing.T) {
-				k := key("deny")
-				target := filepath.Join(project, "build-"+k)
-				require.NoError(t, os.MkdirAll(target, 0o755))
-				fake.script(k, use("Bash", cmd("rm -rf "+target)), say("DONE-"+k))
-				asked := r.countNoted(methodRequestPermission)
-				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": clean the build")))
-				require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that denies leaves the editor unasked")
-				pre := h.runs(t, "PreToolUse", target)
-				require.Len(t, h.claudeRuns(t, target), 1, "Claude Code's own PreToolUse hook ran once, in Claude Code")
-				if len(pre) == 0 {
-					unseen(t, "rm -rf", !exists(target))
-				}
-				require.True(t, exists(target), "the denied rm -rf did not run")
-				require.Len(t, pre, 1, "PreToolUse ran once for the one tool call")
-				require.Empty(t, h.runs(t, "PostToolUse", target), "the denied tool did not run")
-				knownGap(t, len(fake.saw(denyReason)) > 0, "item 6: the model never reads the hook's reason (it reads the adapter's %q)",
-					"User refused permission to run tool")
-			})
-
-			t.Run("allow lets it through and PostToolUse sees the result", func(t *testing.T) {
-				k := key("allow")
-				target := filepath.Join(project, "allowed-"+k+".txt")
-				command := "echo OUT-" + k + " && touch " + target
-				fake.script(k, use("Bash", cmd(command)), say("DONE-"+k))
-				asked := r.countNoted(methodRequestPermission)
-				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": make the file")))
-				require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that allows leaves the editor unasked")
-				require.Len(t, h.claudeRuns(t, target), 1, "Claude Code's own PreToolUse hook ran once, in Claude Code")
-				pre, post := h.runs(t, "PreToolUse", target), h.runs(t, "PostToolUse", target)
-				if len(pre) == 0 {
-					unseen(t, "Bash", exists(target))
-				}
-				require.True(t, exists(target), "the allowed command ran")
-				require.Len(t, pre, 1, "PreToolUse ran once")
-				require.Equal(t, "Bash", pre[0].Tool)
-				require.Contains(t, pre[0].Input, command, "the hook got Claude Code's own tool input")
-				require.Len(t, post, 1, "PostToolUse ran once")
-				require.Contains(t, post[0].Response, "OUT-"+k, "PostToolUse saw the command's output")
-			})
-
-			t.Run("ask reaches the editor once", func(t *testing.T) {
-				k := key("ask")
-				target := filepath.Join(project, "ASKME-"+k+".txt")
-				fake.script(k, use("Bash", cmd("touch "+target)), say("DONE-"+k))
-				asked := r.countNoted(methodRequestPermission)
-				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": make the file")))
-				got := r.noted(methodRequestPermission)[asked:]
-				if len(h.runs(t, "PreToolUse", target)) == 0 {
-					unseen(t, "Bash", exists(target))
-				}
-				require.Len(t, got, 1, "the user was asked once")
-				require.True(t, exists(target), "the editor allowed it once, and it ran")
-				require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
-				knownGap(t, strings.Contains(got[0].Line, "ASK-REASON-52"), "item 3: the permission request the user sees does not carry the hook's reason")
-			})
-
-			t.Run("Write is hooked once, under Claude Code's name", func(t *testing.T) {
-				k := key("write")
-				target := filepath.Join(project, "written-"+k+".txt")
-				fake.script(k, use("Write", fileArgs(target, "written\n")), say("DONE-"+k))
-				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": write the file")))
-				pre := h.runs(t, "PreToolUse", target)
-				if len(pre) == 0 {
-					unseen(t, "Write", exists(target))
-				}
-				require.Equal(t, "written\n", readFile(t, target))
-				require.Len(t, pre, 1, "PreToolUse ran once for one Write")
-				require.Equal(t, "Write", pre[0].Tool)
-				require.Len(t, h.runs(t, "PostToolUse", target), 1, "PostToolUse ran once")
-				require.Len(t, h.claudeRuns(t, target), 1, "Claude Code's own PreToolUse hook ran once, in Claude Code")
-			})
-
-			if mode != initial {
-				return // prompts and Stop do not depend on the mode
-			}
-			t.Run("a blocked prompt never reaches the model", func(t *testing.T) {
-				k := key("block")
-				fake.script(k, say("DONE-"+k))
-				require.Equal(t, "refusal", stopReason(t, r.prompt(open(t), k+": the key is "+secret)))
-				require.Empty(t, fake.saw(secret), "no model request carried the blocked prompt")
-			})
-
-			t.Run("a Stop block continues the turn", func(t *testing.T) {
-				k := key("stop")
-				fake.script(k, say("FIRST-"+k), say("SECOND-"+k))
-				require.NoError(t, os.WriteFile(h.stopFlag, nil, 0o600))
-				sess := open(t)
-				require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": answer twice")))
-				require.Contains(t, r.chunkTexts(), "SECOND-"+k, "the agent went on after the Stop block")
-				require.NotEmpty(t, fake.saw(stopReason77), "the model read the Stop hook's reason")
-				require.Equal(t, 2, h.stopRuns(t, sess), "Stop ran at each end of the turn, once")
-			})
-		})
-	}
+	runMatrix(t, r, fake, h, initial, offered, agentSpec{
+		name:  "Claude Code",
+		shell: func(c string) step { return use("Bash", cmd(c)) }, shellTool: "Bash",
+		write: func(path, content string) step { return use("Write", fileArgs(path, content)) }, writeTool: "Write",
+		ownHooks: true, denyText: `it reads the adapter's "User refused permission to run tool"`,
+	})
 	require.Equal(t, 0, r.wait())
 }

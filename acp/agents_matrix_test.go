@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/require"
 )
@@ -160,7 +161,7 @@ func exists(path string) bool {
 // toolFailure is the text of the last failed tool call update the editor
 // got, to say why an agent refused a tool itself.
 func (r *rig) toolFailure(tool string) string {
-	last := tool + " failed with no message"
+	last := "the editor was shown no failed tool call for " + tool
 	for _, u := range r.updates("tool_call_update") {
 		if u["status"] == "failed" {
 			if c, ok := u["content"].([]any); ok && len(c) > 0 {
@@ -196,4 +197,182 @@ func (r *rig) initialize(capabilities map[string]any) map[string]any {
 	var out map[string]any
 	require.NoError(r.t, json.Unmarshal(init.Result, &out))
 	return out
+}
+
+// agentSpec says how a real agent's model calls its tools, and what the
+// hooks should be told.
+type agentSpec struct {
+	name      string
+	shell     func(command string) step // the model runs a command
+	shellTool string                    // the tool name PreToolUse gets for it
+	write     func(path, content string) step
+	writeTool string
+	// ownHooks: the agent runs the project's Claude Code hooks itself
+	// (matrixHooks.writeClaudeHook); each must run there exactly once.
+	ownHooks bool
+	// denyText is what the model reads instead of a deny's reason.
+	denyText string
+}
+
+// runMatrix runs the matrix's cases in every mode the agent offers, each
+// case in a session of its own on the one agent process behind r. The
+// prompt-level cases (a blocked prompt, a Stop block) run in the initial
+// mode only: the proxy decides them before and after the agent.
+func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial string, offered []string, spec agentSpec) {
+	project := r.project
+	for _, mode := range offered {
+		t.Run(mode, func(t *testing.T) {
+			open := func(t *testing.T) string {
+				sess, _ := r.newSession()
+				if mode != initial {
+					res := r.call("session/set_mode", map[string]any{"sessionId": sess, "modeId": mode})
+					require.Nil(t, res.Error, "session/set_mode %s: %s", mode, res.Line)
+				}
+				return sess
+			}
+			// The case's marker, which the fake model looks for (caseMarker).
+			key := func(c string) string {
+				return "CASE-" + strings.Map(func(r rune) rune {
+					if unicode.IsLetter(r) || unicode.IsDigit(r) {
+						return r
+					}
+					return -1
+				}, mode) + c
+			}
+			if os.Getenv("WAVEHOOKS_AGENT_DEBUG") != "" {
+				t.Cleanup(func() {
+					for _, m := range r.noted(methodSessionUpdate) {
+						t.Logf("update: %.600s", m.Line)
+					}
+				})
+			}
+			// unseen ends a case whose tool call no wavehooks hook saw.
+			unseen := func(t *testing.T, what string, ran bool) {
+				t.Helper()
+				if ran {
+					knownGap(t, false, "item 5: in mode %s %s ran %s without a permission request: no wavehooks hook saw it", mode, spec.name, what)
+				}
+				knownGap(t, false, "item 5: in mode %s %s refused %s itself (%s), before any permission request: no wavehooks hook saw it",
+					mode, spec.name, what, r.toolFailure(what))
+			}
+
+			t.Run("deny stops rm -rf", func(t *testing.T) {
+				k := key("deny")
+				target := filepath.Join(project, "build-"+k)
+				require.NoError(t, os.MkdirAll(target, 0o755))
+				fake.script(k, spec.shell("rm -rf "+target), say("DONE-"+k))
+				asked := r.countNoted(methodRequestPermission)
+				// Codex ends the turn when a command is refused (cancelled).
+				require.Contains(t, []string{"end_turn", "cancelled"}, stopReason(t, r.prompt(open(t), k+": clean the build")))
+				require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that denies leaves the editor unasked")
+				pre := h.runs(t, "PreToolUse", target)
+				if spec.ownHooks {
+					require.Len(t, h.claudeRuns(t, target), 1, "Claude Code's own PreToolUse hook ran once, in Claude Code")
+				}
+				if len(pre) == 0 {
+					unseen(t, "rm -rf", !exists(target))
+				}
+				require.True(t, exists(target), "the denied rm -rf did not run")
+				require.Len(t, pre, 1, "PreToolUse ran once for the one tool call")
+				require.Empty(t, h.runs(t, "PostToolUse", target), "the denied tool did not run")
+				knownGap(t, len(fake.saw(denyReason)) > 0, "item 6: the model never reads the hook's reason (%s)", spec.denyText)
+			})
+
+			t.Run("allow lets it through and PostToolUse sees the result", func(t *testing.T) {
+				k := key("allow")
+				target := filepath.Join(project, "allowed-"+k+".txt")
+				command := "echo OUT-" + k + " && touch " + target
+				fake.script(k, spec.shell(command), say("DONE-"+k))
+				asked := r.countNoted(methodRequestPermission)
+				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": make the file")))
+				require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that allows leaves the editor unasked")
+				if spec.ownHooks {
+					require.Len(t, h.claudeRuns(t, target), 1, "Claude Code's own PreToolUse hook ran once, in Claude Code")
+				}
+				pre, post := h.runs(t, "PreToolUse", target), h.runs(t, "PostToolUse", target)
+				if len(pre) == 0 {
+					unseen(t, spec.shellTool, exists(target))
+				}
+				require.True(t, exists(target), "the allowed command ran")
+				require.Len(t, pre, 1, "PreToolUse ran once")
+				require.Equal(t, spec.shellTool, pre[0].Tool)
+				require.Contains(t, pre[0].Input, command, "the hook got Claude Code's own tool input")
+				require.Len(t, post, 1, "PostToolUse ran once")
+				require.Contains(t, post[0].Response, "OUT-"+k, "PostToolUse saw the command's output")
+			})
+
+			t.Run("ask reaches the editor once", func(t *testing.T) {
+				k := key("ask")
+				target := filepath.Join(project, "ASKME-"+k+".txt")
+				fake.script(k, spec.shell("touch "+target), say("DONE-"+k))
+				asked := r.countNoted(methodRequestPermission)
+				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": make the file")))
+				got := r.noted(methodRequestPermission)[asked:]
+				if len(h.runs(t, "PreToolUse", target)) == 0 {
+					unseen(t, spec.shellTool, exists(target))
+				}
+				require.Len(t, got, 1, "the user was asked once")
+				require.True(t, exists(target), "the editor allowed it once, and it ran")
+				require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+				knownGap(t, strings.Contains(got[0].Line, "ASK-REASON-52"), "item 3: the permission request the user sees does not carry the hook's reason")
+			})
+
+			t.Run("Write is hooked once, under the agent's own name", func(t *testing.T) {
+				if spec.write == nil {
+					t.Skip("SKIPPED: " + spec.name + " has no tool that writes a file (it writes with its shell tool)")
+				}
+				k := key("write")
+				target := filepath.Join(project, "written-"+k+".txt")
+				fake.script(k, spec.write(target, "written\n"), say("DONE-"+k))
+				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": write the file")))
+				pre := h.runs(t, "PreToolUse", target)
+				if len(pre) == 0 {
+					unseen(t, spec.writeTool, exists(target))
+				}
+				require.Equal(t, "written\n", readFile(t, target))
+				require.Len(t, pre, 1, "PreToolUse ran once for one Write")
+				require.Equal(t, spec.writeTool, pre[0].Tool)
+				require.Len(t, h.runs(t, "PostToolUse", target), 1, "PostToolUse ran once")
+				if spec.ownHooks {
+					require.Len(t, h.claudeRuns(t, target), 1, "Claude Code's own PreToolUse hook ran once, in Claude Code")
+				}
+			})
+
+			if mode != initial {
+				return // prompts and Stop do not depend on the mode
+			}
+			t.Run("a blocked prompt never reaches the model", func(t *testing.T) {
+				k := key("block")
+				fake.script(k, say("DONE-"+k))
+				require.Equal(t, "refusal", stopReason(t, r.prompt(open(t), k+": the key is "+secret)))
+				require.Empty(t, fake.saw(secret), "no model request carried the blocked prompt")
+			})
+
+			t.Run("a Stop block continues the turn", func(t *testing.T) {
+				k := key("stop")
+				fake.script(k, say("FIRST-"+k), say("SECOND-"+k))
+				require.NoError(t, os.WriteFile(h.stopFlag, nil, 0o600))
+				sess := open(t)
+				require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": answer twice")))
+				require.Contains(t, r.chunkTexts(), "SECOND-"+k, "the agent went on after the Stop block")
+				require.NotEmpty(t, fake.saw(stopReason77), "the model read the Stop hook's reason")
+				require.Equal(t, 2, h.stopRuns(t, sess), "Stop ran at each end of the turn, once")
+			})
+		})
+	}
+}
+
+// sessionModes opens a session and returns the mode it starts in and the
+// modes it offers.
+func sessionModes(t *testing.T, r *rig) (initial string, offered []string) {
+	t.Helper()
+	_, first := r.newSession()
+	modes, ok := first["modes"].(map[string]any)
+	require.True(t, ok, "session/new gave no modes: %s", mustJSON(first))
+	initial = modes["currentModeId"].(string)
+	for _, m := range modes["availableModes"].([]any) {
+		offered = append(offered, m.(map[string]any)["id"].(string))
+	}
+	require.Contains(t, offered, initial)
+	return initial, offered
 }
