@@ -87,6 +87,13 @@ func (h *matrixHooks) writeClaudeHook(t *testing.T, project string) {
 	own := hook(t, dir, "claude-audit.sh", `jq -c '{tool: .tool_name, input: (.tool_input | tostring)}' >> '`+h.claudeAudit+`'`)
 	require.NoError(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte(settings([3]string{"PreToolUse", "", own})), 0o600))
+	// And wavehooks imports Claude Code's hooks, as a user who shares them
+	// with other agents sets it: the proxy must leave them to the agent.
+	wave := filepath.Join(project, ".wave", "settings.json")
+	var cfg map[string]any
+	require.NoError(t, json.Unmarshal([]byte(readFile(t, wave)), &cfg))
+	cfg["importClaudeHooks"] = true
+	require.NoError(t, os.WriteFile(wave, mustRaw(cfg), 0o600))
 }
 
 // claudeRuns returns the lines of Claude Code's own hook whose input contains s.
