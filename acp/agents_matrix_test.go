@@ -182,6 +182,25 @@ func (r *rig) toolFailure(tool string) string {
 	return last
 }
 
+// lastFailure is the content of the last update that marked a tool call of
+// the session failed: what the editor's tool card ends up showing.
+func (r *rig) lastFailure(sess string) string {
+	last := ""
+	for _, m := range r.noted(methodSessionUpdate) {
+		var p struct {
+			SessionID string         `json:"sessionId"`
+			Update    map[string]any `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil || p.SessionID != sess {
+			continue
+		}
+		if k := p.Update["sessionUpdate"]; (k == "tool_call" || k == "tool_call_update") && p.Update["status"] == "failed" && p.Update["content"] != nil {
+			last = mustJSON(p.Update["content"])
+		}
+	}
+	return last
+}
+
 // countNoted counts the editor-received messages of a method.
 func (r *rig) countNoted(method string) int { return len(r.noted(method)) }
 
@@ -270,7 +289,8 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				fake.script(k, spec.shell("rm -rf "+target), say("DONE-"+k))
 				asked := r.countNoted(methodRequestPermission)
 				// Codex ends the turn when a command is refused (cancelled).
-				require.Contains(t, []string{"end_turn", "cancelled"}, stopReason(t, r.prompt(open(t), k+": clean the build")))
+				sess := open(t)
+				require.Contains(t, []string{"end_turn", "cancelled"}, stopReason(t, r.prompt(sess, k+": clean the build")))
 				require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that denies leaves the editor unasked")
 				pre := h.runs(t, "PreToolUse", target)
 				if spec.ownHooks {
@@ -282,7 +302,9 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				require.True(t, exists(target), "the denied rm -rf did not run")
 				require.Len(t, pre, 1, "PreToolUse ran once for the one tool call")
 				require.Empty(t, h.runs(t, "PostToolUse", target), "the denied tool did not run")
-				knownGap(t, len(fake.saw(denyReason)) > 0, "item 6: the model never reads the hook's reason (%s)", spec.denyText)
+				card := r.lastFailure(sess)
+				knownGap(t, len(fake.saw(denyReason)) > 0 && strings.Contains(card, denyReason),
+					"item 6: the model does not read the hook's reason (%s); the tool card ends with %q", spec.denyText, card)
 			})
 
 			t.Run("allow lets it through and PostToolUse sees the result", func(t *testing.T) {
