@@ -134,13 +134,13 @@ func (h matrixHooks) runs(t *testing.T, event, s string) []auditLine {
 	return out
 }
 
-// stopRuns counts the Stop hook's runs for one session.
-func (h matrixHooks) stopRuns(t *testing.T, session string) int {
+// eventRuns counts the audit hook's runs for one event of one session.
+func (h matrixHooks) eventRuns(t *testing.T, event, session string) int {
 	t.Helper()
 	n := 0
 	for _, line := range strings.Split(strings.TrimSpace(readFile(t, h.audit)), "\n") {
 		var a auditLine
-		if line != "" && json.Unmarshal([]byte(line), &a) == nil && a.Event == "Stop" && a.Session == session {
+		if line != "" && json.Unmarshal([]byte(line), &a) == nil && a.Event == event && a.Session == session {
 			n++
 		}
 	}
@@ -313,8 +313,11 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				command := "echo OUT-" + k + " && touch " + target
 				fake.script(k, spec.shell(command), say("DONE-"+k))
 				asked := r.countNoted(methodRequestPermission)
-				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": make the file")))
+				sess := open(t)
+				require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": make the file")))
 				require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that allows leaves the editor unasked")
+				require.Equal(t, 1, h.eventRuns(t, "UserPromptSubmit", sess), "UserPromptSubmit ran once for one prompt")
+				require.Equal(t, 1, h.eventRuns(t, "Stop", sess), "Stop ran once for one turn")
 				if spec.ownHooks {
 					require.Len(t, h.claudeRuns(t, target), 1, "Claude Code's own PreToolUse hook ran once, in Claude Code")
 				}
@@ -353,7 +356,8 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				k := key("write")
 				target := filepath.Join(project, "written-"+k+".txt")
 				fake.script(k, spec.write(target, "written\n"), say("DONE-"+k))
-				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": write the file")))
+				sess := open(t)
+				require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": write the file")))
 				pre := h.runs(t, "PreToolUse", target)
 				if len(pre) == 0 {
 					unseen(t, spec.writeTool, exists(target))
@@ -365,6 +369,11 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				if spec.ownHooks {
 					require.Len(t, h.claudeRuns(t, target), 1, "Claude Code's own PreToolUse hook ran once, in Claude Code")
 				}
+				var names []string
+				for _, b := range blocksOf(r.transcript(sess), "tool") {
+					names = append(names, b["name"].(string))
+				}
+				require.Equal(t, []string{spec.writeTool}, names, "the transcript names the write as its hook was told")
 			})
 
 			if mode != initial {
@@ -385,7 +394,7 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": answer twice")))
 				require.Contains(t, r.chunkTexts(), "SECOND-"+k, "the agent went on after the Stop block")
 				require.NotEmpty(t, fake.saw(stopReason77), "the model read the Stop hook's reason")
-				require.Equal(t, 2, h.stopRuns(t, sess), "Stop ran at each end of the turn, once")
+				require.Equal(t, 2, h.eventRuns(t, "Stop", sess), "Stop ran at each end of the turn, once")
 			})
 		})
 	}
