@@ -110,6 +110,9 @@ func (f *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	steps := f.scripts[key]
 	f.mu.Unlock()
 	switch {
+	case r.Method == http.MethodConnect || r.URL.IsAbs():
+		// Asked as a proxy (HTTPS_PROXY points here): nothing leaves the machine.
+		http.Error(w, "this proxy forwards nothing", http.StatusForbidden)
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		f.responses(w, body, steps)
 	case strings.HasPrefix(r.URL.Path, "/v1/messages"):

@@ -82,7 +82,7 @@ func TestGeminiCLIWithEditorFiles(t *testing.T) {
 		require.NotEmpty(t, got, "the user was asked")
 		withReason := 0
 		for _, m := range got {
-			if strings.Contains(m.Line, "ASK-REASON-52") {
+			if strings.Contains(m.Line, askReason) {
 				withReason++
 			}
 		}
