@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -87,6 +88,41 @@ func TestCodexACP(t *testing.T) {
 		name:  "Codex",
 		shell: func(c string) step { return use("exec_command", map[string]any{"cmd": c}) }, shellTool: "Bash",
 		denyText: "Codex ends the turn when a command is refused: the model reads nothing",
+	})
+
+	// What a real model does when the sandbox stops a command: it asks to
+	// run it outside, and Codex asks the editor, where the hooks decide.
+	escalated := func(c string) step {
+		return use("exec_command", map[string]any{"cmd": c, "sandbox_permissions": "require_escalated", "justification": "needs to write"})
+	}
+	t.Run("escalated/allow lets it through and PostToolUse sees the result", func(t *testing.T) {
+		k := "CASE-escalatedallow"
+		target := filepath.Join(project, "allowed-"+k+".txt")
+		command := "echo OUT-" + k + " && touch " + target
+		fake.script(k, escalated(command), say("DONE-"+k))
+		asked := r.countNoted(methodRequestPermission)
+		sess, _ := r.newSession()
+		require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": make the file")))
+		require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that allows leaves the editor unasked")
+		require.True(t, exists(target), "the allowed command ran")
+		pre, post := h.runs(t, "PreToolUse", target), h.runs(t, "PostToolUse", target)
+		require.Len(t, pre, 1, "PreToolUse ran once")
+		require.Equal(t, "Bash", pre[0].Tool)
+		require.Len(t, post, 1, "PostToolUse ran once")
+		require.Contains(t, post[0].Response, "OUT-"+k, "PostToolUse saw the command's output")
+	})
+	t.Run("escalated/ask reaches the editor once", func(t *testing.T) {
+		k := "CASE-escalatedask"
+		target := filepath.Join(project, "ASKME-"+k+".txt")
+		fake.script(k, escalated("touch "+target), say("DONE-"+k))
+		asked := r.countNoted(methodRequestPermission)
+		sess, _ := r.newSession()
+		require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": make the file")))
+		got := r.noted(methodRequestPermission)[asked:]
+		require.Len(t, got, 1, "the user was asked once")
+		require.True(t, exists(target), "the editor allowed it once, and it ran")
+		require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+		knownGap(t, strings.Contains(got[0].Line, askReason), "item 3: the permission request the user sees does not carry the hook's reason")
 	})
 	require.Equal(t, 0, r.wait())
 }
