@@ -9,7 +9,7 @@ VERSION  ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev$$(
 COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: all build cross test-fallback test-wine test test-short test-hooks test-editors test-nvim-latest demo bench lint fuzz smoke clean conformance
+.PHONY: all build cross test-fallback test-wine test test-short test-hooks test-editors test-nvim-latest demo bench lint fuzz smoke clean conformance acp-agents
 
 all: build
 
@@ -87,6 +87,17 @@ test-short:
 conformance:
 	@sh conformance/install-claude-code.sh || echo "SKIPPED: the Claude Code conformance suite (the CLI could not be installed; see above)"
 	$(GO) test -count=1 -timeout 30m -run '^TestConformance$$' ./conformance $(if $(UPDATE),-args -update)
+
+# The real ACP agents behind the proxy (docs/acp.md, "Tested agents"), installed when missing, with every
+# known gap of issue #26 they still show: `go test` prints skips only with -v.
+acp-agents:
+	@sh acp/testdata/gemini/install.sh || echo "SKIPPED: Gemini CLI not installed"
+	@sh acp/testdata/claude-agent-acp/install.sh || echo "SKIPPED: claude-agent-acp not installed"
+	@sh acp/testdata/codex-acp/install.sh || echo "SKIPPED: codex-acp not installed"
+	@mkdir -p .cache; status=0; \
+	  $(GO) test -count=1 -v -run 'TestGeminiCLI|TestClaudeAgentACP|TestCodexACP' ./acp > .cache/acp-agents.log 2>&1 || status=$$?; \
+	  grep -E 'KNOWN GAP|SKIPPED|^(---|ok|FAIL)|--- (FAIL|PASS)' .cache/acp-agents.log; \
+	  [ $$status -eq 0 ] || echo "the whole log: .cache/acp-agents.log"; exit $$status
 
 # The main job on defaults: a scripted agent session against the example hooks.
 demo: build

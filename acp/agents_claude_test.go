@@ -1,0 +1,77 @@
+//go:build linux
+
+package acp
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// claudeAgentACP is the entry point of the claude-agent-acp that
+// testdata/claude-agent-acp/install.sh installs, or $WAVEHOOKS_CLAUDE_AGENT_ACP.
+func claudeAgentACP(t *testing.T) (node, entry string) {
+	t.Helper()
+	entry = os.Getenv("WAVEHOOKS_CLAUDE_AGENT_ACP")
+	if entry == "" {
+		entry = filepath.Join("..", ".cache", "claude-agent-acp", "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist", "index.js")
+	}
+	if _, err := os.Stat(entry); err != nil {
+		t.Skip("SKIPPED: claude-agent-acp is not installed (sh acp/testdata/claude-agent-acp/install.sh installs it): " + err.Error())
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("SKIPPED: claude-agent-acp needs node: " + err.Error())
+	}
+	entry, err = filepath.Abs(entry)
+	require.NoError(t, err)
+	return node, entry
+}
+
+// claudeEnv is Claude Code's offline environment, as the conformance suite
+// sets it (conformance/claude.go): the API is the fake on loopback, every
+// other request goes to it as a proxy that forwards nothing.
+func claudeEnv(home, tmp, base string) []string {
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "LANG=C.UTF-8",
+		"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=sk-ant-acp-offline",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
+		"HTTPS_PROXY=" + base, "HTTP_PROXY=" + base, "https_proxy=" + base, "http_proxy=" + base,
+		"NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1"}
+	if os.Geteuid() == 0 {
+		// As root the adapter hides bypassPermissions unless it is told it
+		// runs in a sandbox; a user's machine offers it.
+		env = append(env, "IS_SANDBOX=1")
+	}
+	return env
+}
+
+// claude-agent-acp (Claude Code behind Zed's ACP adapter) through the proxy,
+// offline, in every mode it offers: the behaviour matrix of
+// agents_matrix_test.go, one agent process for all cases, one session each.
+func TestClaudeAgentACP(t *testing.T) {
+	node, entry := claudeAgentACP(t)
+	fake := startFakeModel(t)
+	project := t.TempDir()
+	h := writeMatrixHooks(t, project)
+	h.writeClaudeHook(t, project)
+	home, tmp := t.TempDir(), t.TempDir()
+	r := startRig(t, rigOptions{project: project, opts: func(o *Options) {
+		o.Agent = []string{node, entry}
+		o.AgentDir = project
+		o.AgentEnv = claudeEnv(home, tmp, fake.URL())
+		o.TrustWorkspace = true
+	}})
+	r.initialize(map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true})
+	initial, offered := sessionModes(t, r)
+	t.Logf("claude-agent-acp starts sessions in %q and offers %v", initial, offered)
+	runMatrix(t, r, fake, h, initial, offered, agentSpec{
+		name:  "Claude Code",
+		shell: func(c string) step { return use("Bash", cmd(c)) }, shellTool: "Bash",
+		write: func(path, content string) step { return use("Write", fileArgs(path, content)) }, writeTool: "Write",
+		ownHooks: true, denyText: `it reads the adapter's "User refused permission to run tool"`,
+	})
+	require.Equal(t, 0, r.wait())
+}
