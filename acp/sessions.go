@@ -63,7 +63,7 @@ func (p *Proxy) openSession(cwd, acpID string) (st *sessState, inMemory error) {
 		root = dir
 	}
 	ws := p.workspace(root)
-	sess, memErr := ws.openSession(sessionID(acpID))
+	sess, memErr := ws.OpenSession(sessionID(acpID))
 	if memErr != nil {
 		p.log.Warn("the session's transcript cannot be kept; it is kept in memory", "session", acpID, "err", memErr)
 	}

@@ -53,21 +53,20 @@ func (p *Proxy) record(st *sessState, matchValue string, out *session.Outcome, n
 }
 
 func (p *Proxy) recordRun(sessionID, matchValue string, res *hooks.Result, note string) {
-	if len(res.Runs) == 0 {
-		return
+	if run, ok := p.host.Record(sessionID, matchValue, res, note); ok {
+		p.logRun(run, matchValue, sessionID)
 	}
-	run := hooks.NewEventRun(sessionID, matchValue, res)
-	if note != "" {
-		run.Outcome += "; " + note
-	}
-	run = p.history.Add(run)
+}
+
+// logRun logs a recorded run to stderr, where editors keep an agent's log.
+func (p *Proxy) logRun(run hooks.EventRun, matchValue, sessionID string) {
 	p.log.Info("hooks ran", "event", run.Event, "match", matchValue, "session", sessionID, "outcome", run.Outcome)
 }
 
 // recordNote adds to the history something the proxy could not let hooks
 // decide, so that "why did my hook not stop this?" has an answer there too.
 func (p *Proxy) recordNote(st *sessState, ev hooks.Event, matchValue, outcome string) {
-	run := p.history.Add(hooks.EventRun{SessionID: st.session().ID(), Event: ev, MatchValue: matchValue,
+	run := p.host.History.Add(hooks.EventRun{SessionID: st.session().ID(), Event: ev, MatchValue: matchValue,
 		Hooks: []hooks.Run{}, Outcome: outcome})
 	p.log.Info("not enforced", "event", run.Event, "match", matchValue, "session", run.SessionID, "outcome", outcome)
 }

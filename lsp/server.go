@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/session"
 	"github.com/wavehooks/wavehooks/watcher"
@@ -44,6 +45,12 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported in serverInfo.
 	Version string
+}
+
+// hostConfig is the configuration the server shares with every host.
+func (o *Options) hostConfig(log *slog.Logger) host.Config {
+	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile,
+		TrustWorkspace: o.TrustWorkspace, HistorySize: o.HistorySize, Logger: log}
 }
 
 func (o *Options) setDefaults() {
@@ -119,8 +126,10 @@ type Server struct {
 	// Set by initialize, read-only afterwards.
 	root         string
 	waveHome     string
-	progress     bool // the client shows work-done progress
-	lensRefresh  bool // the client re-asks for code lenses on workspace/codeLens/refresh
+	progress     bool            // the client shows work-done progress
+	lensRefresh  bool            // the client re-asks for code lenses on workspace/codeLens/refresh
+	paths        hooks.Paths     // the settings files of root, with waveHome
+	ws           *host.Workspace // the workspace: engine, store and trust below are its
 	engine       *hooks.Engine
 	store        *session.Store
 	trust        *hooks.TrustStore
@@ -128,6 +137,7 @@ type Server struct {
 	trustPrompt  sync.Mutex  // one trust prompt at a time; guards trustAsked
 	trustAsked   string      // the hash the user last answered the prompt for
 	trustWanted  atomic.Bool // a prompt may be needed: set by every reload, cleared by the asker
+	host         *host.Host  // what every host shares; history is its run history
 	history      *hooks.History
 	watch        *watcher.Watcher
 	asks         *askBook
@@ -153,9 +163,10 @@ func NewServer(opts Options) *Server {
 		progressTask: newProgressTasks(),
 		announced:    newAnnouncements(),
 		observed:     newObservedState(),
-		history:      hooks.NewHistory(opts.HistorySize),
 	}
 	s.log = slog.New(&clientLog{Handler: opts.Logger.Handler(), s: s})
+	s.host = host.New(opts.hostConfig(s.log))
+	s.history = s.host.History
 	return s
 }
 

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/lsp"
 )
@@ -49,7 +50,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wavehooks run: unknown event %q (known: %v)\n", event, hooks.Events())
 		return 2
 	}
-	paths, err := c.paths()
+	hc, root, err := c.host()
 	if err != nil {
 		fmt.Fprintln(stderr, "wavehooks run:", err)
 		return 2
@@ -69,25 +70,23 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if in.Cwd == "" {
-		in.Cwd = paths.ProjectRoot
+		in.Cwd = root
 		if dir := newCwd(&in); dir != "" {
 			in.Cwd = dir // as Claude Code sends CwdChanged: cwd is already the new directory
 		}
 	}
-	cfg := hooks.Load(paths, nil)
-	loaded := hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, c.trust)
-	reportSettings(stderr, loaded)
-	engine := hooks.NewEngine(cfg)
-	engine.Install(loaded)
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer cancel()
 	var mu sync.Mutex
 	var background []hooks.EventRun
-	engine.OnAsyncDone(func(in hooks.Input, res hooks.Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		background = append(background, hooks.NewEventRun(in.SessionID, in.MatchValue(), &res))
-	})
+	ws := host.New(hc).Open(root, host.Options{NoStore: true, // one event: no session is kept
+		OnAsyncRun: func(_ hooks.Input, _ hooks.Result, run hooks.EventRun) {
+			mu.Lock()
+			defer mu.Unlock()
+			background = append(background, run)
+		}})
+	reportSettings(stderr, ws.Loaded())
+	engine := ws.Engine
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
 	stop := context.AfterFunc(ctx, engine.Close) // ^C kills the async hooks too
 	defer stop()
 	res := engine.Fire(ctx, in)
