@@ -101,8 +101,7 @@ func (p *Proxy) requestPermission(m *message) {
 		next = true
 		note = "no decision: the PermissionRequest hooks come next"
 	}
-	p.record(st, name, &out, note)
-	p.surface(st, hooks.PreToolUse, out.Blocks)
+	p.finish(st, hooks.PreToolUse, name, &out, note)
 	if next {
 		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options)
 	}
@@ -137,8 +136,7 @@ func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sess
 		note = "the editor asks the user"
 		p.askEditor(m, st, t, options)
 	}
-	p.record(st, name, &out, note)
-	p.surface(st, hooks.PermissionRequest, out.Blocks)
+	p.finish(st, hooks.PermissionRequest, name, &out, note)
 }
 
 // denyPermission answers a permission request with the agent's reject_once
@@ -347,8 +345,7 @@ func (p *Proxy) clientOperation(m *message) {
 		p.mu.Unlock()
 		p.toEditor(m, line)
 	}
-	p.record(st, name, &out, note)
-	p.surface(st, hooks.PreToolUse, out.Blocks)
+	p.finish(st, hooks.PreToolUse, name, &out, note)
 }
 
 // refuseUnread answers a guarded request of the agent's whose params the

@@ -41,8 +41,7 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 			"): its hooks run all the same, on the session kept in memory (their transcript_path is empty), and nothing of it is saved")
 	}
 	if ok {
-		p.record(st, source, &out, "")
-		p.surface(st, hooks.SessionStart, out.Blocks)
+		p.finish(st, hooks.SessionStart, source, &out, "")
 	}
 }
 
@@ -152,8 +151,7 @@ func (p *Proxy) endSession(acpID, reason string) {
 		return st.session().SessionEnd(ctx, reason)
 	})
 	if ok {
-		p.record(st, reason, &out, "")
-		p.surface(st, hooks.SessionEnd, out.Blocks)
+		p.finish(st, hooks.SessionEnd, reason, &out, "")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -138,13 +139,13 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 		whenReplied(ctx, func() { s.announce(sess) }) // what was saved before the error
 		return out, err
 	}
-	run, recorded := s.record(sess.ID(), matchValue, &out.Result, askedNote(out)) // in wave/hookRuns before the response
+	rep := s.host.Finish(sess.ID(), matchValue, &out, host.AskedNote(out)) // in wave/hookRuns before the response
 	s.observe(out)
 	whenReplied(ctx, func() {
-		if recorded {
-			s.notify(notifyHookRun, run)
+		if rep.Recorded {
+			s.notify(notifyHookRun, rep.Run)
 		}
-		s.surface(out.Blocks)
+		s.surface(rep.Notices)
 		s.announce(sess)
 	})
 	return out, nil
@@ -152,34 +153,9 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 
 // recordRun adds an event to the history and announces it, when any hook was configured for it.
 func (s *Server) recordRun(sessionID, matchValue string, res *hooks.Result) {
-	if run, ok := s.record(sessionID, matchValue, res, ""); ok {
+	if run, ok := s.host.Record(sessionID, matchValue, res, ""); ok {
 		s.notify(notifyHookRun, run)
 	}
-}
-
-// record adds an event to the history when any hook was configured for it;
-// note says what happened after the hooks (the user's answer to an ask).
-func (s *Server) record(sessionID, matchValue string, res *hooks.Result, note string) (hooks.EventRun, bool) {
-	if len(res.Runs) == 0 {
-		return hooks.EventRun{}, false
-	}
-	run := hooks.NewEventRun(sessionID, matchValue, res)
-	if note != "" {
-		run.Outcome += "; " + note
-	}
-	return s.history.Add(run), true
-}
-
-// askedNote is how an ask ended, for the run history: the hooks said "ask",
-// and "why did my tool not run?" is answered by what came of it.
-func askedNote(out session.Outcome) string {
-	if !out.Asked {
-		return ""
-	}
-	if out.Permission == string(hooks.PermissionAllow) {
-		return "asked: allowed"
-	}
-	return "asked: denied (by the user, or no answer in time)"
 }
 
 // session finds a session by id, open or on disk: nothing the client sends
