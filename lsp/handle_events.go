@@ -10,6 +10,7 @@ import (
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -42,7 +43,7 @@ func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	return sessionStartResult(sess.ID(), sess.TranscriptPath(), out), nil
+	return wire.SessionStart(sess.ID(), sess.TranscriptPath(), out), nil
 }
 
 func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams) (*FlowResult, error) {
@@ -54,7 +55,7 @@ func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams
 	out, err := s.event(ctx, sess, hooks.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.UserPromptSubmit(ctx, p.Prompt)
 	})
-	return flowResult(out), err
+	return wire.Flow(out), err
 }
 
 func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolUseResult, error) {
@@ -70,7 +71,7 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	if err != nil {
 		return nil, err
 	}
-	return preToolUseResult(out, p.ToolInput), nil
+	return wire.PreToolUse(out, p.ToolInput), nil
 }
 
 func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowResult, error) {
@@ -88,7 +89,7 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	out, err := s.event(ctx, sess, hooks.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PostToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, p.ToolResponse)
 	})
-	return flowResult(out), err
+	return wire.Flow(out), err
 }
 
 func (s *Server) stop(ctx context.Context, p *StopParams) (*FlowResult, error) {
@@ -98,7 +99,7 @@ func (s *Server) stop(ctx context.Context, p *StopParams) (*FlowResult, error) {
 	}
 	ctx = session.WithClientInput(ctx, p.input())
 	out, err := s.event(ctx, sess, hooks.Stop, "", "Stop hooks", sess.Stop)
-	return flowResult(out), err
+	return wire.Flow(out), err
 }
 
 func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksResult, error) {
@@ -116,7 +117,7 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 	if err != nil {
 		return nil, err
 	}
-	return blocksResult(out), nil
+	return wire.Blocks(out), nil
 }
 
 // event runs one lifecycle event of a session with everything the editor

@@ -17,6 +17,7 @@ import (
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"github.com/wavehooks/wavehooks/session"
 	"github.com/wavehooks/wavehooks/watcher"
 )
@@ -375,7 +376,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			rerr = reply(reqCtx, nil, toRPCError(err))
 		} else {
 			// What jsonrpc2's replier does, without marshalling the result twice.
-			rerr = s.stream.writeResponse(call.ID(), result, sizeHint(result))
+			rerr = s.stream.writeResponse(call.ID(), result, wire.SizeHint(result))
 		}
 		if rerr != nil {
 			s.log.Debug("reply not sent", "method", method, "err", rerr)

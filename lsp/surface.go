@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -14,7 +15,7 @@ import (
 // editor is gone, which Serve notices on its own.
 func (s *Server) notify(method string, params any) {
 	// What conn.Notify does, without marshalling the params twice.
-	if err := s.stream.writeNotification(method, params, sizeHint(params)); err != nil {
+	if err := s.stream.writeNotification(method, params, wire.SizeHint(params)); err != nil {
 		s.log.Debug("notification not sent", "method", method, "err", err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
-	"github.com/wavehooks/wavehooks/lsp"
+	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
 // runEvent fires one event from the command line: the hooks configured for
@@ -63,7 +63,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	in, err := hooks.ParseInput(ev, data)
 	if err == nil {
-		err = lsp.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
+		err = host.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
@@ -104,7 +104,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	result, err := lsp.Preview(ctx, in, res)
+	result, err := host.Preview(ctx, in, res)
 	if err != nil {
 		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return 1
@@ -197,7 +197,7 @@ func readRest(head []byte, r io.Reader) ([]byte, error) {
 // in a buffer grown a quarter at a time: a result can hold a 100 MB tool
 // input twice.
 func printIndented(w io.Writer, v any) error {
-	compact, err := lsp.MarshalWire(v)
+	compact, err := wire.Marshal(v)
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,11 @@
-package lsp
+package host
 
 import (
 	"context"
 
 	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -28,7 +29,7 @@ func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error)
 			}
 		}
 	}
-	return resultFor(in.Event, in.SessionID, in.TranscriptPath, out, in.ToolInput), nil
+	return wire.For(in.Event, in.SessionID, in.TranscriptPath, out, in.ToolInput), nil
 }
 
 // previewOutcome applies the hooks' answer to sess: a PreToolUse in two
@@ -73,10 +74,3 @@ const previewToolUseID = "toolu_preview"
 type answered hooks.Result
 
 func (a answered) Fire(context.Context, hooks.Input) hooks.Result { return hooks.Result(a) }
-
-// MarshalWire encodes a result as the server writes it on the wire
-// (segmentio's encoder without HTML escaping), into a buffer of about its
-// size: Preview's result for a large tool input holds it twice.
-func MarshalWire(v any) ([]byte, error) {
-	return appendJSON(make([]byte, 0, sizeHint(v)+64), v)
-}
