@@ -30,54 +30,14 @@ import (
 // so that they are not left running unsupervised. With --explain, what each
 // one did is explained after it ends.
 func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var c commonFlags
-	c.register(fs)
-	explain := fs.Bool("explain", false, "explain, for a person, which hooks matched, ran, and what each decided")
-	event, rest := "", args
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		event, rest = args[0], args[1:]
+	req, code := decodeRun(args, stdin, stderr)
+	if code != 0 {
+		return code
 	}
-	if err := fs.Parse(rest); err != nil {
-		return 2
-	}
-	if event == "" && fs.NArg() > 0 {
-		event = fs.Arg(0)
-	}
-	ev := hooks.Event(event)
-	if _, ok := hooks.Spec(ev); !ok {
-		fmt.Fprintf(stderr, "wavehooks run: unknown event %q (known: %v)\n", event, hooks.Events())
-		return 2
-	}
-	hc, root, err := c.host()
-	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", err)
-		return 2
-	}
-	growPipe(stdin)
-	data, err := readAll(stdin)
-	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run: reading stdin:", err)
-		return 2
-	}
-	in, err := hooks.ParseInput(ev, data)
-	if err == nil {
-		err = host.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
-		return 2
-	}
-	if in.Cwd == "" {
-		in.Cwd = root
-		if dir := newCwd(&in); dir != "" {
-			in.Cwd = dir // as Claude Code sends CwdChanged: cwd is already the new directory
-		}
-	}
+	in := req.in
 	var mu sync.Mutex
 	var background []hooks.EventRun
-	ws := host.New(hc).Open(root, host.Options{NoStore: true, // one event: no session is kept
+	ws := host.New(req.host).Open(req.root, host.Options{NoStore: true, // one event: no session is kept
 		OnAsyncRun: func(_ hooks.Input, _ hooks.Result, run hooks.EventRun) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -96,7 +56,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				safetext.Line(r.Type, 0), safetext.Line(r.Command, 0))
 		}
 	}
-	if *explain {
+	if req.explain {
 		fmt.Fprint(stdout, hooks.Explain(hooks.NewEventRun(in.SessionID, in.MatchValue(), &res)))
 		engine.Wait()
 		for _, r := range background {
@@ -277,4 +237,65 @@ func newCwd(in *hooks.Input) string {
 		return ""
 	}
 	return filepath.Clean(dir)
+}
+
+// runRequest is what `wavehooks run` was asked: the host, the project and
+// the event's input, read and checked before any hook runs.
+type runRequest struct {
+	host    host.Config
+	root    string
+	in      hooks.Input
+	explain bool
+}
+
+// decodeRun reads the command line and stdin of `wavehooks run`; a code
+// other than 0 is the exit status of a request refused (its reason is on
+// stderr).
+func decodeRun(args []string, stdin io.Reader, stderr io.Writer) (runRequest, int) {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c commonFlags
+	c.register(fs)
+	explain := fs.Bool("explain", false, "explain, for a person, which hooks matched, ran, and what each decided")
+	event, rest := "", args
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		event, rest = args[0], args[1:]
+	}
+	if err := fs.Parse(rest); err != nil {
+		return runRequest{}, 2
+	}
+	if event == "" && fs.NArg() > 0 {
+		event = fs.Arg(0)
+	}
+	ev := hooks.Event(event)
+	if _, ok := hooks.Spec(ev); !ok {
+		fmt.Fprintf(stderr, "wavehooks run: unknown event %q (known: %v)\n", event, hooks.Events())
+		return runRequest{}, 2
+	}
+	hc, root, err := c.host()
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks run:", err)
+		return runRequest{}, 2
+	}
+	growPipe(stdin)
+	data, err := readAll(stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks run: reading stdin:", err)
+		return runRequest{}, 2
+	}
+	in, err := hooks.ParseInput(ev, data)
+	if err == nil {
+		err = host.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
+		return runRequest{}, 2
+	}
+	if in.Cwd == "" {
+		in.Cwd = root
+		if dir := newCwd(&in); dir != "" {
+			in.Cwd = dir // as Claude Code sends CwdChanged: cwd is already the new directory
+		}
+	}
+	return runRequest{host: hc, root: root, in: in, explain: *explain}, 0
 }
