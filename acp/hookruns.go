@@ -21,5 +21,5 @@ func (p *Proxy) hookRuns(m *message) {
 		}
 		p.mu.Unlock()
 	}
-	p.toEditor(m, resultLine(m.ID, map[string]any{"runs": p.history.List(params.SessionID, params.Event, params.Limit)}))
+	p.toEditor(m, resultLine(m.ID, map[string]any{"runs": p.host.History.List(params.SessionID, params.Event, params.Limit)}))
 }

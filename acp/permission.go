@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -71,38 +72,21 @@ func (p *Proxy) requestPermission(m *message) {
 
 	ctx := st.ctx()
 	out, ok := p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
-		// "ask" is the editor's own prompt, which comes after the hooks: the
-		// session is told yes here, and the user's answer is recorded when
-		// the editor gives it (editorAnswered).
-		return st.session().PreToolUse(ctx, t.id, name, input, func(context.Context, session.AskRequest) bool { return true })
+		// "ask" is the editor's own prompt, which comes after the hooks (and
+		// after the PermissionRequest hooks): the answer stays "ask" here,
+		// and the user's answer is recorded when the editor gives it
+		// (editorAnswered).
+		pend, err := st.session().StartPreToolUse(ctx, t.id, name, input)
+		if err != nil {
+			return session.Outcome{}, err
+		}
+		return pend.Finish(pend.Facts(flow.AskedElsewhere))
 	})
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
 	st.mu.Unlock()
-	var note string
-	next := false // no decision: PermissionRequest hooks decide next
-	switch {
-	case ctx.Err() != nil:
-		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
-		note = "cancelled by the editor: the agent was answered \"cancelled\""
-	case !ok:
-		note = "denied: the hooks could not run"
-		p.denyPermission(m, st, t, params.Options, "Not allowed: its PreToolUse hooks could not run (the proxy's log says why).", true)
-	case out.Permission == string(hooks.PermissionDeny):
-		note = p.denyPermission(m, st, t, params.Options, "Denied by a PreToolUse hook: "+out.Reason, out.Continue)
-	case out.Result.Permission == hooks.PermissionAllow && out.Result.UpdatedInput == nil && out.Continue:
-		note = p.allowPermission(m, st, t, params.Options)
-	case out.Result.UpdatedInput != nil:
-		p.hookMessage(st, hooks.PreToolUse, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
-			"which ACP cannot pass to an agent that asks for permission; you are asked instead")
-		note = "the editor asks the user"
-		p.askEditor(m, st, t, params.Options)
-	default:
-		next = true
-		note = "no decision: the PermissionRequest hooks come next"
-	}
-	p.record(st, name, &out, note)
-	p.surface(st, hooks.PreToolUse, out.Blocks)
+	note, next := p.answerPermission(m, st, t, hooks.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out)
+	p.finish(st, hooks.PreToolUse, name, &out, note)
 	if next {
 		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options)
 	}
@@ -117,28 +101,77 @@ func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sess
 	out, ok := p.fire(ctx, st, hooks.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
 		return st.session().RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
 	})
-	var note string
-	switch {
-	case ctx.Err() != nil:
-		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
-		note = "cancelled by the editor: the agent was answered \"cancelled\""
-	case !ok:
-		note = "denied: the hooks could not run"
-		p.denyPermission(m, st, t, options, "Not allowed: its PermissionRequest hooks could not run (the proxy's log says why).", true)
-	case out.Permission == string(hooks.PermissionDeny):
-		note = p.denyPermission(m, st, t, options, "Denied by a PermissionRequest hook: "+out.Reason, out.Continue)
-	case out.Permission == string(hooks.PermissionAllow) && out.Result.UpdatedInput == nil && out.Continue:
-		note = p.allowPermission(m, st, t, options)
-	default:
-		if out.Result.UpdatedInput != nil {
-			p.hookMessage(st, hooks.PermissionRequest, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
-				"which ACP cannot pass to an agent that asks for permission; you are asked instead")
-		}
-		note = "the editor asks the user"
-		p.askEditor(m, st, t, options)
+	note, _ := p.answerPermission(m, st, t, hooks.PermissionRequest, name, options, ctx.Err() != nil, ok, &out)
+	p.finish(st, hooks.PermissionRequest, name, &out, note)
+}
+
+// permAction is what the proxy does with an agent's permission request
+// once an event's hooks answered it.
+type permAction int
+
+const (
+	permCancel       permAction = iota // the editor cancelled the turn: the agent is answered "cancelled"
+	permDeny                           // the hooks could not run, or denied (deny, defer, continue:false)
+	permAllow                          // the agent is answered allow_once
+	permAskRewritten                   // a hook rewrote the input, which ACP cannot pass: the editor asks, with a warning
+	permAskEditor                      // no decision: the editor's own prompt is the ask
+	permNext                           // no decision yet: the PermissionRequest hooks come next
+)
+
+// permissionAction is the one decision table of a permission request, for
+// PreToolUse and PermissionRequest alike, read from flow's answer: for
+// PreToolUse, Decision is what the hooks decided before anyone was asked
+// (continue:false counts as deny; an ask is left to the editor's prompt,
+// flow.AskedElsewhere); for PermissionRequest, Permission is its allow or
+// deny. A rewritten input is never let through on an allow: the agent
+// would run the original.
+func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome) permAction {
+	verdict := hooks.Permission(out.Decision)
+	if ev != hooks.PreToolUse {
+		verdict = hooks.Permission(out.Permission)
 	}
-	p.record(st, name, &out, note)
-	p.surface(st, hooks.PermissionRequest, out.Blocks)
+	switch {
+	case cancelled:
+		return permCancel
+	case !ran, verdict == hooks.PermissionDeny, verdict == hooks.PermissionDefer, !out.Continue:
+		return permDeny
+	case out.Result.UpdatedInput != nil:
+		return permAskRewritten
+	case verdict == hooks.PermissionAllow:
+		return permAllow
+	case ev == hooks.PreToolUse:
+		return permNext
+	}
+	return permAskEditor
+}
+
+// answerPermission acts on permissionAction's verdict: it answers the
+// agent (or passes the request to the editor) and returns what it did, for
+// the run history, and whether the PermissionRequest hooks come next.
+func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hooks.Event, name string,
+	options []permissionOption, cancelled, ran bool, out *session.Outcome) (note string, next bool) {
+	switch permissionAction(ev, cancelled, ran, out) {
+	case permCancel:
+		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		return "cancelled by the editor: the agent was answered \"cancelled\"", false
+	case permDeny:
+		if !ran {
+			p.denyPermission(m, st, t, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
+			return "denied: the hooks could not run", false
+		}
+		return p.denyPermission(m, st, t, options, "Denied by a "+string(ev)+" hook: "+out.Reason, out.Continue), false
+	case permAllow:
+		return p.allowPermission(m, st, t, options), false
+	case permAskRewritten:
+		p.hookMessage(st, ev, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
+			"which ACP cannot pass to an agent that asks for permission; you are asked instead")
+		p.askEditor(m, st, t, options)
+		return "the editor asks the user", false
+	case permNext:
+		return "no decision: the PermissionRequest hooks come next", true
+	}
+	p.askEditor(m, st, t, options)
+	return "the editor asks the user", false
 }
 
 // denyPermission answers a permission request with the agent's reject_once
@@ -347,8 +380,7 @@ func (p *Proxy) clientOperation(m *message) {
 		p.mu.Unlock()
 		p.toEditor(m, line)
 	}
-	p.record(st, name, &out, note)
-	p.surface(st, hooks.PreToolUse, out.Blocks)
+	p.finish(st, hooks.PreToolUse, name, &out, note)
 }
 
 // refuseUnread answers a guarded request of the agent's whose params the

@@ -50,13 +50,11 @@ func (p *Proxy) prompt(m *message) {
 			"wavehooks: the prompt could not be recorded, so its UserPromptSubmit hooks could not run; it was not sent to the agent", nil))
 		return
 	case out.Blocked || !out.Continue:
-		p.record(st, "", &out, "the prompt was not sent to the agent")
-		p.surface(st, hooks.UserPromptSubmit, out.Blocks)
+		p.finish(st, hooks.UserPromptSubmit, "", &out, "the prompt was not sent to the agent")
 		p.toEditor(m, resultLine(m.ID, map[string]string{"stopReason": "refusal"}))
 		return
 	}
-	p.record(st, "", &out, "")
-	p.surface(st, hooks.UserPromptSubmit, out.Blocks)
+	p.finish(st, hooks.UserPromptSubmit, "", &out, "")
 	line := m.line
 	before, after := st.takePending(), marked(hooks.UserPromptSubmit, out.AdditionalContext)
 	if len(before)+len(after) > 0 {
@@ -131,15 +129,13 @@ func (p *Proxy) promptAnswered(t *turn, m *message) {
 		return
 	}
 	if cancelled, _ = t.state(); out.Blocked && out.Continue && !cancelled {
-		p.record(st, "", &out, "the agent goes on with a follow-up prompt")
-		p.surface(st, hooks.Stop, out.Blocks)
+		p.finish(st, hooks.Stop, "", &out, "the agent goes on with a follow-up prompt")
 		p.hookMessage(st, hooks.Stop, levelInfo, "the agent goes on: "+out.Reason)
 		m.passed = true // held: the editor gets the answer to the follow-up instead
 		p.followUp(t, out.Reason)
 		return
 	}
-	p.record(st, "", &out, "")
-	p.surface(st, hooks.Stop, out.Blocks)
+	p.finish(st, hooks.Stop, "", &out, "")
 	p.answerTurn(t, m)
 }
 

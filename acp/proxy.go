@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 )
 
 // Options configure a proxy. Zero values mean the documented defaults.
@@ -49,6 +50,12 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// hostConfig is the configuration the proxy shares with every host.
+func (o *Options) hostConfig() host.Config {
+	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile,
+		TrustWorkspace: o.TrustWorkspace, HistorySize: o.HistorySize, Logger: o.Logger}
+}
+
 func (o *Options) setDefaults() {
 	if o.KillGrace <= 0 {
 		o.KillGrace = 3 * time.Second
@@ -75,10 +82,10 @@ const queueSize = 256
 // Proxy sits between an ACP editor and the agent it launched. Build one
 // with Run; its fields are shared by the two directions' workers.
 type Proxy struct {
-	opts    Options
-	log     *slog.Logger
-	history *hooks.History
-	agent   *agentProcess
+	opts  Options
+	log   *slog.Logger
+	host  *host.Host // the run history is its
+	agent *agentProcess
 
 	editorOut *lineWriter
 	agentIn   *lineWriter
@@ -149,18 +156,18 @@ func Run(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Wri
 func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Writer, started chan<- *Proxy) int {
 	opts.setDefaults()
 	p := &Proxy{
-		opts: opts, log: opts.Logger, history: hooks.NewHistory(opts.HistorySize),
+		opts: opts, log: opts.Logger, host: host.New(opts.hostConfig()),
 		editorOut:  newLineWriter(editorOut),
 		workspaces: map[string]*workspace{}, sessions: map[string]*sessState{}, loading: map[string]int{},
 		editorCalls: map[string]*editorCall{}, agentCalls: map[string]*agentCall{}, ownCalls: map[string]chan *message{},
 	}
 	if opts.WaveHome != "" {
-		p.history.PersistTo(hooks.NewRunLog(hooks.RunLogDir(opts.WaveHome))) // for wavehooks test --record
+		p.host.History.PersistTo(hooks.NewRunLog(hooks.RunLogDir(opts.WaveHome))) // for wavehooks test --record
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	defer p.stop()
-	if w := p.workspace(opts.ProjectRoot); w.storeErr != nil {
-		p.log.Warn("sessions are kept in memory: their transcripts cannot be written", "err", w.storeErr)
+	if w := p.workspace(opts.ProjectRoot); w.StoreErr != nil {
+		p.log.Warn("sessions are kept in memory: their transcripts cannot be written", "err", w.StoreErr)
 	}
 	agent, err := startAgent(opts.Agent, opts.AgentDir, opts.AgentEnv, opts.AgentStderr)
 	if err != nil {
@@ -299,10 +306,10 @@ func (p *Proxy) workspace(root string) *workspace {
 	if w := p.workspaces[root]; w != nil {
 		return w
 	}
-	w := newWorkspace(&p.opts, root, p.skipClaude, func(in hooks.Input, res hooks.Result) {
-		p.recordRun(in.SessionID, in.MatchValue(), &res, "async")
+	w := newWorkspace(p.host, root, p.skipClaude, func(in hooks.Input, _ hooks.Result, run hooks.EventRun) {
+		p.logRun(run, in.MatchValue(), in.SessionID)
 	})
-	for _, d := range w.engine.Config().Diagnostics() {
+	for _, d := range w.Engine.Config().Diagnostics() {
 		p.log.Warn("settings: " + d.String())
 	}
 	p.workspaces[root] = w
@@ -315,7 +322,7 @@ func (p *Proxy) closeWorkspaces() {
 	p.workspaces = map[string]*workspace{}
 	p.mu.Unlock()
 	for _, w := range wss {
-		if err := w.close(); err != nil {
+		if err := w.Close(); err != nil {
 			p.log.Warn("closing sessions", "err", err)
 		}
 	}

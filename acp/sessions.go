@@ -41,8 +41,7 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 			"): its hooks run all the same, on the session kept in memory (their transcript_path is empty), and nothing of it is saved")
 	}
 	if ok {
-		p.record(st, source, &out, "")
-		p.surface(st, hooks.SessionStart, out.Blocks)
+		p.finish(st, hooks.SessionStart, source, &out, "")
 	}
 }
 
@@ -63,7 +62,7 @@ func (p *Proxy) openSession(cwd, acpID string) (st *sessState, inMemory error) {
 		root = dir
 	}
 	ws := p.workspace(root)
-	sess, memErr := ws.openSession(sessionID(acpID))
+	sess, memErr := ws.OpenSession(sessionID(acpID))
 	if memErr != nil {
 		p.log.Warn("the session's transcript cannot be kept; it is kept in memory", "session", acpID, "err", memErr)
 	}
@@ -152,8 +151,7 @@ func (p *Proxy) endSession(acpID, reason string) {
 		return st.session().SessionEnd(ctx, reason)
 	})
 	if ok {
-		p.record(st, reason, &out, "")
-		p.surface(st, hooks.SessionEnd, out.Blocks)
+		p.finish(st, hooks.SessionEnd, reason, &out, "")
 	}
 }
 

@@ -76,7 +76,7 @@ func (st *sessState) toMemory() bool {
 	if !st.inMemory.CompareAndSwap(false, true) {
 		return false
 	}
-	st.sess.Store(session.ScratchWithID(st.session().ID(), st.ws.root, st.ws.engine))
+	st.sess.Store(session.ScratchWithID(st.session().ID(), st.ws.Root, st.ws.Engine))
 	return true
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -45,44 +46,46 @@ func (p *Proxy) fire(ctx context.Context, st *sessState, ev hooks.Event, matchVa
 	return out, true
 }
 
-// record adds an event to the run history when any hook was configured for
-// it, and logs it to stderr, where editors keep an agent's log. note says
-// what the proxy did with the hooks' decision.
-func (p *Proxy) record(st *sessState, matchValue string, out *session.Outcome, note string) {
-	p.recordRun(st.session().ID(), matchValue, &out.Result, note)
+// finish ends an event as every host does (host.Finish): the run is
+// recorded with note, what the proxy did with the hooks' decision, and
+// logged; what hooks said for the user is shown (surface).
+func (p *Proxy) finish(st *sessState, ev hooks.Event, matchValue string, out *session.Outcome, note string) {
+	sessionID := st.session().ID()
+	rep := p.host.Finish(sessionID, matchValue, out, note)
+	if rep.Recorded {
+		p.logRun(rep.Run, matchValue, sessionID)
+	}
+	p.surface(st, ev, rep.Notices)
 }
 
-func (p *Proxy) recordRun(sessionID, matchValue string, res *hooks.Result, note string) {
-	if len(res.Runs) == 0 {
-		return
+// record adds an event to the run history when any hook was configured for
+// it, and logs it to stderr, where editors keep an agent's log, for an
+// event whose blocks are shown later or not at all.
+func (p *Proxy) record(st *sessState, matchValue string, out *session.Outcome, note string) {
+	sessionID := st.session().ID()
+	if run, ok := p.host.Record(sessionID, matchValue, &out.Result, note); ok {
+		p.logRun(run, matchValue, sessionID)
 	}
-	run := hooks.NewEventRun(sessionID, matchValue, res)
-	if note != "" {
-		run.Outcome += "; " + note
-	}
-	run = p.history.Add(run)
+}
+
+// logRun logs a recorded run to stderr, where editors keep an agent's log.
+func (p *Proxy) logRun(run hooks.EventRun, matchValue, sessionID string) {
 	p.log.Info("hooks ran", "event", run.Event, "match", matchValue, "session", sessionID, "outcome", run.Outcome)
 }
 
 // recordNote adds to the history something the proxy could not let hooks
 // decide, so that "why did my hook not stop this?" has an answer there too.
 func (p *Proxy) recordNote(st *sessState, ev hooks.Event, matchValue, outcome string) {
-	run := p.history.Add(hooks.EventRun{SessionID: st.session().ID(), Event: ev, MatchValue: matchValue,
+	run := p.host.History.Add(hooks.EventRun{SessionID: st.session().ID(), Event: ev, MatchValue: matchValue,
 		Hooks: []hooks.Run{}, Outcome: outcome})
 	p.log.Info("not enforced", "event", run.Event, "match", matchValue, "session", run.SessionID, "outcome", outcome)
 }
 
-// surface shows the user what hooks said: warn and error blocks become
-// agent message chunks marked as from a hook (ACP has no other channel to
-// the user's eyes).
-func (p *Proxy) surface(st *sessState, ev hooks.Event, blocks []session.Block) {
-	for _, b := range blocks {
-		switch b.Type {
-		case session.BlockWarn:
-			p.hookMessage(st, ev, levelWarning, b.Content)
-		case session.BlockError:
-			p.hookMessage(st, ev, levelError, b.Content)
-		}
+// surface shows the user what hooks said (host.Notices) as agent message
+// chunks marked as from a hook (ACP has no other channel to the user's eyes).
+func (p *Proxy) surface(st *sessState, ev hooks.Event, notices []host.Notice) {
+	for _, n := range notices {
+		p.hookMessage(st, ev, string(n.Level), n.Text)
 	}
 }
 

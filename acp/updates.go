@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -139,7 +140,7 @@ func (p *Proxy) toolFinished(st *sessState, t *toolState, name string, input jso
 	} else {
 		p.stopTurn(st)
 	}
-	p.surface(st, ev, out.Blocks)
+	p.surface(st, ev, host.Notices(out.Blocks))
 }
 
 // uncheckedTool records a tool call that ran without a permission request,

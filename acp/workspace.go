@@ -1,34 +1,23 @@
 package acp
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/wavehooks/wavehooks/hooks"
-	"github.com/wavehooks/wavehooks/session"
+	"github.com/wavehooks/wavehooks/internal/host"
 )
 
-// workspace is one project root's hooks and sessions: the engine with the
-// settings of that root, its trust, and the session store. Sessions of an
-// editor that opens several roots through one proxy each use their own
-// root's hooks, as `wavehooks serve` does per workspace.
-//
-// The setup mirrors lsp's initialize (lsp/handle_lifecycle.go) in a few
-// lines; it is repeated here rather than shared because lsp is the LSP
-// adapter and this package must not depend on it.
+// workspace is one project root's hooks and sessions, opened by the host
+// (internal/host) as every host opens one: the engine with the settings of
+// that root, its trust, and the session store. Sessions of an editor that
+// opens several roots through one proxy each use their own root's hooks,
+// as `wavehooks serve` does per workspace. What the proxy adds is
+// skipClaude.
 type workspace struct {
-	root   string
-	paths  hooks.Paths
-	engine *hooks.Engine
-	// store is nil when the sessions directory cannot be made (storeErr
-	// says why): the workspace's sessions then live in memory.
-	store    *session.Store
-	storeErr error
-	trust    *hooks.TrustStore
-	always   bool // --trust-workspace
+	*host.Workspace
 
 	mu sync.Mutex
 	// skipClaude drops the hooks of Claude Code's settings files: the agent
@@ -36,63 +25,21 @@ type workspace struct {
 	skipClaude bool
 }
 
-func newWorkspace(o *Options, root string, skipClaude bool, onAsync func(hooks.Input, hooks.Result)) *workspace {
-	w := &workspace{root: root, trust: hooks.NewTrustStore(o.WaveHome), always: o.TrustWorkspace, skipClaude: skipClaude,
-		paths: hooks.Paths{WaveHome: o.WaveHome, ProjectRoot: root, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile}}
-	cfg := hooks.Load(w.paths, nil)
-	w.engine = hooks.NewEngine(cfg)
-	w.engine.OnAsyncDone(onAsync)
-	w.apply(cfg)
-	store, err := session.NewStore(session.Options{WaveHome: o.WaveHome, ProjectRoot: root,
-		Format: session.Format(cfg.TranscriptFormat), Firer: w.engine})
-	if err != nil {
-		// The hooks must run all the same: sessions are kept in memory
-		// (openSession), and each one's editor is told.
-		w.storeErr = fmt.Errorf("sessions of %s: %w", root, err)
-		return w
-	}
-	w.store = store
+func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(hooks.Input, hooks.Result, hooks.EventRun)) *workspace {
+	w := &workspace{skipClaude: skipClaude}
+	w.Workspace = h.Open(root, host.Options{AsyncNote: "async", OnAsyncRun: onAsync,
+		Filter: func(cfg *hooks.Config) *hooks.Config {
+			w.mu.Lock()
+			skip := w.skipClaude
+			w.mu.Unlock()
+			return withoutClaudeHooks(cfg, skip)
+		}})
 	return w
-}
-
-// openSession opens or creates the file of a session; when it cannot (no
-// store, a read-only directory, a full disk) it returns a session in memory
-// and the reason, which the editor is told.
-func (w *workspace) openSession(id string) (sess *session.Session, inMemory error) {
-	if w.store == nil {
-		return session.ScratchWithID(id, w.root, w.engine), w.storeErr
-	}
-	sess, _, err := w.store.OpenOrCreate(id)
-	if err != nil {
-		return session.ScratchWithID(id, w.root, w.engine), err
-	}
-	return sess, nil
 }
 
 // reload reads the settings files again; the proxy calls it at every
 // prompt, so a change of the settings applies from the next prompt on.
-func (w *workspace) reload() *hooks.Config {
-	cfg := hooks.Load(w.paths, nil)
-	w.apply(cfg)
-	if w.store == nil {
-		return cfg
-	}
-	if err := w.store.SetFormat(session.Format(cfg.TranscriptFormat)); err != nil {
-		_ = err // the config's own diagnostics already name a bad transcriptFormat
-	}
-	return cfg
-}
-
-// apply swaps the engine's hooks and trust. Trust is judged on every hook
-// the workspace's files define, so trust given in `wavehooks serve` holds here.
-func (w *workspace) apply(cfg *hooks.Config) {
-	loaded := *w.trust.Decide(w.root, cfg, w.always) // config and trust, decided together
-	w.mu.Lock()
-	skip := w.skipClaude
-	w.mu.Unlock()
-	loaded.Config = withoutClaudeHooks(loaded.Config, skip)
-	w.engine.Install(&loaded)
-}
+func (w *workspace) reload() *hooks.Config { return w.Reload().Config }
 
 // setSkipClaude says whether the agent runs Claude Code's hooks itself.
 func (w *workspace) setSkipClaude(skip bool) {
@@ -134,7 +81,7 @@ func nativeClaudeHooks(agentName string) bool {
 // matches the tool name: only then is a tool that ran without asking worth
 // recording as not checked.
 func (w *workspace) matchingPreToolHooks(tool string) bool {
-	cfg := w.engine.Config()
+	cfg := w.Engine.Config()
 	for i := range cfg.Hooks {
 		h := &cfg.Hooks[i]
 		if h.Event != hooks.PreToolUse || !h.Matcher.Match(tool) {
@@ -145,14 +92,6 @@ func (w *workspace) matchingPreToolHooks(tool string) bool {
 		}
 	}
 	return false
-}
-
-func (w *workspace) close() error {
-	w.engine.Close()
-	if w.store == nil {
-		return nil
-	}
-	return w.store.Close()
 }
 
 // projectDir checks a directory an editor names (session/new's cwd) before

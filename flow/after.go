@@ -202,6 +202,8 @@ func (e *effects) preToolUse(in hooks.Input, res *hooks.Result, f Facts) {
 		}
 	case perm == hooks.PermissionAsk && f.Ask == UserAllowed:
 		perm, e.Asked = hooks.PermissionAllow, true
+	case perm == hooks.PermissionAsk && f.Ask == AskedElsewhere:
+		// stays "ask": the call waits for a prompt outside the session
 	case perm == hooks.PermissionAsk:
 		perm, e.Asked, userDenied, refusal = hooks.PermissionDeny, true, true, UserDeniedTool
 		reason = "The user denied permission to run " + in.ToolName + "."
@@ -222,6 +224,9 @@ func (e *effects) preToolUse(in hooks.Input, res *hooks.Result, f Facts) {
 		}
 	} else {
 		e.Permission, e.Reason = string(hooks.PermissionAllow), res.Reason
+		if perm == hooks.PermissionAsk {
+			e.Permission = string(hooks.PermissionAsk) // asked elsewhere; the input it would run with is applied
+		}
 		if res.UpdatedInput != nil {
 			tool.Input = res.UpdatedInput
 			e.change(Change{Kind: SetToolInput, Tool: tool})

@@ -181,6 +181,11 @@ const (
 	UserAllowed
 	// UserDenied: the user denied it, or the ask timed out; the turn ends.
 	UserDenied
+	// AskedElsewhere: the ask is put to the user by a prompt outside the
+	// session, after the event (the ACP agent's own permission request), or
+	// only reported (`wavehooks run`). The answer stays "ask" and the tool
+	// block has no result: the user's answer is recorded when it comes.
+	AskedElsewhere
 )
 
 // MaxStopStreak is how many Stop (or one subagent's SubagentStop) events

@@ -99,6 +99,21 @@ func TestAfter(t *testing.T) {
 			require.True(t, a.Continue)
 		},
 	}, {
+		name: "PreToolUse ask put to a prompt outside the session stays ask, with no result in its block",
+		in:   bash, facts: flow.Facts{Ask: flow.AskedElsewhere},
+		res: withRes(hooks.PreToolUse, func(r *hooks.Result) {
+			r.Permission, r.Reason, r.UpdatedInput = hooks.PermissionAsk, "risky", json.RawMessage(`{"command":"ls -l"}`)
+		}),
+		check: func(t *testing.T, a flow.Answer) {
+			require.Equal(t, "ask", a.Permission)
+			require.Equal(t, "ask", a.Decision)
+			require.Equal(t, "risky", a.Reason)
+			require.False(t, a.Asked, "nobody has answered yet")
+			require.True(t, a.Continue)
+			require.JSONEq(t, `{"command":"ls -l"}`, string(a.ToolInput), "the call as it would run")
+		},
+		changes: []flow.Change{{Kind: flow.SetToolInput, Tool: flow.ToolCall{ID: "t1", Input: json.RawMessage(`{"command":"ls -l"}`)}}},
+	}, {
 		name: "PreToolUse ask the user denies also ends the turn",
 		in:   bash, facts: flow.Facts{Ask: flow.UserDenied},
 		res: withRes(hooks.PreToolUse, func(r *hooks.Result) {

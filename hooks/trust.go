@@ -80,6 +80,15 @@ func (d *Loaded) loaded(trusted bool) *Loaded {
 // withTrust is the same configuration under another trust decision.
 func (l *Loaded) withTrust(trusted bool) *Loaded { return l.loaded(trusted) }
 
+// WithConfig is the same decision with cfg in force instead of Config (the
+// ACP proxy leaves out hooks its agent runs itself); Full and the trust are
+// unchanged.
+func (l *Loaded) WithConfig(cfg *Config) *Loaded {
+	c := l.loaded(l.Trusted)
+	c.Config = cfg
+	return c
+}
+
 // NeedsTrust reports whether the workspace has anything that waits for
 // trust: hooks that would run, or settings that would take effect.
 func (l *Loaded) NeedsTrust() bool { return l.needsTrust() }

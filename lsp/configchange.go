@@ -35,8 +35,7 @@ const codeChangeBlocked = "config-change-blocked"
 // FIFO or /dev/zero planted at one of these paths neither hangs the server
 // nor fills its memory.
 func (s *Server) settingsOnDisk() map[string][]byte {
-	paths := hooks.Paths{WaveHome: s.waveHome, ProjectRoot: s.root, ClaudeHome: s.opts.ClaudeHome, ManagedFile: s.opts.ManagedFile}
-	return paths.ReadTexts()
+	return s.paths.ReadTexts()
 }
 
 // settingsInForce is the text of each settings file as it is in force, for

@@ -186,12 +186,12 @@ func (s *Server) evaluateHookResult(_ context.Context, p *EvaluateHookResultPara
 	return &EvaluateHookResultResult{Resolved: s.evals.resolve(p.ID, a)}, nil
 }
 
-// asyncDone hears how an async hook ended: its run goes into the history,
-// and an asyncRewake hook that exited 2 wakes the agent: what it said is
-// added to its session for the model at once, and the editor is told that
-// the session changed.
-func (s *Server) asyncDone(in hooks.Input, res hooks.Result) {
-	s.recordRun(in.SessionID, in.MatchValue(), &res)
+// asyncRun hears how an async hook ended, after the host recorded its run:
+// the editor is told, and an asyncRewake hook that exited 2 wakes the
+// agent: what it said is added to its session for the model at once, and
+// the editor is told that the session changed.
+func (s *Server) asyncRun(in hooks.Input, res hooks.Result, run hooks.EventRun) {
+	s.notify(notifyHookRun, run)
 	if res.Rewake == "" || in.SessionID == "" || len(res.Runs) == 0 {
 		return
 	}

@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -41,7 +43,7 @@ func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	return sessionStartResult(sess.ID(), sess.TranscriptPath(), out), nil
+	return wire.SessionStart(sess.ID(), sess.TranscriptPath(), out), nil
 }
 
 func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams) (*FlowResult, error) {
@@ -53,7 +55,7 @@ func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams
 	out, err := s.event(ctx, sess, hooks.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.UserPromptSubmit(ctx, p.Prompt)
 	})
-	return flowResult(out), err
+	return wire.Flow(out), err
 }
 
 func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolUseResult, error) {
@@ -69,7 +71,7 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	if err != nil {
 		return nil, err
 	}
-	return preToolUseResult(out, p.ToolInput), nil
+	return wire.PreToolUse(out, p.ToolInput), nil
 }
 
 func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowResult, error) {
@@ -87,7 +89,7 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	out, err := s.event(ctx, sess, hooks.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PostToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, p.ToolResponse)
 	})
-	return flowResult(out), err
+	return wire.Flow(out), err
 }
 
 func (s *Server) stop(ctx context.Context, p *StopParams) (*FlowResult, error) {
@@ -97,7 +99,7 @@ func (s *Server) stop(ctx context.Context, p *StopParams) (*FlowResult, error) {
 	}
 	ctx = session.WithClientInput(ctx, p.input())
 	out, err := s.event(ctx, sess, hooks.Stop, "", "Stop hooks", sess.Stop)
-	return flowResult(out), err
+	return wire.Flow(out), err
 }
 
 func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksResult, error) {
@@ -115,7 +117,7 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 	if err != nil {
 		return nil, err
 	}
-	return blocksResult(out), nil
+	return wire.Blocks(out), nil
 }
 
 // event runs one lifecycle event of a session with everything the editor
@@ -138,13 +140,13 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 		whenReplied(ctx, func() { s.announce(sess) }) // what was saved before the error
 		return out, err
 	}
-	run, recorded := s.record(sess.ID(), matchValue, &out.Result, askedNote(out)) // in wave/hookRuns before the response
+	rep := s.host.Finish(sess.ID(), matchValue, &out, host.AskedNote(out)) // in wave/hookRuns before the response
 	s.observe(out)
 	whenReplied(ctx, func() {
-		if recorded {
-			s.notify(notifyHookRun, run)
+		if rep.Recorded {
+			s.notify(notifyHookRun, rep.Run)
 		}
-		s.surface(out.Blocks)
+		s.surface(rep.Notices)
 		s.announce(sess)
 	})
 	return out, nil
@@ -152,34 +154,9 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 
 // recordRun adds an event to the history and announces it, when any hook was configured for it.
 func (s *Server) recordRun(sessionID, matchValue string, res *hooks.Result) {
-	if run, ok := s.record(sessionID, matchValue, res, ""); ok {
+	if run, ok := s.host.Record(sessionID, matchValue, res, ""); ok {
 		s.notify(notifyHookRun, run)
 	}
-}
-
-// record adds an event to the history when any hook was configured for it;
-// note says what happened after the hooks (the user's answer to an ask).
-func (s *Server) record(sessionID, matchValue string, res *hooks.Result, note string) (hooks.EventRun, bool) {
-	if len(res.Runs) == 0 {
-		return hooks.EventRun{}, false
-	}
-	run := hooks.NewEventRun(sessionID, matchValue, res)
-	if note != "" {
-		run.Outcome += "; " + note
-	}
-	return s.history.Add(run), true
-}
-
-// askedNote is how an ask ended, for the run history: the hooks said "ask",
-// and "why did my tool not run?" is answered by what came of it.
-func askedNote(out session.Outcome) string {
-	if !out.Asked {
-		return ""
-	}
-	if out.Permission == string(hooks.PermissionAllow) {
-		return "asked: allowed"
-	}
-	return "asked: denied (by the user, or no answer in time)"
 }
 
 // session finds a session by id, open or on disk: nothing the client sends

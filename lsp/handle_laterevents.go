@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -38,7 +39,7 @@ func (s *Server) postToolBatch(ctx context.Context, p *PostToolBatchParams) (*Fl
 	if err != nil {
 		return nil, err
 	}
-	return flowResult(out), nil
+	return wire.Flow(out), nil
 }
 
 // didChangeWorkspaceFolders fires DirectoryAdded (source

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,7 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/wavehooks/wavehooks/hooks"
-	"github.com/wavehooks/wavehooks/session"
+	"github.com/wavehooks/wavehooks/internal/host"
 )
 
 func init() {
@@ -117,21 +118,21 @@ func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeRes
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.lensRefresh = p.Capabilities.Workspace.CodeLens.RefreshSupport
 	s.observed.files.dynamicReg = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
-	s.trust = hooks.NewTrustStore(home)
-	s.opts.TrustWorkspace = s.opts.TrustWorkspace || p.InitializationOptions.TrustWorkspaceHooks // for every reload too
-	loaded := s.trust.Decide(root, s.loadConfig(false), s.opts.TrustWorkspace)
-	cfg := loaded.Config
-	s.engine = hooks.NewEngine(cfg)
-	s.engine.Install(loaded)
-	s.engine.OnAsyncDone(s.asyncDone)
-	s.engine.SetDelegate(&hostDelegate{s: s, declared: declaresEvaluateHook(p.Capabilities.Experimental)})
-	s.engine.OnStale(s.onStale)
-	store, err := session.NewStore(session.Options{WaveHome: home, ProjectRoot: root,
-		Format: session.Format(cfg.TranscriptFormat), Firer: s.engine})
-	if err != nil {
-		return nil, err
+	hc := s.host.Config()
+	hc.WaveHome = home
+	s.paths = hc.Paths(root)
+	ws := s.host.Open(root, host.Options{WaveHome: home,
+		TrustWorkspace: p.InitializationOptions.TrustWorkspaceHooks, // for every reload too
+		Texts:          s.settingsInForce,                           // a change a ConfigChange hook blocked stays out
+		Delegate:       &hostDelegate{s: s, declared: declaresEvaluateHook(p.Capabilities.Experimental)},
+		OnStale:        s.onStale, OnAsyncRun: s.asyncRun})
+	if ws.StoreErr != nil {
+		ws.Engine.Close()
+		return nil, errors.Unwrap(ws.StoreErr) // serve keeps no session in memory: initialize fails, as it did
 	}
-	s.store = store
+	s.ws, s.engine, s.store, s.trust = ws, ws.Engine, ws.Store, ws.Trust
+	loaded := ws.Loaded()
+	cfg := loaded.Config
 	s.setState(stateInitializing)
 	s.log.Info("wavehooks ready", "version", s.opts.Version, "root", root, "waveHome", home,
 		"hooks", len(cfg.Hooks), "workspaceTrusted", loaded.Trusted)
@@ -240,15 +241,9 @@ func (s *Server) exit() {
 	close(s.exited)
 }
 
-// loadConfig reads every settings file; withBuffers uses the editor's unsaved
-// text for open files, which is diagnosed but never run.
-func (s *Server) loadConfig(withBuffers bool) *hooks.Config {
-	var texts map[string][]byte
-	if withBuffers {
-		texts = s.docs.texts()
-	} else {
-		texts = s.settingsInForce() // a change a ConfigChange hook blocked stays out
-	}
-	return hooks.Load(hooks.Paths{WaveHome: s.waveHome, ProjectRoot: s.root, ClaudeHome: s.opts.ClaudeHome,
-		ManagedFile: s.opts.ManagedFile}, texts)
+// loadBuffers reads every settings file with the editor's unsaved text for
+// open files, which is diagnosed but never run (what runs is loaded by the
+// host's workspace, internal/host).
+func (s *Server) loadBuffers() *hooks.Config {
+	return hooks.Load(s.paths, s.docs.texts())
 }

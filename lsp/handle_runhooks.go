@@ -6,6 +6,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -47,5 +48,5 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return resultFor(ev, sess.ID(), sess.TranscriptPath(), out, in.ToolInput), nil
+	return wire.For(ev, sess.ID(), sess.TranscriptPath(), out, in.ToolInput), nil
 }

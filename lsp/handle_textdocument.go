@@ -68,7 +68,7 @@ func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentPar
 // publishes its diagnostics. The engine keeps running the saved hooks:
 // unsaved text is diagnosed, never run.
 func (s *Server) rediagnose() {
-	cfg := s.loadConfig(true)
+	cfg := s.loadBuffers()
 	if !s.engine.WorkspaceTrusted() {
 		cfg = cfg.Untrusted() // what runs: an untrusted workspace's settings explain nothing yet
 	}

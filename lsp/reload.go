@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/wavehooks/wavehooks/hooks"
-	"github.com/wavehooks/wavehooks/session"
 )
 
 // onStale is told by the engine that an event found a trusted workspace
@@ -42,11 +41,7 @@ func (s *Server) install() *hooks.Loaded {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	s.guardConfigChanges()
-	l := s.trust.Decide(s.root, s.loadConfig(false), s.opts.TrustWorkspace)
-	s.engine.Install(l)
-	if err := s.store.SetFormat(session.Format(l.Config.TranscriptFormat)); err != nil {
-		s.log.Warn("transcript format", "err", err)
-	}
+	l := s.ws.Reload()
 	s.watchScripts(l)
 	s.announceHooks(l)
 	s.updateWatchList()

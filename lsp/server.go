@@ -15,7 +15,9 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"github.com/wavehooks/wavehooks/session"
 	"github.com/wavehooks/wavehooks/watcher"
 )
@@ -44,6 +46,12 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported in serverInfo.
 	Version string
+}
+
+// hostConfig is the configuration the server shares with every host.
+func (o *Options) hostConfig(log *slog.Logger) host.Config {
+	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile,
+		TrustWorkspace: o.TrustWorkspace, HistorySize: o.HistorySize, Logger: log}
 }
 
 func (o *Options) setDefaults() {
@@ -119,8 +127,10 @@ type Server struct {
 	// Set by initialize, read-only afterwards.
 	root         string
 	waveHome     string
-	progress     bool // the client shows work-done progress
-	lensRefresh  bool // the client re-asks for code lenses on workspace/codeLens/refresh
+	progress     bool            // the client shows work-done progress
+	lensRefresh  bool            // the client re-asks for code lenses on workspace/codeLens/refresh
+	paths        hooks.Paths     // the settings files of root, with waveHome
+	ws           *host.Workspace // the workspace: engine, store and trust below are its
 	engine       *hooks.Engine
 	store        *session.Store
 	trust        *hooks.TrustStore
@@ -128,6 +138,7 @@ type Server struct {
 	trustPrompt  sync.Mutex  // one trust prompt at a time; guards trustAsked
 	trustAsked   string      // the hash the user last answered the prompt for
 	trustWanted  atomic.Bool // a prompt may be needed: set by every reload, cleared by the asker
+	host         *host.Host  // what every host shares; history is its run history
 	history      *hooks.History
 	watch        *watcher.Watcher
 	asks         *askBook
@@ -153,9 +164,10 @@ func NewServer(opts Options) *Server {
 		progressTask: newProgressTasks(),
 		announced:    newAnnouncements(),
 		observed:     newObservedState(),
-		history:      hooks.NewHistory(opts.HistorySize),
 	}
 	s.log = slog.New(&clientLog{Handler: opts.Logger.Handler(), s: s})
+	s.host = host.New(opts.hostConfig(s.log))
+	s.history = s.host.History
 	return s
 }
 
@@ -364,7 +376,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			rerr = reply(reqCtx, nil, toRPCError(err))
 		} else {
 			// What jsonrpc2's replier does, without marshalling the result twice.
-			rerr = s.stream.writeResponse(call.ID(), result, sizeHint(result))
+			rerr = s.stream.writeResponse(call.ID(), result, wire.SizeHint(result))
 		}
 		if rerr != nil {
 			s.log.Debug("reply not sent", "method", method, "err", rerr)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"io"
 	"strconv"
 	"sync"
@@ -370,7 +371,7 @@ func (s *stream) writeNotification(method string, params any, sizeHint int) erro
 // sorted) but without escaping <, > and & for HTML, which makes the encoder
 // copy every json.RawMessage byte by byte; the JSON means the same.
 func appendJSON(b []byte, v any) ([]byte, error) {
-	return fastjson.Append(b, v, fastjson.SortMapKeys)
+	return wire.Append(b, v)
 }
 
 // smallBodies are the buffers small messages are encoded in.

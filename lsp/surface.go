@@ -1,10 +1,12 @@
 package lsp
 
 import (
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"sync"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -13,22 +15,21 @@ import (
 // editor is gone, which Serve notices on its own.
 func (s *Server) notify(method string, params any) {
 	// What conn.Notify does, without marshalling the params twice.
-	if err := s.stream.writeNotification(method, params, sizeHint(params)); err != nil {
+	if err := s.stream.writeNotification(method, params, wire.SizeHint(params)); err != nil {
 		s.log.Debug("notification not sent", "method", method, "err", err)
 	}
 }
 
-// surface shows what hooks said where the user looks: warn blocks as warning
-// messages and error blocks as error messages, each on one line and
-// escaped: a hook's text must not pass for the server's.
-func (s *Server) surface(blocks []session.Block) {
-	for _, b := range blocks {
-		switch b.Type {
-		case session.BlockWarn:
-			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: safetext.Line(b.Content, messageRunes)})
-		case session.BlockError:
-			s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: safetext.Line(b.Content, messageRunes)})
+// surface shows what hooks said where the user looks (host.Notices): warn
+// blocks as warning messages and error blocks as error messages, each on
+// one line and escaped: a hook's text must not pass for the server's.
+func (s *Server) surface(notices []host.Notice) {
+	for _, n := range notices {
+		typ := protocol.MessageTypeWarning
+		if n.Level == host.Error {
+			typ = protocol.MessageTypeError
 		}
+		s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: typ, Message: safetext.Line(n.Text, messageRunes)})
 	}
 }
 

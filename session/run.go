@@ -15,8 +15,33 @@ import (
 // returns are applied and saved. The rules themselves are all in flow:
 // this method only moves data between them, the hooks and the file.
 func (s *Session) run(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
+	p, err := s.start(ctx, in)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return p.Finish(s.findFacts(ctx, p.Questions, ask))
+}
+
+// Pending is an event whose hooks have run and whose rules wait for the
+// answers to their Questions (flow's two phases, flow/doc.go): the caller
+// finds them itself (asks the user its own way, or leaves the ask to a
+// prompt outside the session with flow.AskedElsewhere) and hands them to
+// Finish, which must be called exactly once. The session is not locked in
+// between: an ask may wait minutes for the user.
+type Pending struct {
+	// Questions are what the rules need from the world.
+	Questions flow.Questions
+
+	s   *Session
+	in  hooks.Input
+	res hooks.Result
+	ev  applied
+}
+
+// start is an event's first phase: the changes flow.Before asks for are
+// saved, the hooks run, and the rules' questions are known.
+func (s *Session) start(ctx context.Context, in hooks.Input) (*Pending, error) {
 	s.enter()
-	defer func() { _ = s.leave() }() // an ended session closed here: its files are released, its outcome stands
 	ev := applied{blocks: []Block{}} // never nil: the wire has "blocks":[]
 	err := s.begin(func() error {
 		var changes []flow.Change
@@ -28,15 +53,34 @@ func (s *Session) run(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome
 		return nil
 	})
 	if err != nil {
-		return Outcome{}, err
+		_ = s.leave()
+		return nil, err
 	}
 	res := s.fire(ctx, in)
-	facts := s.findFacts(ctx, flow.QuestionsFor(in, res), ask)
+	return &Pending{Questions: flow.QuestionsFor(in, res), s: s, in: in, res: res, ev: ev}, nil
+}
+
+// Facts are the answers the session finds itself (a worktree path), with
+// ask as the answer to an ask: what a caller that asks the user its own
+// way hands to Finish.
+func (p *Pending) Facts(ask flow.AskAnswer) flow.Facts {
+	f := p.s.findFacts(context.Background(), flow.Questions{Worktree: p.Questions.Worktree}, nil)
+	if p.Questions.Ask != nil {
+		f.Ask = ask
+	}
+	return f
+}
+
+// Finish is an event's second phase: the changes flow.After returns for
+// the hooks' answer and the facts are applied and saved.
+func (p *Pending) Finish(facts flow.Facts) (Outcome, error) {
+	s, in, ev := p.s, p.in, p.ev
+	defer func() { _ = s.leave() }() // an ended session closed here: its files are released, its outcome stands
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	eff := flow.After(in, res, lockedState{s}, facts)
-	if in.Event == hooks.PreToolUse && eff.Permission == string(hooks.PermissionAllow) {
-		s.tools.start(in.ToolUseID, time.Now())
+	eff := flow.After(in, p.res, lockedState{s}, facts)
+	if in.Event == hooks.PreToolUse && (eff.Permission == string(hooks.PermissionAllow) || eff.Permission == string(hooks.PermissionAsk)) {
+		s.tools.start(in.ToolUseID, time.Now()) // an ask put elsewhere may let it run: duration_ms counts from here, as it did
 	}
 	s.refreshTools(&ev)
 	s.apply(&ev, eff.Changes)

@@ -21,16 +21,53 @@ func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, to
 // runs its PreToolUse or PostToolUse: a tool input can be 100 MB, and every
 // check reads all of it.
 func (s *Session) toolEvent(ctx context.Context, f flow.ToolCallFields, in hooks.Input, ask AskFunc) (Outcome, error) {
+	in, err := checkToolEvent(f, in)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return s.run(ctx, in, ask)
+}
+
+// checkToolEvent checks a tool call's fields, naming them as f spells them.
+func checkToolEvent(f flow.ToolCallFields, in hooks.Input) (hooks.Input, error) {
 	var err error
 	if in.ToolInput, err = flow.CheckToolCall(f, in.ToolUseID, in.ToolName, in.ToolInput); err != nil {
-		return Outcome{}, err
+		return in, err
 	}
 	if in.Event == hooks.PostToolUse {
 		if in.ToolResponse, err = flow.NormJSON(in.ToolResponse); err != nil {
-			return Outcome{}, flow.Invalid(f.Response, "%v", err)
+			return in, flow.Invalid(f.Response, "%v", err)
 		}
 	}
-	return s.run(ctx, in, ask)
+	return in, nil
+}
+
+// StartPreToolUse is PreToolUse in two phases: the hooks run, and the
+// caller answers the rules' Questions itself (Pending.Finish) instead of
+// through an AskFunc, where the ask is a prompt of its own that comes later
+// (the ACP proxy passes it to the editor) or nobody's (`wavehooks run`).
+func (s *Session) StartPreToolUse(ctx context.Context, toolUseID, toolName string, toolInput json.RawMessage) (*Pending, error) {
+	in, err := checkToolEvent(flow.TypedToolCall, hooks.Input{Event: hooks.PreToolUse, ToolName: toolName, ToolInput: toolInput, ToolUseID: toolUseID})
+	if err != nil {
+		return nil, err
+	}
+	return s.start(ctx, in)
+}
+
+// StartHooks is RunHooks' PreToolUse in two phases, for an input given as
+// a hook's stdin (wave/runHooks, `wavehooks run`): every field of in
+// reaches the hooks. Other events have no question to answer: RunHooks
+// runs them whole.
+func (s *Session) StartHooks(ctx context.Context, in hooks.Input) (*Pending, error) {
+	if in.Event != hooks.PreToolUse {
+		return nil, fmt.Errorf("session: StartHooks is for PreToolUse, not %s", in.Event)
+	}
+	ctx = WithClientInput(ctx, in)
+	in, err := checkToolEvent(flow.StdinToolCall, hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput, ToolUseID: in.ToolUseID})
+	if err != nil {
+		return nil, err
+	}
+	return s.start(ctx, in)
 }
 
 // ensureTool adds the tool block of a call the client has not recorded yet,

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/session"
 )
@@ -106,16 +106,15 @@ func playDemo(dir string, keep bool, out io.Writer) error {
 		return fmt.Errorf("script.json: %w", err)
 	}
 
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: project}, nil)
-	for _, d := range cfg.Diagnostics() {
+	ws := host.New(host.Config{WaveHome: home}).Open(project, host.Options{})
+	defer ws.Close()
+	for _, d := range ws.Loaded().Full.Diagnostics() {
 		return fmt.Errorf("demo settings: %s", d)
 	}
-	store, err := session.NewStore(session.Options{WaveHome: home, ProjectRoot: project, Firer: hooks.NewEngine(cfg)})
-	if err != nil {
-		return err
+	if ws.StoreErr != nil {
+		return errors.Unwrap(ws.StoreErr)
 	}
-	defer store.Close()
-	p := &demoPlayer{out: out, store: store}
+	p := &demoPlayer{out: out, store: ws.Store}
 	for i, step := range script.Steps {
 		fmt.Fprintf(out, "\n── step %d: %s\n", i+1, step.Say)
 		if err := p.play(context.Background(), step); err != nil {

@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/lsp"
 )
 
@@ -82,6 +83,12 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 }
 
 func (c *commonFlags) paths() (hooks.Paths, error) {
+	hc, root, err := c.host()
+	return hc.Paths(root), err
+}
+
+// host is the host configuration and the project root the flags name.
+func (c *commonFlags) host() (host.Config, string, error) {
 	home := c.waveHome
 	if home == "" {
 		home = hooks.DefaultWaveHome()
@@ -90,12 +97,12 @@ func (c *commonFlags) paths() (hooks.Paths, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return hooks.Paths{}, err
+			return host.Config{}, "", err
 		}
 		root = wd
 	}
-	return hooks.Paths{WaveHome: home, ProjectRoot: root, ClaudeHome: hooks.DefaultClaudeHome(),
-		ManagedFile: hooks.DefaultManagedFile()}, nil
+	return host.Config{WaveHome: home, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
+		TrustWorkspace: c.trust}, root, nil
 }
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

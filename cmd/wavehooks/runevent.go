@@ -15,8 +15,9 @@ import (
 	"sync"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
-	"github.com/wavehooks/wavehooks/lsp"
+	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
 // runEvent fires one event from the command line: the hooks configured for
@@ -29,55 +30,23 @@ import (
 // so that they are not left running unsupervised. With --explain, what each
 // one did is explained after it ends.
 func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var c commonFlags
-	c.register(fs)
-	explain := fs.Bool("explain", false, "explain, for a person, which hooks matched, ran, and what each decided")
-	event, rest := "", args
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		event, rest = args[0], args[1:]
+	req, code := decodeRun(args, stdin, stderr)
+	if code != 0 {
+		return code
 	}
-	if err := fs.Parse(rest); err != nil {
-		return 2
-	}
-	if event == "" && fs.NArg() > 0 {
-		event = fs.Arg(0)
-	}
-	ev := hooks.Event(event)
-	if _, ok := hooks.Spec(ev); !ok {
-		fmt.Fprintf(stderr, "wavehooks run: unknown event %q (known: %v)\n", event, hooks.Events())
-		return 2
-	}
-	paths, err := c.paths()
-	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", err)
-		return 2
-	}
-	growPipe(stdin)
-	data, err := readAll(stdin)
-	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run: reading stdin:", err)
-		return 2
-	}
-	in, err := prepareInput(ev, data, paths.ProjectRoot)
-	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
-		return 2
-	}
-	cfg, loaded := loadForRun(paths, nil, c.trust)
-	reportSettings(stderr, "run", loaded)
-	engine := hooks.NewEngine(cfg)
-	engine.Install(loaded)
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer cancel()
+	in := req.in
 	var mu sync.Mutex
 	var background []hooks.EventRun
-	engine.OnAsyncDone(func(in hooks.Input, res hooks.Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		background = append(background, hooks.NewEventRun(in.SessionID, in.MatchValue(), &res))
-	})
+	ws := host.New(req.host).Open(req.root, host.Options{NoStore: true, // one event: no session is kept
+		OnAsyncRun: func(_ hooks.Input, _ hooks.Result, run hooks.EventRun) {
+			mu.Lock()
+			defer mu.Unlock()
+			background = append(background, run)
+		}})
+	reportSettings(stderr, "run", ws.Loaded())
+	engine := ws.Engine
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
 	stop := context.AfterFunc(ctx, engine.Close) // ^C kills the async hooks too
 	defer stop()
 	res := engine.Fire(ctx, in)
@@ -87,7 +56,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				safetext.Line(r.Type, 0), safetext.Line(r.Command, 0))
 		}
 	}
-	if *explain {
+	if req.explain {
 		fmt.Fprint(stdout, hooks.Explain(hooks.NewEventRun(in.SessionID, in.MatchValue(), &res)))
 		engine.Wait()
 		for _, r := range background {
@@ -95,7 +64,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	result, err := lsp.Preview(ctx, in, res)
+	result, err := host.Preview(ctx, in, res)
 	if err != nil {
 		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return 1
@@ -118,7 +87,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func prepareInput(ev hooks.Event, data []byte, projectRoot string) (hooks.Input, error) {
 	in, err := hooks.ParseInput(ev, data)
 	if err == nil {
-		err = lsp.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
+		err = host.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
 	}
 	if err != nil {
 		return in, err
@@ -217,7 +186,7 @@ func readRest(head []byte, r io.Reader) ([]byte, error) {
 // in a buffer grown a quarter at a time: a result can hold a 100 MB tool
 // input twice.
 func printIndented(w io.Writer, v any) error {
-	compact, err := lsp.MarshalWire(v)
+	compact, err := wire.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -297,4 +266,56 @@ func newCwd(in *hooks.Input) string {
 		return ""
 	}
 	return filepath.Clean(dir)
+}
+
+// runRequest is what `wavehooks run` was asked: the host, the project and
+// the event's input, read and checked before any hook runs.
+type runRequest struct {
+	host    host.Config
+	root    string
+	in      hooks.Input
+	explain bool
+}
+
+// decodeRun reads the command line and stdin of `wavehooks run`; a code
+// other than 0 is the exit status of a request refused (its reason is on
+// stderr).
+func decodeRun(args []string, stdin io.Reader, stderr io.Writer) (runRequest, int) {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c commonFlags
+	c.register(fs)
+	explain := fs.Bool("explain", false, "explain, for a person, which hooks matched, ran, and what each decided")
+	event, rest := "", args
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		event, rest = args[0], args[1:]
+	}
+	if err := fs.Parse(rest); err != nil {
+		return runRequest{}, 2
+	}
+	if event == "" && fs.NArg() > 0 {
+		event = fs.Arg(0)
+	}
+	ev := hooks.Event(event)
+	if _, ok := hooks.Spec(ev); !ok {
+		fmt.Fprintf(stderr, "wavehooks run: unknown event %q (known: %v)\n", event, hooks.Events())
+		return runRequest{}, 2
+	}
+	hc, root, err := c.host()
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks run:", err)
+		return runRequest{}, 2
+	}
+	growPipe(stdin)
+	data, err := readAll(stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks run: reading stdin:", err)
+		return runRequest{}, 2
+	}
+	in, err := prepareInput(ev, data, root)
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
+		return runRequest{}, 2
+	}
+	return runRequest{host: hc, root: root, in: in, explain: *explain}, 0
 }

@@ -1,10 +1,11 @@
-package lsp
+package host
 
 import (
 	"context"
 
 	"github.com/wavehooks/wavehooks/flow"
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/wire"
 	"github.com/wavehooks/wavehooks/session"
 )
 
@@ -13,13 +14,11 @@ import (
 // already run (res); their answer is applied by a session in memory
 // (session.Scratch: the same per-event rules, nothing written), so that the
 // blocks printed are exactly the ones the server would add. An ask stays
-// "ask": nobody is there to answer it.
+// "ask": nobody is there to answer it (flow.AskedElsewhere).
 func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error) {
 	sess := session.Scratch(in.Cwd, answered(res))
 	applied := withToolUseID(in)
-	// Let an ask through unanswered, so the outcome is what the hooks said
-	// before any user decided anything; it is reported as "ask" below.
-	out, err := sess.RunHooks(ctx, applied, func(context.Context, session.AskRequest) bool { return true })
+	out, err := previewOutcome(ctx, sess, applied)
 	if err != nil {
 		return nil, err
 	}
@@ -30,10 +29,20 @@ func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error)
 			}
 		}
 	}
-	if in.Event == hooks.PreToolUse && res.Permission == hooks.PermissionAsk && res.Continue {
-		out.Permission, out.Reason, out.Asked = string(hooks.PermissionAsk), res.Reason, false
+	return wire.For(in.Event, in.SessionID, in.TranscriptPath, out, in.ToolInput), nil
+}
+
+// previewOutcome applies the hooks' answer to sess: a PreToolUse in two
+// phases, its ask reported and answered by nobody, any other event whole.
+func previewOutcome(ctx context.Context, sess *session.Session, in hooks.Input) (session.Outcome, error) {
+	if in.Event != hooks.PreToolUse {
+		return sess.RunHooks(ctx, in, nil)
 	}
-	return resultFor(in.Event, in.SessionID, in.TranscriptPath, out, in.ToolInput), nil
+	pend, err := sess.StartHooks(ctx, in)
+	if err != nil {
+		return session.Outcome{}, err
+	}
+	return pend.Finish(pend.Facts(flow.AskedElsewhere))
 }
 
 // CheckPreviewInput checks, before any hook runs, an input that Preview
@@ -65,10 +74,3 @@ const previewToolUseID = "toolu_preview"
 type answered hooks.Result
 
 func (a answered) Fire(context.Context, hooks.Input) hooks.Result { return hooks.Result(a) }
-
-// MarshalWire encodes a result as the server writes it on the wire
-// (segmentio's encoder without HTML escaping), into a buffer of about its
-// size: Preview's result for a large tool input holds it twice.
-func MarshalWire(v any) ([]byte, error) {
-	return appendJSON(make([]byte, 0, sizeHint(v)+64), v)
-}

@@ -1,11 +1,11 @@
-package lsp
+package wire
 
 import (
 	"encoding/json"
 	"reflect"
 )
 
-// sizeHint estimates how many bytes the JSON encoding of v takes, from the
+// SizeHint estimates how many bytes the JSON encoding of v takes, from the
 // lengths of its strings and raw JSON plus a little per value, without
 // encoding it. A large result or notification (a session with a 100 MB tool
 // input in it) is then encoded into a buffer of about the right size,
@@ -15,7 +15,7 @@ import (
 //
 // Walking v costs a few nanoseconds per field; an estimate that falls
 // short only means the buffer grows.
-func sizeHint(v any) int {
+func SizeHint(v any) int {
 	return estimate(reflect.ValueOf(v), 0)
 }
 

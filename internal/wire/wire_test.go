@@ -1,0 +1,45 @@
+package wire_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/flow"
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/wire"
+	"github.com/wavehooks/wavehooks/session"
+)
+
+// The result `wavehooks run` prints and serve answers: the event's typed
+// shape, [] rather than null, the caller's tool input when no hook changed
+// it, and text as the hook wrote it (no HTML escaping of <, > and &).
+func TestForAndMarshal(t *testing.T) {
+	requested := json.RawMessage(`{"command":"a && b > c"}`)
+	for _, tc := range []struct {
+		ev   hooks.Event
+		out  session.Outcome
+		want string
+	}{{
+		ev:  hooks.PreToolUse,
+		out: session.Outcome{Answer: flow.Answer{Permission: "ask", Decision: "ask", Reason: "<sure?>", Continue: true}},
+		want: `{"asked":false,"blocks":[],"continue":true,"decision":"ask","permission":"ask","reason":"<sure?>",` +
+			`"toolInput":{"command":"a && b > c"}}`,
+	}, {
+		ev:   hooks.SessionEnd,
+		out:  session.Outcome{},
+		want: `{"blocks":[]}`,
+	}, {
+		ev:   hooks.Stop,
+		out:  session.Outcome{Answer: flow.Answer{Blocked: true, Reason: "tests fail", Continue: true}},
+		want: `{"additionalContext":[],"blocked":true,"blocks":[],"continue":true,"reason":"tests fail"}`,
+	}} {
+		t.Run(string(tc.ev), func(t *testing.T) {
+			b, err := wire.Marshal(wire.For(tc.ev, "s1", "/t.json", tc.out, requested))
+			require.NoError(t, err)
+			require.JSONEq(t, tc.want, string(b))
+			require.NotContains(t, string(b), `\u003c`, "no HTML escaping")
+		})
+	}
+}
