@@ -46,7 +46,7 @@ func flowResult(out session.Outcome) *FlowResult {
 		AdditionalContext: nonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: nonNil(out.Blocks),
 		Retry: out.Retry, Action: out.Action, Content: out.Content, DisplayContent: out.DisplayContent,
 		WorktreePath: out.WorktreePath, WatchPaths: out.WatchPaths, Env: out.Env,
-		SessionTitle: out.SessionTitle, SuppressOriginalPrompt: out.SuppressOriginalPrompt, ClassifierContext: out.ClassifierContext,
+		SessionTitle: out.SessionTitle, SuppressOriginalPrompt: out.SuppressOriginalPrompt, UpdatedPrompt: out.UpdatedPrompt, ClassifierContext: out.ClassifierContext,
 		TerminalSequences: out.TerminalSequences}
 }
 

@@ -233,6 +233,11 @@ type FlowResult struct {
 	// that blocked asked that the prompt's text not be shown with the block
 	// message (nor put back in the input box).
 	SuppressOriginalPrompt bool `json:"suppressOriginalPrompt,omitempty"`
+	// UpdatedPrompt is set only for UserPromptSubmit when a hook rewrote the
+	// prompt and none blocked it (hookSpecificOutput.updatedPrompt,
+	// wavehooks' own extension): the host sends the model this text instead
+	// of what the user typed; the transcript already holds it.
+	UpdatedPrompt string `json:"updatedPrompt,omitempty"`
 	// ClassifierContext is what PostToolUse hooks noted about the call's
 	// result for an auto mode classifier, never for the model.
 	ClassifierContext string `json:"classifierContext,omitempty"`
