@@ -31,6 +31,7 @@ func (s *Server) codeAction(_ context.Context, p *protocol.CodeActionParams) ([]
 				actions = append(actions, a)
 			}
 		}
+		actions = append(actions, s.toggleActions(p.TextDocument.URI, path, p.Range)...)
 		if l := s.engine.Loaded(); !l.Trusted && l.NeedsTrust() {
 			// The action trusts the workspace as it was offered: if it changes
 			// before the click, the click does not trust the change.
