@@ -177,7 +177,7 @@ func TestUpdatedPrompt(t *testing.T) {
 		note   string
 	}{
 		{name: "one hook rewrites", event: hooks.UserPromptSubmit, outs: []string{rewrite("be brief: fix it")}, prompt: "be brief: fix it"},
-		{name: "the same rewrite twice is no conflict", event: hooks.UserPromptSubmit, outs: []string{rewrite("a"), rewrite("a")}, prompt: "a"},
+		{name: "the same rewrite twice is no conflict", event: hooks.UserPromptSubmit, outs: []string{rewrite("a"), rewrite("a") + " "}, prompt: "a"},
 		{name: "the last of two different rewrites wins", event: hooks.UserPromptSubmit, outs: []string{rewrite("first"), `{}`, rewrite("second")},
 			prompt: "second", warn: "several UserPromptSubmit hooks answered the rewritten prompt differently; the last one in configuration order was used"},
 		{name: "a block beats a rewrite", event: hooks.UserPromptSubmit,

@@ -532,6 +532,7 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 		cfg.Hooks = append(cfg.Hooks, f.Hooks...)
 	}
 	cfg.explainIgnoredFiles()
+	cfg.explainShadowed()
 	cfg.explainDisallowedURLs()
 	return cfg
 }

@@ -100,6 +100,7 @@ func ParseFile(path string, src Source, text []byte, projectRoot string) File {
 		return f
 	}
 	p.parseRoot(&v)
+	p.checkShadowed()
 	return f
 }
 
@@ -268,6 +269,7 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value, group int) {
 				return
 			}
 			matcher = compiled
+			p.checkMatcherNames(ev, &m.Value, compiled)
 			if !ev.UsesMatcher() && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != "*" {
 				p.report(&m.Value, SeverityWarning, CodeMatcherIgnored,
 					fmt.Sprintf("%s ignores matchers: these hooks run on every %s", ev, ev), "")
@@ -384,6 +386,11 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value, plac
 			}
 		case "if":
 			valid = p.parseIf(ev, &m.Value, &h) && valid
+			if h.If != nil {
+				if _, never := h.If.Problems(ev); !never {
+					p.checkIfMatcher(ev, matcher, &m.Value, &h)
+				}
+			}
 		case "async":
 			if !HookKeyShapes[name].fits(&m.Value) {
 				p.report(&m.Value, SeverityError, CodeWrongType, "async must be true or false; the hook runs in the foreground", "")

@@ -55,6 +55,12 @@ func (s *Server) quickFix(u protocol.DocumentURI, d hooks.Diagnostic) (protocol.
 		if d.Data != "" {
 			return edit(fmt.Sprintf("Change to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
 		}
+	case hooks.CodeUnknownTool:
+		if d.Data != "" {
+			return edit(fmt.Sprintf("Change the matcher to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
+		}
+	case hooks.CodeMatcherIgnored:
+		return edit("Remove the matcher (this event ignores it)", `""`, d.Range), true
 	case hooks.CodeUnknownHookType:
 		t := d.Data
 		if t == "" {

@@ -393,6 +393,8 @@ export interface InitializationOptions {
   waveHome?: string;
   trustWorkspaceHooks?: boolean;
   askTimeoutSeconds?: number;
+  /** The events the agent host fires; hooks on any other (but the server's own ConfigChange, FileChanged, DirectoryAdded) are flagged as never running. Absent: nothing is flagged. */
+  hostEvents?: string[];
 }
 
 /** The client capability that makes the server send wave/evaluateHook: capabilities.experimental.waveEvaluateHook. */
