@@ -152,7 +152,7 @@ func TestExplainShowsEscapesNotControls(t *testing.T) {
 	out := hooks.Explain(hooks.NewEventRun("s", "", &res))
 	require.NotContains(t, out, "\x1b")
 	require.NotContains(t, out, "\a")
-	require.Contains(t, out, `\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J`)
+	require.Contains(t, out, `\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J`, "escaped as internal/safetext escapes every human output")
 }
 
 func jsonEscape(s string) string {
