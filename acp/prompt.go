@@ -19,7 +19,8 @@ type promptParams struct {
 // prompt never reaches the agent: the editor gets the reason as a hook
 // message and stopReason "refusal". Otherwise the prompt goes on with the
 // context waiting for it (SessionStart's, PostToolUse's) before it and the
-// hooks' context after it, each as a text block.
+// hooks' context after it, each as a text block; a hook's updatedPrompt
+// takes the place of the prompt's text (rewrittenPrompt).
 func (p *Proxy) prompt(m *message) {
 	var params promptParams
 	if err := decode(m.Params, &params); err != nil {
@@ -54,11 +55,15 @@ func (p *Proxy) prompt(m *message) {
 		p.toEditor(m, resultLine(m.ID, map[string]string{"stopReason": "refusal"}))
 		return
 	}
-	p.finish(st, hooks.UserPromptSubmit, "", &out, "")
+	note, prompt := "", params.Prompt
+	if out.UpdatedPrompt != "" {
+		note, prompt = "a hook rewrote the prompt (updatedPrompt): the agent gets the rewritten text", rewrittenPrompt(prompt, out.UpdatedPrompt)
+	}
+	p.finish(st, hooks.UserPromptSubmit, "", &out, note)
 	line := m.line
 	before, after := st.takePending(), marked(hooks.UserPromptSubmit, out.AdditionalContext)
-	if len(before)+len(after) > 0 {
-		line = withPrompt(m, textBlocks(before), params.Prompt, textBlocks(after))
+	if len(before)+len(after) > 0 || out.UpdatedPrompt != "" {
+		line = withPrompt(m, textBlocks(before), prompt, textBlocks(after))
 	}
 	t := &turn{st: st, editorID: m.ID}
 	st.setTurn(t)
@@ -76,6 +81,30 @@ func withPrompt(m *message, before []json.RawMessage, prompt []json.RawMessage, 
 	blocks = append(append(append(blocks, before...), prompt...), after...)
 	params["prompt"] = mustRaw(blocks)
 	return withParams(m, params)
+}
+
+// rewrittenPrompt is the prompt with its text blocks (what the hooks read,
+// promptText) replaced by one text block of the hook's updatedPrompt, where
+// the first of them was; images, audio and resources stay as they were.
+func rewrittenPrompt(blocks []json.RawMessage, text string) []json.RawMessage {
+	out := make([]json.RawMessage, 0, len(blocks)+1)
+	put := false
+	for _, b := range blocks {
+		var c struct {
+			Type string `json:"type"`
+		}
+		if decode(b, &c) == nil && c.Type == "text" {
+			if !put {
+				out, put = append(out, textBlocks([]string{text})...), true
+			}
+			continue
+		}
+		out = append(out, b)
+	}
+	if !put {
+		out = append(textBlocks([]string{text}), out...)
+	}
+	return out
 }
 
 func textBlocks(texts []string) []json.RawMessage {

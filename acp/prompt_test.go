@@ -125,3 +125,38 @@ func TestStopOnlyOnEndTurn(t *testing.T) {
 	require.Equal(t, "max_tokens", stopReason(t, r.prompt(sess, "go")))
 	require.Empty(t, readFile(t, ran))
 }
+
+// A UserPromptSubmit hook's updatedPrompt (wavehooks' own extension)
+// reaches the agent instead of what the user typed: the prompt's text blocks
+// become one block of the rewritten text where the first was, its other
+// blocks stay, and the transcript holds the rewritten prompt. A hook that
+// blocks beats one that rewrites: the agent gets nothing.
+func TestUserPromptSubmitUpdatedPromptReachesTheAgent(t *testing.T) {
+	dir := t.TempDir()
+	rewrite := hook(t, dir, "rewrite.sh", `p=$(jq -r .prompt); jq -n --arg p "$p" '{hookSpecificOutput: {hookEventName: "UserPromptSubmit", updatedPrompt: ("[redacted] " + ($p | sub("hunter2"; "***")))}}'`)
+	gate := hook(t, dir, "gate.sh", `if jq -e '.prompt | test("rm -rf")' >/dev/null; then echo "no destructive requests" >&2; exit 2; fi`)
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"UserPromptSubmit", "", rewrite}, [3]string{"UserPromptSubmit", "", gate}),
+		script:   script(`[{"stop":"end_turn"}]`),
+	})
+	sess := r.handshake()
+	res := r.call("session/prompt", map[string]any{"sessionId": sess, "prompt": []any{
+		map[string]any{"type": "text", "text": "my password is hunter2"},
+		map[string]any{"type": "resource_link", "uri": "file:///a.go", "name": "a.go"},
+		map[string]any{"type": "text", "text": "fix it"},
+	}})
+	require.Equal(t, "end_turn", stopReason(t, res))
+	got := r.agentGot("session/prompt")
+	require.Len(t, got, 1)
+	blocks := got[0]["params"].(map[string]any)["prompt"].([]any)
+	require.Len(t, blocks, 2)
+	require.Equal(t, map[string]any{"type": "text", "text": "[redacted] my password is ***\n\nfix it"}, blocks[0])
+	require.Equal(t, "resource_link", blocks[1].(map[string]any)["type"])
+	raw, _ := json.Marshal(r.transcript(sess))
+	require.NotContains(t, string(raw), "hunter2", "the transcript holds what the model sees")
+	require.Contains(t, string(raw), "[redacted] my password is ***")
+	require.NotContains(t, readFile(t, r.agentLog), "hunter2")
+
+	require.Equal(t, "refusal", stopReason(t, r.prompt(sess, "please rm -rf /")))
+	require.Len(t, r.agentGot("session/prompt"), 1, "a block beats a rewrite")
+}

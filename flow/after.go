@@ -297,7 +297,9 @@ func (e *effects) postToolUse(in hooks.Input, res *hooks.Result) {
 //
 // A blocked prompt's answer says whether a hook asked to leave the prompt's
 // text out of what the user is shown (SuppressOriginalPrompt); a prompt
-// that goes ahead carries the session title a hook gave (SessionTitle).
+// that goes ahead carries the session title a hook gave (SessionTitle) and
+// the prompt a hook rewrote (UpdatedPrompt), which replaces the user's text
+// in the transcript. A block beats a rewrite.
 func (e *effects) userPromptSubmit(res *hooks.Result) {
 	if res.Blocked {
 		e.Blocked, e.Reason = true, res.Reason
@@ -305,6 +307,11 @@ func (e *effects) userPromptSubmit(res *hooks.Result) {
 		e.change(Change{Kind: ErasePrompt}, Change{Kind: Error, Text: res.Reason})
 	} else {
 		e.SessionTitle = res.SessionTitle
+		if res.UpdatedPrompt != "" {
+			// What the model sees: the transcript holds the rewritten prompt.
+			e.UpdatedPrompt = res.UpdatedPrompt
+			e.change(Change{Kind: RewritePrompt, Text: res.UpdatedPrompt})
+		}
 	}
 	e.notices(res)
 	if e.Continue && !res.Blocked {

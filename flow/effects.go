@@ -99,6 +99,9 @@ const (
 	SetSubagentStopStreak
 	// SetCwd makes Text the working directory later events' hooks get as cwd.
 	SetCwd
+	// RewritePrompt replaces the text of the prompt this event's AddPrompt
+	// added with Text (a UserPromptSubmit hook's updatedPrompt), in place.
+	RewritePrompt
 )
 
 // Change is one thing an event does to the session. Only the fields of its

@@ -152,10 +152,58 @@ func TestExplainShowsEscapesNotControls(t *testing.T) {
 	out := hooks.Explain(hooks.NewEventRun("s", "", &res))
 	require.NotContains(t, out, "\x1b")
 	require.NotContains(t, out, "\a")
-	require.Contains(t, out, `\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J`)
+	require.Contains(t, out, `\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J`, "escaped as internal/safetext escapes every human output")
 }
 
 func jsonEscape(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
+}
+
+// TestUpdatedPrompt: hookSpecificOutput.updatedPrompt (wavehooks' own
+// extension) rewrites UserPromptSubmit's prompt; the last hook wins with a
+// warning when hooks differ, a block beats it, an empty one is rejected,
+// and other events ignore it with a note in the run history.
+func TestUpdatedPrompt(t *testing.T) {
+	rewrite := func(p string) string {
+		return `{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "updatedPrompt": "` + p + `"}}`
+	}
+	cases := []struct {
+		name   string
+		event  hooks.Event
+		outs   []string
+		prompt string
+		warn   string
+		note   string
+	}{
+		{name: "one hook rewrites", event: hooks.UserPromptSubmit, outs: []string{rewrite("be brief: fix it")}, prompt: "be brief: fix it"},
+		{name: "the same rewrite twice is no conflict", event: hooks.UserPromptSubmit, outs: []string{rewrite("a"), rewrite("a") + " "}, prompt: "a"},
+		{name: "the last of two different rewrites wins", event: hooks.UserPromptSubmit, outs: []string{rewrite("first"), `{}`, rewrite("second")},
+			prompt: "second", warn: "several UserPromptSubmit hooks answered the rewritten prompt differently; the last one in configuration order was used"},
+		{name: "a block beats a rewrite", event: hooks.UserPromptSubmit,
+			outs: []string{rewrite("fine"), `{"decision": "block", "reason": "no"}`}, warn: "updatedPrompt ignored: a hook blocked the prompt"},
+		{name: "an empty rewrite is rejected", event: hooks.UserPromptSubmit, outs: []string{rewrite(" ")},
+			warn: "hook output ignored: updatedPrompt must not be empty"},
+		{name: "PreToolUse does not read it", event: hooks.PreToolUse,
+			outs: []string{`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedPrompt": "x"}}`},
+			note: "ignored updatedPrompt: PreToolUse does not read it"},
+	}
+	doc, _ := hooks.EventDoc(hooks.UserPromptSubmit)
+	require.Contains(t, doc, "`updatedPrompt` (wavehooks' own extension", "lint's hover says Claude Code does not read it")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e, root := setup(t, jsonAnswers(c.event, c.outs...))
+			res := e.Fire(context.Background(), input(c.event, root))
+			require.Equal(t, c.prompt, res.UpdatedPrompt)
+			if c.warn == "" {
+				require.Empty(t, res.Warnings)
+			} else {
+				require.Len(t, res.Warnings, 1)
+				require.Contains(t, res.Warnings[0], c.warn)
+			}
+			if c.note != "" {
+				require.Contains(t, res.Runs[0].Decision, c.note)
+			}
+		})
+	}
 }

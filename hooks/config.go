@@ -126,6 +126,24 @@ type Hook struct {
 	// HookOptions hold the fields of the other hook types (http, prompt,
 	// agent, mcp_tool) and the options once, shell and asyncRewake.
 	HookOptions
+	// Disabled: the hook or its matcher group says "enabled": false. It
+	// never runs (the run history says so), whatever trust says; the trust
+	// hash covers it, so that turning a hook back on is a change the user
+	// trusts (trust.go: turning one off is not).
+	Disabled bool
+	// Place is where the hook is written in File: for the editor's and the
+	// command line's toggles. It changes nothing the hook does.
+	Place HookPlace
+}
+
+// HookPlace is where a hook is written: its matcher group's index under the
+// event, its own index in the group's "hooks" (-1 for a hook of VS Code's
+// format listed under the event directly), the hook object's range, and
+// whether it is its group that says "enabled": false.
+type HookPlace struct {
+	Group, Index  int
+	Range         Range
+	GroupDisabled bool
 }
 
 // Settings are the non-hook keys of one settings file that change how hooks run.
@@ -288,6 +306,10 @@ func (c *Config) Diagnostics() []Diagnostic {
 // and VS Code's files only count when importing them is on.
 func (c *Config) Active(h *Hook) (bool, string) {
 	switch {
+	case h.Disabled && h.Place.GroupDisabled:
+		return false, `disabled: its matcher group says "enabled": false`
+	case h.Disabled:
+		return false, `disabled: "enabled": false`
 	case c.ManagedDisabled:
 		return false, fmt.Sprintf("disableAllHooks is set in the managed settings %s", c.Paths.ManagedFile)
 	case h.Source == SourceManaged:
@@ -510,6 +532,7 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 		cfg.Hooks = append(cfg.Hooks, f.Hooks...)
 	}
 	cfg.explainIgnoredFiles()
+	cfg.explainShadowed()
 	cfg.explainDisallowedURLs()
 	return cfg
 }
@@ -523,7 +546,9 @@ func (c *Config) explainIgnoredFiles() {
 		if len(f.Hooks) == 0 || f.hooksKey == nil || (f.Source.IsClaude() && !c.ImportClaudeHooks) {
 			continue
 		}
-		if ok, why := c.Active(&f.Hooks[0]); !ok {
+		first := f.Hooks[0]
+		first.Disabled = false // a policy's reason, not one hook's switch
+		if ok, why := c.Active(&first); !ok {
 			f.Diagnostics = append(f.Diagnostics, Diagnostic{File: f.Path, Range: *f.hooksKey, Severity: SeverityInfo,
 				Code: CodeHooksIgnored, Message: fmt.Sprintf("the hooks of this %s settings file do not run: %s", f.Source, why)})
 		}

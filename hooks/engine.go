@@ -458,4 +458,9 @@ func combine(res *Result, vs []verdict) {
 		res.Context, res.AdditionalContext = nil, nil
 	}
 	combineAnswers(res, vs)
+	if res.Blocked && res.Event == UserPromptSubmit && res.UpdatedPrompt != "" {
+		// A block beats a rewrite: the prompt goes nowhere.
+		res.UpdatedPrompt = ""
+		res.Warnings = append(res.Warnings, "updatedPrompt ignored: a hook blocked the prompt")
+	}
 }

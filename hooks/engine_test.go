@@ -462,7 +462,11 @@ func TestPromptBlockedByOneHookInjectsNothing(t *testing.T) {
 func TestIdenticalCommandsRunOnce(t *testing.T) {
 	cmd := `cat >/dev/null; echo x >> "$WAVE_PROJECT_DIR/count"`
 	b, _ := json.Marshal(cmd)
-	e, root := setup(t, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":`+string(b)+`}]},{"hooks":[{"type":"command","command":`+string(b)+`}]}]}}`)
+	e, root := setupLoose(t, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":`+string(b)+`}]},{"hooks":[{"type":"command","command":`+string(b)+`}]}]}}`)
+	diags := e.Config().Diagnostics()
+	require.Len(t, diags, 1, "lint says the second never runs")
+	require.Equal(t, hooks.CodeShadowed, diags[0].Code)
+	require.Equal(t, 0, diags[0].Range.Start.Line)
 	res := e.Fire(context.Background(), input(hooks.Stop, root))
 	got, err := os.ReadFile(filepath.Join(root, "count"))
 	require.NoError(t, err)

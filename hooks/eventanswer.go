@@ -41,6 +41,11 @@ type LaterAnswer struct {
 	// SuppressOriginalPrompt: a UserPromptSubmit or UserPromptExpansion
 	// hook asked that the block message leave the prompt's text out.
 	SuppressOriginalPrompt bool
+	// UpdatedPrompt is the prompt a UserPromptSubmit hook rewrote
+	// (hookSpecificOutput.updatedPrompt, wavehooks' own extension: Claude
+	// Code has no such field): what the model sees instead of what the user
+	// typed; "" when no hook rewrote it. A block beats it.
+	UpdatedPrompt string
 	// ClassifierContext is what PostToolUse hooks noted about the call's
 	// result for the auto mode classifier, not for the model.
 	ClassifierContext string
@@ -81,6 +86,9 @@ func (a *LaterAnswer) Parts() []string {
 	}
 	if a.SuppressOriginalPrompt {
 		parts = append(parts, "suppress original prompt")
+	}
+	if a.UpdatedPrompt != "" {
+		parts = append(parts, "updatedPrompt")
 	}
 	if a.ClassifierContext != "" {
 		parts = append(parts, "classifier context")
@@ -166,6 +174,16 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 	}
 	readSessionStart(ev, a, hs, ignore)
 	readPromptAndToolAnswers(ev, a, hs, ignore)
+	if hs.UpdatedPrompt != nil {
+		switch {
+		case ev != UserPromptSubmit:
+			ignore("updatedPrompt")
+		case strings.TrimSpace(*hs.UpdatedPrompt) == "":
+			probs = append(probs, `updatedPrompt must not be empty (to stop the prompt, answer decision "block" with a reason)`)
+		default:
+			a.UpdatedPrompt = *hs.UpdatedPrompt
+		}
+	}
 	return probs
 }
 
@@ -487,6 +505,7 @@ func combineAnswers(res *Result, vs []verdict) {
 		lastWins("the worktree path", &res.WorktreePath, a.WorktreePath)
 		lastWins("the initial user message", &res.InitialUserMessage, a.InitialUserMessage)
 		lastWins("the session title", &res.SessionTitle, a.SessionTitle)
+		lastWins("the rewritten prompt", &res.UpdatedPrompt, a.UpdatedPrompt)
 		res.ReloadSkills = res.ReloadSkills || a.ReloadSkills
 		res.SuppressOriginalPrompt = res.SuppressOriginalPrompt || a.SuppressOriginalPrompt
 		if a.ClassifierContext != "" {

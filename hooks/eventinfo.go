@@ -42,7 +42,7 @@ func ToolEvent(e Event) bool { return eventSpecs[e].MatchField == "tool_name" }
 var OutputDocs = map[Event]string{
 	PreToolUse:          "`hookSpecificOutput.permissionDecision` allow / deny / ask / defer, `permissionDecisionReason`, `updatedInput`, `additionalContext`, `permissionDisplay` (for the host's prompt)",
 	PostToolUse:         "`decision: \"block\"` + `reason` (feedback for the model), `additionalContext`, `updatedToolOutput` / `updatedMCPToolOutput`, `classifierContext` (for an auto mode classifier, not the model)",
-	UserPromptSubmit:    "`decision: \"block\"` + `reason` (for the user), `suppressOriginalPrompt`, `additionalContext`, `sessionTitle`",
+	UserPromptSubmit:    "`decision: \"block\"` + `reason` (for the user), `suppressOriginalPrompt`, `additionalContext`, `sessionTitle`, `updatedPrompt` (wavehooks' own extension: the prompt the model sees instead)",
 	Stop:                "`decision: \"block\"` + `reason` (the agent continues)",
 	SessionStart:        "`additionalContext`; `hookSpecificOutput.watchPaths`: absolute paths FileChanged watches; `initialUserMessage`, `sessionTitle`, `reloadSkills` for the agent host",
 	SessionEnd:          "none",

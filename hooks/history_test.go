@@ -16,7 +16,7 @@ import (
 // size: it keeps exactly the newest 500, newest first, and filters by
 // session, event and limit.
 func TestHistoryStaysAtItsBound(t *testing.T) {
-	e, root := setup(t, `{"hooks":{"PreToolUse":[{"matcher":"Never","hooks":[{"type":"command","command":"exit 2"}]}],
+	e, root := setup(t, `{"hooks":{"PreToolUse":[{"matcher":"mcp__never__matches","hooks":[{"type":"command","command":"exit 2"}]}],
 		"Stop":[{"matcher":"","hooks":[{"type":"command","command":"true"}]}]}}`)
 	h := hooks.NewHistory(0)
 	for i := 0; i < 10000; i++ {

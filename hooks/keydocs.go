@@ -25,6 +25,7 @@ var KeyDocs = map[string]string{
 	"windows":               "Command to run instead of `command` on Windows (VS Code's per-OS override).",
 	"statusMessage":         "Text shown in the editor's progress notification while the hook runs.",
 	"if":                    "One permission rule, as in Claude Code: the hook runs only for tool calls that match it. `Bash(git *)` (any subcommand starting with git), `Edit(*.ts)`, `Read(//etc/**)`, `mcp__github__create_issue`. Tool events only.",
+	"enabled":               "`false` turns the hook (on a matcher group: every hook of the group) off without deleting it: it never runs, and the hook-run history shows it skipped (disabled). wavehooks' own key (Gemini CLI and Codex have one; Claude Code has none and ignores it). A workspace hook that is off needs no trust to stay off; turning it back on is a change the workspace must be trusted for again. Toggle it with the editor's code action or `wavehooks hooks disable|enable ID`.",
 	"async":                 "`true` runs the hook in the background: the event never waits for it; its `additionalContext` and `systemMessage` reach the model with the session's next event, and everything else is only reported in the hook-run history. Its timeout still applies. Command hooks only.",
 }
 
@@ -35,7 +36,7 @@ var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importC
 // HookKeys are the keys of a hook command, for completion.
 var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "if", "linux", "osx", "windows",
 	"asyncRewake", "shell", "once", "url", "headers", "allowedEnvVars", "prompt", "model", "continueOnBlock", "server", "tool", "input",
-	"onFailure"}
+	"onFailure", "enabled"}
 
 // EventDoc is the hover text of an event: when it fires, its stdin, and what
 // exit code 2 means for it.

@@ -73,6 +73,7 @@ var HookKeyShapes = map[string]KeyShape{
 	"tool":            {Type: "string", NonEmpty: true},
 	"input":           {Type: "object"},
 	"onFailure":       {Type: "string", Enum: OnFailureValues},
+	"enabled":         {Type: "boolean"},
 }
 
 // HookTypeNeeds are the keys each hook type must have. A command hook's

@@ -602,7 +602,8 @@ func TestEventDocsOfLaterEvents(t *testing.T) {
 }
 
 // TestLintOfLaterEvents: the later events are known (no unknown-event), and a
-// matcher on one that ignores matchers is a warning, as for the others.
+// matcher on one that ignores matchers is a warning, as for the others, and
+// so is a tool event's matcher that names no tool.
 func TestLintOfLaterEvents(t *testing.T) {
 	for ev := range laterExitTwo {
 		spec, _ := hooks.Spec(ev)
@@ -612,9 +613,12 @@ func TestLintOfLaterEvents(t *testing.T) {
 		for _, d := range f.Diagnostics {
 			codes = append(codes, d.Code)
 		}
-		if spec.MatchField == "" {
+		switch {
+		case spec.MatchField == "":
 			require.Equal(t, []string{hooks.CodeMatcherIgnored}, codes, ev)
-		} else {
+		case hooks.ToolEvent(ev):
+			require.Equal(t, []string{hooks.CodeUnknownTool}, codes, "%s: \"something\" is no tool", ev)
+		default:
 			require.Empty(t, codes, ev)
 		}
 		require.Len(t, f.Hooks, 1, "the hook of %s loads", ev)

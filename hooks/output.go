@@ -99,9 +99,12 @@ type hookSpecificJSON struct {
 	// UserPromptSubmit, UserPromptExpansion: leave the prompt out of the
 	// block message. PostToolUse: a note for the auto mode classifier.
 	// PreToolUse: how the host shows the permission prompt.
-	SuppressOriginalPrompt *bool           `json:"suppressOriginalPrompt"`
-	ClassifierContext      *string         `json:"classifierContext"`
-	PermissionDisplay      json.RawMessage `json:"permissionDisplay"`
+	SuppressOriginalPrompt *bool `json:"suppressOriginalPrompt"`
+	// UpdatedPrompt: UserPromptSubmit's rewritten prompt (wavehooks' own
+	// extension, docs/parity.md).
+	UpdatedPrompt     *string         `json:"updatedPrompt"`
+	ClassifierContext *string         `json:"classifierContext"`
+	PermissionDisplay json.RawMessage `json:"permissionDisplay"`
 }
 
 // permissionRequestDecision is PermissionRequest's hookSpecificOutput.decision.

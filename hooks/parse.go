@@ -101,6 +101,7 @@ func ParseFile(path string, src Source, text []byte, projectRoot string) File {
 		return f
 	}
 	p.parseRoot(&v)
+	p.checkShadowed()
 	return f
 }
 
@@ -236,17 +237,17 @@ func (p *fileParser) parseHooks(v *hujson.Value) {
 			if p.file.Source == SourceVSCode && !isGroup(el) {
 				// VS Code's own format lists hook commands directly under the event.
 				all, _ := CompileMatcher("")
-				if h, ok := p.parseHook(ev, all, el); ok {
+				if h, ok := p.parseHook(ev, all, el, HookPlace{Group: j, Index: -1}); ok {
 					p.file.Hooks = append(p.file.Hooks, h)
 				}
 				continue
 			}
-			p.parseGroup(ev, el)
+			p.parseGroup(ev, el, j)
 		}
 	}
 }
 
-func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
+func (p *fileParser) parseGroup(ev Event, v *hujson.Value, group int) {
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		p.report(v, SeverityError, CodeWrongType, `a matcher group must be an object with "matcher" and "hooks"`, "")
@@ -254,6 +255,7 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 	}
 	matcher, _ := CompileMatcher("")
 	var hooksVal *hujson.Value
+	off := false
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		switch memberName(m) {
@@ -268,12 +270,15 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 				return
 			}
 			matcher = compiled
+			p.checkMatcherNames(ev, &m.Value, compiled)
 			if !ev.UsesMatcher() && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != "*" {
 				p.report(&m.Value, SeverityWarning, CodeMatcherIgnored,
 					fmt.Sprintf("%s ignores matchers: these hooks run on every %s", ev, ev), "")
 			}
 		case "hooks":
 			hooksVal = &m.Value
+		case "enabled":
+			off = p.enabledOff(&m.Value, "matcher group")
 		default:
 			p.unknownKey(m, "matcher group", GroupKeys, false)
 		}
@@ -288,10 +293,20 @@ func (p *fileParser) parseGroup(ev Event, v *hujson.Value) {
 		return
 	}
 	for i := range arr.Elements {
-		if h, ok := p.parseHook(ev, matcher, &arr.Elements[i]); ok {
+		if h, ok := p.parseHook(ev, matcher, &arr.Elements[i], HookPlace{Group: group, Index: i, GroupDisabled: off}); ok {
 			p.file.Hooks = append(p.file.Hooks, h)
 		}
 	}
+}
+
+// enabledOff reads "enabled" on a hook or matcher group: true when it is
+// false. A value that is not a boolean is an error and leaves the hook on
+// (as if the key were absent: Claude Code ignores the key).
+func (p *fileParser) enabledOff(v *hujson.Value, what string) bool {
+	if !p.fits(v, HookKeyShapes["enabled"], fmt.Sprintf("enabled must be true or false; the %s stays on", what)) {
+		return false
+	}
+	return !v.Value.(hujson.Literal).Bool()
 }
 
 // isGroup reports whether v is a matcher group (an object with "hooks")
@@ -312,8 +327,10 @@ func isGroup(v *hujson.Value) bool {
 // osKey is the key of VS Code's per-OS command override for this OS.
 var osKey = map[string]string{"linux": "linux", "darwin": "osx", "windows": "windows"}[runtime.GOOS]
 
-func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hook, bool) {
-	h := Hook{Event: ev, Matcher: matcher, Timeout: defaultTimeout(ev, p.file.Source), Source: p.file.Source, File: p.file.Path}
+func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value, place HookPlace) (Hook, bool) {
+	place.Range = p.idx.Span(v.StartOffset, v.EndOffset)
+	h := Hook{Event: ev, Matcher: matcher, Timeout: defaultTimeout(ev, p.file.Source), Source: p.file.Source, File: p.file.Path,
+		Place: place, Disabled: place.GroupDisabled}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		p.report(v, SeverityError, CodeWrongType, `a hook must be an object like {"type": "command", "command": "..."}`, "")
@@ -370,12 +387,19 @@ func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value) (Hoo
 			}
 		case "if":
 			valid = p.parseIf(ev, &m.Value, &h) && valid
+			if h.If != nil {
+				if _, never := h.If.Problems(ev); !never {
+					p.checkIfMatcher(ev, matcher, &m.Value, &h)
+				}
+			}
 		case "async":
 			if !HookKeyShapes[name].fits(&m.Value) {
 				p.report(&m.Value, SeverityError, CodeWrongType, "async must be true or false; the hook runs in the foreground", "")
 				continue
 			}
 			h.Async = m.Value.Value.(hujson.Literal).Bool()
+		case "enabled":
+			h.Disabled = p.enabledOff(&m.Value, "hook") || place.GroupDisabled
 		case "url", "headers", "allowedEnvVars", "prompt", "model", "continueOnBlock", "server", "tool", "input",
 			"once", "shell", "asyncRewake", "onFailure":
 			// read by applyTyped, once the type is known

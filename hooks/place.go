@@ -33,7 +33,7 @@ type Place struct {
 }
 
 // GroupKeys are the keys of a matcher group.
-var GroupKeys = []string{"matcher", "hooks"}
+var GroupKeys = []string{"matcher", "hooks", "enabled"}
 
 // Place finds where l is in the shape of a settings file.
 func (l Location) Place() Place {

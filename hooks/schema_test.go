@@ -190,6 +190,7 @@ func schemaEvents() orderedJSON {
 		props := orderedJSON{object: true}
 		props.set("matcher", matcher)
 		props.set("hooks", groupHooks)
+		props.set("enabled", object("type", value("boolean"), "markdownDescription", value(hooks.KeyDocs["enabled"])))
 		snippet := object("type", value("command"))
 		body := orderedJSON{object: true}
 		label := "hook group"

@@ -9,7 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -169,9 +172,60 @@ func digest(full *Config) *Loaded {
 		}
 	}
 	d.files, d.notCovered = trustedFiles(full, root, d.real)
-	sum := sha256.Sum256(encodeTrust(full, d.files))
-	d.Hash = hex.EncodeToString(sum[:])
+	on, off := allOn(full)
+	sum := sha256.Sum256(encodeTrust(on, d.files))
+	d.Hash = hex.EncodeToString(sum[:]) + off
 	return d
+}
+
+// offMark begins the second part of a trust hash: the positions, among the
+// workspace's hooks in configuration order, of those that are off
+// ("enabled": false). The first part hashes the workspace as if every hook
+// were on. So a hash says exactly which hooks are off, and trust given to
+// one holds for the same workspace with more hooks off (trustedWithMoreOff):
+// turning a hook off never needs trust, turning one on always does.
+const offMark = "/off:"
+
+// allOn is cfg with every workspace hook on, and the offMark suffix that
+// lists the ones that are off ("" when none is).
+func allOn(cfg *Config) (*Config, string) {
+	var off []string
+	n := 0
+	for i := range cfg.Hooks {
+		if !cfg.Hooks[i].Source.FromWorkspace() {
+			continue
+		}
+		if cfg.Hooks[i].Disabled {
+			off = append(off, strconv.Itoa(n))
+		}
+		n++
+	}
+	if len(off) == 0 {
+		return cfg, ""
+	}
+	on := *cfg
+	on.Hooks = slices.Clone(cfg.Hooks)
+	for i := range on.Hooks {
+		on.Hooks[i].Disabled = false
+	}
+	return &on, offMark + strings.Join(off, ",")
+}
+
+// trustedWithMoreOff reports whether hash describes the workspace that was
+// trusted as stored, with the same hooks or more of them off.
+func trustedWithMoreOff(stored, hash string) bool {
+	sBase, sOff, _ := strings.Cut(stored, offMark)
+	hBase, hOff, _ := strings.Cut(hash, offMark)
+	if sBase == "" || sBase != hBase {
+		return false
+	}
+	now := strings.Split(hOff, ",")
+	for _, i := range strings.Split(sOff, ",") {
+		if i != "" && !slices.Contains(now, i) {
+			return false // a hook that was off when trusted is on now
+		}
+	}
+	return true
 }
 
 // trustedFiles fingerprints the workspace files that the workspace's hooks
@@ -303,12 +357,16 @@ func WorkspaceSettings(cfg *Config) []string {
 	return out
 }
 
-// Trusted reports whether root was trusted with exactly this hash.
+// Trusted reports whether root was trusted with this hash, or with one that
+// differs from it only by hooks that are off now and were on then
+// (trustedWithMoreOff): a hook turned off never runs, so turning it off
+// needs no new trust.
 func (t *TrustStore) Trusted(root, hash string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m, _ := t.read()
-	return m[root] == hash
+	stored, ok := m[root]
+	return ok && (stored == hash || trustedWithMoreOff(stored, hash))
 }
 
 // Trust records that the user trusts root's hooks as they are now.

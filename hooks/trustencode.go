@@ -19,8 +19,9 @@ import (
 // encoding can hold for this one: the user is asked again, once.
 //
 // v1 hashed hooks only, v2 added settings and files (both joined with
-// control bytes, which a repository could forge); v3 is this encoding.
-const trustVersion = "wavehooks-trust/v3"
+// control bytes, which a repository could forge); v3 is this encoding; v4
+// adds each hook's "enabled" (Disabled).
+const trustVersion = "wavehooks-trust/v4"
 
 // trustEncoder appends the canonical encoding of values to b.
 type trustEncoder struct{ b []byte }
@@ -104,6 +105,7 @@ func (e *trustEncoder) hook(h *Hook, root string) {
 	e.str(o.Shell)
 	e.boolean(o.AsyncRewake)
 	e.str(o.OnFailure)
+	e.boolean(h.Disabled)
 }
 
 // settings writes every setting of one workspace settings file that counts.

@@ -17,6 +17,7 @@ import (
 // with why: it changes nothing a hook does.
 var notInTrust = map[string]string{
 	"CommandRange": "where the command is written in its file",
+	"Place":        "where the hook is written in its file",
 }
 
 // otherValue sets v, a field of Hook or Settings, to a value other than its
@@ -139,7 +140,7 @@ func trustView(c *Config) any {
 			continue
 		}
 		v := hookView{Hook: h, Matcher: matcherRaw(h.Matcher), If: ifRaw(h.If), HasM: h.Matcher != nil, HasIf: h.If != nil}
-		v.Hook.Matcher, v.Hook.If, v.Hook.CommandRange = nil, nil, Range{}
+		v.Hook.Matcher, v.Hook.If, v.Hook.CommandRange, v.Hook.Place = nil, nil, Range{}, HookPlace{}
 		v.Hook.File = relTo(c.Paths.ProjectRoot, h.File)
 		hooks = append(hooks, v)
 	}
@@ -254,7 +255,7 @@ var (
 		{"StatusMessage", "str"}, {"If", "optstr"}, {"URL", "str"}, {"Headers", "headers"}, {"AllowedEnvVars", "strs"},
 		{"Prompt", "str"}, {"Model", "str"}, {"ContinueOnBlock", "bool"}, {"Server", "str"}, {"Tool", "str"},
 		{"Input", "optstr"}, {"Once", "bool"}, {"Shell", "str"}, {"AsyncRewake", "bool"},
-		{"OnFailure", "str"}}
+		{"OnFailure", "str"}, {"Disabled", "bool"}}
 	settingsFields = []field{{"Source", "str"}, {"Path", "str"}, {"DisableAllHooks", "optbool"}, {"TranscriptFormat", "str"},
 		{"ImportClaudeHooks", "optbool"}, {"ImportVSCodeHooks", "optbool"}, {"AllowManagedHooksOnly", "optbool"},
 		{"AllowedHTTPHookURLs", "strs"}, {"HTTPHookAllowedEnvVars", "strs"}}

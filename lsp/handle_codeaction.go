@@ -31,6 +31,7 @@ func (s *Server) codeAction(_ context.Context, p *protocol.CodeActionParams) ([]
 				actions = append(actions, a)
 			}
 		}
+		actions = append(actions, s.toggleActions(p.TextDocument.URI, path, p.Range)...)
 		if l := s.engine.Loaded(); !l.Trusted && l.NeedsTrust() {
 			// The action trusts the workspace as it was offered: if it changes
 			// before the click, the click does not trust the change.
@@ -54,6 +55,12 @@ func (s *Server) quickFix(u protocol.DocumentURI, d hooks.Diagnostic) (protocol.
 		if d.Data != "" {
 			return edit(fmt.Sprintf("Change to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
 		}
+	case hooks.CodeUnknownTool:
+		if d.Data != "" {
+			return edit(fmt.Sprintf("Change the matcher to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
+		}
+	case hooks.CodeMatcherIgnored:
+		return edit("Remove the matcher (this event ignores it)", `""`, d.Range), true
 	case hooks.CodeUnknownHookType:
 		t := d.Data
 		if t == "" {

@@ -37,6 +37,7 @@ type initializeParams struct {
 		WaveHome            string   `json:"waveHome"`
 		TrustWorkspaceHooks bool     `json:"trustWorkspaceHooks"`
 		AskTimeoutSeconds   *float64 `json:"askTimeoutSeconds"`
+		HostEvents          []string `json:"hostEvents"` // the events the host fires (hostevents.go)
 	} `json:"initializationOptions"`
 	Capabilities struct {
 		Window struct {
@@ -115,6 +116,7 @@ func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeRes
 	}
 	s.root, s.waveHome = root, home
 	s.history.PersistTo(hooks.NewRunLog(hooks.RunLogDir(home))) // for wavehooks test --record, and later wavehooks log
+	s.hostEvents = hostEventSet(p.InitializationOptions.HostEvents)
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.lensRefresh = p.Capabilities.Workspace.CodeLens.RefreshSupport
 	s.observed.files.dynamicReg = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration

@@ -73,6 +73,7 @@ func (s *Server) rediagnose() {
 		cfg = cfg.Untrusted() // what runs: an untrusted workspace's settings explain nothing yet
 	}
 	s.noteBlockedChanges(cfg)
+	s.explainHostEvents(cfg)
 	for _, path := range s.diagnostics.replace(cfg) {
 		s.publishDiagnostics(uri.File(path))
 	}

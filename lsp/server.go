@@ -103,6 +103,9 @@ func (s serverState) String() string {
 type Server struct {
 	opts Options
 	log  *slog.Logger
+	// hostEvents are the events the agent host said it fires
+	// (initializationOptions.hostEvents); nil when it did not say.
+	hostEvents map[hooks.Event]bool
 
 	conn    jsonrpc2.Conn
 	stream  *stream         // the conn's; responses and notifications are written to it directly

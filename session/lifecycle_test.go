@@ -292,11 +292,11 @@ func TestPreToolUse(t *testing.T) {
 // hooks meeting, not by a clock).
 func TestPendingAskAndSlowHooksDoNotBlockTheSession(t *testing.T) {
 	e := newEnv(t, session.FormatJSON,
-		hook{event: hooks.PreToolUse, matcher: "Ask", command: sh("respond.sh", "0",
+		hook{event: hooks.PreToolUse, matcher: "mcp__test__ask", command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"?"}}`)},
 		// Each call's hook waits (up to 20 s) until the other's has started,
 		// and says it met it: they can only meet if they run at the same time.
-		hook{event: hooks.PreToolUse, matcher: "Slow", command: `id=$(jq -r .tool_use_id); d="$WAVE_PROJECT_DIR/rendezvous"; ` +
+		hook{event: hooks.PreToolUse, matcher: "mcp__test__slow", command: `id=$(jq -r .tool_use_id); d="$WAVE_PROJECT_DIR/rendezvous"; ` +
 			`mkdir -p "$d"; : > "$d/$id"; i=0; ` +
 			`while [ "$(ls "$d" | wc -l)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done; ` +
 			`[ "$(ls "$d" | wc -l)" -ge 2 ] && : > "$WAVE_PROJECT_DIR/met-$id"; exit 0`})
@@ -306,7 +306,7 @@ func TestPendingAskAndSlowHooksDoNotBlockTheSession(t *testing.T) {
 	asked, release := make(chan struct{}), make(chan bool)
 	done := make(chan session.Outcome)
 	go func() {
-		out, err := s.PreToolUse(ctx, "t_ask", "Ask", nil, func(context.Context, session.AskRequest) bool {
+		out, err := s.PreToolUse(ctx, "t_ask", "mcp__test__ask", nil, func(context.Context, session.AskRequest) bool {
 			close(asked)
 			return <-release
 		})
@@ -322,7 +322,7 @@ func TestPendingAskAndSlowHooksDoNotBlockTheSession(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, err := s.PreToolUse(ctx, id, "Slow", nil, nil)
+			out, err := s.PreToolUse(ctx, id, "mcp__test__slow", nil, nil)
 			assert.NoError(t, err)
 			assert.Equal(t, "allow", out.Permission)
 		}()

@@ -337,6 +337,18 @@ func (c *conversation) remove(seq uint64) bool {
 	return true
 }
 
+// setText replaces the text of the message with the given seq (a prompt
+// a hook rewrote) in place: its first block becomes text.
+func (c *conversation) setText(seq uint64, text string) bool {
+	i := c.indexOf(seq)
+	if i < 0 || len(c.msgs[i].Blocks) == 0 {
+		return false
+	}
+	c.msgs[i].Blocks[0].Content = text
+	c.touchBlock(i, 0)
+	return true
+}
+
 // truncate drops every message from index n on.
 func (c *conversation) truncate(n int) {
 	if n < len(c.msgs) {

@@ -178,6 +178,8 @@ func (s *Session) apply(a *applied, changes []flow.Change) {
 			}
 		case flow.ErasePrompt:
 			s.conv.remove(a.prompt)
+		case flow.RewritePrompt:
+			s.conv.setText(a.prompt, c.Text)
 		case flow.Warn:
 			a.add(s.conv.addWarn(c.Text))
 		case flow.Error:

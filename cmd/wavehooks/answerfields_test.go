@@ -43,3 +43,19 @@ func TestRunAnswerFields(t *testing.T) {
 	require.Contains(t, explained, "decision: json: terminal sequence; output discarded: StopFailure ignores what its hooks print",
 		"kept although StopFailure discards the rest, as Claude Code does")
 }
+
+// TestRunUpdatedPrompt: `wavehooks run UserPromptSubmit` (the real binary)
+// prints the prompt a hook rewrote as updatedPrompt; with a second hook that
+// rewrites differently the last one wins and a warning says so.
+func TestRunUpdatedPrompt(t *testing.T) {
+	env := newCLIEnv(t, `{"hooks": {"UserPromptSubmit": [
+  {"hooks": [{"type": "command", "command": "jq -n --arg p \"$(jq -r .prompt)\" '{hookSpecificOutput: {hookEventName: \"UserPromptSubmit\", updatedPrompt: (\"Answer in French: \" + $p)}}'"}]},
+  {"matcher": "", "hooks": [{"type": "command", "command": "jq -n --arg p \"$(jq -r .prompt)\" '{hookSpecificOutput: {hookEventName: \"UserPromptSubmit\", updatedPrompt: (\"Answer in German: \" + $p)}}'"}]}
+]}}`)
+	out, stderr, code := env.run(t, `{"prompt": "hello"}`, "run", "UserPromptSubmit", "--project", env.project)
+	require.Equal(t, 0, code, stderr)
+	var res map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	require.Equal(t, "Answer in German: hello", res["updatedPrompt"])
+	require.Contains(t, mustJSON(res["blocks"]), "the rewritten prompt differently; the last one in configuration order was used")
+}

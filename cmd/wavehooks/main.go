@@ -32,6 +32,8 @@ usage:
   wavehooks test [PATH…] [--project DIR] [--wave-home DIR] [--trust-workspace] [--format text|json|junit]   hook tests without a model
   wavehooks test --record [--session ID] [--limit N] [-o DIR]         case files from the run history
   wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
+  wavehooks hooks list [--project DIR] [--wave-home DIR] [--format text|json]   every configured hook, with its ID
+  wavehooks hooks disable|enable ID [--project DIR] [--wave-home DIR]          turn one hook off or on in its settings file
   wavehooks demo                                                     play a scripted agent session
   wavehooks version                                                  the version and the commit it was built from
 `
@@ -58,6 +60,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return acpProxy(args[1:], stdin, stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
+	case "hooks":
+		return hooksCommand(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "wavehooks", currentVersion())
 		return 0

@@ -104,6 +104,11 @@ type FlowResult struct {
 	// that blocked asked that the prompt's text not be shown with the block
 	// message (nor put back in the input box).
 	SuppressOriginalPrompt bool `json:"suppressOriginalPrompt,omitempty"`
+	// UpdatedPrompt is set only for UserPromptSubmit when a hook rewrote the
+	// prompt and none blocked it (hookSpecificOutput.updatedPrompt,
+	// wavehooks' own extension): the host sends the model this text instead
+	// of what the user typed; the transcript already holds it.
+	UpdatedPrompt string `json:"updatedPrompt,omitempty"`
 	// ClassifierContext is what PostToolUse hooks noted about the call's
 	// result for an auto mode classifier, never for the model.
 	ClassifierContext string `json:"classifierContext,omitempty"`
@@ -197,7 +202,7 @@ func Flow(out session.Outcome) *FlowResult {
 		AdditionalContext: NonNil(out.AdditionalContext), Continue: out.Continue, StopReason: out.StopReason, Blocks: NonNil(out.Blocks),
 		Retry: out.Retry, Action: out.Action, Content: out.Content, DisplayContent: out.DisplayContent,
 		WorktreePath: out.WorktreePath, WatchPaths: out.WatchPaths, Env: out.Env,
-		SessionTitle: out.SessionTitle, SuppressOriginalPrompt: out.SuppressOriginalPrompt, ClassifierContext: out.ClassifierContext,
+		SessionTitle: out.SessionTitle, SuppressOriginalPrompt: out.SuppressOriginalPrompt, UpdatedPrompt: out.UpdatedPrompt, ClassifierContext: out.ClassifierContext,
 		TerminalSequences: out.TerminalSequences}
 }
 

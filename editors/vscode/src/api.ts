@@ -177,7 +177,7 @@ export class WaveApi {
     return this.request(Methods.sessionStart, params, token);
   }
 
-  /** Runs UserPromptSubmit hooks; `blocked` means the prompt must not reach the model. */
+  /** Runs UserPromptSubmit hooks; `blocked` means the prompt must not reach the model, `updatedPrompt` (when set) is the text the model must get instead. */
   userPromptSubmit(params: UserPromptSubmitParams, token?: CancellationToken): Promise<FlowResult> {
     return this.request(Methods.userPromptSubmit, params, token);
   }

@@ -178,6 +178,8 @@ export interface FlowResult extends EventOutcome {
   sessionTitle?: string;
   /** UserPromptSubmit / UserPromptExpansion that was blocked: do not show the prompt's text with the block message. */
   suppressOriginalPrompt?: boolean;
+  /** UserPromptSubmit that went ahead: the prompt a hook rewrote (wavehooks' own updatedPrompt); send the model this text. */
+  updatedPrompt?: string;
   /** PostToolUse: a note about the call's result for an auto mode classifier, never for the model. */
   classifierContext?: string;
   /** Allowlisted escape sequences hooks asked the host to write to its terminal (OSC 0/1/2/9/99/777, BEL). Data: never echo unchecked. */
@@ -391,6 +393,8 @@ export interface InitializationOptions {
   waveHome?: string;
   trustWorkspaceHooks?: boolean;
   askTimeoutSeconds?: number;
+  /** The events the agent host fires; hooks on any other (but the server's own ConfigChange, FileChanged, DirectoryAdded) are flagged as never running. Absent: nothing is flagged. */
+  hostEvents?: string[];
 }
 
 /** The client capability that makes the server send wave/evaluateHook: capabilities.experimental.waveEvaluateHook. */

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/safefile"
+	"github.com/wavehooks/wavehooks/internal/safetext"
+)
+
+// hookListing is one hook as `wavehooks hooks list --format json` prints it.
+type hookListing struct {
+	ID      string `json:"id"`
+	Enabled bool   `json:"enabled"`
+	Source  string `json:"source"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Event   string `json:"event"`
+	Matcher string `json:"matcher"`
+	Command string `json:"command"`
+	// Why says why a hook is off: its own "enabled": false or its group's.
+	Why string `json:"why,omitempty"`
+}
+
+// hooksCommand is `wavehooks hooks list|disable|enable`: per-hook switches
+// for users whose editor has no wavehooks plugin (ACP editors). The edit
+// keeps the settings file's comments and layout and replaces it atomically.
+func hooksCommand(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || (args[0] != "list" && args[0] != "disable" && args[0] != "enable") {
+		fmt.Fprint(stderr, "usage: wavehooks hooks list [--format text|json] | wavehooks hooks disable|enable ID  [--project DIR] [--wave-home DIR]\n")
+		return 2
+	}
+	verb := args[0]
+	fs := flag.NewFlagSet("hooks "+verb, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c commonFlags
+	c.register(fs)
+	format := fs.String("format", "text", "text or json (list)")
+	// The ID may come before or after the flags.
+	var id string
+	rest := args[1:]
+	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		id, rest = rest[0], rest[1:]
+	}
+	if err := fs.Parse(rest); err != nil {
+		return 2
+	}
+	if id == "" && fs.NArg() > 0 {
+		id = fs.Arg(0)
+	}
+	paths, err := c.paths()
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks hooks:", safetext.Line(err.Error(), 0))
+		return 2
+	}
+	cfg := hooks.Load(paths, nil)
+	if verb == "list" {
+		return listHooks(cfg, *format, stdout, stderr)
+	}
+	if id == "" {
+		fmt.Fprintf(stderr, "wavehooks hooks %s: name the hook's ID (`wavehooks hooks list` shows them)\n", verb)
+		return 2
+	}
+	h, err := hooks.FindHook(cfg, id)
+	if err == nil {
+		err = setEnabled(h, verb == "enable")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "wavehooks hooks %s: %s\n", verb, safetext.Line(err.Error(), 0))
+		return 1
+	}
+	state := "off: it no longer runs"
+	if verb == "enable" {
+		state = "on"
+		if h.Source.FromWorkspace() {
+			state += " (a workspace hook: it runs once the workspace is trusted with it on)"
+		}
+	}
+	fmt.Fprintf(stdout, "%s %s: %s is %s\n", hooks.HookID(h), h.Event, safetext.Line(h.Display(), 200), state)
+	return 0
+}
+
+func listHooks(cfg *hooks.Config, format string, stdout, stderr io.Writer) int {
+	if format != "text" && format != "json" {
+		fmt.Fprintf(stderr, "wavehooks hooks list: --format must be text or json, not %q\n", format)
+		return 2
+	}
+	list := []hookListing{}
+	for i := range cfg.Hooks {
+		h := &cfg.Hooks[i]
+		l := hookListing{ID: hooks.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
+			Line: h.Place.Range.Start.Line + 1, Event: string(h.Event), Matcher: h.Matcher.String(), Command: h.Display()}
+		if h.Disabled {
+			_, l.Why = cfg.Active(h)
+		}
+		list = append(list, l)
+	}
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(list)
+		return 0
+	}
+	for _, l := range list {
+		state := "on "
+		if !l.Enabled {
+			state = "off"
+		}
+		matcher := l.Matcher
+		if matcher == "" {
+			matcher = "*"
+		}
+		// Everything a repository wrote is escaped: one hook, one line.
+		fmt.Fprintf(stdout, "%s  %s  %-7s %-18s %-12s %s  (%s:%d)\n", l.ID, state, l.Source, l.Event,
+			safetext.Line(matcher, 40), safetext.Line(l.Command, 120), safetext.Line(l.File, 0), l.Line)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(stderr, "no hooks configured")
+	}
+	return 0
+}
+
+// setEnabled turns h on or off in its settings file: one text edit, written
+// to a temporary file beside it and renamed over it, so that a reader sees
+// the old file or the new one, never a torn one.
+func setEnabled(h *hooks.Hook, on bool) error {
+	if h.Source == hooks.SourceManaged {
+		return errors.New("a managed (policy) hook is the administrator's to turn off or on")
+	}
+	info, err := os.Lstat(h.File)
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file; edit it by hand", h.File)
+	}
+	src, err := safefile.ReadFile(h.File, hooks.MaxSettingsFileBytes)
+	if err != nil {
+		return err
+	}
+	edit, err := hooks.EnableEdit(src, h.Event, h.Place, on, false)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(h.File), "."+filepath.Base(h.File)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(edit.Apply(src)); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), h.File)
+}

@@ -1,0 +1,77 @@
+package lsp_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// TestNeverRunsDiagnostics: live in the editor, a hook on an event the
+// host said it never sends (initializationOptions.hostEvents) is flagged,
+// as is a matcher that names no tool, whose quick fix the fake editor
+// applies: once saved, the hook runs for Write calls. A matcher on an event
+// that ignores matchers gets "Remove the matcher". A host that says nothing
+// of its events gets no event-not-sent diagnostic.
+func TestNeverRunsDiagnostics(t *testing.T) {
+	text := `{"hooks": {
+  "PreToolUse": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "echo 'no writes' >&2; exit 2"}]}],
+  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true"}]}],
+  "Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+  "ConfigChange": [{"hooks": [{"type": "command", "command": "true"}]}]
+}}`
+	e := startEditor(t, editorOpts{settings: text, initOpts: map[string]any{"hostEvents": []string{"PreToolUse", "Stop", "SessionStart"}}})
+	settings := filepath.Join(e.home, "settings.json")
+	diags := e.diagnosticsFor(settings, hasCode("event-not-sent"))
+	byCode := map[string][]protocol.Diagnostic{}
+	for _, d := range diags {
+		byCode[d.Code.(string)] = append(byCode[d.Code.(string)], d)
+	}
+	require.Len(t, byCode["event-not-sent"], 1, "UserPromptSubmit only: the server fires ConfigChange itself")
+	require.Equal(t, uint32(2), byCode["event-not-sent"][0].Range.Start.Line)
+	require.Contains(t, byCode["event-not-sent"][0].Message, "never sends UserPromptSubmit")
+	require.Len(t, byCode["unknown-tool"], 1)
+	require.Contains(t, byCode["unknown-tool"][0].Message, `"write_file" is no tool; did you mean "Write"?`)
+	require.Len(t, byCode["matcher-ignored"], 1)
+
+	var actions []protocol.CodeAction
+	require.NoError(t, e.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri.File(settings)},
+		"range": byCode["unknown-tool"][0].Range, "context": map[string]any{"diagnostics": diags}}, &actions))
+	var fix *protocol.CodeAction
+	for i := range actions {
+		if actions[i].Title == `Change the matcher to "Write"` {
+			fix = &actions[i]
+		}
+	}
+	require.NotNil(t, fix, "%v", actions)
+	edits := fix.Edit.Changes[uri.File(settings)]
+	require.Len(t, edits, 1)
+	text = applyEdit(text, edits[0])
+	require.Contains(t, text, `"matcher": "Write"`)
+	require.NoError(t, os.WriteFile(settings, []byte(text), 0o644))
+	e.diagnosticsFor(settings, func(ds []protocol.Diagnostic) bool { return !hasCode("unknown-tool")(ds) && len(ds) > 0 })
+	sid, _ := e.startSession()
+	require.Eventually(t, func() bool {
+		out := e.mustCall("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "t1", "toolName": "Write",
+			"toolInput": map[string]any{"file_path": "/tmp/x", "content": "y"}})
+		return out["permission"] == "deny"
+	}, 10e9, 50e6, "the corrected matcher's hook runs for Write")
+
+	var stop []protocol.CodeAction
+	require.NoError(t, e.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri.File(settings)},
+		"range": byCode["matcher-ignored"][0].Range, "context": map[string]any{"diagnostics": diags}}, &stop))
+	titles := []string{}
+	for _, a := range stop {
+		titles = append(titles, a.Title)
+	}
+	require.Contains(t, titles, "Remove the matcher (this event ignores it)")
+
+	plain := startEditor(t, editorOpts{settings: text})
+	got := plain.diagnosticsFor(filepath.Join(plain.home, "settings.json"), hasCode("matcher-ignored"))
+	for _, d := range got {
+		require.NotEqual(t, "event-not-sent", d.Code, "no hostEvents, no such diagnostic")
+	}
+}
