@@ -1,3 +1,7 @@
+//go:build unix
+
+// The agent's end after the editor leaves is SIGTERM, then SIGKILL: Unix only.
+
 package acp
 
 import (

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -149,6 +150,13 @@ func compareStdin(event string, claude, wave []HookCall, paths *strings.Replacer
 	return items
 }
 
+// uuidPattern finds the random ids a run makes (Claude Code's session ids
+// inside a skill command's tool_use_id), which stableIDs writes as <uuid>
+// so that the table is the same from run to run.
+var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+func stableIDs(s string) string { return uuidPattern.ReplaceAllString(s, "<uuid>") }
+
 // diffObjects compares two JSON objects key by key: keys only one side
 // has, values that differ, and the order of the keys both have. Item keys
 // are prefix+key ("PreToolUse.effort") and prefix+"order".
@@ -178,7 +186,7 @@ func diffObjects(prefix string, claude, wave json.RawMessage, paths *strings.Rep
 			}
 		case !jsonEqual(json.RawMessage(paths.Replace(string(cv[k]))), json.RawMessage(paths.Replace(string(w)))):
 			items = append(items, Item{prefix + k, fmt.Sprintf("`%s`: Claude Code %s, wavehooks %s", k,
-				short(paths.Replace(string(cv[k]))), short(paths.Replace(string(w))))})
+				short(stableIDs(paths.Replace(string(cv[k])))), short(stableIDs(paths.Replace(string(w)))))})
 		}
 	}
 	for _, k := range wk {

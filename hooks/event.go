@@ -176,10 +176,11 @@ var eventSpecs = map[Event]EventSpec{
 	ElicitationResult: {ElicitationResult, "mcp_server_name", []string{"mcp_server_name", "action", "mode", "elicitation_id", "content"},
 		"After the user answered an MCP elicitation, before the answer is sent. Can override it (action, content).",
 		"The answer becomes decline; stderr is not shown."},
-	PreModelSwitch: {PreModelSwitch, "", modelSwitchFields,
-		"Before the agent switches to another model (/model). Can allow, deny or ask the user; the host applies the decision.",
+	PreModelSwitch: {PreModelSwitch, "", nil,
+		"Before the agent switches to another model (/model). Can allow, deny or ask the user; the host applies the decision. " +
+			"Claude Code 2.1.332 also sends from_model, to_model, requested_model and source (measured); a host sends what it knows.",
 		"Denies the switch (the model stays); stderr is the reason shown to the user."},
-	PostModelSwitch: {PostModelSwitch, "", modelSwitchFields,
+	PostModelSwitch: {PostModelSwitch, "", nil,
 		"After the agent switched to another model. Can add context for the model.",
 		"Shows stderr to the user only."},
 	PreSkillShellCommand: {PreSkillShellCommand, "tool_name", []string{"tool_name", "tool_input", "tool_use_id", "command_name", "command_source", "invoked_by"},
@@ -187,12 +188,6 @@ var eventSpecs = map[Event]EventSpec{
 			"Only a refusal counts: deny, ask, defer, decision \"block\" or any updatedInput keep the command from running; allow adds nothing.",
 		"The command does not run; its output becomes `[not run: blocked by hook: <stderr>]`."},
 }
-
-// modelSwitchFields are the stdin fields Claude Code 2.1.332 sent its
-// model-switch hooks when measured (`/model haiku`, docs/parity.md), though
-// the binary's own key list names none: the host sends what it knows.
-var modelSwitchFields = []string{"from_model", "to_model", "requested_model", "source", "context_tokens",
-	"prompt_cache_warm", "cache_ttl", "estimated_cache_write_usd", "pricing"}
 
 // Spec returns what is known about an event and whether it is a known event.
 func Spec(e Event) (EventSpec, bool) {
