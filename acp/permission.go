@@ -70,12 +70,16 @@ func (p *Proxy) requestPermission(m *message) {
 	p.flushText(st)
 
 	ctx := st.ctx()
-	out, ok := p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
-		// "ask" is the editor's own prompt, which comes after the hooks: the
-		// session is told yes here, and the user's answer is recorded when
-		// the editor gives it (editorAnswered).
-		return st.session().PreToolUse(ctx, t.id, name, input, func(context.Context, session.AskRequest) bool { return true })
-	})
+	// The hook bridge ran PreToolUse for this call already (bridge.go).
+	out, ok, bridged := st.bridgedOutcome(t)
+	if !bridged {
+		out, ok = p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+			// "ask" is the editor's own prompt, which comes after the hooks: the
+			// session is told yes here, and the user's answer is recorded when
+			// the editor gives it (editorAnswered).
+			return st.session().PreToolUse(ctx, t.id, name, input, func(context.Context, session.AskRequest) bool { return true })
+		})
+	}
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
 	st.mu.Unlock()
@@ -101,8 +105,10 @@ func (p *Proxy) requestPermission(m *message) {
 		next = true
 		note = "no decision: the PermissionRequest hooks come next"
 	}
-	p.record(st, name, &out, note)
-	p.surface(st, hooks.PreToolUse, out.Blocks)
+	if !bridged {
+		p.record(st, name, &out, note)
+		p.surface(st, hooks.PreToolUse, out.Blocks)
+	}
 	if next {
 		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options)
 	}
