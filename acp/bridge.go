@@ -321,10 +321,10 @@ func (b *bridge) bridgeSettings(line []byte) ([]byte, error) {
 	}
 	if file, isFile := options["settings"].(string); isFile {
 		cwd, _ := params["cwd"].(string)
-		data, err := os.ReadFile(filepath.Join(cwd, file))
-		if filepath.IsAbs(file) {
-			data, err = os.ReadFile(file)
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(cwd, file) // as the adapter resolves it
 		}
+		data, err := os.ReadFile(file)
 		var s map[string]any
 		if err == nil {
 			err = json.Unmarshal(data, &s)
