@@ -80,3 +80,38 @@ func TestClaudeAgentACP(t *testing.T) {
 	})
 	require.Equal(t, 0, r.wait())
 }
+
+// A repository's .claude/settings.json can turn Claude Code's hooks off
+// (disableAllHooks), which would turn the hook bridge off with them: the
+// bridge's settings layer, which Claude Code ranks above the project's,
+// turns them back on, so a wavehooks deny still stops rm -rf in the
+// adapter's default mode, and its hook runs once.
+func TestClaudeAgentACPBridgeHoldsWhenTheProjectDisablesHooks(t *testing.T) {
+	node, entry := claudeAgentACP(t)
+	fake := startFakeModel(t)
+	project := t.TempDir()
+	h := writeMatrixHooks(t, project)
+	require.NoError(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte(`{"disableAllHooks": true}`), 0o600))
+	home, tmp := t.TempDir(), t.TempDir()
+	bin, err := wavehooksBin()
+	require.NoError(t, err)
+	r := startRig(t, rigOptions{project: project, opts: func(o *Options) {
+		o.HookExe = bin
+		o.Agent = []string{node, entry}
+		o.AgentDir = project
+		o.AgentEnv = claudeEnv(home, tmp, fake.URL())
+		o.TrustWorkspace = true
+	}})
+	r.initialize(map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true})
+	const k = "CASE-disabled"
+	target := filepath.Join(project, "build-disabled")
+	require.NoError(t, os.MkdirAll(target, 0o755))
+	fake.script(k, use("Bash", cmd("rm -rf "+target)), say("DONE-"+k))
+	sess, _ := r.newSession()
+	stopReason(t, r.prompt(sess, k+": clean the build"))
+	require.True(t, exists(target), "the denied rm -rf did not run")
+	require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+	require.NotEmpty(t, fake.saw(denyReason), "the model read the hook's reason")
+	require.Equal(t, 0, r.wait())
+}

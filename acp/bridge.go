@@ -346,6 +346,9 @@ func (b *bridge) bridgeSettings(line []byte) ([]byte, error) {
 	if hk["PreToolUse"] != nil && pre == nil {
 		return line, errors.New("its settings' hooks.PreToolUse is not a list")
 	}
+	// A repository's .claude/settings.json could turn every hook off,
+	// the bridge's with them; this layer ranks above the project's.
+	settings["disableAllHooks"] = false
 	hk["PreToolUse"] = append(pre, map[string]any{"matcher": "*", "hooks": []any{
 		map[string]any{"type": "command", "command": b.command, "timeout": bridgeHookTimeout}}})
 	msg["params"] = mustRaw(params)

@@ -41,19 +41,19 @@ func TestBridgeSettingsKeepTheEditorsMeta(t *testing.T) {
 		settings map[string]any
 		kept     func(t *testing.T, meta map[string]any)
 	}{
-		{name: "no _meta", settings: map[string]any{"hooks": map[string]any{"PreToolUse": []any{ours}}}},
+		{name: "no _meta", settings: map[string]any{"disableAllHooks": false, "hooks": map[string]any{"PreToolUse": []any{ours}}}},
 		{name: "the editor's keys and options", meta: `{"steering":{"x":1},"claudeCode":{"emitRawSDKMessages":true,"options":{"model":"opus"}}}`,
-			settings: map[string]any{"hooks": map[string]any{"PreToolUse": []any{ours}}},
+			settings: map[string]any{"disableAllHooks": false, "hooks": map[string]any{"PreToolUse": []any{ours}}},
 			kept: func(t *testing.T, meta map[string]any) {
 				require.Equal(t, map[string]any{"x": float64(1)}, meta["steering"])
 				cc := meta["claudeCode"].(map[string]any)
 				require.Equal(t, true, cc["emitRawSDKMessages"])
 				require.Equal(t, "opus", cc["options"].(map[string]any)["model"])
 			}},
-		{name: "the editor's own settings and hooks", meta: `{"claudeCode":{"options":{"settings":{"model":"m2","hooks":{"Stop":[1],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"own"}]}]}}}}}`,
-			settings: map[string]any{"model": "m2", "hooks": map[string]any{"Stop": []any{float64(1)}, "PreToolUse": []any{own, ours}}}},
+		{name: "the editor's own settings and hooks", meta: `{"claudeCode":{"options":{"settings":{"model":"m2","disableAllHooks":true,"hooks":{"Stop":[1],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"own"}]}]}}}}}`,
+			settings: map[string]any{"model": "m2", "disableAllHooks": false, "hooks": map[string]any{"Stop": []any{float64(1)}, "PreToolUse": []any{own, ours}}}},
 		{name: "the settings file the editor names", meta: `{"claudeCode":{"options":{"settings":"s.json"}}}`,
-			settings: map[string]any{"model": "m1", "hooks": map[string]any{"PreToolUse": []any{own, ours}}}},
+			settings: map[string]any{"model": "m1", "disableAllHooks": false, "hooks": map[string]any{"PreToolUse": []any{own, ours}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
