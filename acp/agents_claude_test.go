@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -114,4 +115,53 @@ func TestClaudeAgentACPBridgeHoldsWhenTheProjectDisablesHooks(t *testing.T) {
 	require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
 	require.NotEmpty(t, fake.saw(denyReason), "the model read the hook's reason")
 	require.Equal(t, 0, r.wait())
+}
+
+// A session the editor loads (session/load) or resumes (session/resume) in a
+// new agent process is bridged like a new one: the deny stops rm -rf in the
+// adapter's default mode, auto, with the hook run once.
+func TestClaudeAgentACPBridgesLoadedSessions(t *testing.T) {
+	node, entry := claudeAgentACP(t)
+	fake := startFakeModel(t)
+	project := t.TempDir()
+	h := writeMatrixHooks(t, project)
+	home, tmp := t.TempDir(), t.TempDir()
+	bin, err := wavehooksBin()
+	require.NoError(t, err)
+	start := func() *rig {
+		r := startRig(t, rigOptions{project: project, opts: func(o *Options) {
+			o.HookExe = bin
+			o.Agent = []string{node, entry}
+			o.AgentDir = project
+			o.AgentEnv = claudeEnv(home, tmp, fake.URL())
+			o.TrustWorkspace = true
+		}})
+		r.initialize(map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true})
+		return r
+	}
+	for _, method := range []string{"session/load", "session/resume"} {
+		t.Run(method, func(t *testing.T) {
+			first := start()
+			sess, _ := first.newSession()
+			// No case marker: the fake finds the first marker in the
+			// conversation, which the loaded session carries on.
+			require.Equal(t, "end_turn", stopReason(t, first.prompt(sess, "hello")))
+			require.Equal(t, 0, first.wait())
+
+			r := start()
+			res := r.call(method, map[string]any{"sessionId": sess, "cwd": project, "mcpServers": []any{}})
+			require.Nil(t, res.Error, "%s: %s", method, res.Line)
+			k := "CASE-" + strings.ReplaceAll(method, "/", "")
+			target := filepath.Join(project, "build-"+k)
+			require.NoError(t, os.MkdirAll(target, 0o755))
+			// The fake answers a conversation's N-th model turn with the
+			// script's N-th step: the loaded conversation had one turn.
+			fake.script(k, say("unused"), use("Bash", cmd("rm -rf "+target)), say("DONE-"+k))
+			stopReason(t, r.prompt(sess, k+": clean the build"))
+			require.True(t, exists(target), "the denied rm -rf did not run")
+			require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+			require.NotEmpty(t, fake.saw(denyReason), "the model read the hook's reason")
+			require.Equal(t, 0, r.wait())
+		})
+	}
 }
