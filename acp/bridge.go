@@ -195,10 +195,12 @@ func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
 		return bridgeDeny(fmt.Sprintf("wavehooks' hook bridge got %q for tool %q (id %q); it only answers PreToolUse for a named tool call",
 			in.Event, in.ToolName, in.ToolUseID))
 	}
-	st := p.sessionState(in.SessionID)
-	if st == nil {
-		return bridgeDeny("wavehooks does not know the session " + in.SessionID + ", so its PreToolUse hooks cannot run; the tool is not allowed")
+	if in.SessionID == "" {
+		return bridgeDeny("the hook input names no session, so wavehooks' PreToolUse hooks cannot run; the tool is not allowed")
 	}
+	// A session the proxy has not seen start (one the adapter forked, say)
+	// gets its state and hooks, as at a permission request.
+	st := p.guardState(in.SessionID)
 	t := st.tool(in.ToolUseID)
 	st.mu.Lock()
 	if t.metaName == "" {

@@ -95,8 +95,8 @@ func TestBridgeSettingsRefuseWhatTheyCannotExtend(t *testing.T) {
 }
 
 // The bridge's socket lives in a directory only its user can enter, answers
-// nothing without the token, and denies a tool call of a session it does
-// not know: it fails closed.
+// nothing without the token, and denies what it cannot judge (no session,
+// an event it does not bridge, input it cannot read): it fails closed.
 func TestBridgeSocketFailsClosed(t *testing.T) {
 	_, b := bridgeProxy(t)
 	fi, err := os.Stat(b.dir)
@@ -113,7 +113,7 @@ func TestBridgeSocketFailsClosed(t *testing.T) {
 		require.NoError(t, err)
 		return string(out)
 	}
-	input := `{"hook_event_name":"PreToolUse","session_id":"nobody","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}`
+	input := `{"hook_event_name":"PreToolUse","session_id":"","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}`
 	require.Empty(t, ask("not-the-token", input), "a wrong token gets no answer")
 	for _, in := range []string{input, `{"hook_event_name":"PostToolUse","session_id":"nobody","tool_name":"Bash","tool_use_id":"t"}`, `not json`} {
 		var out struct {
