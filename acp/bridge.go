@@ -51,6 +51,9 @@ type bridge struct {
 	command string
 	ln      net.Listener
 	wg      sync.WaitGroup
+	// err says why the bridge could not start: the agent's sessions are
+	// then refused (withBridge), not run with tools no hook sees.
+	err error
 }
 
 // bridgedAgent says whether the agent is claude-agent-acp (or its older
@@ -68,13 +71,25 @@ func bridgedAgent(agentName string, command []string) bool {
 }
 
 // startBridge opens the bridge's socket once; later calls return the same
-// bridge. An error means the agent's sessions cannot be bridged.
+// bridge. An error means the agent's sessions cannot be bridged: it is kept
+// in the bridge, which then refuses them.
 func (p *Proxy) startBridge() (*bridge, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bridge != nil {
-		return p.bridge, nil
+		return p.bridge, p.bridge.err
 	}
+	b, err := p.openBridge()
+	if err != nil {
+		b = &bridge{p: p, err: err}
+	}
+	p.bridge = b
+	return b, err
+}
+
+// openBridge makes the bridge's directory, token and socket, and starts
+// answering on it.
+func (p *Proxy) openBridge() (*bridge, error) {
 	exe := p.opts.HookExe
 	if exe == "" {
 		var err error
@@ -101,7 +116,6 @@ func (p *Proxy) startBridge() (*bridge, error) {
 		return nil, fmt.Errorf("the hook bridge's socket: %w", err)
 	}
 	b.command = shellQuote(exe) + " acp-hook --socket " + shellQuote(b.sock) + " --token " + b.token
-	p.bridge = b
 	b.wg.Add(1)
 	go b.serve()
 	return b, nil
@@ -113,7 +127,7 @@ func (p *Proxy) closeBridge() {
 	p.mu.Lock()
 	b := p.bridge
 	p.mu.Unlock()
-	if b == nil {
+	if b == nil || b.ln == nil {
 		return
 	}
 	_ = b.ln.Close()
@@ -365,6 +379,12 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 	b := p.bridgeOf()
 	if b == nil || m.Method == methodSessionClose {
 		return m.line, true
+	}
+	if b.err != nil {
+		m.passed = true
+		p.sendEditor(errorLine(m.ID, codeInternalError, "wavehooks cannot guard this agent's tool calls "+
+			"(its hook bridge did not start: "+b.err.Error()+"), so the session is not started", nil))
+		return nil, false
 	}
 	line, err := b.bridgeSettings(m.line)
 	if err != nil {

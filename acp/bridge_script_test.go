@@ -5,7 +5,10 @@ package acp
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -90,4 +93,20 @@ func TestBridgeEndToEndWithScriptedAgent(t *testing.T) {
 	require.Contains(t, r.chunkTexts(), "RAN", "the agent was answered allow_once")
 	require.Zero(t, r.countNoted(methodRequestPermission), "the editor was not asked")
 	require.Len(t, h.runs(t, "PreToolUse", "BRIDGE-OK"), 1, "PreToolUse ran once for the call: at the bridge, not again at its permission request")
+}
+
+// When the bridge cannot start (here: a $TMPDIR so deep that no unix socket
+// path fits under it), the agent's sessions are refused with the reason,
+// not started with tools no hook would see.
+func TestBridgeThatCannotStartRefusesSessions(t *testing.T) {
+	r := startRig(t, rigOptions{script: `{"agentName": "@agentclientprotocol/claude-agent-acp", "turns": [[{"stop":"end_turn"}]]}`,
+		opts: func(o *Options) { o.HookExe = "/usr/bin/wavehooks" }})
+	deep := filepath.Join(t.TempDir(), strings.Repeat("d", 100), strings.Repeat("e", 100))
+	require.NoError(t, os.MkdirAll(deep, 0o700))
+	t.Setenv("TMPDIR", deep)
+	r.initialize(map[string]any{})
+	res := r.call("session/new", map[string]any{"cwd": r.project, "mcpServers": []any{}})
+	require.NotNil(t, res.Error, "session/new was refused: %s", res.Line)
+	require.Contains(t, res.Line, "hook bridge did not start")
+	require.Empty(t, r.agentGot("session/new"), "the agent never got the session/new")
 }
