@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -13,6 +14,17 @@ import (
 // scriptAgent is the scripted ACP agent (testdata/scriptagent), built once
 // for the package's tests.
 var scriptAgent string
+
+// wavehooksBin builds the wavehooks command once, for the tests whose agent
+// runs its acp-hook (the hook bridge).
+var wavehooksBin = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(filepath.Dir(scriptAgent), "wavehooks")
+	out, err := exec.Command("go", "build", "-o", bin, "../cmd/wavehooks").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building wavehooks: %v: %s", err, out)
+	}
+	return bin, nil
+})
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "acp-scriptagent-")

@@ -71,22 +71,28 @@ func (p *Proxy) requestPermission(m *message) {
 	p.flushText(st)
 
 	ctx := st.ctx()
-	out, ok := p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
-		// "ask" is the editor's own prompt, which comes after the hooks (and
-		// after the PermissionRequest hooks): the answer stays "ask" here,
-		// and the user's answer is recorded when the editor gives it
-		// (editorAnswered).
-		pend, err := st.session().StartPreToolUse(ctx, t.id, name, input)
-		if err != nil {
-			return session.Outcome{}, err
-		}
-		return pend.Finish(pend.Facts(flow.AskedElsewhere))
-	})
+	// The hook bridge ran PreToolUse for this call already (bridge.go).
+	out, ok, bridged := st.bridgedOutcome(t)
+	if !bridged {
+		out, ok = p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+			// "ask" is the editor's own prompt, which comes after the hooks (and
+			// after the PermissionRequest hooks): the answer stays "ask" here,
+			// and the user's answer is recorded when the editor gives it
+			// (editorAnswered).
+			pend, err := st.session().StartPreToolUse(ctx, t.id, name, input)
+			if err != nil {
+				return session.Outcome{}, err
+			}
+			return pend.Finish(pend.Facts(flow.AskedElsewhere))
+		})
+	}
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
 	st.mu.Unlock()
 	note, next := p.answerPermission(m, st, t, hooks.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out)
-	p.finish(st, hooks.PreToolUse, name, &out, note)
+	if !bridged {
+		p.finish(st, hooks.PreToolUse, name, &out, note)
+	}
 	if next {
 		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options)
 	}

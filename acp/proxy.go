@@ -48,6 +48,9 @@ type Options struct {
 	HistorySize int
 	// Logger receives the proxy's log; it must not write to stdout.
 	Logger *slog.Logger
+	// HookExe is the wavehooks executable whose acp-hook command the hook
+	// bridge gives claude-agent-acp ("" is this process's own executable).
+	HookExe string
 }
 
 // hostConfig is the configuration the proxy shares with every host.
@@ -119,6 +122,9 @@ type Proxy struct {
 	agentCode int
 	// endReported: agentEnded has told the editor.
 	endReported bool
+	// bridge is the hook bridge, once the agent is known to be
+	// claude-agent-acp (bridge.go).
+	bridge *bridge
 }
 
 // editorCall is a request of the editor's in flight to the agent.
@@ -166,6 +172,7 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	defer p.stop()
+	defer p.closeBridge()
 	if w := p.workspace(opts.ProjectRoot); w.StoreErr != nil {
 		p.log.Warn("sessions are kept in memory: their transcripts cannot be written", "err", w.StoreErr)
 	}

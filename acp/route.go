@@ -61,6 +61,11 @@ func (p *Proxy) editorRequest(m *message) {
 		}
 		_ = decode(m.Params, &params)
 		call.sessionID, call.cwd = params.SessionID, params.Cwd
+		line, ok := p.withBridge(m)
+		if ok {
+			p.forwardCall(m, call, line)
+		}
+		return
 	}
 	p.forwardCall(m, call, m.line)
 }
@@ -190,6 +195,11 @@ func (p *Proxy) initialized(m *message) {
 	}
 	if skip {
 		p.log.Info("the agent runs Claude Code's hooks itself; imported Claude Code hooks do not run here", "agent", res.AgentInfo.Name)
+	}
+	if bridgedAgent(res.AgentInfo.Name, p.opts.Agent) {
+		if _, err := p.startBridge(); err != nil {
+			p.log.Error("the agent's tool calls are hooked only at its permission requests", "err", err)
+		}
 	}
 }
 

@@ -53,6 +53,9 @@ type toolState struct {
 	denied bool
 	// finished: completed or failed was handled.
 	finished bool
+	// bridged: the agent's own PreToolUse hook handed the call to the hook
+	// bridge, which ran the PreToolUse hooks (bridge.go).
+	bridged *bridgedRun
 }
 
 // merge applies an update; fields it leaves out keep their values.

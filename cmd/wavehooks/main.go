@@ -62,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return demo(args[1:], stdout, stderr)
 	case "hooks":
 		return hooksCommand(args[1:], stdout, stderr)
+	case "acp-hook": // hidden: the hook `wavehooks acp` gives claude-agent-acp
+		return acpHook(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "wavehooks", currentVersion())
 		return 0
