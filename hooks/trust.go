@@ -378,6 +378,28 @@ func (t *TrustStore) Trust(root, hash string) error {
 		return err
 	}
 	m[root] = hash
+	return t.write(m)
+}
+
+// Revoke forgets the trust given to root, so that its hooks and settings
+// wait for trust again (`wavehooks trust --revoke`). It reports whether
+// there was any to forget.
+func (t *TrustStore) Revoke(root string) (bool, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m, err := t.read()
+	if err != nil {
+		return false, err
+	}
+	if _, ok := m[root]; !ok {
+		return false, nil
+	}
+	delete(m, root)
+	return true, t.write(m)
+}
+
+// write replaces the store with m, atomically. The caller holds mu.
+func (t *TrustStore) write(m map[string]string) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

@@ -1,7 +1,8 @@
 // Command wavehooks is the hook engine for AI coding agents that run inside
 // an editor. `serve` is the language server editors start; `acp` is the
 // proxy ACP editors start in place of an agent; `run` fires one event from
-// the command line; `lint` checks the hook configuration; `test` runs hook test
+// the command line; `trust` trusts a project's own hooks; `lint` checks the
+// hook configuration; `test` runs hook test
 // cases without a model; `demo` plays a
 // scripted agent session against example hooks.
 //
@@ -34,6 +35,7 @@ usage:
   wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks hooks list [--project DIR] [--wave-home DIR] [--format text|json]   every configured hook, with its ID
   wavehooks hooks disable|enable ID [--project DIR] [--wave-home DIR]          turn one hook off or on in its settings file
+  wavehooks trust [--project DIR] [--wave-home DIR] [--yes] [--revoke]   trust (or --revoke) the project's own hooks
   wavehooks demo                                                     play a scripted agent session
   wavehooks version                                                  the version and the commit it was built from
 `
@@ -62,6 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return demo(args[1:], stdout, stderr)
 	case "hooks":
 		return hooksCommand(args[1:], stdout, stderr)
+	case "trust":
+		return trustCommand(args[1:], stdin, stdout, stderr)
 	case "acp-hook": // hidden: the hook `wavehooks acp` gives claude-agent-acp
 		return acpHook(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
