@@ -526,7 +526,7 @@ func TestWorkspaceHooksWaitForTrust(t *testing.T) {
 	res := e.Fire(context.Background(), input(hooks.SessionStart, root))
 	require.NoFileExists(t, marker)
 	require.Contains(t, res.Warnings[0], "not trusted")
-	require.Equal(t, "the workspace's hooks are not trusted yet", res.Runs[0].Skipped)
+	require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[0].Skipped)
 
 	store := hooks.NewTrustStore(home)
 	hash := hooks.WorkspaceHash(cfg)

@@ -56,7 +56,7 @@ func TestPolicy(t *testing.T) {
 		name:    "managed hooks need no workspace trust",
 		files:   map[string]string{"managed": marker("managed", ""), ".wave/settings.json": marker("project", "")},
 		ran:     []string{"managed"},
-		skipped: map[string]string{"project": "the workspace's hooks are not trusted yet"},
+		skipped: map[string]string{"project": "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor"},
 	}, {
 		name: "disableAllHooks in user settings turns off all but managed hooks",
 		files: map[string]string{"managed": marker("managed", ""), "home/settings.json": marker("user", `"disableAllHooks": true`),

@@ -145,7 +145,7 @@ func (l *Loaded) ScriptPaths() []string {
 // are not read again.
 func (l *Loaded) Check() (bool, string) {
 	if !l.Trusted {
-		return false, "the workspace's hooks are not trusted yet"
+		return false, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor"
 	}
 	for i := range l.files {
 		prev := &l.files[i]

@@ -64,7 +64,7 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 			require.NoFileExists(t, filepath.Join(l.root, "claude-project-ran"))
 			require.Len(t, res.Runs, 2, "both are listed, with why they did not run")
 			require.Equal(t, "importClaudeHooks is set only in the workspace's settings, which take effect once the workspace is trusted", res.Runs[0].Skipped)
-			require.Equal(t, "the workspace's hooks are not trusted yet", res.Runs[1].Skipped)
+			require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[1].Skipped)
 		},
 		trusted: func(t *testing.T, l layout, e *hooks.Engine) {
 			e.Fire(context.Background(), input(hooks.Stop, l.root))
@@ -79,7 +79,7 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 		untrusted: func(t *testing.T, l layout, e *hooks.Engine) {
 			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
 			require.NoFileExists(t, filepath.Join(l.root, "vscode-ran"))
-			require.Equal(t, "the workspace's hooks are not trusted yet", res.Runs[0].Skipped)
+			require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[0].Skipped)
 		},
 		trusted: func(t *testing.T, l layout, e *hooks.Engine) {
 			e.Fire(context.Background(), input(hooks.Stop, l.root))
@@ -168,6 +168,29 @@ func TestTrustGivenBeforeAsksAgain(t *testing.T) {
 	require.True(t, loaded.NeedsTrust())
 	require.NoError(t, store.Trust(l.root, loaded.Hash))
 	require.True(t, store.Decide(l.root, l.load(t), false).Trusted)
+}
+
+// TestTrustRevoke: Revoke forgets one workspace's trust, and only its: the
+// workspace waits for trust again, another trusted one stays trusted, and
+// revoking what was never trusted says so.
+func TestTrustRevoke(t *testing.T) {
+	a := writeLayout(t, map[string]string{".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo a"}]}]}}`})
+	store := hooks.NewTrustStore(a.home)
+	other := t.TempDir()
+	require.NoError(t, store.Trust(other, "h-other"))
+	loaded := store.Decide(a.root, a.load(t), false)
+	require.NoError(t, store.Trust(a.root, loaded.Hash))
+	require.True(t, store.Decide(a.root, a.load(t), false).Trusted)
+
+	had, err := store.Revoke(a.root)
+	require.NoError(t, err)
+	require.True(t, had)
+	require.False(t, store.Decide(a.root, a.load(t), false).Trusted, "revoked: asked again")
+	require.True(t, store.Trusted(other, "h-other"), "another workspace keeps its trust")
+
+	had, err = store.Revoke(a.root)
+	require.NoError(t, err)
+	require.False(t, had, "nothing left to revoke")
 }
 
 // TestTrustHashUnambiguous: configurations that differ in anything a

@@ -82,7 +82,7 @@ func TestVSCodeHookFiles(t *testing.T) {
 		in.ToolInput = json.RawMessage(`{"command":"rm -rf /"}`)
 		res := e.Fire(context.Background(), in)
 		require.Equal(t, hooks.PermissionNone, res.Permission, "a workspace file waits for trust")
-		require.Equal(t, "the workspace's hooks are not trusted yet", res.Runs[0].Skipped)
+		require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[0].Skipped)
 		require.Contains(t, hooks.WorkspaceCommands(cfg), "./guard.sh (in scripts, with AUDIT_LEVEL=strict)")
 
 		e.SetWorkspaceTrusted(true)

@@ -288,7 +288,7 @@ func TestUntrustedRepositoryHooksNeverRun(t *testing.T) {
 	require.Contains(t, mustJSON(stop["blocks"]), "not trusted yet", "skipped hooks are reported, not silent")
 	var runs lsp.HookRunsResult
 	require.NoError(t, e.call("wave/hookRuns", map[string]any{"event": "Stop"}, &runs))
-	require.Equal(t, "the workspace's hooks are not trusted yet", runs.Runs[0].Hooks[0].Skipped)
+	require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", runs.Runs[0].Hooks[0].Skipped)
 
 	// Trust through the code action on the settings file.
 	settings := filepath.Join(e.root, ".wave", "settings.json")

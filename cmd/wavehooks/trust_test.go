@@ -23,7 +23,8 @@ func trustProject(t *testing.T) (cliEnv, string) {
 	settings, err := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{
 		map[string]any{"matcher": "Bash", "hooks": []any{
 			map[string]any{"type": "command", "command": "sh .wave/guard.sh"},
-			map[string]any{"type": "command", "command": "true \x1b[2J"}}}}}})
+			map[string]any{"type": "command", "command": "true \x1b[2J"}}}},
+		"Stop": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "true"}}}}}})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "settings.json"), settings, 0o644))
 	return env, script
@@ -48,6 +49,10 @@ func permissionOf(t *testing.T, env cliEnv) string {
 func TestTrustCommand(t *testing.T) {
 	env, script := trustProject(t)
 	require.Equal(t, "allow", permissionOf(t, env), "untrusted: the project guard does not run")
+	out, _, code := env.run(t, `{"session_id":"s1"}`, "run", "Stop")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "not trusted yet — run `wavehooks trust` in the project, or trust it in the editor",
+		"the skipped hooks' warning says how to trust them")
 
 	out, stderr, code := env.run(t, "", "trust")
 	require.Equal(t, 1, code, "no answer is no trust")
