@@ -2,8 +2,9 @@
 // an editor. `serve` is the language server editors start; `acp` is the
 // proxy ACP editors start in place of an agent; `run` fires one event from
 // the command line; `trust` trusts a project's own hooks; `lint` checks the
-// hook configuration; `test` runs hook test
-// cases without a model; `demo` plays a
+// hook configuration; `test` runs hook test cases without a model; `log`
+// prints the run history; `hooks` lists and turns hooks on and off; `demo`
+// plays a
 // scripted agent session against example hooks.
 //
 // This file only wires flags and stdio to the packages that do the work.
@@ -32,6 +33,7 @@ usage:
   wavehooks lint [--project DIR] [--wave-home DIR] [--format text|json]
   wavehooks test [PATH…] [--project DIR] [--wave-home DIR] [--trust-workspace] [--format text|json|junit]   hook tests without a model
   wavehooks test --record [--session ID] [--limit N] [-o DIR]         case files from the run history
+  wavehooks log [--session ID] [--event NAME] [--limit N] [--follow] [--explain] [--format text|json] [--wave-home DIR]   the run history, oldest first
   wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks hooks list [--project DIR] [--wave-home DIR] [--format text|json]   every configured hook, with its ID
   wavehooks hooks disable|enable ID [--project DIR] [--wave-home DIR]          turn one hook off or on in its settings file
@@ -62,6 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return acpProxy(args[1:], stdin, stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
+	case "log":
+		return logCommand(args[1:], stdout, stderr)
 	case "hooks":
 		return hooksCommand(args[1:], stdout, stderr)
 	case "trust":

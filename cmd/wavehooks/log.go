@@ -1,0 +1,327 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/watcher"
+)
+
+// logFilter is what `wavehooks log` keeps of the run log: the runs of one
+// session and one event, when the flags name them.
+type logFilter struct {
+	session string
+	event   hooks.Event
+}
+
+func (f logFilter) keep(r hooks.RunRecord) bool {
+	return (f.session == "" || r.SessionID == f.session) && (f.event == "" || r.Event == f.event)
+}
+
+// logCommand is `wavehooks log`: the run history that serve and the ACP
+// proxy keep in $WAVE_HOME/runs (hooks.RunLog), read with the reader
+// `wavehooks test --record` uses (hooks.ReadRunLog), printed oldest first
+// as a log is, one escaped line per run, or hooks.Explain of each run
+// (--explain), or the JSON lines (--format json). --follow keeps printing
+// the runs appended after it started until SIGINT or SIGTERM. It answers
+// "what did my hooks do?" after the session that ran them has ended.
+func logCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("log", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	waveHome := fs.String("wave-home", "", "wave home directory (default $WAVE_HOME or ~/.wave)")
+	session := fs.String("session", "", "only this session's runs")
+	event := fs.String("event", "", "only this event's runs (PreToolUse, Stop, …)")
+	limit := fs.Int("limit", 50, "at most this many runs, the newest (0: all)")
+	follow := fs.Bool("follow", false, "keep printing runs as they are recorded, until interrupted")
+	explain := fs.Bool("explain", false, "print what every hook of each run did (as `wavehooks run --explain`)")
+	format := fs.String("format", "text", "text or json (one JSON line per run)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "wavehooks log: unexpected argument %q\n", safetext.Line(fs.Arg(0), 0))
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "wavehooks log: unknown --format %q (text or json)\n", safetext.Line(*format, 0))
+		return 2
+	}
+	if *explain && *format == "json" {
+		fmt.Fprintln(stderr, "wavehooks log: --explain is text: it cannot be used with --format json (the JSON lines hold all it says)")
+		return 2
+	}
+	if *limit < 0 {
+		fmt.Fprintf(stderr, "wavehooks log: --limit %d: must be 0 (all) or more\n", *limit)
+		return 2
+	}
+	filter := logFilter{session: *session}
+	if *event != "" {
+		i := slices.IndexFunc(hooks.Events(), func(e hooks.Event) bool { return strings.EqualFold(string(e), *event) })
+		if i < 0 {
+			fmt.Fprintf(stderr, "wavehooks log: unknown --event %q\n", safetext.Line(*event, 0))
+			return 2
+		}
+		filter.event = hooks.Events()[i]
+	}
+	home := *waveHome
+	if home == "" {
+		home = hooks.DefaultWaveHome()
+	}
+	dir := hooks.RunLogDir(home)
+	emit := func(r hooks.RunRecord) error { return printRun(stdout, r, *format, *explain) }
+
+	if !*follow {
+		runs, err := hooks.ReadRunLog(dir)
+		if err != nil {
+			fmt.Fprintln(stderr, "wavehooks log:", safetext.Line(err.Error(), 0))
+			return 2
+		}
+		for _, r := range lastRuns(runs, filter, *limit) {
+			if err := emit(r); err != nil {
+				fmt.Fprintln(stderr, "wavehooks log:", safetext.Line(err.Error(), 0))
+				return 2
+			}
+		}
+		return 0
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer cancel()
+	if err := followRunLog(ctx, dir, filter, *limit, emit); err != nil {
+		fmt.Fprintln(stderr, "wavehooks log:", safetext.Line(err.Error(), 0))
+		return 2
+	}
+	return 0
+}
+
+// lastRuns is the newest limit runs the filter keeps (all of them when
+// limit is 0), oldest first.
+func lastRuns(runs []hooks.RunRecord, f logFilter, limit int) []hooks.RunRecord {
+	var kept []hooks.RunRecord
+	for _, r := range runs {
+		if f.keep(r) {
+			kept = append(kept, r)
+		}
+	}
+	if limit > 0 && len(kept) > limit {
+		kept = kept[len(kept)-limit:]
+	}
+	return kept
+}
+
+// printRun prints one run in the chosen format. The run log keeps a hook's
+// duration as durationNs only (Duration is not on the wire): it is put back
+// so that --explain says how long each hook ran.
+func printRun(w io.Writer, r hooks.RunRecord, format string, explain bool) error {
+	if format == "json" {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	}
+	if explain {
+		for i := range r.Hooks {
+			if r.Hooks[i].Duration == 0 {
+				r.Hooks[i].Duration = time.Duration(r.Hooks[i].DurationNs)
+			}
+		}
+		_, err := fmt.Fprintf(w, "%s  session %s\n%s\n", r.Time.UTC().Format(time.RFC3339), safetext.Line(r.SessionID, 0),
+			hooks.Explain(r.EventRun))
+		return err
+	}
+	_, err := fmt.Fprintln(w, runLine(r))
+	return err
+}
+
+// runLine is a run as one line: when, which session, which event on what,
+// what the hooks decided, and how many of them ran. Every text in it comes
+// from an agent, a repository or a hook, so every one is escaped.
+func runLine(r hooks.RunRecord) string {
+	ran := 0
+	for _, h := range r.Hooks {
+		if h.Ran || (h.Async && h.Matched && h.Skipped == "") {
+			ran++
+		}
+	}
+	what := safetext.Line(string(r.Event), 0)
+	if r.MatchValue != "" {
+		what += " " + safetext.Line(r.MatchValue, 200)
+	}
+	return fmt.Sprintf("%s  %s  %s: %s  (hooks: %d ran, %d skipped)", r.Time.UTC().Format(time.RFC3339),
+		safetext.Line(r.SessionID, 0), what, safetext.Line(r.Outcome, 300), ran, len(r.Hooks)-ran)
+}
+
+// followRunLog prints the newest runs as the log does, then every run
+// appended after, until ctx ends. It holds the current file open: when
+// the log rotates (runs.jsonl renamed to runs.1.jsonl), it reads the rest
+// of the file it holds, then moves to the new runs.jsonl from its start.
+// The watch is placed before the log is read, so that an append is seen
+// once it has started; the directory may not exist yet (no run recorded).
+func followRunLog(ctx context.Context, dir string, filter logFilter, limit int, emit func(hooks.RunRecord) error) error {
+	changed := make(chan struct{}, 1)
+	w, err := watcher.New(50*time.Millisecond, func([]string) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	if err := w.WatchFile(filepath.Join(dir, "runs.jsonl")); err != nil {
+		return err
+	}
+	t := &logTail{path: filepath.Join(dir, "runs.jsonl")}
+	defer t.close()
+	if err := t.open(); err != nil {
+		return err
+	}
+	runs, err := hooks.ReadRunLog(dir)
+	if err != nil {
+		return err
+	}
+	if t.f != nil {
+		// What ReadRunLog read of the held file is not read again.
+		if t.off, err = t.f.Seek(0, io.SeekEnd); err != nil {
+			return err
+		}
+	}
+	for _, r := range lastRuns(runs, filter, limit) {
+		if err := emit(r); err != nil {
+			return err
+		}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-changed:
+		}
+		recs, err := t.read()
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			if filter.keep(r) {
+				if err := emit(r); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// logTail reads the whole lines appended to the run log's current file.
+type logTail struct {
+	path    string
+	f       *os.File
+	off     int64
+	partial []byte // a line whose end has not been written yet
+}
+
+// open opens the current file, if there is one, from its start.
+func (t *logTail) open() error {
+	f, err := os.Open(t.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	t.f, t.off, t.partial = f, 0, nil
+	return nil
+}
+
+func (t *logTail) close() {
+	if t.f != nil {
+		t.f.Close()
+		t.f = nil
+	}
+}
+
+// read returns the runs appended since the last read: the rest of the held
+// file, then, when runs.jsonl is now another file (rotated), all of it.
+func (t *logTail) read() ([]hooks.RunRecord, error) {
+	var out []hooks.RunRecord
+	for {
+		if t.f != nil {
+			recs, err := t.readHeld()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, recs...)
+		}
+		st, err := os.Stat(t.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if t.f != nil {
+			held, err := t.f.Stat()
+			if err != nil {
+				return nil, err
+			}
+			if os.SameFile(held, st) {
+				return out, nil
+			}
+		}
+		t.close()
+		if err := t.open(); err != nil {
+			return nil, err
+		}
+		if t.f == nil {
+			return out, nil
+		}
+	}
+}
+
+// readHeld reads the held file from the offset to its end, keeping a last
+// line without its newline for the next read. A line that is not a run
+// (cut by a full disk) is skipped, as hooks.ReadRunLog skips it.
+func (t *logTail) readHeld() ([]hooks.RunRecord, error) {
+	if _, err := t.f.Seek(t.off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	var out []hooks.RunRecord
+	rd := bufio.NewReader(t.f)
+	for {
+		chunk, err := rd.ReadBytes('\n')
+		t.off += int64(len(chunk))
+		t.partial = append(t.partial, chunk...)
+		if err == io.EOF {
+			if len(t.partial) > int(hooks.RunLogMaxBytes) { // no run is this long: not a line of the log
+				t.partial = nil
+			}
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		line := bytes.TrimSpace(t.partial)
+		t.partial = nil
+		var r hooks.RunRecord
+		if json.Unmarshal(line, &r) == nil && r.Event != "" {
+			out = append(out, r)
+		}
+	}
+}
