@@ -28,10 +28,26 @@ func TestCmdExeGetsTheArgumentsAsWritten(t *testing.T) {
 		{[]string{"/c", "echo", `"a b"`, "c"}, `"a b" c`},
 		{[]string{"/c", "echo", "a b"}, `"a b"`},
 	} {
-		got := r.RunHook(context.Background(), &hooks.Hook{Command: "cmd", Args: tc.args, Timeout: time.Minute}, nil)
+		got := runStarted(t, r, &hooks.Hook{Command: "cmd", Args: tc.args, Timeout: time.Minute})
 		require.Empty(t, got.StartErr, "%q", tc.args)
 		require.Equal(t, 0, got.ExitCode, "%q: %+v", tc.args, got)
 		require.Equal(t, tc.want, strings.TrimSpace(got.Stdout), "%q", tc.args)
+	}
+}
+
+// runStarted runs h, again when the process could not be created with
+// "Internal error": Wine 8.0 now and then fails to create a process that
+// starts on the next try (seen once in about ten runs of make test-wine, on
+// cmd.exe). What the test checks is what cmd.exe reads once it runs; any
+// other start failure, or a third one, is the test's failure.
+func runStarted(t *testing.T, r *hooks.Runner, h *hooks.Hook) hooks.Exec {
+	t.Helper()
+	for try := 1; ; try++ {
+		got := r.RunHook(context.Background(), h, nil)
+		if try == 3 || !strings.Contains(got.StartErr, "Internal error") {
+			return got
+		}
+		t.Logf("%q did not start (%s); trying again", h.Args, got.StartErr)
 	}
 }
 
