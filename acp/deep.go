@@ -77,12 +77,12 @@ func plainString(raw []byte) string {
 // bytes as they are, without decoding or recursing into them; nil when b is
 // not an object it can read. The last of repeated keys wins, as decoding does.
 func members(b []byte) map[string][]byte {
-	i := skipSpace(b, 0)
+	i := rawjson.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil
 	}
 	out := map[string][]byte{}
-	for i = skipSpace(b, i+1); i < len(b) && b[i] != '}'; {
+	for i = rawjson.SkipSpace(b, i+1); i < len(b) && b[i] != '}'; {
 		if b[i] != '"' {
 			return out
 		}
@@ -91,72 +91,22 @@ func members(b []byte) map[string][]byte {
 			return out
 		}
 		key := plainString(b[i : end+1])
-		i = skipSpace(b, end+1)
+		i = rawjson.SkipSpace(b, end+1)
 		if i >= len(b) || b[i] != ':' {
 			return out
 		}
-		start := skipSpace(b, i+1)
-		stop := valueEnd(b, start)
+		start := rawjson.SkipSpace(b, i+1)
+		stop := rawjson.ValueEnd(b, start)
 		if stop < 0 {
 			return out
 		}
 		out[key] = b[start:stop]
-		i = skipSpace(b, stop)
+		i = rawjson.SkipSpace(b, stop)
 		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
+			i = rawjson.SkipSpace(b, i+1)
 		}
 	}
 	return out
-}
-
-// valueEnd returns the index just past the JSON value that starts at b[i],
-// without recursion and without validating it, or -1.
-func valueEnd(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		end := rawjson.StringEnd(b, i)
-		if end < 0 {
-			return -1
-		}
-		return end + 1
-	case '[', '{':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				end := rawjson.StringEnd(b, i)
-				if end < 0 {
-					return -1
-				}
-				i = end
-			case '[', '{':
-				depth++
-			case ']', '}':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return j
-		}
-	}
-	return len(b)
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
 }
 
 // deepFromEditor refuses a message of the editor's that nests too deep; it

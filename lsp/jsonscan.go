@@ -17,56 +17,6 @@ func tooDeep(b []byte, limit int) bool { return rawjson.TooDeep(b, limit) }
 
 func stringEnd(b []byte, open int) int { return rawjson.StringEnd(b, open) }
 
-// valueEnd returns the index just past the JSON value that starts at b[i]
-// (after whitespace), without recursion and without validating it, or -1.
-func valueEnd(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		end := stringEnd(b, i)
-		if end < 0 {
-			return -1
-		}
-		return end + 1
-	case '[', '{':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				end := stringEnd(b, i)
-				if end < 0 {
-					return -1
-				}
-				i = end
-			case '[', '{':
-				depth++
-			case ']', '}':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return j
-		}
-	}
-	return len(b)
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
 // envelopeProbe is what can be told of a message the decoder refused: its
 // id and whether it has a method, read from the top-level object alone.
 type envelopeProbe struct {
@@ -81,11 +31,11 @@ type envelopeProbe struct {
 // matches them (case-insensitively; the last one wins).
 func probeEnvelope(b []byte) envelopeProbe {
 	var p envelopeProbe
-	i := skipSpace(b, 0)
+	i := rawjson.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return p
 	}
-	for i = skipSpace(b, i+1); i < len(b) && b[i] != '}'; {
+	for i = rawjson.SkipSpace(b, i+1); i < len(b) && b[i] != '}'; {
 		if b[i] != '"' {
 			return p
 		}
@@ -97,12 +47,12 @@ func probeEnvelope(b []byte) envelopeProbe {
 		if strings.IndexByte(key, '\\') >= 0 {
 			_ = json.Unmarshal(b[i:end+1], &key)
 		}
-		i = skipSpace(b, end+1)
+		i = rawjson.SkipSpace(b, end+1)
 		if i >= len(b) || b[i] != ':' {
 			return p
 		}
-		start := skipSpace(b, i+1)
-		stop := valueEnd(b, start)
+		start := rawjson.SkipSpace(b, i+1)
+		stop := rawjson.ValueEnd(b, start)
 		if stop < 0 {
 			return p
 		}
@@ -112,9 +62,9 @@ func probeEnvelope(b []byte) envelopeProbe {
 		case strings.EqualFold(key, "method"):
 			p.method = string(value) != "null"
 		}
-		i = skipSpace(b, stop)
+		i = rawjson.SkipSpace(b, stop)
 		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
+			i = rawjson.SkipSpace(b, i+1)
 		}
 	}
 	p.isObject = i < len(b)

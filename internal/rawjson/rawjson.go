@@ -217,3 +217,55 @@ func OrEmptyObject(raw json.RawMessage) json.RawMessage {
 	}
 	return raw
 }
+
+// ValueEnd returns the index just past the JSON value that starts at b[i]
+// (after whitespace), without recursion and without validating it, or -1.
+func ValueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		end := StringEnd(b, i)
+		if end < 0 {
+			return -1
+		}
+		return end + 1
+	case '[', '{':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				end := StringEnd(b, i)
+				if end < 0 {
+					return -1
+				}
+				i = end
+			case '[', '{':
+				depth++
+			case ']', '}':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	}
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return j
+		}
+	}
+	return len(b)
+}
+
+// SkipSpace returns the index of the first byte at or after i that is not JSON
+// whitespace.
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
