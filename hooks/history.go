@@ -141,7 +141,6 @@ func NewHistory(capacity int) *History {
 // Add stores a run, evicting the oldest when full, and returns it with its id.
 func (h *History) Add(r EventRun) EventRun {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.seq++
 	r.ID = h.seq
 	h.ring[h.next] = r
@@ -149,8 +148,12 @@ func (h *History) Add(r EventRun) EventRun {
 	if h.next == 0 {
 		h.full = true
 	}
-	if h.log != nil {
-		_ = h.log.Append(r)
+	log := h.log
+	h.mu.Unlock()
+	// The disk write is outside the history's lock: concurrent events do not
+	// wait on each other's I/O (the log has a lock of its own).
+	if log != nil {
+		_ = log.Append(r)
 	}
 	return r
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // RunLogMaxBytes bounds each of the run log's two files: when the current
@@ -66,24 +67,24 @@ type RunRecord struct {
 type RunLog struct {
 	dir string
 	max int64
+	mu  sync.Mutex // one append at a time: this process's lines stay whole
 }
 
 // NewRunLog is the run log in dir, its files bounded by RunLogMaxBytes.
 func NewRunLog(dir string) *RunLog { return &RunLog{dir: dir, max: RunLogMaxBytes} }
 
 // Append writes one run as a line, first rotating the current file when
-// the line would take it past the bound. History.Add calls it under the
-// history's lock, so a process's lines never interleave; lines of other
-// processes are whole too (O_APPEND).
+// the line would take it past the bound. Appends take turns, so a process's
+// lines never interleave; lines of other processes are whole too (O_APPEND).
+// The directory is made only when the file cannot be opened without it.
 func (l *RunLog) Append(r EventRun) error {
 	line, err := json.Marshal(RunRecord{EventRun: r, Decision: r.decision})
 	if err != nil {
 		return err
 	}
 	line = append(line, '\n')
-	if err := os.MkdirAll(l.dir, 0o700); err != nil {
-		return err
-	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	path := filepath.Join(l.dir, runLogFile)
 	if st, err := os.Stat(path); err == nil && st.Size()+int64(len(line)) > l.max {
 		if err := os.Rename(path, filepath.Join(l.dir, runLogPrevFile)); err != nil {
@@ -91,6 +92,11 @@ func (l *RunLog) Append(r EventRun) error {
 		}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(l.dir, 0o700); err == nil {
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		}
+	}
 	if err != nil {
 		return err
 	}
