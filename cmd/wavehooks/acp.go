@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/wavehooks/wavehooks/acp"
-	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/acp"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // acpProxy is `wavehooks acp [flags] -- <agent command…>`: the editor starts

@@ -14,7 +14,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
-	"github.com/wavehooks/wavehooks/session"
+	"github.com/wavehooks/wavehooks/internal/session"
 )
 
 // demoScript is testdata/demo/script.json: the steps an agent and its user take.

@@ -24,7 +24,7 @@ func TestOnlyServeImportsLSP(t *testing.T) {
 		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
 		require.NoError(t, err)
 		for _, imp := range parsed.Imports {
-			if path, _ := strconv.Unquote(imp.Path.Value); path == "github.com/wavehooks/wavehooks/lsp" {
+			if path, _ := strconv.Unquote(imp.Path.Value); path == "github.com/wavehooks/wavehooks/internal/lsp" {
 				importers = append(importers, f)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 

@@ -18,9 +18,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
-	"github.com/wavehooks/wavehooks/watcher"
+	"github.com/wavehooks/wavehooks/internal/watcher"
 )
 
 // logFilter is what `wavehooks log` keeps of the run log: the runs of one

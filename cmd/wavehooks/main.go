@@ -20,9 +20,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
-	"github.com/wavehooks/wavehooks/lsp"
+	"github.com/wavehooks/wavehooks/internal/lsp"
 )
 
 const usage = `wavehooks — hooks for AI coding agents, in your editor

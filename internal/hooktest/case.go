@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
-	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // Case is one test: an event, its input, and what must come out.

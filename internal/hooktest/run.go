@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 

@@ -5,10 +5,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/flow"
-	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/flow"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
-	"github.com/wavehooks/wavehooks/session"
+	"github.com/wavehooks/wavehooks/internal/session"
 )
 
 // Finish records the event once, with the adapter's note, and picks out

@@ -15,7 +15,7 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // Config is the configuration every host shares; lsp.Options and

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/wavehooks/wavehooks/hooks"
-	"github.com/wavehooks/wavehooks/session"
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/session"
 )
 
 // Options are what one adapter adds to the opening of a workspace. The zero

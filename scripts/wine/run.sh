@@ -42,7 +42,7 @@ run() {
   GOOS=windows GOARCH=amd64 CGO_ENABLED=0 "$GO" test -overlay "$cache/overlay.json" -exec "$PWD/scripts/wine/exec.sh" \
     -count=1 -timeout 5m -short -run "$tests" "$pkg"
 }
-run ./lsp '^TestFilePath'
-run ./hooks '^(TestLintCallsAScriptNotExecutableOnlyWhenItCannotRun|TestCmdExeGetsTheArgumentsAsWritten|TestAbsolutePatternsNameWindowsDrives|TestARootedCwdStaysInTheProject)$'
-run ./session '^(TestIncrementalSavesMatchAFullWrite|TestFailedSaveTakesTheChangeBack)$'
+run ./internal/lsp '^TestFilePath'
+run ./internal/hooks '^(TestLintCallsAScriptNotExecutableOnlyWhenItCannotRun|TestCmdExeGetsTheArgumentsAsWritten|TestAbsolutePatternsNameWindowsDrives|TestARootedCwdStaysInTheProject)$'
+run ./internal/session '^(TestIncrementalSavesMatchAFullWrite|TestFailedSaveTakesTheChangeBack)$'
 WAVEHOOKS_WINE_PREFIX="$WINEPREFIX" WINE="$WINE" "$GO" test -count=1 -timeout 5m ./internal/wintest

@@ -1,0 +1,128 @@
+//go:build linux
+
+package acp
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// codexACP is the codex-acp that testdata/codex-acp/install.sh installs,
+// or $WAVEHOOKS_CODEX_ACP.
+func codexACP(t *testing.T) (node, entry string) {
+	t.Helper()
+	entry = os.Getenv("WAVEHOOKS_CODEX_ACP")
+	if entry == "" {
+		entry = filepath.Join("..", "..", ".cache", "codex-acp", "node_modules", "@zed-industries", "codex-acp", "bin", "codex-acp.js")
+	}
+	if _, err := os.Stat(entry); err != nil {
+		t.Skip("SKIPPED: codex-acp is not installed (sh internal/acp/testdata/codex-acp/install.sh installs it): " + err.Error())
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("SKIPPED: codex-acp needs node: " + err.Error())
+	}
+	entry, err = filepath.Abs(entry)
+	require.NoError(t, err)
+	return node, entry
+}
+
+// codexHome writes a CODEX_HOME whose only model provider is the fake
+// Responses API on loopback.
+func codexHome(t *testing.T, base string) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.toml"), []byte(fmt.Sprintf(`model = "gpt-5-codex"
+model_provider = "fake"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "%s/v1"
+wire_api = "responses"
+env_key = "FAKE_OPENAI_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+supports_websockets = false
+
+[analytics]
+enabled = false
+`, base)), 0o600))
+	return dir
+}
+
+// codex-acp (OpenAI's Codex behind Zed's ACP adapter) through the proxy,
+// offline against the fake Responses API, in every mode it offers: the
+// behaviour matrix of agents_matrix_test.go, one agent process for all
+// cases. Codex has no file-writing tool with this model's fallback
+// metadata (it writes with exec_command), so the Write case is skipped.
+func TestCodexACP(t *testing.T) {
+	node, entry := codexACP(t)
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		// Without it every command fails in Codex's sandbox launcher,
+		// which would read as the agent refusing them.
+		t.Skip("SKIPPED: codex-acp's Linux sandbox needs bubblewrap (apt-get install bubblewrap): " + err.Error())
+	}
+	fake := startFakeModel(t)
+	project := t.TempDir()
+	h := writeMatrixHooks(t, project)
+	home, tmp := t.TempDir(), t.TempDir()
+	r := startRig(t, rigOptions{project: project, opts: func(o *Options) {
+		o.Agent = []string{node, entry}
+		o.AgentDir = project
+		o.AgentEnv = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "LANG=C.UTF-8",
+			"CODEX_HOME=" + codexHome(t, fake.URL()), "FAKE_OPENAI_API_KEY=sk-offline", "OPENAI_API_KEY=sk-offline",
+			"NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1", "HTTPS_PROXY=" + fake.URL(), "HTTP_PROXY=" + fake.URL()}
+		o.TrustWorkspace = true
+	}})
+	r.initialize(map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true})
+	initial, offered := sessionModes(t, r)
+	t.Logf("codex-acp starts sessions in %q and offers %v", initial, offered)
+	runMatrix(t, r, fake, h, initial, offered, agentSpec{
+		name:  "Codex",
+		shell: func(c string) step { return use("exec_command", map[string]any{"cmd": c}) }, shellTool: "Bash",
+		denyText: "Codex ends the turn when a command is refused: the model reads nothing",
+	})
+
+	// What a real model does when the sandbox stops a command: it asks to
+	// run it outside, and Codex asks the editor, where the hooks decide.
+	escalated := func(c string) step {
+		return use("exec_command", map[string]any{"cmd": c, "sandbox_permissions": "require_escalated", "justification": "needs to write"})
+	}
+	t.Run("escalated/allow lets it through and PostToolUse sees the result", func(t *testing.T) {
+		k := "CASE-escalatedallow"
+		target := filepath.Join(project, "allowed-"+k+".txt")
+		command := "echo OUT-" + k + " && touch " + target
+		fake.script(k, escalated(command), say("DONE-"+k))
+		asked := r.countNoted(methodRequestPermission)
+		sess, _ := r.newSession()
+		require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": make the file")))
+		require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that allows leaves the editor unasked")
+		require.True(t, exists(target), "the allowed command ran")
+		pre, post := h.runs(t, "PreToolUse", target), h.runs(t, "PostToolUse", target)
+		require.Len(t, pre, 1, "PreToolUse ran once")
+		require.Equal(t, "Bash", pre[0].Tool)
+		require.Len(t, post, 1, "PostToolUse ran once")
+		require.Contains(t, post[0].Response, "OUT-"+k, "PostToolUse saw the command's output")
+	})
+	t.Run("escalated/ask reaches the editor once", func(t *testing.T) {
+		k := "CASE-escalatedask"
+		target := filepath.Join(project, "ASKME-"+k+".txt")
+		fake.script(k, escalated("touch "+target), say("DONE-"+k))
+		asked := r.countNoted(methodRequestPermission)
+		sess, _ := r.newSession()
+		require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": make the file")))
+		got := r.noted(methodRequestPermission)[asked:]
+		require.Len(t, got, 1, "the user was asked once")
+		require.True(t, exists(target), "the editor allowed it once, and it ran")
+		require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+		knownGap(t, strings.Contains(got[0].Line, askReason), "item 3: the permission request the user sees does not carry the hook's reason")
+	})
+	require.Equal(t, 0, r.wait())
+}

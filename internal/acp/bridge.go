@@ -1,0 +1,401 @@
+package acp
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/wavehooks/wavehooks/internal/flow"
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/session"
+)
+
+// The hook bridge (issue #26 item 5). claude-agent-acp starts its sessions
+// in modes that never ask for permission (auto, acceptEdits,
+// bypassPermissions), so the proxy's PreToolUse at session/request_permission
+// would see nothing there. Claude Code runs its own PreToolUse hooks in
+// every mode, so the proxy gives it one more: a command hook, added to the
+// session's settings through session/new's _meta.claudeCode.options.settings
+// (the adapter passes it to the Claude Agent SDK, which hands it to Claude
+// Code as a --settings layer). The command is `wavehooks acp-hook`, which
+// hands its stdin to the proxy over a unix socket the proxy owns, in a
+// private 0700 directory, with a random token; the proxy runs the user's
+// PreToolUse hooks for the tool call and answers with Claude Code's hook
+// JSON. The permission request that may follow for the same tool call
+// reuses that answer instead of running the hooks again.
+
+// bridgeHookTimeout is the timeout, in seconds, Claude Code gives the
+// bridge's hook: a hook that times out does not block the tool in Claude
+// Code, so it is as long as a user's hook could reasonably wait.
+const bridgeHookTimeout = 3600
+
+// bridgeMaxInput bounds one hook input read from the socket.
+const bridgeMaxInput = 64 << 20
+
+// bridge is the socket the bridged agent's hook command talks to.
+type bridge struct {
+	p       *Proxy
+	dir     string
+	sock    string
+	token   string
+	command string
+	ln      net.Listener
+	wg      sync.WaitGroup
+	// err says why the bridge could not start: the agent's sessions are
+	// then refused (withBridge), not run with tools no hook sees.
+	err error
+}
+
+// bridgedAgent says whether the agent is claude-agent-acp (or its older
+// name), by the name it gave in initialize or by its command line.
+func bridgedAgent(agentName string, command []string) bool {
+	if nativeClaudeHooks(agentName) {
+		return true
+	}
+	for _, a := range command {
+		if nativeClaudeHooks(filepath.ToSlash(a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// startBridge opens the bridge's socket once; later calls return the same
+// bridge. An error means the agent's sessions cannot be bridged: it is kept
+// in the bridge, which then refuses them.
+func (p *Proxy) startBridge() (*bridge, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bridge != nil {
+		return p.bridge, p.bridge.err
+	}
+	b, err := p.openBridge()
+	if err != nil {
+		b = &bridge{p: p, err: err}
+	}
+	p.bridge = b
+	return b, err
+}
+
+// openBridge makes the bridge's directory, token and socket, and starts
+// answering on it.
+func (p *Proxy) openBridge() (*bridge, error) {
+	exe := p.opts.HookExe
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("the hook bridge needs wavehooks' own path: %w", err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "wavehooks-acp-")
+	if err != nil {
+		return nil, fmt.Errorf("the hook bridge's directory: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("the hook bridge's directory: %w", err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("the hook bridge's token: %w", err)
+	}
+	b := &bridge{p: p, dir: dir, sock: filepath.Join(dir, "hook.sock"), token: hex.EncodeToString(raw)}
+	if b.ln, err = net.Listen("unix", b.sock); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("the hook bridge's socket: %w", err)
+	}
+	b.command = shellQuote(exe) + " acp-hook --socket " + shellQuote(b.sock) + " --token " + b.token
+	b.wg.Add(1)
+	go b.serve()
+	return b, nil
+}
+
+// closeBridge stops the bridge and removes its directory; the agent's hook
+// commands fail closed from then on.
+func (p *Proxy) closeBridge() {
+	p.mu.Lock()
+	b := p.bridge
+	p.mu.Unlock()
+	if b == nil || b.ln == nil {
+		return
+	}
+	_ = b.ln.Close()
+	b.wg.Wait()
+	_ = os.RemoveAll(b.dir)
+}
+
+// bridgeOf returns the running bridge, or nil.
+func (p *Proxy) bridgeOf() *bridge {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.bridge
+}
+
+// serve answers the hook commands' connections until the listener closes.
+func (b *bridge) serve() {
+	defer b.wg.Done()
+	for {
+		conn, err := b.ln.Accept()
+		if err != nil {
+			return
+		}
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			defer conn.Close()
+			b.handle(conn)
+		}()
+	}
+}
+
+// bridgeInput is the part of Claude Code's hook input the bridge reads.
+type bridgeInput struct {
+	SessionID string          `json:"session_id"`
+	Event     string          `json:"hook_event_name"`
+	ToolName  string          `json:"tool_name"`
+	ToolInput json.RawMessage `json:"tool_input"`
+	ToolUseID string          `json:"tool_use_id"`
+}
+
+// handle reads one hook command's token and input and writes its answer.
+// The connection is closed without an answer when the token is wrong: the
+// command then fails closed.
+func (b *bridge) handle(conn net.Conn) {
+	r := bufio.NewReader(io.LimitReader(conn, bridgeMaxInput+int64(len(b.token))+1))
+	tok, err := r.ReadString('\n')
+	if err != nil || subtle.ConstantTimeCompare([]byte(strings.TrimSuffix(tok, "\n")), []byte(b.token)) != 1 {
+		b.p.log.Warn("the hook bridge refused a connection with no valid token")
+		return
+	}
+	data, err := io.ReadAll(r)
+	var in bridgeInput
+	if err == nil {
+		err = json.Unmarshal(data, &in)
+	}
+	var answer map[string]any
+	if err != nil {
+		answer = bridgeDeny("wavehooks could not read the hook's input (" + err.Error() + "); the tool is not allowed")
+	} else {
+		answer = b.p.bridgePreToolUse(&in)
+	}
+	_, _ = conn.Write(mustRaw(answer))
+}
+
+// bridgeDeny is Claude Code's PreToolUse answer that denies with a reason.
+func bridgeDeny(reason string) map[string]any {
+	return map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PreToolUse",
+		"permissionDecision": "deny", "permissionDecisionReason": reason}}
+}
+
+// bridgePreToolUse runs the user's PreToolUse hooks for a tool call Claude
+// Code is about to make, through the session package as at a permission
+// request, and makes Claude Code's answer: deny (also when the hooks could
+// not run), ask, allow (with a hook's updatedInput), or no decision, when
+// Claude Code's own permission flow decides and a permission request may
+// follow (requestPermission then reuses this outcome).
+func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
+	if in.Event != string(hooks.PreToolUse) || in.ToolName == "" || in.ToolUseID == "" {
+		return bridgeDeny(fmt.Sprintf("wavehooks' hook bridge got %q for tool %q (id %q); it only answers PreToolUse for a named tool call",
+			in.Event, in.ToolName, in.ToolUseID))
+	}
+	if in.SessionID == "" {
+		return bridgeDeny("the hook input names no session, so wavehooks' PreToolUse hooks cannot run; the tool is not allowed")
+	}
+	// A session the proxy has not seen start (one the adapter forked, say)
+	// gets its state and hooks, as at a permission request.
+	st := p.guardState(in.SessionID)
+	t := st.tool(in.ToolUseID)
+	st.mu.Lock()
+	if t.metaName == "" {
+		t.metaName = in.ToolName
+	}
+	if isNull(t.rawInput) {
+		t.rawInput = in.ToolInput
+	}
+	st.mu.Unlock()
+	p.flushText(st)
+	ctx := st.ctx()
+	out, ok := p.fire(ctx, st, hooks.PreToolUse, in.ToolName, func(ctx context.Context) (session.Outcome, error) {
+		// An ask is Claude Code's own prompt, which comes after the hook:
+		// the answer stays "ask" here, as at a permission request.
+		pend, err := st.session().StartPreToolUse(ctx, t.id, in.ToolName, in.ToolInput)
+		if err != nil {
+			return session.Outcome{}, err
+		}
+		return pend.Finish(pend.Facts(flow.AskedElsewhere))
+	})
+	var answer map[string]any
+	var note string
+	denied := true
+	specific := map[string]any{"hookEventName": "PreToolUse"}
+	switch {
+	case ctx.Err() != nil:
+		answer, note = bridgeDeny("the editor cancelled the turn"), "cancelled by the editor: denied"
+	case !ok:
+		answer, note = bridgeDeny("Not allowed: its PreToolUse hooks could not run (the proxy's log says why)."), "denied: the hooks could not run"
+	case out.Permission == string(hooks.PermissionDeny):
+		answer, note = bridgeDeny("Denied by a PreToolUse hook: "+out.Reason), "denied in the agent, before it ran"
+	case out.Decision == "ask":
+		specific["permissionDecision"], specific["permissionDecisionReason"] = "ask", out.Reason
+		note = "the agent asks the user"
+	case out.Decision == "allow":
+		specific["permissionDecision"] = "allow"
+		if out.Reason != "" {
+			specific["permissionDecisionReason"] = out.Reason
+		}
+		if out.Result.UpdatedInput != nil {
+			specific["updatedInput"] = out.ToolInput
+		}
+		note = "allowed in the agent"
+	default:
+		note = "no decision: the agent's own permission flow decides"
+	}
+	if answer == nil {
+		denied = false
+		if len(out.AdditionalContext) > 0 {
+			specific["additionalContext"] = strings.Join(out.AdditionalContext, "\n")
+		}
+		answer = map[string]any{"hookSpecificOutput": specific}
+	}
+	if ok && !out.Continue {
+		answer["continue"] = false
+		answer["stopReason"] = out.StopReason
+	}
+	st.mu.Lock()
+	t.recorded = t.recorded || ok
+	t.checked = "the agent's PreToolUse hook"
+	t.bridged = &bridgedRun{out: out, ok: ok}
+	t.denied = t.denied || denied
+	st.mu.Unlock()
+	p.finish(st, hooks.PreToolUse, in.ToolName, &out, note)
+	return answer
+}
+
+// bridgedOutcome is the outcome of the PreToolUse hooks the bridge already
+// ran for a tool call, if it ran them: the permission request that follows
+// reuses it, so that the hooks run once per tool call.
+func (st *sessState) bridgedOutcome(t *toolState) (session.Outcome, bool, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if t.bridged == nil {
+		return session.Outcome{}, false, false
+	}
+	return t.bridged.out, t.bridged.ok, true
+}
+
+// bridgedRun is what the bridge's PreToolUse run for a tool call decided.
+type bridgedRun struct {
+	out session.Outcome
+	ok  bool
+}
+
+// bridgeSettings adds the bridge's hook to a session/new, session/load or
+// session/resume request's _meta.claudeCode.options.settings, keeping what
+// the editor put there (its settings object, or the file it names, read
+// relative to the session's cwd). The request is returned unchanged, with
+// an error, when it cannot be read.
+func (b *bridge) bridgeSettings(line []byte) ([]byte, error) {
+	var msg map[string]json.RawMessage
+	if err := json.Unmarshal(line, &msg); err != nil {
+		return line, err
+	}
+	var params map[string]any
+	if err := json.Unmarshal(msg["params"], &params); err != nil || params == nil {
+		return line, errors.New("its params are not an object")
+	}
+	obj := func(parent map[string]any, key string) (map[string]any, error) {
+		switch v := parent[key].(type) {
+		case nil:
+			m := map[string]any{}
+			parent[key] = m
+			return m, nil
+		case map[string]any:
+			return v, nil
+		default:
+			return nil, fmt.Errorf("its %s is not an object", key)
+		}
+	}
+	meta, err := obj(params, "_meta")
+	if err != nil {
+		return line, err
+	}
+	cc, err := obj(meta, "claudeCode")
+	if err != nil {
+		return line, err
+	}
+	options, err := obj(cc, "options")
+	if err != nil {
+		return line, err
+	}
+	if file, isFile := options["settings"].(string); isFile {
+		cwd, _ := params["cwd"].(string)
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(cwd, file) // as the adapter resolves it
+		}
+		data, err := os.ReadFile(file)
+		var s map[string]any
+		if err == nil {
+			err = json.Unmarshal(data, &s)
+		}
+		if err != nil {
+			return line, fmt.Errorf("the settings file it names: %w", err)
+		}
+		options["settings"] = s
+	}
+	settings, err := obj(options, "settings")
+	if err != nil {
+		return line, err
+	}
+	hk, err := obj(settings, "hooks")
+	if err != nil {
+		return line, err
+	}
+	pre, _ := hk["PreToolUse"].([]any)
+	if hk["PreToolUse"] != nil && pre == nil {
+		return line, errors.New("its settings' hooks.PreToolUse is not a list")
+	}
+	// A repository's .claude/settings.json could turn every hook off,
+	// the bridge's with them; this layer ranks above the project's.
+	settings["disableAllHooks"] = false
+	hk["PreToolUse"] = append(pre, map[string]any{"matcher": "*", "hooks": []any{
+		map[string]any{"type": "command", "command": b.command, "timeout": bridgeHookTimeout}}})
+	msg["params"] = mustRaw(params)
+	return append(mustRaw(msg), '\n'), nil
+}
+
+// withBridge is the editor's session/new, session/load or session/resume
+// request as it goes to the agent: with the bridge's hook added when the
+// agent is bridged. A request the hook cannot be added to is answered with
+// an error (ok false): the session would run tools no hook sees.
+func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
+	b := p.bridgeOf()
+	if b == nil || m.Method == methodSessionClose {
+		return m.line, true
+	}
+	if b.err != nil {
+		m.passed = true
+		p.sendEditor(errorLine(m.ID, codeInternalError, "wavehooks cannot guard this agent's tool calls "+
+			"(its hook bridge did not start: "+b.err.Error()+"), so the session is not started", nil))
+		return nil, false
+	}
+	line, err := b.bridgeSettings(m.line)
+	if err != nil {
+		m.passed = true
+		p.sendEditor(errorLine(m.ID, codeInvalidParams, "wavehooks cannot add its PreToolUse hook to this session, "+
+			"so its hooks could not stop the agent's tools: the request's _meta.claudeCode.options.settings: "+err.Error(), nil))
+		return nil, false
+	}
+	return line, true
+}

@@ -1,0 +1,434 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/wavehooks/wavehooks/internal/flow"
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/session"
+)
+
+// permissionOption is one of a permission request's options.
+type permissionOption struct {
+	OptionID string `json:"optionId"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+}
+
+// pickOption chooses an option by kind, in the order of preference given:
+// option ids are the agent's own ("proceed_once", "allow-once", …), kinds
+// are the protocol's.
+func pickOption(options []permissionOption, kinds ...string) *permissionOption {
+	for _, k := range kinds {
+		for i := range options {
+			if options[i].Kind == k {
+				return &options[i]
+			}
+		}
+	}
+	return nil
+}
+
+// permissionResponse is the result of session/request_permission: the
+// option the user selected, or outcome "cancelled".
+type permissionResponse struct {
+	Outcome struct {
+		Outcome  string `json:"outcome"`
+		OptionID string `json:"optionId"`
+	} `json:"outcome"`
+}
+
+// selected is the result of session/request_permission that selects an option.
+func selected(optionID string) map[string]any {
+	return map[string]any{"outcome": map[string]string{"outcome": "selected", "optionId": optionID}}
+}
+
+var cancelledOutcome = map[string]any{"outcome": map[string]string{"outcome": "cancelled"}}
+
+// requestPermission runs PreToolUse where the agent waits for the client's
+// permission. A deny answers the agent with its reject_once option and shows
+// the editor the tool call as failed with the reason; an allow answers with
+// allow_once; an ask, or no decision, passes the request to the editor,
+// whose permission prompt is the ask.
+func (p *Proxy) requestPermission(m *message) {
+	var params struct {
+		SessionID string             `json:"sessionId"`
+		ToolCall  toolCallUpdate     `json:"toolCall"`
+		Options   []permissionOption `json:"options"`
+	}
+	if err := decode(m.Params, &params); err != nil || params.ToolCall.ToolCallID == "" || params.SessionID == "" {
+		p.refuseUnread(m, "it has no sessionId and toolCall.toolCallId the proxy can read")
+		return
+	}
+	st := p.guardState(params.SessionID)
+	t := st.tool(params.ToolCall.ToolCallID)
+	st.mu.Lock()
+	t.merge(&params.ToolCall)
+	name, input := t.describe()
+	st.mu.Unlock()
+	p.flushText(st)
+
+	ctx := st.ctx()
+	// The hook bridge ran PreToolUse for this call already (bridge.go).
+	out, ok, bridged := st.bridgedOutcome(t)
+	if !bridged {
+		out, ok = p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+			// "ask" is the editor's own prompt, which comes after the hooks (and
+			// after the PermissionRequest hooks): the answer stays "ask" here,
+			// and the user's answer is recorded when the editor gives it
+			// (editorAnswered).
+			pend, err := st.session().StartPreToolUse(ctx, t.id, name, input)
+			if err != nil {
+				return session.Outcome{}, err
+			}
+			return pend.Finish(pend.Facts(flow.AskedElsewhere))
+		})
+	}
+	st.mu.Lock()
+	t.recorded = t.recorded || ok
+	st.mu.Unlock()
+	note, next := p.answerPermission(m, st, t, hooks.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out)
+	if !bridged {
+		p.finish(st, hooks.PreToolUse, name, &out, note)
+	}
+	if next {
+		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options)
+	}
+}
+
+// permissionRequestHooks runs PermissionRequest, Claude Code's event for
+// the moment a permission dialog would be shown, when PreToolUse did not
+// decide: its allow or deny answers the agent as PreToolUse's would; with
+// no decision the editor shows its dialog.
+func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sessState, t *toolState, name string,
+	input json.RawMessage, options []permissionOption) {
+	out, ok := p.fire(ctx, st, hooks.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
+		return st.session().RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
+	})
+	note, _ := p.answerPermission(m, st, t, hooks.PermissionRequest, name, options, ctx.Err() != nil, ok, &out)
+	p.finish(st, hooks.PermissionRequest, name, &out, note)
+}
+
+// permAction is what the proxy does with an agent's permission request
+// once an event's hooks answered it.
+type permAction int
+
+const (
+	permCancel       permAction = iota // the editor cancelled the turn: the agent is answered "cancelled"
+	permDeny                           // the hooks could not run, or denied (deny, defer, continue:false)
+	permAllow                          // the agent is answered allow_once
+	permAskRewritten                   // a hook rewrote the input, which ACP cannot pass: the editor asks, with a warning
+	permAskEditor                      // no decision: the editor's own prompt is the ask
+	permNext                           // no decision yet: the PermissionRequest hooks come next
+)
+
+// permissionAction is the one decision table of a permission request, for
+// PreToolUse and PermissionRequest alike, read from flow's answer: for
+// PreToolUse, Decision is what the hooks decided before anyone was asked
+// (continue:false counts as deny; an ask is left to the editor's prompt,
+// flow.AskedElsewhere); for PermissionRequest, Permission is its allow or
+// deny. A rewritten input is never let through on an allow: the agent
+// would run the original.
+func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome) permAction {
+	verdict := hooks.Permission(out.Decision)
+	if ev != hooks.PreToolUse {
+		verdict = hooks.Permission(out.Permission)
+	}
+	switch {
+	case cancelled:
+		return permCancel
+	case !ran, verdict == hooks.PermissionDeny, verdict == hooks.PermissionDefer, !out.Continue:
+		return permDeny
+	case out.Result.UpdatedInput != nil:
+		return permAskRewritten
+	case verdict == hooks.PermissionAllow:
+		return permAllow
+	case ev == hooks.PreToolUse:
+		return permNext
+	}
+	return permAskEditor
+}
+
+// answerPermission acts on permissionAction's verdict: it answers the
+// agent (or passes the request to the editor) and returns what it did, for
+// the run history, and whether the PermissionRequest hooks come next.
+func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hooks.Event, name string,
+	options []permissionOption, cancelled, ran bool, out *session.Outcome) (note string, next bool) {
+	switch permissionAction(ev, cancelled, ran, out) {
+	case permCancel:
+		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		return "cancelled by the editor: the agent was answered \"cancelled\"", false
+	case permDeny:
+		if !ran {
+			p.denyPermission(m, st, t, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
+			return "denied: the hooks could not run", false
+		}
+		return p.denyPermission(m, st, t, options, "Denied by a "+string(ev)+" hook: "+out.Reason, out.Continue), false
+	case permAllow:
+		return p.allowPermission(m, st, t, options), false
+	case permAskRewritten:
+		p.hookMessage(st, ev, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
+			"which ACP cannot pass to an agent that asks for permission; you are asked instead")
+		p.askEditor(m, st, t, options)
+		return "the editor asks the user", false
+	case permNext:
+		return "no decision: the PermissionRequest hooks come next", true
+	}
+	p.askEditor(m, st, t, options)
+	return "the editor asks the user", false
+}
+
+// denyPermission answers a permission request with the agent's reject_once
+// option (reject_always when it has no other; "cancelled" when it has
+// neither) and shows the editor the tool call as failed with the reason.
+func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, options []permissionOption, reason string, cont bool) string {
+	st.mu.Lock()
+	t.checked, t.denied = methodRequestPermission, true
+	st.mu.Unlock()
+	var note string
+	if opt := pickOption(options, "reject_once", "reject_always"); opt != nil {
+		p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
+		note = "the agent was answered " + opt.Kind
+	} else {
+		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		note = "the agent offered no reject option; it was answered \"cancelled\""
+	}
+	p.showToolFailed(st, t, reason)
+	if !cont {
+		p.stopTurn(st)
+	}
+	return note
+}
+
+// allowPermission answers a permission request with the agent's allow_once
+// option, or passes it to the editor when the agent offers none (an
+// allow_always answer would outlast the hook's decision).
+func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options []permissionOption) string {
+	opt := pickOption(options, "allow_once")
+	if opt == nil {
+		p.askEditor(m, st, t, options)
+		return "the agent offered no allow_once option; the editor asks the user"
+	}
+	st.mu.Lock()
+	t.checked = methodRequestPermission
+	st.mu.Unlock()
+	p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
+	return "the agent was answered allow_once"
+}
+
+// askEditor passes a permission request to the editor, remembering it so
+// that the user's answer is recorded.
+func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []permissionOption) {
+	st.mu.Lock()
+	if t.checked == "" {
+		t.checked = methodRequestPermission
+	}
+	st.mu.Unlock()
+	p.mu.Lock()
+	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options}
+	p.mu.Unlock()
+	p.passEditor(m)
+}
+
+// showToolFailed shows the editor a tool call the proxy refused, as failed
+// with the reason: as an update of the call when the editor saw it, else as
+// a new call (the agent's permission request, which would have shown it,
+// never reached the editor).
+func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
+	st.mu.Lock()
+	update := map[string]any{
+		"sessionUpdate": "tool_call_update",
+		"toolCallId":    t.id,
+		"status":        "failed",
+		"content": []any{map[string]any{"type": "content",
+			"content": map[string]string{"type": "text", "text": reason}}},
+		"_meta": map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "decision": "deny"}},
+	}
+	if !t.announced {
+		update["sessionUpdate"] = "tool_call"
+		update["title"] = t.title
+		if t.kind != "" {
+			update["kind"] = t.kind
+		}
+		if len(t.locations) > 0 {
+			update["locations"] = t.locations
+		}
+		t.announced = true
+	}
+	st.mu.Unlock()
+	p.sendEditor(notificationLine(methodSessionUpdate, map[string]any{"sessionId": st.acpID, "update": update}))
+}
+
+// editorAnswered records what the editor answered to an agent's request
+// the proxy passed on: the user's choice on a permission request, the
+// outcome of a file or terminal operation.
+func (p *Proxy) editorAnswered(call *agentCall, m *message) {
+	st, t := call.st, call.tool
+	st.mu.Lock()
+	name, input := t.describe()
+	st.mu.Unlock()
+	switch call.method {
+	case methodRequestPermission:
+		var res permissionResponse
+		_ = decode(m.Result, &res)
+		kind := ""
+		for _, o := range call.options {
+			if o.OptionID == res.Outcome.OptionID {
+				kind = o.Kind
+			}
+		}
+		var result string
+		switch {
+		case m.Error != nil || res.Outcome.Outcome == "cancelled":
+			result = "The permission request was cancelled before the user decided."
+		case kind == "reject_once" || kind == "reject_always":
+			result = "The user denied permission to run " + name + "."
+		default:
+			return
+		}
+		st.mu.Lock()
+		t.denied = true
+		st.mu.Unlock()
+		p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
+			Result: result, Success: boolPtr(false), Error: "User denied tool execution"})
+	default: // a file or terminal operation
+		if m.Error != nil {
+			var e struct {
+				Message string `json:"message"`
+			}
+			_ = decode(m.Error, &e)
+			p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
+				Result: "the editor answered " + call.method + " with an error: " + e.Message, Success: boolPtr(false)})
+			return
+		}
+		p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
+			Result: "the editor carried out " + call.method, Success: boolPtr(true)})
+	}
+}
+
+// saveTool records a tool block's new state in the transcript.
+func (p *Proxy) saveTool(st *sessState, b session.Block) {
+	if err := st.session().AddAssistantMessage([]session.Block{b}); err != nil {
+		p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", b.Name, "err", err)
+	}
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+// clientOperation runs PreToolUse on an agent's fs/write_text_file,
+// fs/read_text_file or terminal/create before the editor carries it out,
+// as the Write, Read and Bash tools (docs/acp.md). A deny answers the agent
+// with an error that carries the reason; updatedInput changes the path, the
+// content or the command; an ask is put to the user through a permission
+// request of the proxy's own.
+func (p *Proxy) clientOperation(m *message) {
+	params, err := decodeObject(m.Params)
+	var acpID string
+	if err == nil {
+		_ = decode(params["sessionId"], &acpID)
+	}
+	if acpID == "" {
+		p.refuseUnread(m, "its params are not an object with a sessionId")
+		return
+	}
+	st := p.guardState(acpID)
+	op := operationOf(m.Method, params)
+	p.mu.Lock()
+	p.seq++
+	t := &toolState{id: fmt.Sprintf("%s%s-%d", ownIDPrefix, op.short, p.seq), kind: op.kind, title: op.title,
+		locations: op.locations, rawInput: op.input, announced: false}
+	p.mu.Unlock()
+	name, input := op.tool, op.input
+	p.flushText(st)
+	st.markChecked(m.Method, op.kind)
+
+	ctx := st.ctx()
+	out, ok := p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+		return st.session().PreToolUse(ctx, t.id, name, input, func(ctx context.Context, req session.AskRequest) bool {
+			return p.askUser(ctx, st, t, req)
+		})
+	})
+	var note string
+	deny := func(reason string) {
+		p.toAgent(m, errorLine(m.ID, codeHookDenied, reason,
+			map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "tool": name, "decision": "deny"}}))
+		p.hookMessage(st, hooks.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
+	}
+	switch {
+	case ctx.Err() != nil:
+		p.toAgent(m, errorLine(m.ID, codeCancelled, "cancelled: the editor cancelled the turn", nil))
+		note = "cancelled by the editor"
+	case !ok:
+		deny("Not carried out: its PreToolUse hooks could not run.")
+		note = "denied: the hooks could not run"
+	case out.Permission == string(hooks.PermissionDeny):
+		deny("Denied by a PreToolUse hook: " + out.Reason)
+		note = "denied before the editor saw it"
+		if !out.Continue {
+			p.stopTurn(st)
+		}
+	default:
+		line := m.line
+		if out.Result.UpdatedInput != nil {
+			changed, err := op.apply(params, out.ToolInput)
+			if err != nil {
+				deny("A PreToolUse hook's updatedInput cannot be used: " + err.Error())
+				note = "denied: unusable updatedInput"
+				break
+			}
+			line = withParams(m, changed)
+			note = "passed to the editor with the hook's updatedInput"
+		}
+		p.mu.Lock()
+		p.agentCalls[idKey(m.ID)] = &agentCall{method: m.Method, st: st, tool: t}
+		p.mu.Unlock()
+		p.toEditor(m, line)
+	}
+	p.finish(st, hooks.PreToolUse, name, &out, note)
+}
+
+// refuseUnread answers a guarded request of the agent's whose params the
+// proxy cannot read with an error, instead of passing it on unchecked: its
+// hooks could not have judged it.
+func (p *Proxy) refuseUnread(m *message, why string) {
+	p.log.Warn("refused a request the hooks cannot judge", "method", m.Method, "why", why)
+	p.toAgent(m, errorLine(m.ID, codeInvalidParams, "wavehooks: "+m.Method+" refused: "+why+
+		", so its hooks cannot judge it", nil))
+}
+
+// askUser puts a hook's "ask" about a file or terminal operation to the
+// user: the proxy sends the editor a session/request_permission of its own
+// and waits for the answer (a cancel or the editor going away denies).
+func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req session.AskRequest) bool {
+	if req.Reason != "" {
+		p.hookMessage(st, hooks.PreToolUse, levelInfo, t.title+": a hook asks you to decide: "+req.Reason)
+	}
+	toolCall := map[string]any{"toolCallId": t.id, "title": t.title, "kind": t.kind, "status": "pending",
+		"rawInput": req.ToolInput}
+	if len(t.locations) > 0 {
+		toolCall["locations"] = t.locations
+	}
+	answer := p.call(ctx, true, "ask", methodRequestPermission, map[string]any{
+		"sessionId": st.acpID,
+		"toolCall":  toolCall,
+		"options": []permissionOption{
+			{OptionID: "allow", Name: "Allow", Kind: "allow_once"},
+			{OptionID: "reject", Name: "Reject", Kind: "reject_once"},
+		},
+	})
+	if answer == nil || answer.Error != nil {
+		return false
+	}
+	var res permissionResponse
+	_ = decode(answer.Result, &res)
+	return res.Outcome.Outcome == "selected" && res.Outcome.OptionID == "allow"
+}
+
+// rawString is a JSON string's value, "" for anything else.
+func rawString(raw json.RawMessage) string {
+	var s string
+	_ = decode(raw, &s)
+	return s
+}

@@ -1,0 +1,169 @@
+package acp
+
+import (
+	"context"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/session"
+)
+
+// sessionOpened runs SessionStart when the agent answered session/new
+// (source "startup"), session/load or session/resume ("resume"), then passes
+// the answer on. The hooks' context goes to the model with the next prompt;
+// their warnings reach the editor after the answer, once it knows the session.
+func (p *Proxy) sessionOpened(call *editorCall, m *message) {
+	acpID := call.sessionID
+	if call.method == methodSessionNew {
+		var res struct {
+			SessionID string `json:"sessionId"`
+		}
+		_ = decode(m.Result, &res)
+		acpID = res.SessionID
+	}
+	if m.Error != nil || acpID == "" {
+		p.passEditor(m)
+		return
+	}
+	st, memErr := p.openSession(call.cwd, acpID)
+	source := "startup"
+	if call.method != methodSessionNew {
+		source = "resume"
+	}
+	out, ok := p.fire(st.ctx(), st, hooks.SessionStart, source, func(ctx context.Context) (session.Outcome, error) {
+		return st.session().SessionStart(ctx, source)
+	})
+	if ok && out.Continue {
+		st.addPending(marked(hooks.SessionStart, out.AdditionalContext)...)
+	}
+	p.passEditor(m)
+	if memErr != nil {
+		p.notice(st, levelError, "this session's transcript cannot be kept ("+memErr.Error()+
+			"): its hooks run all the same, on the session kept in memory (their transcript_path is empty), and nothing of it is saved")
+	}
+	if ok {
+		p.finish(st, hooks.SessionStart, source, &out, "")
+	}
+}
+
+// openSession finds or starts the state and transcript of an agent's
+// session. A new session's hooks are those of its cwd when that is a
+// directory and --project did not fix the project. When its file cannot be
+// opened or created, the session lives in memory and inMemory says why: its
+// hooks run all the same.
+func (p *Proxy) openSession(cwd, acpID string) (st *sessState, inMemory error) {
+	p.mu.Lock()
+	st = p.sessions[acpID]
+	p.mu.Unlock()
+	if st != nil {
+		return st, nil
+	}
+	root := p.opts.ProjectRoot
+	if dir, ok := projectDir(cwd); ok && !p.opts.ProjectFixed {
+		root = dir
+	}
+	ws := p.workspace(root)
+	sess, memErr := ws.OpenSession(sessionID(acpID))
+	if memErr != nil {
+		p.log.Warn("the session's transcript cannot be kept; it is kept in memory", "session", acpID, "err", memErr)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if existing := p.sessions[acpID]; existing != nil {
+		return existing, nil
+	}
+	st = newSessState(p.ctx, acpID, ws, sess, memErr != nil)
+	p.sessions[acpID] = st
+	return st, memErr
+}
+
+// sessionState returns the state of an agent's session, nil when the proxy
+// does not know it or it is replaying its history (session/load).
+func (p *Proxy) sessionState(acpID string) *sessState {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.loading[acpID] > 0 {
+		return nil
+	}
+	return p.sessions[acpID]
+}
+
+// guardState returns the state of the session a guarded message is about
+// (a permission, file or terminal request, a prompt), opening it when the
+// proxy has not seen the session start: while its session/load is in
+// flight (the load's cwd picks the project), or for an id the agent never
+// announced. A guard is never skipped for want of state; the replay of a
+// load is still not recorded (sessionState).
+func (p *Proxy) guardState(acpID string) *sessState {
+	p.mu.Lock()
+	st := p.sessions[acpID]
+	cwd := ""
+	for _, c := range p.editorCalls {
+		if c.method == methodSessionLoad && c.sessionID == acpID {
+			cwd = c.cwd
+		}
+	}
+	p.mu.Unlock()
+	if st != nil {
+		return st
+	}
+	st, memErr := p.openSession(cwd, acpID)
+	if memErr != nil {
+		p.notice(st, levelError, "this session's transcript cannot be kept ("+memErr.Error()+
+			"): its hooks run all the same, on the session kept in memory, and nothing of it is saved")
+	}
+	return st
+}
+
+// cancelSession stops the hooks running for a session at once (the editor
+// sent session/cancel): a permission request they were deciding is then
+// answered "cancelled", a prompt they were checking is not sent.
+func (p *Proxy) cancelSession(m *message) {
+	p.mu.Lock()
+	st := p.sessions[sessionIDOf(m.Params)]
+	p.mu.Unlock()
+	if st != nil {
+		st.cancel(p.ctx)
+	}
+}
+
+// endSession runs SessionEnd for a session (reason: Claude Code's "other"
+// for session/close and the agent's exit, "prompt_input_exit" when the
+// editor went away) and forgets it.
+func (p *Proxy) endSession(acpID, reason string) {
+	p.mu.Lock()
+	st := p.sessions[acpID]
+	delete(p.sessions, acpID)
+	p.mu.Unlock()
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	ended := st.ended
+	st.ended = true
+	st.mu.Unlock()
+	if ended {
+		return
+	}
+	p.flushText(st)
+	// SessionEnd runs even when the proxy is stopping: it is the hooks' one
+	// chance to clean up. Their own timeouts bound it.
+	out, ok := p.fire(context.Background(), st, hooks.SessionEnd, reason, func(ctx context.Context) (session.Outcome, error) {
+		return st.session().SessionEnd(ctx, reason)
+	})
+	if ok {
+		p.finish(st, hooks.SessionEnd, reason, &out, "")
+	}
+}
+
+// endSessions ends every session the proxy knows.
+func (p *Proxy) endSessions(reason string) {
+	p.mu.Lock()
+	ids := make([]string, 0, len(p.sessions))
+	for id := range p.sessions {
+		ids = append(ids, id)
+	}
+	p.mu.Unlock()
+	for _, id := range ids {
+		p.endSession(id, reason)
+	}
+}

@@ -1,0 +1,109 @@
+package acp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/host"
+)
+
+// workspace is one project root's hooks and sessions, opened by the host
+// (internal/host) as every host opens one: the engine with the settings of
+// that root, its trust, and the session store. Sessions of an editor that
+// opens several roots through one proxy each use their own root's hooks,
+// as `wavehooks serve` does per workspace. What the proxy adds is
+// skipClaude.
+type workspace struct {
+	*host.Workspace
+
+	mu sync.Mutex
+	// skipClaude drops the hooks of Claude Code's settings files: the agent
+	// runs them itself (see nativeClaudeHooks).
+	skipClaude bool
+}
+
+func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(hooks.Input, hooks.Result, hooks.EventRun)) *workspace {
+	w := &workspace{skipClaude: skipClaude}
+	w.Workspace = h.Open(root, host.Options{AsyncNote: "async", OnAsyncRun: onAsync,
+		Filter: func(cfg *hooks.Config) *hooks.Config {
+			w.mu.Lock()
+			skip := w.skipClaude
+			w.mu.Unlock()
+			return withoutClaudeHooks(cfg, skip)
+		}})
+	return w
+}
+
+// reload reads the settings files again; the proxy calls it at every
+// prompt, so a change of the settings applies from the next prompt on.
+func (w *workspace) reload() *hooks.Config { return w.Reload().Config }
+
+// setSkipClaude says whether the agent runs Claude Code's hooks itself.
+func (w *workspace) setSkipClaude(skip bool) {
+	w.mu.Lock()
+	changed := w.skipClaude != skip
+	w.skipClaude = skip
+	w.mu.Unlock()
+	if changed {
+		w.reload()
+	}
+}
+
+// withoutClaudeHooks is cfg without the hooks of Claude Code's settings
+// files when skip is set; cfg itself is never changed.
+func withoutClaudeHooks(cfg *hooks.Config, skip bool) *hooks.Config {
+	if !skip || !cfg.ImportClaudeHooks {
+		return cfg
+	}
+	c := *cfg
+	c.Hooks = make([]hooks.Hook, 0, len(cfg.Hooks))
+	for _, h := range cfg.Hooks {
+		if !h.Source.IsClaude() {
+			c.Hooks = append(c.Hooks, h)
+		}
+	}
+	return &c
+}
+
+// nativeClaudeHooks reports whether an agent, named by its initialize
+// response's agentInfo.name, is Claude Code's ACP adapter, which runs the
+// hooks of Claude Code's settings files itself (it loads the user, project
+// and local settings): running the imported copies too would run them twice.
+func nativeClaudeHooks(agentName string) bool {
+	n := strings.ToLower(agentName)
+	return strings.Contains(n, "claude-agent-acp") || strings.Contains(n, "claude-code-acp")
+}
+
+// matchingPreToolHooks reports whether any PreToolUse hook that would run
+// matches the tool name: only then is a tool that ran without asking worth
+// recording as not checked.
+func (w *workspace) matchingPreToolHooks(tool string) bool {
+	cfg := w.Engine.Config()
+	for i := range cfg.Hooks {
+		h := &cfg.Hooks[i]
+		if h.Event != hooks.PreToolUse || !h.Matcher.Match(tool) {
+			continue
+		}
+		if ok, _ := cfg.Active(h); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// projectDir checks a directory an editor names (session/new's cwd) before
+// it becomes a project root: nothing a client sends becomes a path unchecked.
+func projectDir(dir string) (string, bool) {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return "", false
+	}
+	dir = filepath.Clean(dir)
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return "", false
+	}
+	return dir, true
+}

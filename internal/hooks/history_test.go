@@ -1,0 +1,55 @@
+package hooks_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
+)
+
+// TestHistoryStaysAtItsBound fires 10,000 real events (with a hook whose
+// matcher never matches, so no process runs) into a history of the default
+// size: it keeps exactly the newest 500, newest first, and filters by
+// session, event and limit.
+func TestHistoryStaysAtItsBound(t *testing.T) {
+	e, root := setup(t, `{"hooks":{"PreToolUse":[{"matcher":"mcp__never__matches","hooks":[{"type":"command","command":"exit 2"}]}],
+		"Stop":[{"matcher":"","hooks":[{"type":"command","command":"true"}]}]}}`)
+	h := hooks.NewHistory(0)
+	for i := 0; i < 10000; i++ {
+		in := input(hooks.PreToolUse, root)
+		in.SessionID = fmt.Sprintf("s%d", i%2)
+		res := e.Fire(context.Background(), in)
+		h.Add(hooks.NewEventRun(in.SessionID, in.MatchValue(), &res))
+	}
+	require.Equal(t, hooks.DefaultHistorySize, h.Len())
+	all := h.List("", "", 0)
+	require.Len(t, all, hooks.DefaultHistorySize)
+	require.Equal(t, uint64(10000), all[0].ID, "newest first")
+	require.Equal(t, uint64(10000-hooks.DefaultHistorySize+1), all[len(all)-1].ID)
+	require.False(t, all[0].Hooks[0].Matched)
+
+	require.Len(t, h.List("s1", "", 0), hooks.DefaultHistorySize/2)
+	require.Len(t, h.List("", hooks.PreToolUse, 7), 7)
+	require.Empty(t, h.List("", hooks.Stop, 0))
+}
+
+// Editor clients iterate every list of a run without checking for null
+// (Neovim 0.12 hands a JSON null to Lua as vim.NIL, which ipairs rejects):
+// no array of a recorded run is ever null on the wire.
+func TestRecordedRunsHaveNoNullArrays(t *testing.T) {
+	e, root := setup(t, one(hooks.PreToolUse, "true"))
+	res := e.Fire(context.Background(), input(hooks.PreToolUse, root))
+	run := hooks.NewEventRun("sess_1234abcd", "Bash", &res)
+	for _, v := range []any{run, hooks.Run{}, hooks.EventRun{Hooks: []hooks.Run{{}}}} {
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		require.NotContains(t, string(b), "null", string(b))
+	}
+	b, err := json.Marshal(run)
+	require.NoError(t, err)
+	require.Contains(t, string(b), `"problems":[]`)
+}

@@ -1,0 +1,43 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+
+	"github.com/wavehooks/wavehooks/internal/flow"
+	"go.lsp.dev/jsonrpc2"
+)
+
+// LSP's own error codes, beyond JSON-RPC's.
+const (
+	codeServerNotInitialized jsonrpc2.Code = -32002
+	codeRequestCancelled     jsonrpc2.Code = -32800
+)
+
+// badParam is a request whose params are wrong: the same caller's mistake
+// as a session's flow.InvalidError, naming the culprit field so the
+// client's author knows what to fix, and answered the same way.
+func badParam(field, format string, args ...any) error {
+	return flow.Invalid(field, format, args...)
+}
+
+// toRPCError is the one place Go errors become JSON-RPC errors: plain errors
+// would go out with code 0, and a wrapped *jsonrpc2.Error would lose its
+// outer message, so every handler's error passes through here.
+func toRPCError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var rpcErr *jsonrpc2.Error
+	var invalid *flow.InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+invalid.Error())
+	case errors.As(err, &rpcErr):
+		return jsonrpc2.NewError(rpcErr.Code, err.Error())
+	case errors.Is(err, context.Canceled):
+		return jsonrpc2.NewError(codeRequestCancelled, "request cancelled")
+	default:
+		return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+	}
+}

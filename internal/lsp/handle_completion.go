@@ -1,0 +1,78 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
+)
+
+func init() {
+	register("textDocument/completion", request((*Server).completion))
+}
+
+// completion offers what fits where the cursor is in a settings file: event
+// names under "hooks", the keys of a matcher group and of a hook, hook types,
+// and known tool names in a matcher.
+func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
+	text, off, ok, err := s.settingsText(p.TextDocument.URI, p.Position)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return list, nil
+	}
+	add := func(label string, kind protocol.CompletionItemKind, doc string) {
+		list.Items = append(list.Items, protocol.CompletionItem{Label: label, Kind: kind, Detail: doc})
+	}
+	place := hooks.Locate(text, off).Place()
+	switch place.Kind {
+	case hooks.PlaceRootKey:
+		for _, k := range hooks.RootKeys {
+			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
+		}
+	case hooks.PlaceEventKey:
+		for _, e := range hooks.Events() {
+			spec, _ := hooks.Spec(e)
+			add(string(e), protocol.CompletionItemKindEvent, spec.Summary)
+		}
+	case hooks.PlaceGroupKey:
+		add("matcher", protocol.CompletionItemKindProperty, hooks.KeyDocs["matcher"])
+		add("hooks", protocol.CompletionItemKindProperty, "The commands of this matcher group.")
+	case hooks.PlaceHookKey:
+		for _, k := range hooks.HookKeys {
+			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
+		}
+	case hooks.PlaceHookValue:
+		switch place.Key {
+		case "type":
+			for _, t := range hooks.HookTypes {
+				add(t, protocol.CompletionItemKindValue, hooks.KeyDocs["type"])
+			}
+		case "shell":
+			for _, sh := range hooks.Shells {
+				add(sh, protocol.CompletionItemKindValue, hooks.KeyDocs["shell"])
+			}
+		case "onFailure":
+			for _, v := range hooks.OnFailureValues {
+				add(v, protocol.CompletionItemKindValue, hooks.KeyDocs["onFailure"])
+			}
+		}
+	case hooks.PlaceMatcher:
+		// The event's own values (PreSkillShellCommand's shells too), else
+		// tool names for the tool events; nothing for names the user chose.
+		spec, ok := hooks.Spec(place.Event)
+		if vals := hooks.MatcherValues[place.Event]; ok && (len(vals) > 0 || !hooks.ToolEvent(place.Event)) {
+			for _, v := range vals {
+				add(v, protocol.CompletionItemKindValue, "compared with "+spec.MatchField)
+			}
+			break
+		}
+		for _, t := range hooks.KnownTools {
+			add(t, protocol.CompletionItemKindValue, "tool name")
+		}
+	}
+	return list, nil
+}

@@ -1,0 +1,85 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
+)
+
+func init() {
+	register("textDocument/hover", request((*Server).hover))
+}
+
+// hover explains event names (when the event fires, its stdin fields, what
+// exit 2 means) and settings keys. It returns nil where there is nothing to say.
+func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	text, off, ok, err := s.settingsText(p.TextDocument.URI, p.Position)
+	if err != nil || !ok {
+		return nil, err
+	}
+	loc := hooks.Locate(text, off)
+	if !loc.InString {
+		return nil, nil
+	}
+	var doc string
+	switch place := loc.Place(); place.Kind {
+	case hooks.PlaceEventKey:
+		doc, _ = hooks.EventDoc(hooks.Event(loc.Text))
+	case hooks.PlaceRootKey, hooks.PlaceGroupKey, hooks.PlaceHookKey:
+		doc = hooks.KeyDocs[loc.Text]
+	case hooks.PlaceMatcher:
+		if m, err := hooks.CompileMatcherFor(place.Event, loc.Text); err == nil {
+			doc = "Matcher: " + describeMatcherFor(place.Event, m)
+		}
+	}
+	if doc == "" {
+		return nil, nil
+	}
+	r := toRange(hooks.NewLineIndex(text).Span(loc.Start, loc.End))
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}, Range: &r}, nil
+}
+
+func describeMatcher(m *hooks.Matcher) string {
+	return m.Explain("Bash") + "; " + m.Explain("Write")
+}
+
+// describeMatcherFor explains a matcher with values its event is matched
+// against: tool names for tool events, the documented values otherwise; an
+// event that ignores matchers says so.
+func describeMatcherFor(ev hooks.Event, m *hooks.Matcher) string {
+	spec, known := hooks.Spec(ev)
+	switch vals := hooks.MatcherValues[ev]; {
+	case !known:
+		return describeMatcher(m)
+	case !ev.UsesMatcher():
+		return string(ev) + " ignores matchers: its hooks run on every " + string(ev)
+	case len(vals) >= 2:
+		return "compared with `" + spec.MatchField + "`: " + m.Explain(vals[0]) + "; " + m.Explain(vals[1])
+	case hooks.ToolEvent(ev):
+		return describeMatcher(m)
+	default:
+		return "compared with `" + spec.MatchField + "`"
+	}
+}
+
+// settingsText returns the text of a settings file (the editor's buffer when
+// open) and the byte offset of an LSP position in it; false for any other
+// file, and an error for a URI that names no local file.
+func (s *Server) settingsText(u protocol.DocumentURI, pos protocol.Position) ([]byte, int, bool, error) {
+	path, err := documentPath(u)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if !s.isSettingsFile(path) {
+		return nil, 0, false, nil
+	}
+	text, ok := s.docs.get(path)
+	if !ok {
+		if text, err = hooks.ReadSettingsText(path); err != nil {
+			return nil, 0, false, nil
+		}
+	}
+	return text, hooks.NewLineIndex(text).Offset(hooks.Position{Line: int(pos.Line), Column: int(pos.Character)}), true, nil
+}

@@ -1,0 +1,52 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/internal/wire"
+)
+
+func init() {
+	register(methodRunHooks, request((*Server).runHooks))
+}
+
+// runHooks fires any event, Claude Code's further events included, with the
+// event's own stdin fields, and answers in the shape of the typed method of
+// that kind of event.
+func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	ev := hooks.Event(p.Event)
+	if _, ok := hooks.Spec(ev); !ok {
+		return nil, badParam("event", "unknown event %q", p.Event)
+	}
+	raw := bytes.TrimSpace(p.Input)
+	if len(raw) > 0 && raw[0] != '{' && string(raw) != "null" {
+		return nil, badParam("input", "must be an object of the event's stdin fields")
+	}
+	in, err := hooks.ParseInput(ev, raw)
+	if err != nil {
+		return nil, badParam("input", "%v", err)
+	}
+	switch ev {
+	case hooks.PreToolUse, hooks.PostToolUse:
+		in.ToolInput = rawjson.OrEmptyObject(in.ToolInput) // as a hook's stdin has it; the session checks the call
+	case hooks.SessionStart:
+		if in.Source == "" {
+			in.Source = "startup"
+		}
+	}
+	out, err := s.event(ctx, sess, ev, in.MatchValue(), string(ev)+" hooks", func(ctx context.Context) (session.Outcome, error) {
+		return sess.RunHooks(ctx, in, s.ask)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return wire.For(ev, sess.ID(), sess.TranscriptPath(), out, in.ToolInput), nil
+}

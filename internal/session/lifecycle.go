@@ -1,0 +1,131 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wavehooks/wavehooks/internal/flow"
+	"github.com/wavehooks/wavehooks/internal/hooks"
+)
+
+// begin saves pending changes (a file to recreate, say) so that the file is
+// complete before the event's hooks read it. When the save fails (disk
+// full, directory gone), the change is taken back: the editor gets an error
+// for it, and a prompt whose UserPromptSubmit hooks never ran must not reach
+// the model with the next save that succeeds.
+func (s *Session) begin(change func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	s.catchUp()
+	if change == nil {
+		return s.save()
+	}
+	s.conv.startUndo()
+	err := change()
+	if err == nil {
+		err = s.save()
+	}
+	if err != nil {
+		s.conv.undo()
+	}
+	s.conv.stopUndo()
+	return err
+}
+
+// fire runs an event's hooks with the session's common stdin fields. It is
+// called without s.mu: hooks may take long and may run in parallel.
+func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
+	in = s.withClientInput(ctx, in)
+	in.SessionID, in.TranscriptPath, in.Cwd = s.id, s.TranscriptPath(), s.store.root
+	if cwd := s.workingDir(); cwd != "" {
+		in.Cwd = cwd
+	}
+	if s.store.firer == nil {
+		return hooks.Result{Event: in.Event, Continue: true}
+	}
+	return s.store.firer.Fire(hooks.WithReadGate(ctx, hookReaders{s}), in)
+}
+
+// hookReaders counts the session's running hook processes for save: a hook
+// starts only between two writes, never during one.
+type hookReaders struct{ s *Session }
+
+func (r hookReaders) Enter() {
+	r.s.mu.Lock()
+	r.s.readers.Add(1)
+	r.s.mu.Unlock()
+}
+
+func (r hookReaders) Leave() { r.s.readers.Add(-1) }
+
+// finish saves the event's changes; the caller holds s.mu.
+func (s *Session) finish(out Outcome) (Outcome, error) {
+	return out, s.save()
+}
+
+// SessionStart runs the SessionStart hooks (source: startup, resume, clear or
+// compact). What they print becomes context for the model, as hook blocks in
+// one user message.
+func (s *Session) SessionStart(ctx context.Context, source string) (Outcome, error) {
+	return s.run(ctx, hooks.Input{Event: hooks.SessionStart, Source: source}, nil)
+}
+
+// UserPromptSubmit adds the user's prompt, saves it (the hooks read it in
+// the transcript) and runs the hooks. A blocked prompt is erased and the
+// reason shown to the user only; otherwise the hooks' context follows the
+// prompt. A new prompt ends a run of blocked Stop events.
+func (s *Session) UserPromptSubmit(ctx context.Context, prompt string) (Outcome, error) {
+	return s.run(ctx, hooks.Input{Event: hooks.UserPromptSubmit, Prompt: prompt}, nil)
+}
+
+// Stop runs the Stop hooks when the agent wants to end its turn. A block
+// sends the reason to the model and the agent goes on, at most
+// flow.MaxStopStreak times in a row.
+func (s *Session) Stop(ctx context.Context) (Outcome, error) {
+	return s.run(ctx, hooks.Input{Event: hooks.Stop}, nil)
+}
+
+// SessionEnd runs the SessionEnd hooks; they cannot change the conversation,
+// only report errors and warnings to the user. Then the session is closed
+// as soon as no other event is running on it (closeIfIdle): its transcript
+// (and journal) descriptors are released, so that a server that sees many
+// sessions end does not run out of descriptors, and the store loads it
+// again from its file if the session is resumed (any later event on its id).
+func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error) {
+	out, err := s.run(ctx, hooks.Input{Event: hooks.SessionEnd, Reason: reason}, nil)
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
+	if cerr := s.closeIfIdle(); err == nil && cerr != nil {
+		err = fmt.Errorf("closing the ended session: %w", cerr)
+	}
+	return out, err
+}
+
+// RunHooks fires any event for wave/runHooks. The typed events go through
+// their own methods (fields of in that they do not use are ignored, and
+// reach the hooks as the client's input); every event's rules are flow's
+// (flow.After documents them).
+func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
+	ctx = WithClientInput(ctx, in) // what the typed methods below do not take reaches the hooks all the same
+	switch in.Event {
+	case hooks.SessionStart:
+		return s.SessionStart(ctx, in.Source)
+	case hooks.UserPromptSubmit:
+		return s.UserPromptSubmit(ctx, in.Prompt)
+	case hooks.PreToolUse, hooks.PostToolUse:
+		return s.toolEvent(ctx, flow.StdinToolCall, hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput,
+			ToolUseID: in.ToolUseID, ToolResponse: in.ToolResponse}, ask)
+	case hooks.Stop:
+		return s.Stop(ctx)
+	case hooks.SessionEnd:
+		return s.SessionEnd(ctx, in.Reason)
+	}
+	if _, ok := hooks.Spec(in.Event); !ok {
+		return Outcome{}, fmt.Errorf("unknown hook event %q", in.Event)
+	}
+	return s.run(ctx, in, ask)
+}

@@ -1,0 +1,41 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/wavehooks/wavehooks/internal/flow"
+	"github.com/wavehooks/wavehooks/internal/hooks"
+)
+
+// Firer runs the hooks of one event. *hooks.Engine implements it; the
+// interface lets the server swap engines and lets a benchmark leave hook
+// processes out.
+type Firer interface {
+	Fire(ctx context.Context, in hooks.Input) hooks.Result
+}
+
+// AskFunc asks the user about a PreToolUse "ask" and returns true to allow.
+// The lsp package implements it with an editor prompt; it must return deny
+// when the ask times out or the editor disconnects. A nil AskFunc denies.
+type AskFunc func(ctx context.Context, req AskRequest) (allow bool)
+
+// AskRequest is what the user is asked about: the tool call as it would run
+// (with any updatedInput applied) and the hooks' reason for asking.
+type AskRequest struct {
+	SessionID string
+	ToolUseID string
+	ToolName  string
+	ToolInput json.RawMessage
+	Reason    string
+}
+
+// Outcome is what the agent must do after an event (flow.Answer, decided by
+// the rules in package flow) and the blocks the event added or changed, in
+// order, for the editor to render: the tool block of a tool event included,
+// the user's own prompt not. Blocks is never nil. The lsp package turns an
+// Outcome into the wire result.
+type Outcome struct {
+	flow.Answer
+	Blocks []Block
+}
