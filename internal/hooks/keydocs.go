@@ -5,8 +5,14 @@ import (
 	"strings"
 )
 
-// KeyDocs explains the keys of a settings file, for hover and completion.
-var KeyDocs = map[string]string{
+// KeyDocs explains the keys of a settings file, for hover and completion:
+// the settings' own keys (settingKeyDocs) and those of the hook types and
+// the http hook policy (typeKeyDocs, typedocs.go), joined in one literal
+// place rather than by an init function.
+var KeyDocs = joinKeyDocs(settingKeyDocs, typeKeyDocs)
+
+// settingKeyDocs explain the keys of the settings and of every hook.
+var settingKeyDocs = map[string]string{
 	"hooks":                 "Hook commands by event name. Hooks from the user, project and local settings all run; none overrides another.",
 	"matcher":               "Which tool names (PreToolUse, PostToolUse), sources (SessionStart) or reasons (SessionEnd) the group applies to; hover an event for what its matcher is compared with. Empty or `*` matches all; `Write|Edit` is an exact list; anything else is a regular expression, e.g. `mcp__github__.*`.",
 	"type":                  "The kind of hook: `command` (a shell command), `http` (POST the event's JSON to `url`), `prompt` and `agent` (a model judges `prompt`; the editor's agent evaluates it), `mcp_tool` (call `tool` of the agent's MCP `server`).",

@@ -20,8 +20,14 @@ var typeKeyDocs = map[string]string{
 	"httpHookAllowedEnvVars": "Environment variables any http hook's headers may read, on top of each hook's own `allowedEnvVars`.",
 }
 
-func init() {
-	for k, v := range typeKeyDocs {
-		KeyDocs[k] = v
+// joinKeyDocs is one map of every key's doc; a key of a later map replaces
+// the same key of an earlier one.
+func joinKeyDocs(docs ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, d := range docs {
+		for k, v := range d {
+			out[k] = v
+		}
 	}
+	return out
 }
