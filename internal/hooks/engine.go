@@ -154,8 +154,19 @@ func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
 // said for the model comes with the next event of their session
 // (Result.Delivered).
 func (e *Engine) Fire(ctx context.Context, in Input) Result {
+	return e.FireGated(ctx, in, nil)
+}
+
+// FireGated is Fire telling gate about the event's hook processes:
+// synchronous hooks as one batch, each async hook on its own, since it
+// outlives the event. A nil gate is told nothing. The session store passes
+// its gate here so that no hook reads half a write of its transcript.
+func (e *Engine) FireGated(ctx context.Context, in Input, gate ReadGate) Result {
+	if gate == nil {
+		gate = noGate{}
+	}
 	l := e.state.Load()
-	res := e.fire(ctx, l.Config, l, e.trustOf(l), in, false)
+	res := e.fire(ctx, l.Config, l, e.trustOf(l), in, false, gate)
 	if in.SessionID != "" {
 		res.Delivered = e.types.take(in.SessionID)
 		if in.Event == SessionEnd {
@@ -195,9 +206,9 @@ type job struct {
 	first int // index of the job with the same command that really runs
 }
 
-// fire runs the hooks of cfg for in; direct runs them whatever the policy
-// says (for FireHook, where the user asked for that one hook).
-func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() (bool, string), in Input, direct bool) Result {
+// fire runs the hooks of cfg for in, inside gate; direct runs them whatever
+// the policy says (for FireHook, where the user asked for that one hook).
+func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() (bool, string), in Input, direct bool, gate ReadGate) Result {
 	res := Result{Event: in.Event, Continue: true}
 	jobs, async := e.plan(&res, cfg, trust, in, direct)
 	if len(jobs) == 0 && len(async) == 0 {
@@ -210,7 +221,6 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() 
 	}
 	res.Stdin = stdin
 	stdins := &hookStdins{in: &in, claude: stdin}
-	gate := readGateOf(ctx)
 	env := newHookEnv(&in) // Claude Code's variables, CLAUDE_ENV_FILE: internal/hooks/envfile.go
 	for _, j := range async {
 		e.startAsync(in, gate, l, j.hook, stdins.of(j.hook), env.forAsync(), &res.Runs[j.run])

@@ -67,7 +67,7 @@ func TestReadGateSurroundsEveryHookProcess(t *testing.T) {
 			var errs []string
 			e.OnAsyncDone(func(_ hooks.Input, res hooks.Result) { errs = append(errs, res.Errors...) })
 			g := &countingGate{marker: marker}
-			res := e.Fire(hooks.WithReadGate(context.Background(), g), input(hooks.PreToolUse, root))
+			res := e.FireGated(context.Background(), input(hooks.PreToolUse, root), g)
 			e.Wait()
 			require.Empty(t, res.Errors)
 			require.NotEqual(t, hooks.PermissionDeny, res.Permission, res.Reason)

@@ -50,5 +50,5 @@ func (e *Engine) FireHook(ctx context.Context, h Hook, in Input) Result {
 	h.Matcher, _ = CompileMatcher("")
 	cfg.Hooks = []Hook{h}
 	in.Event = h.Event
-	return e.fire(ctx, &cfg, nil, trustedForDirect, in, true)
+	return e.fire(ctx, &cfg, nil, trustedForDirect, in, true, noGate{})
 }

@@ -73,4 +73,6 @@ const previewToolUseID = "toolu_preview"
 // answered is a session.Firer that gives back hooks that already ran.
 type answered hooks.Result
 
-func (a answered) Fire(context.Context, hooks.Input) hooks.Result { return hooks.Result(a) }
+func (a answered) FireGated(context.Context, hooks.Input, hooks.ReadGate) hooks.Result {
+	return hooks.Result(a)
+}

@@ -16,7 +16,7 @@ import (
 // the server's side of an event, and hook processes are left out by definition.
 type fixedFirer map[hooks.Event]hooks.Result
 
-func (f fixedFirer) Fire(_ context.Context, in hooks.Input) hooks.Result {
+func (f fixedFirer) FireGated(_ context.Context, in hooks.Input, _ hooks.ReadGate) hooks.Result {
 	r := f[in.Event]
 	r.Event, r.Continue = in.Event, true
 	return r

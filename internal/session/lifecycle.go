@@ -46,7 +46,7 @@ func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
 	if s.store.firer == nil {
 		return hooks.Result{Event: in.Event, Continue: true}
 	}
-	return s.store.firer.Fire(hooks.WithReadGate(ctx, hookReaders{s}), in)
+	return s.store.firer.FireGated(ctx, in, hookReaders{s})
 }
 
 // hookReaders counts the session's running hook processes for save: a hook

@@ -10,9 +10,11 @@ import (
 
 // Firer runs the hooks of one event. *hooks.Engine implements it; the
 // interface lets the server swap engines and lets a benchmark leave hook
-// processes out.
+// processes out. gate is told when the event's hook processes start and
+// end (hooks.ReadGate): the session passes its own, so that it never
+// writes its transcript in place while a hook may read it.
 type Firer interface {
-	Fire(ctx context.Context, in hooks.Input) hooks.Result
+	FireGated(ctx context.Context, in hooks.Input, gate hooks.ReadGate) hooks.Result
 }
 
 // AskFunc asks the user about a PreToolUse "ask" and returns true to allow.

@@ -79,3 +79,46 @@ func TestAHookNeverReadsAHalfWrittenTranscriptOfAParallelEvent(t *testing.T) {
 		})
 	}
 }
+
+// While a hook of the session runs, the session writes its transcript
+// through a copy renamed over it, never in place: the file a hook opened
+// stays whole and unchanged under it, however the conversation grows
+// meanwhile (the session hands its gate to the engine with every event).
+func TestATranscriptAHookHoldsOpenIsNeverWrittenUnderIt(t *testing.T) {
+	for _, format := range []session.Format{session.FormatJSON, session.FormatJSONL} {
+		t.Run(string(format), func(t *testing.T) {
+			stop := filepath.Join(t.TempDir(), "stop")
+			e := newEnv(t, format, hook{event: hooks.PreToolUse, matcher: "Read", command: sh("hold-open.sh", stop)})
+			s := e.create(t)
+			ctx := context.Background()
+			_, err := s.UserPromptSubmit(ctx, "read, then write")
+			require.NoError(t, err)
+
+			done := make(chan error, 1)
+			go func() {
+				_, err := s.PreToolUse(ctx, "toolu_read", "Read", json.RawMessage(`{"file_path":"a.txt"}`), nil)
+				done <- err
+			}()
+			require.Eventually(t, func() bool { _, err := os.Stat(stop + ".started"); return err == nil },
+				10*time.Second, 5*time.Millisecond, "the hook opened the transcript")
+			for i := range 3 { // an append, then a tool result rewriting the message in place
+				id := fmt.Sprintf("toolu_w%d", i)
+				input := json.RawMessage(fmt.Sprintf(`{"file_path":%q,"content":"x"}`, id))
+				require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: session.BlockTool, ID: id, Name: "Write", Input: input}}))
+				_, err := s.PostToolUse(ctx, id, "Write", input, json.RawMessage(`{"ok":true}`))
+				require.NoError(t, err)
+			}
+			require.NoError(t, os.WriteFile(stop, nil, 0o644))
+			require.NoError(t, <-done)
+
+			opened, err := os.ReadFile(stop + ".opened")
+			require.NoError(t, err)
+			held, err := os.ReadFile(stop + ".held")
+			require.NoError(t, err)
+			now, err := os.ReadFile(s.TranscriptPath())
+			require.NoError(t, err)
+			require.NotEqual(t, string(opened), string(now), "the writes reached the transcript")
+			require.Equal(t, string(opened), string(held), "the file the hook held open changed under it")
+		})
+	}
+}
