@@ -132,13 +132,22 @@ func (b *askBook) denyAll(by string) {
 	}
 }
 
-// ask is the session.AskFunc of the server: it asks the user through
+// askEnding is the server's ask for an event whose progress endProgress
+// ends first: while an ask waits for the user, no hook is running, and the
+// editor must not say one is.
+func (s *Server) askEnding(endProgress func()) session.AskFunc {
+	return func(ctx context.Context, req session.AskRequest) bool {
+		endProgress()
+		return s.ask(ctx, req)
+	}
+}
+
+// ask is the session.AskFunc of the server (through askEnding): it asks the user through
 // window/showMessageRequest and, when the tool touches a file, through a
 // diagnostic with Allow/Deny code actions on that file, and returns the
 // first answer. The ask times out as a deny; a cancelled request or a lost
 // editor deny too.
 func (s *Server) ask(ctx context.Context, req session.AskRequest) bool {
-	endProgress(ctx) // the hooks are done; the user is asked now
 	a := s.asks.open(req)
 	defer func() {
 		s.asks.close(a.ID)

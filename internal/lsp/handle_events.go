@@ -36,9 +36,8 @@ func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.SessionStart, p.Source, "SessionStart hooks", func(ctx context.Context) (session.Outcome, error) {
-		return sess.SessionStart(ctx, p.Source)
+	out, err := s.event(ctx, sess, hooks.SessionStart, p.Source, "SessionStart hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.SessionStart, Source: p.Source}, Client: p.input()})
 	})
 	if err != nil {
 		return nil, err
@@ -51,9 +50,8 @@ func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams
 	if err != nil {
 		return nil, err
 	}
-	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context) (session.Outcome, error) {
-		return sess.UserPromptSubmit(ctx, p.Prompt)
+	out, err := s.event(ctx, sess, hooks.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.UserPromptSubmit, Prompt: p.Prompt}, Client: p.input()})
 	})
 	return wire.Flow(out), err
 }
@@ -64,9 +62,9 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 		return nil, err
 	}
 	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}; the session checks the call
-	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
-		return sess.PreToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, s.ask)
+	out, err := s.event(ctx, sess, hooks.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context, ask session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.PreToolUse, ToolUseID: p.ToolUseID, ToolName: p.ToolName,
+			ToolInput: p.ToolInput}, Client: p.input(), Ask: ask})
 	})
 	if err != nil {
 		return nil, err
@@ -83,11 +81,11 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	if len(p.ToolResponse) == 0 {
 		p.ToolResponse = json.RawMessage("null")
 	}
-	in := p.input()
-	in.DurationMs = p.DurationMs
-	ctx = session.WithClientInput(ctx, in)
-	out, err := s.event(ctx, sess, hooks.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
-		return sess.PostToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, p.ToolResponse)
+	client := p.input()
+	client.DurationMs = p.DurationMs
+	out, err := s.event(ctx, sess, hooks.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.PostToolUse, ToolUseID: p.ToolUseID, ToolName: p.ToolName,
+			ToolInput: p.ToolInput, ToolResponse: p.ToolResponse}, Client: client})
 	})
 	return wire.Flow(out), err
 }
@@ -97,8 +95,9 @@ func (s *Server) stop(ctx context.Context, p *StopParams) (*FlowResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.Stop, "", "Stop hooks", sess.Stop)
+	out, err := s.event(ctx, sess, hooks.Stop, "", "Stop hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.Stop}, Client: p.input()})
+	})
 	return wire.Flow(out), err
 }
 
@@ -110,9 +109,8 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 	if p.Reason == "" {
 		p.Reason = "other"
 	}
-	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.SessionEnd, p.Reason, "SessionEnd hooks", func(ctx context.Context) (session.Outcome, error) {
-		return sess.SessionEnd(ctx, p.Reason)
+	out, err := s.event(ctx, sess, hooks.SessionEnd, p.Reason, "SessionEnd hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.SessionEnd, Reason: p.Reason}, Client: p.input()})
 	})
 	if err != nil {
 		return nil, err
@@ -125,16 +123,26 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 // statusMessage of the hooks that run, if they have one), the run history
 // and its notification, warn and error blocks as messages, and what changed
 // in the session (every change is announced, a prompt that only adds itself too).
+// fire runs the event with the context the progress's Cancel cancels, and
+// with the server's ask for a PreToolUse "ask", which ends the progress
+// before the user is asked (askEnding). sess becomes the active session.
 func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Event, matchValue, title string,
-	fire func(context.Context) (session.Outcome, error)) (session.Outcome, error) {
-	s.noteActive(ctx, sess, ev)
-	fireCtx, done := s.startProgress(ctx, func() string {
+	fire func(ctx context.Context, ask session.AskFunc) (session.Outcome, error)) (session.Outcome, error) {
+	s.noteActive(sess, ev)
+	return s.runEvent(ctx, sess, ev, matchValue, title, fire)
+}
+
+// runEvent is event without making sess the active session: the events
+// the server fires itself (observed.go) run through it directly.
+func (s *Server) runEvent(ctx context.Context, sess *session.Session, ev hooks.Event, matchValue, title string,
+	fire func(ctx context.Context, ask session.AskFunc) (session.Outcome, error)) (session.Outcome, error) {
+	fireCtx, endProgress, done := s.startProgress(ctx, func() string {
 		if msgs := s.engine.StatusMessages(ev, matchValue); len(msgs) > 0 {
 			return strings.Join(msgs, " · ")
 		}
 		return title
 	})
-	out, err := fire(fireCtx)
+	out, err := fire(fireCtx, s.askEnding(endProgress))
 	done()
 	if err != nil {
 		whenReplied(ctx, func() { s.announce(sess) }) // what was saved before the error

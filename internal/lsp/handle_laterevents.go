@@ -33,7 +33,7 @@ func (s *Server) postToolBatch(ctx context.Context, p *PostToolBatchParams) (*Fl
 			return nil, badParam("toolUseIds", "the session has no tool call %q", id)
 		}
 	}
-	out, err := s.event(ctx, sess, hooks.PostToolBatch, "", "PostToolBatch hooks", func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, hooks.PostToolBatch, "", "PostToolBatch hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
 		return sess.PostToolBatch(ctx, p.ToolUseIDs)
 	})
 	if err != nil {

@@ -42,8 +42,8 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 			in.Source = "startup"
 		}
 	}
-	out, err := s.event(ctx, sess, ev, in.MatchValue(), string(ev)+" hooks", func(ctx context.Context) (session.Outcome, error) {
-		return sess.RunHooks(ctx, in, s.ask)
+	out, err := s.event(ctx, sess, ev, in.MatchValue(), string(ev)+" hooks", func(ctx context.Context, ask session.AskFunc) (session.Outcome, error) {
+		return sess.RunHooks(ctx, in, ask)
 	})
 	if err != nil {
 		return nil, err

@@ -40,16 +40,11 @@ type observedState struct {
 
 func newObservedState() *observedState { return &observedState{} }
 
-// observedKey marks the context of an event the server fires itself.
-type observedKey struct{}
-
 // noteActive makes sess the active session when the agent sends it an
 // event, and no session once it ends; the events the server fires itself
-// change nothing.
-func (s *Server) noteActive(ctx context.Context, sess *session.Session, ev hooks.Event) {
-	if ctx.Value(observedKey{}) != nil {
-		return
-	}
+// change nothing (fireObserved runs them through runEvent, which does not
+// call this).
+func (s *Server) noteActive(sess *session.Session, ev hooks.Event) {
 	o := s.observed
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -99,9 +94,8 @@ func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outco
 		// Nothing to run: leave the session, the history and the editor alone.
 		return session.Outcome{Answer: flow.Answer{Continue: true, AdditionalContext: []string{}}, Blocks: []session.Block{}}
 	}
-	ctx = context.WithValue(ctx, observedKey{}, true)
 	if sess := s.activeSession(); sess != nil {
-		out, err := s.event(ctx, sess, in.Event, in.MatchValue(), title, func(ctx context.Context) (session.Outcome, error) {
+		out, err := s.runEvent(ctx, sess, in.Event, in.MatchValue(), title, func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
 			return sess.RunHooks(ctx, in, nil)
 		})
 		if err == nil {
@@ -110,7 +104,7 @@ func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outco
 		s.log.Warn("observed event not applied to the active session; firing without it", "event", in.Event, "err", err)
 	}
 	in.Cwd = s.root
-	fireCtx, done := s.startProgress(ctx, func() string { return title })
+	fireCtx, _, done := s.startProgress(ctx, func() string { return title })
 	res := s.engine.Fire(fireCtx, in)
 	done()
 	s.recordRun("", in.MatchValue(), &res)

@@ -28,14 +28,16 @@ func newProgressTasks() *progressTasks {
 
 // startProgress shows work-done progress if the hooks of an event are still
 // running after ProgressDelay. The event must run with the returned context,
-// which the editor's Cancel button cancels, and call done when it ends. Fast
-// events cost one timer and send nothing.
+// which the editor's Cancel button cancels, and call done when it ends. end
+// ends the progress alone, earlier (an ask: the hooks are done, the user is
+// asked now); both may be called more than once. Fast events cost one timer
+// and send nothing.
 //
 // title is called only when progress is shown, so the cost of naming it
 // stays off the path of every fast event.
-func (s *Server) startProgress(ctx context.Context, title func() string) (_ context.Context, done func()) {
+func (s *Server) startProgress(ctx context.Context, title func() string) (_ context.Context, end, done func()) {
 	if !s.progress {
-		return ctx, func() {}
+		return ctx, func() {}, func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	token := "wavehooks-" + strconv.FormatInt(s.progressTask.seq.Add(1), 10)
@@ -59,7 +61,7 @@ func (s *Server) startProgress(ctx context.Context, title func() string) (_ cont
 			Value: &protocol.WorkDoneProgressBegin{Kind: protocol.WorkDoneProgressKindBegin, Title: title(), Cancellable: true,
 				Message: "running hooks…"}})
 	})
-	end := func() {
+	end = func() {
 		timer.Stop()
 		mu.Lock()
 		defer mu.Unlock()
@@ -75,20 +77,9 @@ func (s *Server) startProgress(ctx context.Context, title func() string) (_ cont
 			s.progressTask.mu.Unlock()
 		}
 	}
-	return context.WithValue(ctx, progressEndKey{}, end), func() {
+	return ctx, end, func() {
 		end()
 		cancel()
-	}
-}
-
-type progressEndKey struct{}
-
-// endProgress ends the progress of the event that ctx belongs to, if it has
-// one, before the event itself ends: while an ask waits for the user, no
-// hook is running, and the editor must not say one is.
-func endProgress(ctx context.Context) {
-	if end, ok := ctx.Value(progressEndKey{}).(func()); ok {
-		end()
 	}
 }
 

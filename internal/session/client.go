@@ -6,19 +6,52 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
-// clientInputKey carries what the client said with an event.
-type clientInputKey struct{}
+// Report is one event as a client reports it: the event with its own
+// fields, and what the client said alongside them. It is passed to
+// Session.Report whole, so that everything that reaches the hooks' stdin
+// is in the call, none of it in a context value.
+type Report struct {
+	// Input is the event and its own fields, as the typed methods take
+	// them: SessionStart's source, UserPromptSubmit's prompt, a tool
+	// call's id, name, input (and response), SessionEnd's reason; any event
+	// with every field it has (wave/runHooks).
+	Input hooks.Input
+	// Client is what the client gave with the event and the session does
+	// not build itself: the agent's state (prompt id, permission mode,
+	// effort), a tool's duration, and stdin fields of its own (Extra, with
+	// their order). The event's own fields win over it, except
+	// last_assistant_message, which the client knows best. The zero Input
+	// says nothing.
+	Client hooks.Input
+	// Ask puts a PreToolUse "ask" to the user; nil denies.
+	Ask AskFunc
+}
 
-// WithClientInput returns ctx carrying fields the client gave with the
-// event about to be fired: the agent's state (prompt id, permission mode,
-// effort), a tool's duration, and for wave/runHooks everything it sent
-// (Extra, the key order). The session's event methods build the event's own
-// fields; these fill in the rest of the hooks' stdin.
-func WithClientInput(ctx context.Context, in hooks.Input) context.Context {
-	return context.WithValue(ctx, clientInputKey{}, in)
+// Report runs the event r reports, checking a tool call's fields as the
+// typed wire methods name them (toolUseId, toolInput). The typed methods
+// (SessionStart, PreToolUse, …) are Report for a client that said nothing
+// more than the event's own fields.
+func (s *Session) Report(ctx context.Context, r Report) (Outcome, error) {
+	return s.report(ctx, r, flow.TypedToolCall)
+}
+
+// report runs r, naming a tool call's fields as f spells them.
+func (s *Session) report(ctx context.Context, r Report, f flow.ToolCallFields) (Outcome, error) {
+	in := r.Input
+	switch in.Event {
+	case hooks.PreToolUse, hooks.PostToolUse:
+		var err error
+		if in, err = checkToolEvent(f, in); err != nil {
+			return Outcome{}, err
+		}
+	case hooks.SessionEnd:
+		return s.end(ctx, r)
+	}
+	return s.run(ctx, in, r.Client, r.Ask)
 }
 
 // agentState is what the session remembers of the agent's state between
@@ -29,23 +62,22 @@ type agentState struct {
 	promptID, permissionMode, effort string
 }
 
-// withClientInput merges into in what the client gave with the event (the
-// event's own fields win) and what the session remembers; it takes s.mu.
-func (s *Session) withClientInput(ctx context.Context, in hooks.Input) hooks.Input {
-	if c, ok := ctx.Value(clientInputKey{}).(hooks.Input); ok {
-		in.PromptID = cmp.Or(in.PromptID, c.PromptID)
-		in.PermissionMode = cmp.Or(in.PermissionMode, c.PermissionMode)
-		in.Effort = cmp.Or(in.Effort, c.Effort)
-		in.LastAssistantMessage = cmp.Or(c.LastAssistantMessage, in.LastAssistantMessage) // the client knows its last message best
-		if in.DurationMs == nil {
-			in.DurationMs = c.DurationMs
-		}
-		if in.Extra == nil {
-			in.Extra = c.Extra
-		}
-		if in.Order == nil {
-			in.Order = c.Order
-		}
+// withClientInput merges into in what the client gave with the event, c
+// (the event's own fields win; Report.Client), and what the session
+// remembers; it takes s.mu.
+func (s *Session) withClientInput(in, c hooks.Input) hooks.Input {
+	in.PromptID = cmp.Or(in.PromptID, c.PromptID)
+	in.PermissionMode = cmp.Or(in.PermissionMode, c.PermissionMode)
+	in.Effort = cmp.Or(in.Effort, c.Effort)
+	in.LastAssistantMessage = cmp.Or(c.LastAssistantMessage, in.LastAssistantMessage) // the client knows its last message best
+	if in.DurationMs == nil {
+		in.DurationMs = c.DurationMs
+	}
+	if in.Extra == nil {
+		in.Extra = c.Extra
+	}
+	if in.Order == nil {
+		in.Order = c.Order
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

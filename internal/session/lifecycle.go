@@ -35,10 +35,11 @@ func (s *Session) begin(change func() error) error {
 	return err
 }
 
-// fire runs an event's hooks with the session's common stdin fields. It is
-// called without s.mu: hooks may take long and may run in parallel.
-func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
-	in = s.withClientInput(ctx, in)
+// fire runs an event's hooks with the session's common stdin fields and
+// what the client said with it (Report.Client). It is called without s.mu:
+// hooks may take long and may run in parallel.
+func (s *Session) fire(ctx context.Context, in, client hooks.Input) hooks.Result {
+	in = s.withClientInput(in, client)
 	in.SessionID, in.TranscriptPath, in.Cwd = s.id, s.TranscriptPath(), s.store.root
 	if cwd := s.workingDir(); cwd != "" {
 		in.Cwd = cwd
@@ -70,7 +71,7 @@ func (s *Session) finish(out Outcome) (Outcome, error) {
 // compact). What they print becomes context for the model, as hook blocks in
 // one user message.
 func (s *Session) SessionStart(ctx context.Context, source string) (Outcome, error) {
-	return s.run(ctx, hooks.Input{Event: hooks.SessionStart, Source: source}, nil)
+	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.SessionStart, Source: source}})
 }
 
 // UserPromptSubmit adds the user's prompt, saves it (the hooks read it in
@@ -78,14 +79,14 @@ func (s *Session) SessionStart(ctx context.Context, source string) (Outcome, err
 // reason shown to the user only; otherwise the hooks' context follows the
 // prompt. A new prompt ends a run of blocked Stop events.
 func (s *Session) UserPromptSubmit(ctx context.Context, prompt string) (Outcome, error) {
-	return s.run(ctx, hooks.Input{Event: hooks.UserPromptSubmit, Prompt: prompt}, nil)
+	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.UserPromptSubmit, Prompt: prompt}})
 }
 
 // Stop runs the Stop hooks when the agent wants to end its turn. A block
 // sends the reason to the model and the agent goes on, at most
 // flow.MaxStopStreak times in a row.
 func (s *Session) Stop(ctx context.Context) (Outcome, error) {
-	return s.run(ctx, hooks.Input{Event: hooks.Stop}, nil)
+	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.Stop}})
 }
 
 // SessionEnd runs the SessionEnd hooks; they cannot change the conversation,
@@ -95,7 +96,13 @@ func (s *Session) Stop(ctx context.Context) (Outcome, error) {
 // sessions end does not run out of descriptors, and the store loads it
 // again from its file if the session is resumed (any later event on its id).
 func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error) {
-	out, err := s.run(ctx, hooks.Input{Event: hooks.SessionEnd, Reason: reason}, nil)
+	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.SessionEnd, Reason: reason}})
+}
+
+// end is SessionEnd's Report: the hooks run, then the session is marked
+// ended and closed once idle.
+func (s *Session) end(ctx context.Context, r Report) (Outcome, error) {
+	out, err := s.run(ctx, r.Input, r.Client, r.Ask)
 	s.mu.Lock()
 	s.ended = true
 	s.mu.Unlock()
@@ -105,27 +112,37 @@ func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error
 	return out, err
 }
 
-// RunHooks fires any event for wave/runHooks. The typed events go through
-// their own methods (fields of in that they do not use are ignored, and
-// reach the hooks as the client's input); every event's rules are flow's
-// (flow.After documents them).
+// RunHooks fires any event for wave/runHooks, with in as a hook's stdin
+// has it. The typed events take their own fields from in as their typed
+// methods do (the rest of in reaches the hooks as the client's input,
+// Report.Client), and a tool call's fields are named as stdin names them;
+// every event's rules are flow's (flow.After documents them).
 func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
-	ctx = WithClientInput(ctx, in) // what the typed methods below do not take reaches the hooks all the same
+	own, err := ownFields(in)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return s.report(ctx, Report{Input: own, Client: in, Ask: ask}, flow.StdinToolCall)
+}
+
+// ownFields is the part of a stdin-shaped input that a typed event takes as
+// its own fields; any other event takes all of in.
+func ownFields(in hooks.Input) (hooks.Input, error) {
 	switch in.Event {
 	case hooks.SessionStart:
-		return s.SessionStart(ctx, in.Source)
+		return hooks.Input{Event: in.Event, Source: in.Source}, nil
 	case hooks.UserPromptSubmit:
-		return s.UserPromptSubmit(ctx, in.Prompt)
+		return hooks.Input{Event: in.Event, Prompt: in.Prompt}, nil
 	case hooks.PreToolUse, hooks.PostToolUse:
-		return s.toolEvent(ctx, flow.StdinToolCall, hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput,
-			ToolUseID: in.ToolUseID, ToolResponse: in.ToolResponse}, ask)
+		return hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput,
+			ToolUseID: in.ToolUseID, ToolResponse: in.ToolResponse}, nil
 	case hooks.Stop:
-		return s.Stop(ctx)
+		return hooks.Input{Event: in.Event}, nil
 	case hooks.SessionEnd:
-		return s.SessionEnd(ctx, in.Reason)
+		return hooks.Input{Event: in.Event, Reason: in.Reason}, nil
 	}
 	if _, ok := hooks.Spec(in.Event); !ok {
-		return Outcome{}, fmt.Errorf("unknown hook event %q", in.Event)
+		return in, fmt.Errorf("unknown hook event %q", in.Event)
 	}
-	return s.run(ctx, in, ask)
+	return in, nil
 }

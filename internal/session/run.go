@@ -14,8 +14,8 @@ import (
 // path) is found, still without the lock; and the changes flow.After
 // returns are applied and saved. The rules themselves are all in flow:
 // this method only moves data between them, the hooks and the file.
-func (s *Session) run(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
-	p, err := s.start(ctx, in)
+func (s *Session) run(ctx context.Context, in, client hooks.Input, ask AskFunc) (Outcome, error) {
+	p, err := s.start(ctx, in, client)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -39,8 +39,9 @@ type Pending struct {
 }
 
 // start is an event's first phase: the changes flow.Before asks for are
-// saved, the hooks run, and the rules' questions are known.
-func (s *Session) start(ctx context.Context, in hooks.Input) (*Pending, error) {
+// saved, the hooks run (with what the client said, Report.Client), and the
+// rules' questions are known.
+func (s *Session) start(ctx context.Context, in, client hooks.Input) (*Pending, error) {
 	s.enter()
 	ev := applied{blocks: []Block{}} // never nil: the wire has "blocks":[]
 	err := s.begin(func() error {
@@ -56,7 +57,7 @@ func (s *Session) start(ctx context.Context, in hooks.Input) (*Pending, error) {
 		_ = s.leave()
 		return nil, err
 	}
-	res := s.fire(ctx, in)
+	res := s.fire(ctx, in, client)
 	return &Pending{Questions: flow.QuestionsFor(in, res), s: s, in: in, res: res, ev: ev}, nil
 }
 

@@ -14,21 +14,11 @@ import (
 // rules). The tool block is in the transcript before the hooks run; an "ask"
 // is put to the user through ask without holding the session's lock.
 func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, toolInput json.RawMessage, ask AskFunc) (Outcome, error) {
-	return s.toolEvent(ctx, flow.TypedToolCall, hooks.Input{Event: hooks.PreToolUse, ToolName: toolName, ToolInput: toolInput, ToolUseID: toolUseID}, ask)
+	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.PreToolUse, ToolName: toolName, ToolInput: toolInput, ToolUseID: toolUseID}, Ask: ask})
 }
 
-// toolEvent checks a tool call once, naming its fields as f spells them, and
-// runs its PreToolUse or PostToolUse: a tool input can be 100 MB, and every
-// check reads all of it.
-func (s *Session) toolEvent(ctx context.Context, f flow.ToolCallFields, in hooks.Input, ask AskFunc) (Outcome, error) {
-	in, err := checkToolEvent(f, in)
-	if err != nil {
-		return Outcome{}, err
-	}
-	return s.run(ctx, in, ask)
-}
-
-// checkToolEvent checks a tool call's fields, naming them as f spells them.
+// checkToolEvent checks a tool call's fields once, naming them as f spells
+// them: a tool input can be 100 MB, and every check reads all of it.
 func checkToolEvent(f flow.ToolCallFields, in hooks.Input) (hooks.Input, error) {
 	var err error
 	if in.ToolInput, err = flow.CheckToolCall(f, in.ToolUseID, in.ToolName, in.ToolInput); err != nil {
@@ -51,7 +41,7 @@ func (s *Session) StartPreToolUse(ctx context.Context, toolUseID, toolName strin
 	if err != nil {
 		return nil, err
 	}
-	return s.start(ctx, in)
+	return s.start(ctx, in, hooks.Input{})
 }
 
 // StartHooks is RunHooks' PreToolUse in two phases, for an input given as
@@ -62,12 +52,11 @@ func (s *Session) StartHooks(ctx context.Context, in hooks.Input) (*Pending, err
 	if in.Event != hooks.PreToolUse {
 		return nil, fmt.Errorf("session: StartHooks is for PreToolUse, not %s", in.Event)
 	}
-	ctx = WithClientInput(ctx, in)
-	in, err := checkToolEvent(flow.StdinToolCall, hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput, ToolUseID: in.ToolUseID})
+	own, err := checkToolEvent(flow.StdinToolCall, hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput, ToolUseID: in.ToolUseID})
 	if err != nil {
 		return nil, err
 	}
-	return s.start(ctx, in)
+	return s.start(ctx, own, in) // what PreToolUse does not take reaches the hooks as the client's input
 }
 
 // ensureTool adds the tool block of a call the client has not recorded yet,
@@ -87,8 +76,8 @@ func (s *Session) ensureTool(id, name string, input json.RawMessage) bool {
 // PostToolUse records a tool's result in its block, saves it and runs the
 // hooks; a block sends the reason to the model as a user message.
 func (s *Session) PostToolUse(ctx context.Context, toolUseID, toolName string, toolInput, toolResponse json.RawMessage) (Outcome, error) {
-	return s.toolEvent(ctx, flow.TypedToolCall, hooks.Input{Event: hooks.PostToolUse, ToolName: toolName, ToolInput: toolInput,
-		ToolUseID: toolUseID, ToolResponse: toolResponse}, nil)
+	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.PostToolUse, ToolName: toolName, ToolInput: toolInput,
+		ToolUseID: toolUseID, ToolResponse: toolResponse}})
 }
 
 // AddAssistantMessage records what the model said: text and tool blocks, as
