@@ -28,10 +28,6 @@ const (
 	methodEvaluateHookResult = "wave/evaluateHookResult"
 )
 
-func init() {
-	register(methodEvaluateHookResult, request((*Server).evaluateHookResult))
-}
-
 // EvaluateHookParams is what the editor's agent is asked to evaluate.
 type EvaluateHookParams struct {
 	// ID names this evaluation for wave/evaluateHookResult.

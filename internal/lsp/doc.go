@@ -7,5 +7,5 @@
 //
 // The wire types are in wire.go and results.go and are documented in
 // docs/protocol.md; each feature's handlers are in a file of their own
-// (handle_*.go), registered from that file's init.
+// (handle_*.go), and handlers.go lists every method in one table.
 package lsp

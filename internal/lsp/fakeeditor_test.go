@@ -28,7 +28,10 @@ import (
 	"github.com/wavehooks/wavehooks/internal/lsp"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	lsp.AddTestHandlers()
+	goleak.VerifyTestMain(m)
+}
 
 // scripts is the absolute path of testdata/hooks.
 var scripts = func() string {

@@ -12,11 +12,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
-func init() {
-	register("textDocument/codeAction", request((*Server).codeAction))
-	register("workspace/executeCommand", request((*Server).executeCommand))
-}
-
 // codeAction offers the Allow/Deny answers of asks pending on the file, the
 // quick fixes of its configuration diagnostics, and trusting the workspace.
 func (s *Server) codeAction(_ context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {

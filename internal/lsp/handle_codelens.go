@@ -11,10 +11,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 
-func init() {
-	register("textDocument/codeLens", request((*Server).codeLens))
-}
-
 // codeLens puts "Run hook" above every hook command of a settings file.
 func (s *Server) codeLens(_ context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	path, err := documentPath(p.TextDocument.URI)

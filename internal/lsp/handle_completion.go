@@ -8,10 +8,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
-func init() {
-	register("textDocument/completion", request((*Server).completion))
-}
-
 // completion offers what fits where the cursor is in a settings file: event
 // names under "hooks", the keys of a matcher group and of a hook, hook types,
 // and known tool names in a matcher.

@@ -14,15 +14,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
-func init() {
-	register(methodSessionStart, request((*Server).sessionStart))
-	register(methodUserPromptSubmit, request((*Server).userPromptSubmit))
-	register(methodPreToolUse, request((*Server).preToolUse))
-	register(methodPostToolUse, request((*Server).postToolUse))
-	register(methodStop, request((*Server).stop))
-	register(methodSessionEnd, request((*Server).sessionEnd))
-}
-
 var sessionSources = map[string]bool{"startup": true, "resume": true, "clear": true, "compact": true}
 
 func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*SessionStartResult, error) {

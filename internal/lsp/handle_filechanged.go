@@ -13,10 +13,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/watcher"
 )
 
-func init() {
-	register(protocol.MethodWorkspaceDidChangeWatchedFiles, notification((*Server).didChangeWatchedFiles))
-}
-
 // watchList is FileChanged's watch list, as Claude Code keeps it: the files
 // the FileChanged matchers name, and the absolute paths the latest
 // CwdChanged or FileChanged hook returned as watchPaths. An editor that can

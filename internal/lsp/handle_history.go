@@ -6,10 +6,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
-func init() {
-	register(methodHookRuns, request((*Server).hookRuns))
-}
-
 // hookRuns answers "why did (or didn't) my hook run?": the recorded events,
 // newest first, with every configured hook's story.
 func (s *Server) hookRuns(_ context.Context, p *HookRunsParams) (*HookRunsResult, error) {

@@ -8,10 +8,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
-func init() {
-	register("textDocument/hover", request((*Server).hover))
-}
-
 // hover explains event names (when the event fires, its stdin fields, what
 // exit 2 means) and settings keys. It returns nil where there is nothing to say.
 func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {

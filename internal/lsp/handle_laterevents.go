@@ -11,11 +11,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
-func init() {
-	register(methodPostToolBatch, request((*Server).postToolBatch))
-	register(protocol.MethodWorkspaceDidChangeWorkspaceFolders, notification((*Server).didChangeWorkspaceFolders))
-}
-
 // postToolBatch fires PostToolBatch once for a batch of parallel tool calls
 // the session recorded, named by their tool use ids, and answers like
 // wave/postToolUse: blocked (stop before the next model call), reason,

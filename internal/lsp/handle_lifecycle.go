@@ -16,14 +16,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/host"
 )
 
-func init() {
-	h := request((*Server).initialize)
-	h.anyState = true
-	register("initialize", h)
-	register("initialized", notification((*Server).initialized))
-	register("shutdown", request((*Server).shutdown))
-}
-
 // initializeParams is the part of LSP's InitializeParams the server reads.
 // It is decoded on its own rather than as protocol.InitializeParams so that
 // a client whose capabilities protocol v0.12.0 types cannot decode still starts.

@@ -6,11 +6,6 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-func init() {
-	register(methodListPermissions, request((*Server).listPermissions))
-	register(methodResolvePermission, request((*Server).resolvePermission))
-}
-
 func (s *Server) listPermissions(context.Context, *struct{}) (*ListPermissionsResult, error) {
 	return &ListPermissionsResult{Pending: nonNil(s.asks.list())}, nil
 }

@@ -10,10 +10,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
-func init() {
-	register(methodRunHooks, request((*Server).runHooks))
-}
-
 // runHooks fires any event, Claude Code's further events included, with the
 // event's own stdin fields, and answers in the shape of the typed method of
 // that kind of event.

@@ -4,12 +4,6 @@ import (
 	"context"
 )
 
-func init() {
-	register(methodAddAssistantMessage, request((*Server).addAssistantMessage))
-	register(methodGetSession, request((*Server).getSession))
-	register(methodAPIMessages, request((*Server).apiMessages))
-}
-
 func (s *Server) addAssistantMessage(ctx context.Context, p *AddAssistantMessageParams) (*struct{}, error) {
 	sess, err := s.session(p.SessionID)
 	if err != nil {

@@ -7,13 +7,6 @@ import (
 	"go.lsp.dev/uri"
 )
 
-func init() {
-	register("textDocument/didOpen", notification((*Server).didOpen))
-	register("textDocument/didChange", notification((*Server).didChange))
-	register("textDocument/didSave", notification((*Server).didSave))
-	register("textDocument/didClose", notification((*Server).didClose))
-}
-
 // Settings files are diagnosed from the editor's text as the user types;
 // other files are only tracked for the ask diagnostics they may carry.
 // Documents that are not local files (untitled:, git:, …) are ignored.

@@ -10,10 +10,6 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-func init() {
-	register("window/workDoneProgress/cancel", notification((*Server).cancelProgress))
-}
-
 // progressTasks maps progress tokens to the requests they report on, so the
 // editor's Cancel button cancels the request and kills its hooks.
 type progressTasks struct {

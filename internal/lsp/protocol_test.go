@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -312,4 +313,38 @@ func TestProtocolDoc(t *testing.T) {
 			require.Contains(t, string(ts), "'"+name+"'", "editors/vscode/src/wire.ts names %s", name)
 		}
 	}
+}
+
+// The handler table (handlers.go) and docs/protocol.md list the same
+// methods: each wave/* method the server answers is a row of the doc's
+// "Client → server requests" table and each row is one it answers, and
+// every LSP method it answers is named in the doc.
+func TestHandlerTableIsDocumented(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "protocol.md"))
+	require.NoError(t, err)
+	doc := string(raw)
+	const heading = "## Client → server requests\n"
+	i := strings.Index(doc, heading)
+	require.GreaterOrEqual(t, i, 0, "docs/protocol.md has the requests section")
+	section := doc[i+len(heading):]
+	if j := strings.Index(section, "\n## "); j >= 0 {
+		section = section[:j]
+	}
+	var documented []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `(wave/[A-Za-z]+)` \\|").FindAllStringSubmatch(section, -1) {
+		documented = append(documented, m[1])
+	}
+	var served []string
+	for _, m := range lsp.Methods() {
+		switch {
+		case m == lsp.MethodTestPanic: // the test binary's own
+		case strings.HasPrefix(m, "wave/"):
+			served = append(served, m)
+		default:
+			require.True(t, strings.Contains(doc, "`"+m+"`") || strings.Contains(doc, "`"+path.Base(m)+"`"),
+				"docs/protocol.md names %s", m)
+		}
+	}
+	require.NotEmpty(t, documented, "the requests table was found")
+	require.ElementsMatch(t, documented, served, "the wave/* requests of docs/protocol.md and of the handler table")
 }

@@ -393,10 +393,19 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 // afterReply holds work a request leaves for after its response is sent:
 // the notifications that tell the editor what changed. The agent waiting
 // for the response should not wait for them too.
+//
+// It is the one context value wavehooks' code sets: plumbing of the
+// request, not an input. The handler table's signatures (handlers.go) are
+// one shape for every method and only the handlers that announce a change
+// use it (whenReplied), so a parameter would be threaded through every
+// handler for a few; and nothing a handler answers depends on it. Every
+// input a handler, the session or the engine acts on is a parameter
+// (README, "Architecture").
 type afterReply struct {
 	fns []func()
 }
 
+// afterReplyKey is the context key of the request's afterReply.
 type afterReplyKey struct{}
 
 func (a *afterReply) run() {
@@ -448,15 +457,4 @@ func (s *Server) setState(st serverState) {
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
 	s.state = st
-}
-
-// handlers maps every method the server knows to its implementation; one
-// handle_*.go file per feature fills it.
-var handlers = map[string]handler{}
-
-func register(method string, h handler) {
-	if _, dup := handlers[method]; dup {
-		panic("lsp: method registered twice: " + method)
-	}
-	handlers[method] = h
 }
