@@ -1,8 +1,10 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -30,4 +32,40 @@ func TestOnlyServeImportsLSP(t *testing.T) {
 		}
 	}
 	require.Equal(t, []string{"main.go"}, importers)
+}
+
+// A workspace is set up in one place, internal/host (Host.Open): no other
+// package of the binary builds a hook engine of its own — `run`, `test`,
+// `demo`, serve and the proxy all open their workspace through the host
+// (issue #25, "no package outside the host repeats workspace setup").
+func TestOnlyTheHostBuildsAnEngine(t *testing.T) {
+	var builders []string
+	for _, root := range []string{".", filepath.Join("..", "..", "internal")} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && (d.Name() == "testdata" || path == filepath.Join(root, "hooks")) {
+				return filepath.SkipDir // the engine's own package builds it
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			parsed, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+			if err != nil {
+				return err
+			}
+			ast.Inspect(parsed, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "NewEngine" {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "hooks" {
+						builders = append(builders, filepath.ToSlash(path))
+					}
+				}
+				return true
+			})
+			return nil
+		})
+		require.NoError(t, err)
+	}
+	require.Equal(t, []string{"../../internal/host/workspace.go"}, builders)
 }

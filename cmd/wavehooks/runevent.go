@@ -37,12 +37,11 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := req.in
 	var mu sync.Mutex
 	var background []hooks.EventRun
-	ws := host.New(req.host).Open(req.root, host.Options{NoStore: true, // one event: no session is kept
-		OnAsyncRun: func(_ hooks.Input, _ hooks.Result, run hooks.EventRun) {
-			mu.Lock()
-			defer mu.Unlock()
-			background = append(background, run)
-		}})
+	ws := openForRun(req.host, req.root, nil, func(run hooks.EventRun) {
+		mu.Lock()
+		defer mu.Unlock()
+		background = append(background, run)
+	})
 	reportSettings(stderr, "run", ws.Loaded())
 	engine := ws.Engine
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -101,12 +100,18 @@ func prepareInput(ev hooks.Event, data []byte, projectRoot string) (hooks.Input,
 	return in, nil
 }
 
-// loadForRun loads the settings the paths name (texts stand in for files'
-// contents, as in hooks.Load) and makes the one trust decision for them:
-// the configuration an engine is built from and what it installs.
-func loadForRun(paths hooks.Paths, texts map[string][]byte, trust bool) (*hooks.Config, *hooks.Loaded) {
-	cfg := hooks.Load(paths, texts)
-	return cfg, hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, trust)
+// openForRun opens the workspace of one event fired from the command line
+// (`wavehooks run`, and each case of `wavehooks test`) through the host, as
+// every adapter opens one: the trust of the command line (hc's
+// --trust-workspace), no session store (one event keeps no session), texts
+// standing in for the settings files' contents (a test case's own settings
+// file; nil reads the files), and onAsync told of each async hook's run.
+func openForRun(hc host.Config, root string, texts map[string][]byte, onAsync func(run hooks.EventRun)) *host.Workspace {
+	o := host.Options{NoStore: true, Texts: func() map[string][]byte { return texts }}
+	if onAsync != nil {
+		o.OnAsyncRun = func(_ hooks.Input, _ hooks.Result, run hooks.EventRun) { onAsync(run) }
+	}
+	return host.New(hc).Open(root, o)
 }
 
 // reportSettings prints the diagnostics of the configuration that runs

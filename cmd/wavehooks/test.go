@@ -13,13 +13,14 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/hooktest"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 
 // testHooks is `wavehooks test [PATH…]`: the case files of the paths (by
 // default .wave/tests in the project) run against the real hooks, built
 // and fired as `wavehooks run` builds and fires them (prepareInput,
-// loadForRun). Exit 0 when every case passed, 1 when one failed, 2 when a
+// openForRun). Exit 0 when every case passed, 1 when one failed, 2 when a
 // case file or a flag is bad. With --record it writes case files from the
 // run history instead (recordTests).
 func testHooks(args []string, stdout, stderr io.Writer) int {
@@ -103,20 +104,22 @@ func testHooks(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// testHost fires a case's event as `wavehooks run` does, through a new
-// engine per case; each configuration's diagnostics are printed once.
+// testHost fires a case's event as `wavehooks run` does, in a workspace the
+// host opens per case (openForRun); each configuration's diagnostics are
+// printed once.
 func testHost(stderr io.Writer) hooktest.Host {
 	reported := map[string]bool{}
 	return hooktest.Host{
 		Prepare: prepareInput,
 		Fire: func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, trust bool, in hooks.Input) (hooks.Result, *hooks.Loaded) {
-			cfg, loaded := loadForRun(paths, texts, trust)
+			hc := host.Config{WaveHome: paths.WaveHome, ClaudeHome: paths.ClaudeHome, ManagedFile: paths.ManagedFile, TrustWorkspace: trust}
+			ws := openForRun(hc, paths.ProjectRoot, texts, nil)
+			loaded := ws.Loaded()
 			if key := fmt.Sprint(paths.ProjectRoot, "\x00", texts); !reported[key] {
 				reported[key] = true
 				reportSettings(stderr, "test", loaded)
 			}
-			engine := hooks.NewEngine(cfg)
-			engine.Install(loaded)
+			engine := ws.Engine
 			stop := context.AfterFunc(ctx, engine.Close) // ^C kills the async hooks too
 			defer stop()
 			res := engine.Fire(ctx, in)
