@@ -3,6 +3,7 @@ package session
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -50,6 +51,10 @@ func (s *Session) report(ctx context.Context, r Report, f flow.ToolCallFields) (
 		}
 	case hooks.SessionEnd:
 		return s.end(ctx, r)
+	default:
+		if _, ok := hooks.Spec(in.Event); !ok {
+			return Outcome{}, fmt.Errorf("unknown hook event %q", in.Event)
+		}
 	}
 	return s.run(ctx, in, r.Client, r.Ask)
 }

@@ -118,31 +118,24 @@ func (s *Session) end(ctx context.Context, r Report) (Outcome, error) {
 // Report.Client), and a tool call's fields are named as stdin names them;
 // every event's rules are flow's (flow.After documents them).
 func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
-	own, err := ownFields(in)
-	if err != nil {
-		return Outcome{}, err
-	}
-	return s.report(ctx, Report{Input: own, Client: in, Ask: ask}, flow.StdinToolCall)
+	return s.report(ctx, Report{Input: ownFields(in), Client: in, Ask: ask}, flow.StdinToolCall)
 }
 
 // ownFields is the part of a stdin-shaped input that a typed event takes as
 // its own fields; any other event takes all of in.
-func ownFields(in hooks.Input) (hooks.Input, error) {
+func ownFields(in hooks.Input) hooks.Input {
 	switch in.Event {
 	case hooks.SessionStart:
-		return hooks.Input{Event: in.Event, Source: in.Source}, nil
+		return hooks.Input{Event: in.Event, Source: in.Source}
 	case hooks.UserPromptSubmit:
-		return hooks.Input{Event: in.Event, Prompt: in.Prompt}, nil
+		return hooks.Input{Event: in.Event, Prompt: in.Prompt}
 	case hooks.PreToolUse, hooks.PostToolUse:
 		return hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput,
-			ToolUseID: in.ToolUseID, ToolResponse: in.ToolResponse}, nil
+			ToolUseID: in.ToolUseID, ToolResponse: in.ToolResponse}
 	case hooks.Stop:
-		return hooks.Input{Event: in.Event}, nil
+		return hooks.Input{Event: in.Event}
 	case hooks.SessionEnd:
-		return hooks.Input{Event: in.Event, Reason: in.Reason}, nil
+		return hooks.Input{Event: in.Event, Reason: in.Reason}
 	}
-	if _, ok := hooks.Spec(in.Event); !ok {
-		return in, fmt.Errorf("unknown hook event %q", in.Event)
-	}
-	return in, nil
+	return in
 }
