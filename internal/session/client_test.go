@@ -52,7 +52,10 @@ func TestReportCarriesWhatTheClientSaid(t *testing.T) {
 
 	before := len(s.Messages())
 	for _, fire := range []func() error{
-		func() error { _, err := s.Report(ctx, session.Report{Input: hooks.Input{Event: "NoSuchEvent"}}); return err },
+		func() error {
+			_, err := s.Report(ctx, session.Report{Input: hooks.Input{Event: "NoSuchEvent"}})
+			return err
+		},
 		func() error { _, err := s.RunHooks(ctx, hooks.Input{Event: "NoSuchEvent"}, nil); return err },
 	} {
 		require.ErrorContains(t, fire(), `unknown hook event "NoSuchEvent"`)
