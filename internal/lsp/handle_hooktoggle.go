@@ -1,0 +1,175 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/safefile"
+	"github.com/wavehooks/wavehooks/internal/safetext"
+)
+
+// This file is the editors' "toggle one hook" command: wave/listHooks lists
+// the configured hooks as `wavehooks hooks list` does (same ids), and the
+// wave.toggleHook command turns one off or on in its settings file as
+// `wavehooks hooks disable|enable` does ("enabled": false, comments and
+// layout kept, the file replaced atomically), so that an editor can offer a
+// pick of hooks to switch.
+
+func init() {
+	register(methodListHooks, request((*Server).listHooks))
+}
+
+// methodListHooks lists the configured hooks (ListHooksResult).
+const methodListHooks = "wave/listHooks"
+
+// commandToggleHook turns one hook off or on (arguments: its id, and
+// optionally true or false; without it the hook is switched).
+const commandToggleHook = "wave.toggleHook"
+
+// HookListing is one configured hook, as `wavehooks hooks list --format
+// json` prints it: the id wave.toggleHook and the command line take.
+type HookListing struct {
+	ID      string `json:"id"`
+	Enabled bool   `json:"enabled"`
+	Source  string `json:"source"`
+	File    string `json:"file"`
+	// Line is the 1-based line of the hook in its file.
+	Line    int    `json:"line"`
+	Event   string `json:"event"`
+	Matcher string `json:"matcher"`
+	Command string `json:"command"`
+	// Why says why a hook is off: its own "enabled": false or its group's.
+	Why string `json:"why,omitempty"`
+}
+
+// ListHooksResult is every hook of the settings files, in their order.
+type ListHooksResult struct {
+	Hooks []HookListing `json:"hooks"`
+}
+
+// ToggleHookResult is what wave.toggleHook did.
+type ToggleHookResult struct {
+	ID      string `json:"id"`
+	Enabled bool   `json:"enabled"`
+	Event   string `json:"event"`
+	File    string `json:"file"`
+	Command string `json:"command"`
+	// Message says it in a line for the user (escaped).
+	Message string `json:"message"`
+}
+
+// savedConfig is the configuration of the settings files as saved: what
+// `wavehooks hooks list` reads, so that both give a hook the same id, and
+// a workspace's hooks are listed (and may be turned off) before trust.
+func (s *Server) savedConfig() *hooks.Config { return hooks.Load(s.paths, nil) }
+
+// listHooks is wave/listHooks.
+func (s *Server) listHooks(context.Context, *struct{}) (*ListHooksResult, error) {
+	cfg := s.savedConfig()
+	out := &ListHooksResult{Hooks: []HookListing{}}
+	for i := range cfg.Hooks {
+		h := &cfg.Hooks[i]
+		l := HookListing{ID: hooks.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
+			Line: h.Place.Range.Start.Line + 1, Event: string(h.Event), Matcher: h.Matcher.String(), Command: h.Display()}
+		if h.Disabled {
+			_, l.Why = cfg.Active(h)
+		}
+		out.Hooks = append(out.Hooks, l)
+	}
+	return out, nil
+}
+
+// toggleHookCommand is wave.toggleHook: the hook with the id turned off or
+// on in its saved settings file, then the settings reloaded, so that the
+// next event already runs (or skips) it. A managed hook is refused, as is a
+// file with unsaved changes in the editor (the edit would be lost or would
+// lose them). Turning a workspace hook on changes what trust covers: it
+// runs once the workspace is trusted with it on.
+func (s *Server) toggleHookCommand(args []any) (*ToggleHookResult, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, badParam("arguments", "%s takes [hookId] or [hookId, enabled]", commandToggleHook)
+	}
+	id, _ := args[0].(string)
+	if id == "" {
+		return nil, badParam("arguments[0]", "must be a hook id (wave/listHooks)")
+	}
+	h, err := hooks.FindHook(s.savedConfig(), id)
+	if err != nil {
+		return nil, badParam("arguments[0]", "%v", err)
+	}
+	on := h.Disabled
+	if len(args) == 2 {
+		b, ok := args[1].(bool)
+		if !ok {
+			return nil, badParam("arguments[1]", "must be true or false")
+		}
+		on = b
+	}
+	if open, ok := s.docs.get(filepath.Clean(h.File)); ok {
+		saved, err := safefile.ReadFile(h.File, hooks.MaxSettingsFileBytes)
+		if err == nil && !bytes.Equal(open, saved) {
+			return nil, fmt.Errorf("%s has unsaved changes in the editor: save it first", h.File)
+		}
+	}
+	if err := writeEnabled(h, on); err != nil {
+		return nil, err
+	}
+	s.reloadConfig()
+	state := "off: it no longer runs"
+	if on {
+		state = "on"
+		if h.Source.FromWorkspace() {
+			state += " (a workspace hook: it runs once the workspace is trusted with it on)"
+		}
+	}
+	return &ToggleHookResult{ID: hooks.HookID(h), Enabled: on, Event: string(h.Event), File: h.File, Command: h.Display(),
+		Message: fmt.Sprintf("%s hook `%s` is %s", h.Event, safetext.Line(h.Display(), promptItemRunes), state)}, nil
+}
+
+// writeEnabled turns h on or off in its settings file as `wavehooks hooks
+// disable|enable` does: one text edit (hooks.EnableEdit; a hook whose
+// matcher group is off is not turned on alone: ErrGroupDisabled), written to a temporary file
+// beside it and renamed over it, so that a reader sees the old file or the
+// new one, never a torn one.
+func writeEnabled(h *hooks.Hook, on bool) error {
+	if h.Source == hooks.SourceManaged {
+		return errors.New("a managed (policy) hook is the administrator's to turn off or on")
+	}
+	info, err := os.Lstat(h.File)
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file; edit it by hand", h.File)
+	}
+	src, err := safefile.ReadFile(h.File, hooks.MaxSettingsFileBytes)
+	if err != nil {
+		return err
+	}
+	edit, err := hooks.EnableEdit(src, h.Event, h.Place, on, false)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(h.File), "."+filepath.Base(h.File)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(edit.Apply(src)); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), h.File)
+}
