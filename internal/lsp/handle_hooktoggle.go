@@ -110,15 +110,21 @@ func (s *Server) toggleHookCommand(args []any) (*ToggleHookResult, error) {
 		}
 		on = b
 	}
-	if open, ok := s.docs.get(filepath.Clean(h.File)); ok {
+	path := filepath.Clean(h.File)
+	if open, ok := s.docs.get(path); ok {
 		saved, err := safefile.ReadFile(h.File, hooks.MaxSettingsFileBytes)
-		if err == nil && !bytes.Equal(open, saved) {
+		before, _ := s.toggled.Load(path)
+		// A buffer that holds what an earlier toggle replaced is only behind
+		// the file (an editor that has not reloaded it yet), not edited.
+		if b, _ := before.([]byte); err == nil && !bytes.Equal(open, saved) && !bytes.Equal(open, b) {
 			return nil, fmt.Errorf("%s has unsaved changes in the editor: save it first", h.File)
 		}
 	}
-	if err := writeEnabled(h, on); err != nil {
+	before, err := writeEnabled(h, on)
+	if err != nil {
 		return nil, err
 	}
+	s.toggled.Store(path, before)
 	s.reloadConfig()
 	state := "off: it no longer runs"
 	if on {
@@ -135,41 +141,41 @@ func (s *Server) toggleHookCommand(args []any) (*ToggleHookResult, error) {
 // disable|enable` does: one text edit (hooks.EnableEdit; a hook whose
 // matcher group is off is not turned on alone: ErrGroupDisabled), written to a temporary file
 // beside it and renamed over it, so that a reader sees the old file or the
-// new one, never a torn one.
-func writeEnabled(h *hooks.Hook, on bool) error {
+// new one, never a torn one. before is the text it replaced.
+func writeEnabled(h *hooks.Hook, on bool) (before []byte, err error) {
 	if h.Source == hooks.SourceManaged {
-		return errors.New("a managed (policy) hook is the administrator's to turn off or on")
+		return nil, errors.New("a managed (policy) hook is the administrator's to turn off or on")
 	}
 	info, err := os.Lstat(h.File)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file; edit it by hand", h.File)
+		return nil, fmt.Errorf("%s is not a regular file; edit it by hand", h.File)
 	}
 	src, err := safefile.ReadFile(h.File, hooks.MaxSettingsFileBytes)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	edit, err := hooks.EnableEdit(src, h.Event, h.Place, on, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(h.File), "."+filepath.Base(h.File)+".*.tmp")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(edit.Apply(src)); err != nil {
 		tmp.Close()
-		return err
+		return nil, err
 	}
 	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
 		tmp.Close()
-		return err
+		return nil, err
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	return os.Rename(tmp.Name(), h.File)
+	return src, os.Rename(tmp.Name(), h.File)
 }

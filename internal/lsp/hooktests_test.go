@@ -272,3 +272,37 @@ func TestHookRunsIncludeRunLog(t *testing.T) {
 	require.Len(t, all.Runs, 2)
 	require.Equal(t, "acp-last", all.Runs[0].SessionID, "newest first, across both")
 }
+
+// TestToggleHookOpenInEditor: with the settings file open in the editor,
+// wave.toggleHook edits the saved file while the buffer matches it, and
+// again while the buffer only lags behind its own earlier edit (an editor
+// that has not reloaded the file); once the buffer has changes of its own,
+// it refuses, and the file is left as it was.
+func TestToggleHookOpenInEditor(t *testing.T) {
+	text := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}`
+	e := startEditor(t, editorOpts{settings: text})
+	settings := filepath.Join(e.home, "settings.json")
+	u := uri.File(settings)
+	require.NoError(t, e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": u, "languageId": "jsonc", "version": 1, "text": text}}))
+	var list lsp.ListHooksResult
+	require.NoError(t, e.call("wave/listHooks", nil, &list))
+	id := list.Hooks[0].ID
+	toggle := func() error {
+		return e.call("workspace/executeCommand", map[string]any{"command": "wave.toggleHook", "arguments": []any{id}}, nil)
+	}
+	require.NoError(t, toggle())
+	require.NoError(t, toggle(), "the buffer lags behind the first toggle; it has no edit of its own")
+	saved, err := os.ReadFile(settings)
+	require.NoError(t, err)
+	require.Contains(t, string(saved), `"enabled": true`)
+
+	edited := strings.Replace(text, "exit 2", "exit 3", 1)
+	require.NoError(t, e.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2},
+		"contentChanges": []any{map[string]any{"text": edited}}}))
+	// didChange is applied on the read loop, before the request after it runs.
+	require.ErrorContains(t, toggle(), "unsaved changes in the editor: save it first")
+	after, err := os.ReadFile(settings)
+	require.NoError(t, err)
+	require.Equal(t, string(saved), string(after), "the refused toggle wrote nothing")
+}

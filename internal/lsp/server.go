@@ -155,6 +155,7 @@ type Server struct {
 	testDiags    *testDiagnostics // the failing hook test cases per case file (handle_hooktests.go)
 	runFeedMu    sync.Mutex
 	runFeed      *runLogFeed // other processes' runs, from the run log (runlogfeed.go)
+	toggled      sync.Map    // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
 }
 
 // NewServer returns a server with the given options.
