@@ -239,13 +239,16 @@ func (s *Server) runTestsCommand(ctx context.Context, args []any) (*RunTestsResu
 }
 
 // refuseUntrustedSettings fails closed on a case that names a settings
-// file of its own while the workspace is not trusted. On the command line
-// the user who types `wavehooks test` chooses to run such a file's hooks;
-// in the editor one click on a lens of a repository's case file would run
-// commands the repository wrote, without trust. The error is the case's,
-// with its place, and no case runs.
+// file of its own unless the user trusts the workspace: trusted its hooks
+// in the trust store, or said to trust its hooks always. On the command
+// line the user who types `wavehooks test` chooses to run such a file's
+// hooks; in the editor one click on a lens of a repository's case file
+// would run commands the repository wrote, without trust. A workspace with
+// no hooks of its own counts as trusted for its events (there is nothing
+// to trust) but was never trusted by anyone: it is refused too. The error
+// is the case's, with its place, and no case runs.
 func (s *Server) refuseUntrustedSettings(cases []*hooktest.Case) error {
-	if s.engine.Loaded().Trusted {
+	if l := s.engine.Loaded(); s.ws.AlwaysTrusted() || (l.Trusted && l.NeedsTrust()) {
 		return nil
 	}
 	for _, c := range cases {

@@ -187,6 +187,34 @@ func TestRunTestsUntrustedWorkspace(t *testing.T) {
 	require.FileExists(t, marker)
 }
 
+// TestRunTestsOwnSettingsNeedTrust: a workspace with no hooks of its own
+// needs no trust for its events, but nobody trusted it either: a case file
+// there that names its own settings file is refused, no hook of it runs;
+// with the editor's trustWorkspaceHooks it runs.
+func TestRunTestsOwnSettingsNeedTrust(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		always bool
+	}{{"not trusted", false}, {"trustWorkspaceHooks", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			marker := filepath.Join(t.TempDir(), "ran")
+			e := startEditor(t, editorOpts{initOpts: map[string]any{"trustWorkspaceHooks": tc.always}})
+			require.NoError(t, os.WriteFile(filepath.Join(e.root, "own.json"), []byte(`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "touch `+marker+`; echo no >&2; exit 2"}]}]}}`), 0o644))
+			own := filepath.Join(e.root, "own.test.json")
+			require.NoError(t, os.WriteFile(own, []byte(`{"event": "PreToolUse", "settings": "own.json", "input": {"tool_name": "Bash", "tool_input": {"command": "ls"}}, "expect": {"permission": "deny"}}`), 0o644))
+			res := runTests(t, e, own)
+			if !tc.always {
+				require.Contains(t, res.Error, "the editor runs such a case only in a trusted workspace")
+				require.NoFileExists(t, marker)
+				return
+			}
+			require.Empty(t, res.Error)
+			require.Equal(t, 1, res.Passed)
+			require.FileExists(t, marker)
+		})
+	}
+}
+
 // TestListAndToggleHook: wave/listHooks gives each hook the id `wavehooks
 // hooks list` gives it; wave.toggleHook turns it off in the file (a
 // comment kept) and the next event skips it, then on again.
