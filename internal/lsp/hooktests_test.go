@@ -2,8 +2,10 @@ package lsp_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -333,4 +335,34 @@ func TestToggleHookOpenInEditor(t *testing.T) {
 	after, err := os.ReadFile(settings)
 	require.NoError(t, err)
 	require.Equal(t, string(saved), string(after), "the refused toggle wrote nothing")
+}
+
+// TestRunLogFeedIsBounded: of the run log's runs the server keeps as many
+// as its own history (HistorySize), the newest, whether they were in the
+// log before it started or appended after.
+func TestRunLogFeedIsBounded(t *testing.T) {
+	home := t.TempDir()
+	log := hooks.NewRunLog(hooks.RunLogDir(home))
+	appendRuns := func(from, to int) {
+		for i := from; i <= to; i++ {
+			require.NoError(t, log.Append(hooks.EventRun{ID: uint64(i), Time: time.Now(), SessionID: fmt.Sprintf("acp-%02d", i),
+				Event: hooks.Stop, Hooks: []hooks.Run{}, Outcome: "0 of 0 hook(s) ran"}))
+		}
+	}
+	sessions := func(e *editor) []string {
+		var r lsp.HookRunsResult
+		require.NoError(t, e.call("wave/hookRuns", map[string]any{}, &r))
+		var out []string
+		for _, run := range r.Runs {
+			out = append(out, run.SessionID)
+		}
+		return out
+	}
+	appendRuns(1, 10)
+	e := startEditor(t, editorOpts{home: home, serverOpt: lsp.Options{HistorySize: 3}})
+	require.Eventually(t, func() bool { return len(sessions(e)) == 3 }, 10*time.Second, 20*time.Millisecond)
+	require.Equal(t, []string{"acp-10", "acp-09", "acp-08"}, sessions(e), "the newest three, newest first")
+	appendRuns(11, 20)
+	require.Eventually(t, func() bool { return slices.Contains(sessions(e), "acp-20") }, 10*time.Second, 20*time.Millisecond)
+	require.Equal(t, []string{"acp-20", "acp-19", "acp-18"}, sessions(e))
 }

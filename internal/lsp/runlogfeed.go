@@ -44,7 +44,11 @@ type runLogFeed struct {
 // server's first answers.
 func (s *Server) startRunLogFeed() {
 	dir := hooks.RunLogDir(s.waveHome)
-	feed := &runLogFeed{max: max(s.opts.HistorySize, hooks.DefaultHistorySize), tail: logTail{path: filepath.Join(dir, "runs.jsonl")}}
+	size := s.opts.HistorySize // as many as the server's own history keeps
+	if size <= 0 {
+		size = hooks.DefaultHistorySize
+	}
+	feed := &runLogFeed{max: size, tail: logTail{path: filepath.Join(dir, "runs.jsonl")}}
 	w, err := watcher.New(s.opts.Debounce, func([]string) { s.readRunLog() })
 	if err != nil {
 		s.log.Warn("cannot watch the run log; the ACP proxy's runs are not shown", "err", err)
@@ -78,10 +82,15 @@ func (s *Server) startRunLogFeed() {
 				return
 			}
 		}
-		for _, r := range old {
-			if !s.ownRun(&r.EventRun) {
-				feed.add(r.EventRun)
+		own := s.ownRuns()
+		keep := make([]hooks.EventRun, 0, min(len(old), feed.max))
+		for i := len(old) - 1; i >= 0 && len(keep) < feed.max; i-- { // the newest max, not the whole log
+			if !own.has(&old[i].EventRun) {
+				keep = append(keep, old[i].EventRun)
 			}
+		}
+		for i := len(keep) - 1; i >= 0; i-- {
+			feed.add(keep[i])
 		}
 	})
 }
@@ -121,9 +130,12 @@ func (s *Server) readRunLog() {
 	}
 	recs, err := feed.tail.read()
 	var fresh []hooks.EventRun
-	for _, r := range recs {
-		if !s.ownRun(&r.EventRun) {
-			fresh = append(fresh, feed.add(r.EventRun))
+	if len(recs) > 0 {
+		own := s.ownRuns()
+		for i := range recs {
+			if !own.has(&recs[i].EventRun) {
+				fresh = append(fresh, feed.add(recs[i].EventRun))
+			}
 		}
 	}
 	feed.mu.Unlock()
@@ -135,39 +147,59 @@ func (s *Server) readRunLog() {
 	}
 }
 
-// ownRun reports whether this server wrote r: its own history holds a run
-// of the same id, session, event and time (to the nanosecond, as the log
-// keeps it). Another process's run cannot match all four but by a clock
-// and counter coincidence.
-func (s *Server) ownRun(r *hooks.EventRun) bool {
-	for _, mine := range s.history.List(r.SessionID, r.Event, 0) {
-		if mine.ID == r.ID && mine.Time.Equal(r.Time) {
-			return true
-		}
-	}
-	return false
+// runKey names a run across processes: id, session, event and time (to
+// the nanosecond, as the log keeps it). Another process's run cannot have
+// all four of one of ours but by a clock and counter coincidence.
+type runKey struct {
+	id        uint64
+	session   string
+	event     hooks.Event
+	unixNanos int64
 }
 
-// add keeps r, marked as the run log's, dropping the oldest past max. The
-// caller holds f.mu.
+func keyOf(r *hooks.EventRun) runKey {
+	return runKey{id: r.ID, session: r.SessionID, event: r.Event, unixNanos: r.Time.UnixNano()}
+}
+
+// ownSet is the runs this server wrote, as its history holds them.
+type ownSet map[runKey]bool
+
+func (o ownSet) has(r *hooks.EventRun) bool { return o[keyOf(r)] }
+
+// ownRuns is the set of this server's runs, taken once for a batch of lines.
+func (s *Server) ownRuns() ownSet {
+	mine := s.history.List("", "", 0)
+	set := make(ownSet, len(mine))
+	for i := range mine {
+		set[keyOf(&mine[i])] = true
+	}
+	return set
+}
+
+// add keeps r, marked as the run log's; past twice max the oldest are
+// dropped down to max, so that adding costs O(1) on average. The caller
+// holds f.mu.
 func (f *runLogFeed) add(r hooks.EventRun) hooks.EventRun {
 	r.Origin = originRunLog
 	if r.Hooks == nil {
 		r.Hooks = []hooks.Run{}
 	}
 	f.runs = append(f.runs, r)
-	if len(f.runs) > f.max {
-		f.runs = append(f.runs[:0], f.runs[len(f.runs)-f.max:]...)
+	if len(f.runs) > 2*f.max {
+		n := copy(f.runs, f.runs[len(f.runs)-f.max:])
+		clear(f.runs[n:]) // let go of what the dropped runs hold
+		f.runs = f.runs[:n]
 	}
 	return r
 }
 
-// list is the kept runs, newest first, filtered as History.List filters.
+// list is the newest max kept runs, newest first, filtered as History.List
+// filters.
 func (f *runLogFeed) list(sessionID string, event hooks.Event, limit int) []hooks.EventRun {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := []hooks.EventRun{}
-	for i := len(f.runs) - 1; i >= 0; i-- {
+	for i := len(f.runs) - 1; i >= max(0, len(f.runs)-f.max); i-- {
 		r := f.runs[i]
 		if (sessionID != "" && r.SessionID != sessionID) || (event != "" && r.Event != event) {
 			continue
