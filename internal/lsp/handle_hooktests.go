@@ -213,7 +213,8 @@ func (s *Server) runTestsCommand(ctx context.Context, args []any) (*RunTestsResu
 		res.Cases = append(res.Cases, c)
 		for _, f := range o.Failures {
 			diags = append(diags, protocol.Diagnostic{Range: r, Severity: protocol.DiagnosticSeverityError,
-				Code: codeTestFailed, Source: "wavehooks", Message: fmt.Sprintf("case %q: %s", o.Case.Name, f)})
+				// The editors show a diagnostic's text as it is: a case name or a hook's text is escaped here.
+				Code: codeTestFailed, Source: "wavehooks", Message: safetext.Line(fmt.Sprintf("case %q: %s", o.Case.Name, f), 0)})
 		}
 	}
 	res.Passed, res.Failed = rep.Counts()
