@@ -2,16 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/hooks"
-	"github.com/wavehooks/wavehooks/internal/safefile"
+	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 
@@ -70,7 +67,7 @@ func hooksCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	h, err := hooks.FindHook(cfg, id)
 	if err == nil {
-		err = setEnabled(h, verb == "enable")
+		_, err = host.SetHookEnabled(h, verb == "enable")
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "wavehooks hooks %s: %s\n", verb, safetext.Line(err.Error(), 0))
@@ -125,45 +122,4 @@ func listHooks(cfg *hooks.Config, format string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "no hooks configured")
 	}
 	return 0
-}
-
-// setEnabled turns h on or off in its settings file: one text edit, written
-// to a temporary file beside it and renamed over it, so that a reader sees
-// the old file or the new one, never a torn one.
-func setEnabled(h *hooks.Hook, on bool) error {
-	if h.Source == hooks.SourceManaged {
-		return errors.New("a managed (policy) hook is the administrator's to turn off or on")
-	}
-	info, err := os.Lstat(h.File)
-	if err != nil {
-		return err
-	}
-	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file; edit it by hand", h.File)
-	}
-	src, err := safefile.ReadFile(h.File, hooks.MaxSettingsFileBytes)
-	if err != nil {
-		return err
-	}
-	edit, err := hooks.EnableEdit(src, h.Event, h.Place, on, false)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(h.File), "."+filepath.Base(h.File)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(edit.Apply(src)); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), h.File)
 }

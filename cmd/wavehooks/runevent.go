@@ -4,13 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -77,27 +75,6 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	engine.Wait()
 	return 0
-}
-
-// prepareInput reads an event's stdin JSON as `wavehooks run` (and
-// `wavehooks test`) take it: what the server would refuse is refused before
-// any hook runs, and a missing cwd is the project root (CwdChanged's new
-// directory, as Claude Code sends it).
-func prepareInput(ev hooks.Event, data []byte, projectRoot string) (hooks.Input, error) {
-	in, err := hooks.ParseInput(ev, data)
-	if err == nil {
-		err = host.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
-	}
-	if err != nil {
-		return in, err
-	}
-	if in.Cwd == "" {
-		in.Cwd = projectRoot
-		if dir := newCwd(&in); dir != "" {
-			in.Cwd = dir // as Claude Code sends CwdChanged: cwd is already the new directory
-		}
-	}
-	return in, nil
 }
 
 // openForRun opens the workspace of one event fired from the command line
@@ -261,18 +238,6 @@ func writeIndented(w *bufio.Writer, b []byte) error {
 	return nil
 }
 
-// newCwd is CwdChanged's new_cwd when it is an absolute path, else "".
-func newCwd(in *hooks.Input) string {
-	var dir string
-	if raw, ok := in.Extra["new_cwd"]; ok && in.Event == hooks.CwdChanged {
-		_ = json.Unmarshal(raw, &dir)
-	}
-	if !filepath.IsAbs(dir) {
-		return ""
-	}
-	return filepath.Clean(dir)
-}
-
 // runRequest is what `wavehooks run` was asked: the host, the project and
 // the event's input, read and checked before any hook runs.
 type runRequest struct {
@@ -317,7 +282,7 @@ func decodeRun(args []string, stdin io.Reader, stderr io.Writer) (runRequest, in
 		fmt.Fprintln(stderr, "wavehooks run: reading stdin:", err)
 		return runRequest{}, 2
 	}
-	in, err := prepareInput(ev, data, root)
+	in, err := host.PrepareInput(ev, data, root)
 	if err != nil {
 		fmt.Fprintln(stderr, "wavehooks run:", safetext.Line(err.Error(), 0))
 		return runRequest{}, 2

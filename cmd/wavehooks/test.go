@@ -19,7 +19,7 @@ import (
 
 // testHooks is `wavehooks test [PATH…]`: the case files of the paths (by
 // default .wave/tests in the project) run against the real hooks, built
-// and fired as `wavehooks run` builds and fires them (prepareInput,
+// and fired as `wavehooks run` builds and fires them (host.PrepareInput,
 // openForRun). Exit 0 when every case passed, 1 when one failed, 2 when a
 // case file or a flag is bad. With --record it writes case files from the
 // run history instead (recordTests).
@@ -110,7 +110,7 @@ func testHooks(args []string, stdout, stderr io.Writer) int {
 func testHost(stderr io.Writer) hooktest.Host {
 	reported := map[string]bool{}
 	return hooktest.Host{
-		Prepare: prepareInput,
+		Prepare: host.PrepareInput,
 		Fire: func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, trust bool, in hooks.Input) (hooks.Result, *hooks.Loaded) {
 			hc := host.Config{WaveHome: paths.WaveHome, ClaudeHome: paths.ClaudeHome, ManagedFile: paths.ManagedFile, TrustWorkspace: trust}
 			ws := openForRun(hc, paths.ProjectRoot, texts, nil)

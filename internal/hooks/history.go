@@ -26,6 +26,11 @@ type EventRun struct {
 	Stdin      string    `json:"stdin"`
 	Hooks      []Run     `json:"hooks"`
 	Outcome    string    `json:"outcome"`
+	// Origin is empty for a run of the process that reports it; "runLog"
+	// for one it read from the run log under $WAVE_HOME, recorded there
+	// by another process sharing the wave home (the ACP proxy, another
+	// server): serve's wave/hookRuns and wave/hookRun carry those too.
+	Origin string `json:"origin,omitempty"`
 
 	decision *Decision // for the run log only: the wire does not carry it
 }

@@ -120,6 +120,12 @@ func (w *Workspace) decide(full *hooks.Config) *hooks.Loaded {
 // Loaded is the configuration in force with its trust decision.
 func (w *Workspace) Loaded() *hooks.Loaded { return w.Engine.Loaded() }
 
+// AlwaysTrusted reports whether the workspace's own hooks run without the
+// user's trust (--trust-workspace, or the editor's trustWorkspaceHooks):
+// what a run of other settings for the same workspace (the editor's hook
+// tests) must decide trust with, so that it runs what the events run.
+func (w *Workspace) AlwaysTrusted() bool { return w.always }
+
 // Reload reads the settings again, decides trust for exactly what it read
 // and installs the two together; the next event uses them. Reloads take
 // turns: one that started later is never overwritten by an earlier one.

@@ -128,7 +128,8 @@ func toRange(r hooks.Range) protocol.Range {
 }
 
 // publishDiagnostics sends every diagnostic the server has for one file:
-// configuration problems and pending asks. An empty list clears the file.
+// configuration problems, pending asks and failing hook test cases. An
+// empty list clears the file.
 func (s *Server) publishDiagnostics(u protocol.DocumentURI) {
 	path, err := filePath(u)
 	if err != nil {
@@ -140,6 +141,7 @@ func (s *Server) publishDiagnostics(u protocol.DocumentURI) {
 		diags = append(diags, toProtocol(d))
 	}
 	diags = append(diags, s.askDiagnostics(path)...)
+	diags = append(diags, s.testCaseDiagnostics(path)...)
 	s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: diags})
 }
 

@@ -123,6 +123,10 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return nil, s.makeExecutable(path)
 	case commandRunHook:
 		return s.runHookCommand(ctx, p.Arguments)
+	case commandRunTests:
+		return s.runTestsCommand(ctx, p.Arguments)
+	case commandToggleHook:
+		return s.toggleHookCommand(p.Arguments)
 	}
 	return nil, badParam("command", "unknown command %q", p.Command)
 }

@@ -11,11 +11,15 @@ import (
 	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 
-// codeLens puts "Run hook" above every hook command of a settings file.
+// codeLens puts "Run hook" above every hook command of a settings file,
+// and "▶ Run tests" on a hook test case file (handle_hooktests.go).
 func (s *Server) codeLens(_ context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	path, err := documentPath(p.TextDocument.URI)
 	if err != nil {
 		return nil, err
+	}
+	if tl, ok := s.testLenses(path); ok {
+		return tl, nil // a hook test case file: "▶ Run tests"
 	}
 	lenses := []protocol.CodeLens{}
 	if !s.isSettingsFile(path) {

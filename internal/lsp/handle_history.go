@@ -7,7 +7,8 @@ import (
 )
 
 // hookRuns answers "why did (or didn't) my hook run?": the recorded events,
-// newest first, with every configured hook's story.
+// newest first, with every configured hook's story: this server's and
+// those other processes (the ACP proxy) wrote to the run log (runlogfeed.go).
 func (s *Server) hookRuns(_ context.Context, p *HookRunsParams) (*HookRunsResult, error) {
 	if p.Event != "" {
 		if _, ok := hooks.Spec(hooks.Event(p.Event)); !ok {
@@ -17,5 +18,5 @@ func (s *Server) hookRuns(_ context.Context, p *HookRunsParams) (*HookRunsResult
 	if p.Limit < 0 {
 		return nil, badParam("limit", "must not be negative")
 	}
-	return &HookRunsResult{Runs: s.history.List(p.SessionID, hooks.Event(p.Event), p.Limit)}, nil
+	return &HookRunsResult{Runs: s.allRuns(p.SessionID, hooks.Event(p.Event), p.Limit)}, nil
 }

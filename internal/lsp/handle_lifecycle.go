@@ -137,7 +137,8 @@ func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeRes
 				Save: &protocol.SaveOptions{}},
 			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
 			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{
-				commandAllow, commandDeny, commandTrustWorkspace, commandMakeExecutable, commandRunHook}},
+				commandAllow, commandDeny, commandTrustWorkspace, commandMakeExecutable, commandRunHook,
+				commandRunTests, commandToggleHook}},
 			HoverProvider:      true,
 			CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{`"`}},
 			CodeLensProvider:   &protocol.CodeLensOptions{},
@@ -205,6 +206,7 @@ func projectRoot(p *initializeParams) (string, error) {
 func (s *Server) initialized(context.Context, *json.RawMessage) {
 	s.setState(stateRunning)
 	s.startWatching()
+	s.startRunLogFeed()
 	s.watchChangedFiles(s.watch)
 	s.rediagnose()
 	s.notify(notifyHooksChanged, s.hooksState(s.engine.Loaded()))

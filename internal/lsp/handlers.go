@@ -57,6 +57,9 @@ var handlers = map[string]handler{
 	// handle_history.go
 	methodHookRuns: request((*Server).hookRuns),
 
+	// handle_hooktoggle.go: the hooks an editor may switch off or on
+	methodListHooks: request((*Server).listHooks),
+
 	// delegate.go: the editor's late answer to wave/evaluateHook
 	methodEvaluateHookResult: request((*Server).evaluateHookResult),
 }

@@ -62,6 +62,11 @@ var wireTypes = map[string]reflect.Type{
 	"RunHookResult":             reflect.TypeFor[lsp.RunHookResult](),
 	"EvaluateHookParams":        reflect.TypeFor[lsp.EvaluateHookParams](),
 	"EvaluateHookResultParams":  reflect.TypeFor[lsp.EvaluateHookResultParams](),
+	"RunTestsResult":            reflect.TypeFor[lsp.RunTestsResult](),
+	"TestCaseResult":            reflect.TypeFor[lsp.TestCaseResult](),
+	"HookListing":               reflect.TypeFor[lsp.HookListing](),
+	"ListHooksResult":           reflect.TypeFor[lsp.ListHooksResult](),
+	"ToggleHookResult":          reflect.TypeFor[lsp.ToggleHookResult](),
 }
 
 // jsonFields are the JSON names of t's fields, embedded structs' included,

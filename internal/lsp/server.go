@@ -150,8 +150,12 @@ type Server struct {
 	docs         *documents
 	progressTask *progressTasks
 	announced    *announcements
-	observed     *observedState // events the server fires itself (observed.go)
-	evals        evaluations    // wave/evaluateHook calls waiting for a late answer
+	observed     *observedState   // events the server fires itself (observed.go)
+	evals        evaluations      // wave/evaluateHook calls waiting for a late answer
+	testDiags    *testDiagnostics // the failing hook test cases per case file (handle_hooktests.go)
+	runFeedMu    sync.Mutex
+	runFeed      *runLogFeed // other processes' runs, from the run log (runlogfeed.go)
+	toggled      sync.Map    // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
 }
 
 // NewServer returns a server with the given options.
@@ -167,6 +171,7 @@ func NewServer(opts Options) *Server {
 		progressTask: newProgressTasks(),
 		announced:    newAnnouncements(),
 		observed:     newObservedState(),
+		testDiags:    newTestDiagnostics(),
 	}
 	s.log = slog.New(&clientLog{Handler: opts.Logger.Handler(), s: s})
 	s.host = host.New(opts.hostConfig(s.log))
@@ -214,6 +219,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	if s.watch != nil {
 		_ = s.watch.Close()
 	}
+	s.stopRunLogFeed()
 	if s.store != nil {
 		if err := s.store.Close(); err != nil {
 			s.log.Warn("closing sessions", "err", err)

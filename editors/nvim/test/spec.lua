@@ -216,7 +216,8 @@ end
 
 test('plugin/wavehooks.lua defines the commands and sets the filetype without loading the plugin', function()
   eq(lazy_load.module_loaded, false, 'require("wavehooks") at startup')
-  eq(lazy_load.commands, { 'WaveHooksLog', 'WaveHooksPending', 'WaveHooksRestart', 'WaveHooksRun', 'WaveHooksTrust' }, 'commands')
+  eq(lazy_load.commands, { 'WaveHooksLog', 'WaveHooksPending', 'WaveHooksRestart', 'WaveHooksRun', 'WaveHooksTest',
+    'WaveHooksToggle', 'WaveHooksTrust' }, 'commands')
   if vim.fn.has('nvim-0.8') == 1 then
     eq(vim.filetype.match({ filename = root .. '/.wave/settings.local.json' }), 'jsonc', 'filetype of a settings file')
     eq(vim.filetype.match({ filename = root .. '/.claude/settings.json' }), 'jsonc', 'filetype of a Claude Code settings file')
@@ -551,6 +552,190 @@ test(':WaveHooksRun runs the hook under the cursor with sample input', function(
     return find_note('PreToolUse hook')
   end, 'the outcome notification')
   vim.cmd('close')
+end)
+
+-- A hook test case file: the deny-rm hook passes the first case and fails the second ("ls" is not denied).
+local function guard_cases(ls_command)
+  return table.concat({
+    '// the guard hooks',
+    '{',
+    '  "rm -rf is denied": {',
+    '    "event": "PreToolUse",',
+    '    "input": { "tool_name": "Bash", "tool_input": { "command": "rm -rf build" } },',
+    '    "expect": { "permission": "deny", "reason": "rm -rf is not allowed" },',
+    '  },',
+    '  "ls is denied": {',
+    '    "event": "PreToolUse",',
+    '    "input": { "tool_name": "Bash", "tool_input": { "command": "' .. ls_command .. '" } },',
+    '    "expect": { "permission": "deny" },',
+    '  },',
+    '}',
+    '',
+  }, '\n')
+end
+
+test('the "▶ Run tests" lens of a case file runs its cases: the failure on its case, cleared once it passes', function()
+  vim.fn.mkdir(root .. '/.wave/tests', 'p')
+  local file = root .. '/.wave/tests/guards.test.jsonc'
+  write(file, guard_cases('ls'))
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  wait(function()
+    return vim.lsp.buf_is_attached(buf, wh.start())
+  end, 'the client to attach to the case file')
+  wait(function()
+    return #shown_lenses(buf) == 1
+  end, 'the "Run tests" lens')
+  local lens = shown_lenses(buf)[1]
+  eq(lens.command.title, '▶ Run tests', 'lens title')
+  eq(lens.range.start.line, 0, 'lens line')
+  -- Run it as a user does: the cursor on the lens's line, vim.lsp.codelens.run().
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.lsp.codelens.run()
+  local function diags()
+    return vim.diagnostic.get(buf)
+  end
+  wait(function()
+    return #diags() == 1
+  end, "the failing case's diagnostic")
+  local d = diags()[1]
+  eq(d.message, 'case "ls is denied": expected permission deny, got none', 'message')
+  eq(d.lnum, 7, "on the failing case's line")
+  eq(d.severity, vim.diagnostic.severity.ERROR, 'severity')
+  wait(function()
+    return find_note('guards%.test%.jsonc: 1 passed, 1 failed')
+  end, 'the "1 passed, 1 failed" notification')
+  local tests
+  wait(function()
+    tests = vim.fn.bufnr('wavehooks://tests')
+    return tests > 0 and buf_text(tests):find('passed', 1, true)
+  end, 'the tests buffer')
+  local text = buf_text(tests)
+  check(text:find('PASS rm -rf is denied (line 3)', 1, true), text)
+  check(text:find('FAIL ls is denied (line 8)', 1, true), text)
+  check(text:find('1 passed, 1 failed', 1, true), text)
+  eq(vim.api.nvim_get_current_buf(), buf, 'the cursor stays in the case file')
+
+  write(file, guard_cases('rm -rf ls'))
+  local res
+  vim.cmd('WaveHooksTest')
+  wh.run_tests(file, function(err, r)
+    res = r or err
+  end)
+  wait(function()
+    return res
+  end, 'the second run')
+  eq({ res.passed, res.failed }, { 2, 0 }, 'passed, failed')
+  wait(function()
+    return #diags() == 0
+  end, 'the diagnostic to clear')
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(w) == tests then
+      vim.api.nvim_win_close(w, true)
+    end
+  end
+  vim.cmd('bwipeout! ' .. buf)
+end)
+
+test(':WaveHooksToggle turns the picked hook off in its file, and on again by its id', function()
+  local list = wh.request_sync('wave/listHooks', vim.empty_dict())
+  local hook
+  for _, h in ipairs(list.hooks) do
+    if h.command == deny_rm then
+      hook = h
+    end
+  end
+  check(hook and hook.enabled, vim.inspect(list))
+  local label = require('wavehooks.format').hook_item(hook)
+  check(label:find('^on ') and label:find('PreToolUse Bash', 1, true), label)
+  table.insert(answers, label)
+  vim.cmd('WaveHooksToggle')
+  wait(function()
+    return find_note('hook `.*deny%-rm%.sh.*` is off')
+  end, 'the "off" notification')
+  local picked
+  for _, sel in ipairs(selects) do
+    if sel.kind == 'wavehooks.toggle' then
+      picked = sel
+    end
+  end
+  check(picked and vim.tbl_contains(picked.items, label), 'the pick: ' .. vim.inspect(picked))
+  local f = assert(io.open(user_settings))
+  local saved = f:read('*a')
+  f:close()
+  check(saved:find('"enabled": false', 1, true), saved)
+  check(saved:find('// the user', 1, true), 'the comment is kept')
+  local off = call('pre_tool_use', { sessionId = sid, toolUseId = 'tu-toggle-1', toolName = 'Bash', toolInput = { command = 'rm -rf /' } })
+  check(off.permission ~= 'deny', 'off: no longer denied: ' .. vim.inspect(off))
+
+  vim.cmd('WaveHooksToggle ' .. hook.id)
+  wait(function()
+    return find_note('hook `.*deny%-rm%.sh.*` is on')
+  end, 'the "on" notification')
+  local on = call('pre_tool_use', { sessionId = sid, toolUseId = 'tu-toggle-2', toolName = 'Bash', toolInput = { command = 'rm -rf /' } })
+  eq(on.permission, 'deny', 'on again')
+end)
+
+test(':WaveHooksLog includes a session of the ACP proxy (the real `wavehooks acp`)', function()
+  local agent = script('acp-agent.sh', [[
+# A minimal ACP agent: answers initialize, session/new and session/prompt.
+while IFS= read -r line; do
+  method=$(printf '%s' "$line" | jq -r '.method // empty')
+  id=$(printf '%s' "$line" | jq -c '.id // empty')
+  [ -n "$method" ] && [ -n "$id" ] || continue
+  case "$method" in
+    initialize) r='{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}' ;;
+    session/new) r='{"sessionId":"acp-nvim-1"}' ;;
+    session/prompt) r='{"stopReason":"end_turn"}' ;;
+    *) continue ;;
+  esac
+  printf '{"jsonrpc":"2.0","id":%s,"result":%s}
+' "$id" "$r"
+done]])
+  local out = ''
+  local job = vim.fn.jobstart({ BIN, 'acp', '--wave-home', home, '--project', root, '--', agent }, {
+    env = { WAVE_MANAGED_SETTINGS = TMP .. '/no-managed.json' },
+    on_stdout = function(_, data)
+      out = out .. table.concat(data, '\n')
+    end,
+  })
+  check(job > 0, 'the proxy started')
+  local ok, err = pcall(function()
+    vim.fn.chansend(job, vim.fn.json_encode({ jsonrpc = '2.0', id = 1, method = 'initialize',
+      params = { protocolVersion = 1, clientCapabilities = vim.empty_dict() } }) .. '\n')
+    wait(function()
+      return out:find('"id":1', 1, true)
+    end, "the proxy's initialize answer")
+    vim.fn.chansend(job, vim.fn.json_encode({ jsonrpc = '2.0', id = 2, method = 'session/new',
+      params = { cwd = root, mcpServers = {} } }) .. '\n')
+    wait(function()
+      return out:find('acp-nvim-1', 1, true)
+    end, "the proxy's session/new answer")
+    -- As it happens: a wave/hookRun of the proxy's SessionStart.
+    wait(function()
+      for _, r in ipairs(events.hookRun) do
+        if r.sessionId == 'acp-nvim-1' and r.origin == 'runLog' and r.event == 'SessionStart' then
+          return true
+        end
+      end
+    end, "the proxy's run announced")
+    local buf
+    vim.cmd('WaveHooksLog')
+    wh.log({ limit = 50 }, function(b)
+      buf = b
+    end)
+    wait(function()
+      return buf
+    end, 'the log buffer')
+    local text = buf_text(buf)
+    check(text:find('SessionStart (startup) session acp-nvim-1 [ACP proxy / run log]', 1, true), text)
+    check(text:find('notes app; started from startup', 1, true), "the proxy's hook output: " .. text)
+    check(text:find('PreToolUse (Bash) session ' .. sid, 1, true), "the server's own runs too")
+    vim.cmd('close')
+  end)
+  vim.fn.chanclose(job, 'stdin')
+  vim.fn.jobwait({ job }, 5000)
+  assert(ok, err)
 end)
 
 test(':WaveHooksTrust trusts the workspace hooks', function()

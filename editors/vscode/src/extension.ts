@@ -24,7 +24,7 @@ import {
 } from 'vscode-languageclient/node';
 
 import { answerEvaluateHook, CancellationToken, NoEvaluateHookHandler, NotificationHub, WaveApi } from './api';
-import { describePending, formatEventRun, formatRunHookResult } from './format';
+import { describeHook, describePending, formatEventRun, formatRunHookResult, formatRunTestsResult } from './format';
 import { ASK_ALLOW, ASK_DENY, answerShowMessageRequest, PromptUI } from './prompts';
 import { safeLine } from './safetext';
 import { expandHome, findServer } from './serverPath';
@@ -36,13 +36,19 @@ import {
   EvaluateHookParams,
   EventRun,
   HooksChangedParams,
+  ListHooksResult,
+  Methods,
   Notifications,
   RunHookResult,
+  RunTestsResult,
   ServerCommands,
   ServerRequests,
+  ToggleHookResult,
 } from './wire';
 
 const SETTINGS_PATTERN = '**/{.wave,.claude}/settings{,.local}.json';
+/** Hook test case files (`wavehooks test`): the server puts "▶ Run tests" on those whose text reads as cases. */
+const CASE_FILE_PATTERN = '**/*.test.{json,jsonc}';
 /** Shown when a button of an ask notification that was already answered elsewhere is clicked. */
 const STALE_ASK = 'Wave Hooks: that permission was already decided (answered elsewhere or timed out); this click changed nothing.';
 
@@ -116,6 +122,7 @@ class Controller implements vscode.Disposable {
       vscode.commands.registerCommand('wavehooks.listPermissions', () => this.listPermissions()),
       vscode.commands.registerCommand('wavehooks.runHook', (file?: string, index?: number) => this.runHook(file, index)),
       vscode.commands.registerCommand('wavehooks.showHookRuns', () => this.showHookRuns()),
+      vscode.commands.registerCommand('wavehooks.toggleHook', () => this.toggleHook()),
       vscode.commands.registerCommand('wavehooks.restartServer', () => this.restart()),
       vscode.commands.registerCommand('wavehooks.showServerLog', () => this.serverLog.show(true)),
       vscode.commands.registerCommand('wavehooks.resolvePermission', (id: string, decision: 'allow' | 'deny') =>
@@ -204,6 +211,7 @@ class Controller implements vscode.Disposable {
     };
     const documentSelector: LanguageClientOptions['documentSelector'] = [
       { scheme: 'file', pattern: SETTINGS_PATTERN },
+      { scheme: 'file', pattern: CASE_FILE_PATTERN },
     ];
     if (waveHome) {
       documentSelector.push({ scheme: 'file', pattern: path.join(waveHome, 'settings.json') });
@@ -229,6 +237,11 @@ class Controller implements vscode.Disposable {
           const result = await next(cmd, args);
           if (cmd === ServerCommands.runHook && result) {
             this.showRunHookResult(result as RunHookResult);
+          }
+          // "▶ Run tests": the server shows "N passed, M failed" and puts the failures on the cases; the
+          // channel keeps each case's line.
+          if (cmd === ServerCommands.runTests && result) {
+            this.runsChannel.appendLine(formatRunTestsResult(result as RunTestsResult));
           }
           return result;
         },
@@ -512,6 +525,29 @@ class Controller implements vscode.Disposable {
     this.runsChannel.show(true);
   }
 
+  /** Toggle Hook: a pick of every configured hook (wave/listHooks), the picked one turned off or on in its file. */
+  private async toggleHook(): Promise<void> {
+    try {
+      const client = await this.ready();
+      const { hooks } = await client.sendRequest<ListHooksResult>(Methods.listHooks, {});
+      if (hooks.length === 0) {
+        void vscode.window.showInformationMessage('Wave Hooks: no hook is configured.');
+        return;
+      }
+      const pick = await vscode.window.showQuickPick(
+        hooks.map((h) => ({ ...describeHook(h), id: h.id })),
+        { title: 'Turn a hook off or on', placeHolder: 'Pick a hook to switch', matchOnDescription: true, matchOnDetail: true },
+      );
+      if (!pick) {
+        return;
+      }
+      const res = await this.executeServerCommand<ToggleHookResult>(ServerCommands.toggleHook, [pick.id]);
+      void vscode.window.showInformationMessage(`Wave Hooks: ${safeLine(res.message)}`);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Wave Hooks: ${errorText(err)}`);
+    }
+  }
+
   private async showHookRuns(): Promise<void> {
     try {
       const { runs } = await this.api.hookRuns({ limit: 100 });
@@ -519,7 +555,7 @@ class Controller implements vscode.Disposable {
       this.runsChannel.appendLine(
         runs.length === 0
           ? 'No hook has run yet. Each event the agent fires appears here with every hook: matched or why not, its stdin, output and decision.\n'
-          : `The last ${runs.length} hook run(s), oldest first; new runs are added below as they happen.\n`,
+          : `The last ${runs.length} hook run(s), oldest first, the ACP proxy's (wavehooks acp) among them; new runs are added below as they happen.\n`,
       );
       for (const run of [...runs].reverse()) {
         this.runsChannel.appendLine(formatEventRun(run));

@@ -6,7 +6,7 @@
 // are shown, never acted on. No 'vscode' import: tested in Node.
 
 import { safeBlock, safeLine as l } from './safetext';
-import { EventRun, HookRun, PendingPermission, RunHookResult } from './wire';
+import { EventRun, HookListing, HookRun, PendingPermission, RunHookResult, RunTestsResult } from './wire';
 
 const INDENT = '      ';
 
@@ -117,7 +117,9 @@ export function formatHookRun(h: HookRun, n: number): string {
 export function formatEventRun(run: EventRun): string {
   const on = run.matchValue ? ` (${l(run.matchValue)})` : '';
   const session = run.sessionId ? ` session ${l(run.sessionId)}` : ' (run by hand)';
-  const lines = [`[${time(run.time)}] #${run.id} ${l(run.event)}${on}${session} → ${l(run.outcome || 'no opinion')}`];
+  // A run another process (the ACP proxy) wrote to the run log: its id is that process's.
+  const origin = run.origin ? ` [${run.origin === 'runLog' ? 'ACP proxy / run log' : l(run.origin)}]` : '';
+  const lines = [`[${time(run.time)}] #${run.id} ${l(run.event)}${on}${session}${origin} → ${l(run.outcome || 'no opinion')}`];
   if (run.hooks.length === 0) {
     lines.push('  no hook is configured for this event');
   }
@@ -138,6 +140,35 @@ export function formatRunHookResult(r: RunHookResult): string {
     lines.push('  stdin:', indent(prettyJSON(r.stdin), '    '));
   }
   return lines.join('\n') + '\n';
+}
+
+/** What "▶ Run tests" did with a hook test case file: one line per case, the failures under it, the count last. */
+export function formatRunTestsResult(r: RunTestsResult): string {
+  const lines = [`Hook tests of ${l(r.file)}`];
+  for (const n of r.notes) {
+    lines.push(`  ${l(n)}`);
+  }
+  if (r.error) {
+    lines.push(`  not run: ${l(r.error)}`);
+    return lines.join('\n') + '\n';
+  }
+  for (const c of r.cases) {
+    lines.push(`  ${c.passed ? 'PASS' : 'FAIL'} ${l(c.name)} (line ${c.line + 1})`);
+    for (const f of c.failures) {
+      lines.push(`       ${l(f)}`);
+    }
+  }
+  lines.push(`  ${r.passed} passed, ${r.failed} failed`);
+  return lines.join('\n') + '\n';
+}
+
+/** A configured hook in the Toggle Hook quick pick. */
+export function describeHook(h: HookListing): { label: string; description: string; detail: string } {
+  return {
+    label: `${h.enabled ? '$(pass-filled) on' : '$(circle-slash) off'}  ${l(h.command)}`,
+    description: l(`${h.event}${h.matcher ? ` (${h.matcher})` : ''}, ${h.source}${h.why ? `: ${h.why}` : ''}`),
+    detail: l(`${h.file}:${h.line}  id ${h.id}`),
+  };
 }
 
 /** A pending ask in a quick pick. */

@@ -20,6 +20,7 @@ export const Methods = {
   hookRuns: 'wave/hookRuns',
   postToolBatch: 'wave/postToolBatch',
   evaluateHookResult: 'wave/evaluateHookResult',
+  listHooks: 'wave/listHooks',
 } as const;
 
 /** Requests the server sends to the editor beyond LSP's own. */
@@ -42,6 +43,10 @@ export const ServerCommands = {
   trustWorkspace: 'wave.trustWorkspace',
   makeExecutable: 'wave.makeExecutable',
   runHook: 'wave.runHook',
+  /** Runs a hook test case file (argument: its absolute path); result RunTestsResult. */
+  runTests: 'wave.runTests',
+  /** Turns one hook off or on (arguments: its id from wave/listHooks, and optionally true/false); result ToggleHookResult. */
+  toggleHook: 'wave.toggleHook',
 } as const;
 
 /** Hook events the server knows; other Claude Code events go through wave/runHooks. */
@@ -351,6 +356,8 @@ export interface EventRun {
   stdin: string;
   hooks: HookRun[];
   outcome: string;
+  /** Absent: a run of this server. "runLog": read from $WAVE_HOME/runs/runs.jsonl, recorded by another process (the ACP proxy, another server). */
+  origin?: string;
 }
 export interface HookRunsResult {
   /** Newest first. */
@@ -386,6 +393,57 @@ export interface RunHookResult {
   stdin: string;
   outcome: string;
   run: HookRun;
+}
+
+/** What wave.runTests did with a hook test case file. */
+export interface RunTestsResult {
+  file: string;
+  passed: number;
+  failed: number;
+  /** Said once: whether the workspace's own hooks ran or were skipped as untrusted. */
+  notes: string[];
+  cases: TestCaseResult[];
+  /** Why no case ran (a bad case file); the place is a diagnostic on the file. */
+  error?: string;
+  /** What the user was shown. */
+  message: string;
+}
+export interface TestCaseResult {
+  name: string;
+  /** 0-based line where the case starts. */
+  line: number;
+  passed: boolean;
+  failures: string[];
+  durationMs: number;
+}
+/** The diagnostic code of a failing hook test case. */
+export const TEST_FAILED_CODE = 'wave.testFailed';
+
+/** One configured hook (wave/listHooks), as `wavehooks hooks list --format json` prints it. */
+export interface HookListing {
+  id: string;
+  enabled: boolean;
+  source: string;
+  file: string;
+  /** 1-based. */
+  line: number;
+  event: string;
+  matcher: string;
+  command: string;
+  /** Why it is off. */
+  why?: string;
+}
+export interface ListHooksResult {
+  hooks: HookListing[];
+}
+/** What wave.toggleHook did. */
+export interface ToggleHookResult {
+  id: string;
+  enabled: boolean;
+  event: string;
+  file: string;
+  command: string;
+  message: string;
 }
 
 /** initializationOptions the server reads. */

@@ -154,6 +154,14 @@ export class ThemeColor {
 }
 
 /** A class for any name the stand-in does not model: it keeps its arguments. */
+/** What vscode-languageclient makes of the server's textDocument/codeLens answer. */
+export class CodeLens {
+  constructor(
+    public range: Range,
+    public command?: { title: string; command: string; arguments?: unknown[] },
+  ) {}
+}
+
 function genericClass(name: string): unknown {
   const cls = class {
     args: unknown[];
@@ -322,6 +330,8 @@ export class FakeVscode {
   readonly collections: DiagnosticCollection[] = [];
   /** Every registered code action provider with its document selector, as VS Code keeps them. */
   readonly codeActionProviders: Array<{ selector: unknown; provider: any }> = [];
+  /** Every registered code lens provider with its document selector (vscode-languageclient registers the server's). */
+  readonly codeLensProviders: Array<{ selector: unknown; provider: any }> = [];
   readonly shown: Shown[] = [];
   readonly quickPicks: string[][] = [];
   /** The user settings ("section.key": value). */
@@ -374,6 +384,7 @@ export class FakeVscode {
       Diagnostic,
       CodeActionKind,
       CodeAction,
+      CodeLens,
       ThemeColor,
       StatusBarAlignment: { Left: 1, Right: 2 },
       ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
@@ -464,6 +475,11 @@ export class FakeVscode {
           self.codeActionProviders.push(entry);
           return new Disposable(() => self.codeActionProviders.splice(self.codeActionProviders.indexOf(entry), 1));
         },
+        registerCodeLensProvider(selector: unknown, provider: unknown) {
+          const entry = { selector, provider };
+          self.codeLensProviders.push(entry);
+          return new Disposable(() => self.codeLensProviders.splice(self.codeLensProviders.indexOf(entry), 1));
+        },
         match: () => 0,
       }),
       extensions: namespace({ all: [], getExtension: () => undefined }),
@@ -506,6 +522,23 @@ export class FakeVscode {
     for (const { selector, provider } of [...this.codeActionProviders]) {
       if (selectorMatches(selector, uri)) {
         out.push(...((await provider.provideCodeActions(document, range, context, token)) ?? []));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The code lenses VS Code would show above a file: those of every registered provider whose document selector
+   * matches it (the language client's asks the server with textDocument/codeLens).
+   */
+  async codeLenses(file: string): Promise<any[]> {
+    const uri = Uri.file(file);
+    const document = { uri, fileName: uri.fsPath, languageId: 'jsonc', version: 1, isClosed: false };
+    const token = new CancellationTokenSource().token;
+    const out: any[] = [];
+    for (const { selector, provider } of [...this.codeLensProviders]) {
+      if (selectorMatches(selector, uri)) {
+        out.push(...((await provider.provideCodeLenses(document, token)) ?? []));
       }
     }
     return out;

@@ -5,6 +5,7 @@
 // here; test/fakeVscode.ts models just what the extension and the client touch.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -21,6 +22,7 @@ describe('the extension in a stand-in VS Code', () => {
   let home: string;
   let root: string;
   let sessionId: string;
+  let denyRm: string;
   const context = { subscriptions: [] as Array<{ dispose(): void }> };
   const broken = () => path.join(root, '.wave', 'settings.local.json');
   const diagnostics = (file: string) => vscode.collections.find((c) => c.name === 'wavehooks')?.get(Uri.file(file));
@@ -34,7 +36,7 @@ describe('the extension in a stand-in VS Code', () => {
     for (const d of [home, path.join(root, '.wave'), hooks]) {
       fs.mkdirSync(d, { recursive: true });
     }
-    const denyRm = script(
+    denyRm = script(
       hooks,
       'deny-rm.sh',
       'cmd=$(jq -r \'.tool_input.command // ""\')\ncase "$cmd" in *"rm -rf"*) echo "rm -rf is not allowed" >&2; exit 2;; esac',
@@ -53,6 +55,7 @@ describe('the extension in a stand-in VS Code', () => {
             { matcher: 'Write', hooks: [{ type: 'command', command: askWrite }] },
           ],
           UserPromptSubmit: [{ hooks: [{ type: 'prompt', prompt: 'On topic? $ARGUMENTS' }] }],
+          SessionStart: [{ hooks: [{ type: 'command', command: 'cat >/dev/null; echo from the session hook' }] }],
         },
       }),
     );
@@ -87,10 +90,11 @@ describe('the extension in a stand-in VS Code', () => {
   test('activates: server running, status bar item, commands registered', () => {
     assert.match(vscode.item('wavehooks.status').text, /Wave/);
     assert.ok(vscode.item('wavehooks.status').visible);
-    for (const c of ['trustWorkspace', 'listPermissions', 'runHook', 'showHookRuns', 'restartServer', 'showServerLog']) {
+    for (const c of ['trustWorkspace', 'listPermissions', 'runHook', 'showHookRuns', 'toggleHook', 'restartServer', 'showServerLog']) {
       assert.ok(vscode.commands.has(`wavehooks.${c}`), c);
     }
     assert.ok(vscode.commands.has('wave.runHook'), "the server's commands are registered by the client");
+    assert.ok(vscode.commands.has('wave.runTests'), 'and its test runner');
   });
 
   test('diagnostics of a broken settings file reach the diagnostic collection', async () => {
@@ -250,6 +254,123 @@ describe('the extension in a stand-in VS Code', () => {
       () => /Ran PreToolUse hook/.test(vscode.channel('Wave Hooks').text),
       () => 'the run in the channel',
     );
+  });
+
+  test('▶ Run tests on a hook test case file: "1 passed, 1 failed", the failure on its case, cleared once it passes', async () => {
+    const dir = path.join(root, '.wave', 'tests');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'guards.test.jsonc');
+    const cases = (lsCommand: string) =>
+      [
+        '// the guard hooks',
+        '{',
+        '  "rm -rf is denied": {',
+        '    "event": "PreToolUse",',
+        '    "input": { "tool_name": "Bash", "tool_input": { "command": "rm -rf build" } },',
+        '    "expect": { "permission": "deny", "reason": "rm -rf is not allowed" },',
+        '  },',
+        '  "ls is denied": {',
+        '    "event": "PreToolUse",',
+        `    "input": { "tool_name": "Bash", "tool_input": { "command": "${lsCommand}" } },`,
+        '    "expect": { "permission": "deny" },',
+        '  },',
+        '}',
+        '',
+      ].join('\n');
+    fs.writeFileSync(file, cases('ls'));
+    const found = (await vscode.codeLenses(file)).filter((c) => c.command?.title === '▶ Run tests');
+    assert.equal(found.length, 1, 'one "▶ Run tests" lens on the case file');
+    assert.equal(found[0].range.start.line, 0);
+    const run = () => vscode.commands.get(found[0].command.command)!(...(found[0].command.arguments ?? []));
+    await run();
+    const failing = await waitFor(
+      () => diagnostics(file)?.length && diagnostics(file),
+      () => 'the failing case\'s diagnostic',
+    );
+    assert.equal((failing as any).length, 1);
+    assert.equal((failing as any)[0].message, 'case "ls is denied": expected permission deny, got none');
+    assert.equal((failing as any)[0].range.start.line, 7, "on the failing case's line");
+    assert.ok(vscode.shown.some((m) => /guards\.test\.jsonc: 1 passed, 1 failed/.test(m.message)), JSON.stringify(vscode.shown));
+    assert.match(vscode.channel('Wave Hooks').text, /FAIL ls is denied \(line 8\)/);
+    assert.equal(
+      (await vscode.codeLenses(path.join(home, 'settings.json'))).filter((c) => c.command?.title === '▶ Run tests').length,
+      0,
+      'a settings file has no test lens',
+    );
+
+    fs.writeFileSync(file, cases('rm -rf ls'));
+    await run();
+    await waitFor(
+      () => diagnostics(file)?.length === 0,
+      () => `the diagnostic cleared; still ${JSON.stringify(diagnostics(file))}`,
+    );
+    assert.ok(vscode.shown.some((m) => /guards\.test\.jsonc: 2 passed, 0 failed/.test(m.message)));
+  });
+
+  test("Toggle Hook turns the picked hook off in its file, and on again", async () => {
+    const settings = path.join(home, 'settings.json');
+    const enabled = () => JSON.parse(fs.readFileSync(settings, 'utf8')).hooks.PreToolUse[0].hooks[0].enabled;
+    vscode.pickAnswers.push(`$(pass-filled) on  ${denyRm}`);
+    await vscode.commands.get('wavehooks.toggleHook')!();
+    assert.ok(vscode.quickPicks.at(-1)!.includes(`$(pass-filled) on  ${denyRm}`), JSON.stringify(vscode.quickPicks.at(-1)));
+    assert.equal(enabled(), false);
+    assert.ok(vscode.shown.some((m) => /PreToolUse hook .*deny-rm\.sh.* is off/.test(m.message)), JSON.stringify(vscode.shown.at(-1)));
+    const off = await api.preToolUse({ sessionId, toolUseId: 'toggle-1', toolName: 'Bash', toolInput: { command: 'rm -rf /' } });
+    assert.notEqual(off.permission, 'deny', 'off: the hook no longer denies');
+
+    vscode.pickAnswers.push(`$(circle-slash) off  ${denyRm}`);
+    await vscode.commands.get('wavehooks.toggleHook')!();
+    assert.equal(enabled(), true);
+    const on = await api.preToolUse({ sessionId, toolUseId: 'toggle-2', toolName: 'Bash', toolInput: { command: 'rm -rf /' } });
+    assert.equal(on.permission, 'deny', 'on again');
+  });
+
+  test("Show Hook Runs includes a session of the ACP proxy (the real `wavehooks acp`), as it happens and when listed", async () => {
+    const agent = script(
+      path.join(tmp, 'hooks'),
+      'acp-agent.sh',
+      [
+        '# A minimal ACP agent: answers initialize, session/new and session/prompt.',
+        'while IFS= read -r line; do',
+        '  method=$(printf \'%s\' "$line" | jq -r \'.method // empty\')',
+        '  id=$(printf \'%s\' "$line" | jq -c \'.id // empty\')',
+        '  [ -n "$method" ] && [ -n "$id" ] || continue',
+        '  case "$method" in',
+        '    initialize) r=\'{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}\' ;;',
+        '    session/new) r=\'{"sessionId":"acp-vscode-1"}\' ;;',
+        '    session/prompt) r=\'{"stopReason":"end_turn"}\' ;;',
+        '    *) continue ;;',
+        '  esac',
+        '  printf \'{"jsonrpc":"2.0","id":%s,"result":%s}\\n\' "$id" "$r"',
+        'done',
+      ].join('\n'),
+    );
+    const proxy = spawn(BIN, ['acp', '--wave-home', home, '--project', root, '--', agent], {
+      env: { ...process.env, HOME: tmp, WAVE_MANAGED_SETTINGS: path.join(tmp, 'no-managed.json') },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proxy.stdout.on('data', (d) => (out += d.toString()));
+    const exited = new Promise((resolve) => proxy.on('exit', resolve));
+    try {
+      proxy.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }) + '\n');
+      await waitFor(() => out.includes('"id":1'), () => `the proxy's initialize answer; got ${out}`);
+      proxy.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: root, mcpServers: [] } }) + '\n');
+      await waitFor(() => out.includes('acp-vscode-1'), () => `the proxy's session/new answer; got ${out}`);
+
+      const channel = vscode.channel('Wave Hooks');
+      await waitFor(
+        () => /SessionStart \(startup\) session acp-vscode-1 \[ACP proxy \/ run log\]/.test(channel.text),
+        () => `the proxy's SessionStart in the channel as it happened; it says\n${channel.text}`,
+      );
+      await vscode.commands.get('wavehooks.showHookRuns')!();
+      assert.match(channel.text, /SessionStart \(startup\) session acp-vscode-1 \[ACP proxy \/ run log\]/);
+      assert.match(channel.text, /from the session hook/, "the proxy's hook output");
+      assert.match(channel.text, /PreToolUse \(Bash\)/, "the server's own runs too");
+    } finally {
+      proxy.stdin.end();
+      await exited;
+    }
   });
 
   test('Trust Workspace Hooks updates the status bar', async () => {

@@ -125,9 +125,12 @@ describe('extension manifest', () => {
       'workspaceContains:.wave/settings.local.json',
       'workspaceContains:.claude/settings.json',
       'workspaceContains:.claude/settings.local.json',
+      // hook test case files where `wavehooks test` looks by default (their "▶ Run tests" lens)
+      'workspaceContains:.wave/tests/**/*.test.{json,jsonc}',
     ]);
     // The client's document selector serves the same files.
     assert.match(source, /const SETTINGS_PATTERN = '\*\*\/\{\.wave,\.claude\}\/settings\{,\.local\}\.json'/);
+    assert.match(source, /const CASE_FILE_PATTERN = '\*\*\/\*\.test\.\{json,jsonc\}'/);
   });
 
   test('leaves wavehooks.trace.server to vscode-languageclient, with its values', () => {

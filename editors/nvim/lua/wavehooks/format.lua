@@ -231,11 +231,43 @@ local function end_with_stdin(lines, stdin)
 end
 
 --- Lines for one recorded event (an element of wave/hookRuns' runs).
+--- What wave.runTests did with a hook test case file (RunTestsResult), for the tests buffer.
+function M.tests_lines(r)
+  local lines = { 'wavehooks: hook tests of ' .. l(r.file) .. '  q: close', '' }
+  for _, n in ipairs(r.notes or {}) do
+    lines[#lines + 1] = l(n)
+  end
+  if r.error and r.error ~= '' then
+    lines[#lines + 1] = 'not run: ' .. l(r.error)
+    return lines
+  end
+  for _, c in ipairs(r.cases or {}) do
+    lines[#lines + 1] = string.format('%s %s (line %d)', c.passed and 'PASS' or 'FAIL', l(c.name), c.line + 1)
+    for _, f in ipairs(c.failures or {}) do
+      lines[#lines + 1] = '     ' .. l(f)
+    end
+  end
+  lines[#lines + 1] = string.format('%d passed, %d failed', r.passed, r.failed)
+  return lines
+end
+
+--- A configured hook (HookListing) in the :WaveHooksToggle pick.
+function M.hook_item(h)
+  local on = h.enabled and 'on ' or 'off'
+  local matcher = (h.matcher and h.matcher ~= '') and (' ' .. l(h.matcher)) or ''
+  return string.format('%s  %s  (%s%s, %s)  %s:%d', on, l(h.command), l(h.event), matcher, l(h.source),
+    l(vim.fn.fnamemodify(h.file, ':~')), h.line)
+end
+
 function M.run_lines(run)
   local on = (run.matchValue and run.matchValue ~= '') and (' (' .. l(run.matchValue) .. ')') or ''
   local session = (run.sessionId and run.sessionId ~= '') and (' session ' .. l(run.sessionId)) or ' (run by hand)'
   local time = l(run.time or ''):gsub('T', ' '):gsub('%.%d+', ''):gsub('Z$', ' UTC')
   local outcome = (run.outcome and run.outcome ~= '') and l(run.outcome) or 'no opinion'
+  -- A run another process (the ACP proxy) wrote to the run log: its id is that process's.
+  if run.origin and run.origin ~= '' then
+    session = session .. (run.origin == 'runLog' and ' [ACP proxy / run log]' or (' [' .. l(run.origin) .. ']'))
+  end
   local lines = { string.format('[%s] #%s %s%s%s -> %s', time, l(tostring(run.id)), l(run.event), on, session, outcome) }
   if not run.hooks or #run.hooks == 0 then
     lines[#lines + 1] = '  no hook is configured for this event'

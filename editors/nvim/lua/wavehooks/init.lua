@@ -113,6 +113,17 @@ function M.cmd()
   return cmd
 end
 
+--- Whether a path is named as a hook test case file (`wavehooks test`: a name
+--- ending in .test.json or .test.jsonc). The server shows "▶ Run tests" on
+--- those whose text reads as cases (docs/hooks.md, "Testing your hooks").
+function M.is_case_file(path)
+  if not path or path == '' then
+    return false
+  end
+  local base = vim.fn.fnamemodify(path, ':t')
+  return base:match('.%.test%.json$') ~= nil or base:match('.%.test%.jsonc$') ~= nil
+end
+
 --- Whether a path is a settings file the server reads.
 function M.is_settings_file(path)
   if not path or path == '' then
@@ -252,7 +263,8 @@ local methods = {
   resolve_permission = 'wave/resolvePermission', -- {id, decision} -> {resolved}
   run_hooks = 'wave/runHooks', -- {sessionId, event, input} -> the result of that kind of event
   evaluate_hook_result = 'wave/evaluateHookResult', -- {id, result?, error?} -> {resolved} (on_evaluate_hook sends it)
-  hook_runs = 'wave/hookRuns', -- {sessionId?, event?, limit?} -> {runs} newest first
+  hook_runs = 'wave/hookRuns', -- {sessionId?, event?, limit?} -> {runs} newest first (the ACP proxy's too: origin 'runLog')
+  list_hooks = 'wave/listHooks', -- {} -> {hooks}: every configured hook with its id (for wave.toggleHook)
 }
 M.methods = methods
 for name, method in pairs(methods) do
@@ -589,7 +601,8 @@ local function client_config()
     cmd = M.cmd(),
     capabilities = capabilities,
     root_dir = M.root_dir(),
-    filetypes = { 'jsonc' }, -- settings files are jsonc (lua/wavehooks/files.lua)
+    -- settings files are jsonc (lua/wavehooks/files.lua); hook test case files may be json
+    filetypes = { 'jsonc', 'json' },
     init_options = init_options,
     handlers = handlers,
     on_init = function(c)
@@ -629,12 +642,14 @@ local function client_config()
 end
 
 --- The client configuration for vim.lsp.config (lsp/wavehooks.lua, setup()
---- on Neovim 0.11+): the server attaches to settings files only.
+--- on Neovim 0.11+): the server attaches to settings files and hook test
+--- case files only.
 function M.lsp_config()
   local cfg = client_config()
   local root = cfg.root_dir
   cfg.root_dir = function(bufnr, on_dir)
-    if M.is_settings_file(vim.api.nvim_buf_get_name(bufnr)) then
+    local name = vim.api.nvim_buf_get_name(bufnr)
+    if M.is_settings_file(name) or M.is_case_file(name) then
       on_dir(root)
     end
   end
@@ -720,14 +735,16 @@ function M._on_attach(bufnr)
 end
 
 --- Attaches the server (starting it if needed) to a buffer if it shows a
---- settings file. Neovim 0.11+ attaches by itself (vim.lsp.enable) when such
+--- settings file or a hook test case file. Neovim 0.11+ attaches by itself (vim.lsp.enable) when such
 --- a file opens; this is for the buffers opened before, and :WaveHooksRestart.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  if not vim.api.nvim_buf_is_loaded(bufnr) or not M.is_settings_file(vim.api.nvim_buf_get_name(bufnr)) then
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local case_file = M.is_case_file(name) and not M.is_settings_file(name)
+  if not vim.api.nvim_buf_is_loaded(bufnr) or not (case_file or M.is_settings_file(name)) then
     return
   end
-  if vim.bo[bufnr].filetype ~= 'jsonc' then
+  if not case_file and vim.bo[bufnr].filetype ~= 'jsonc' then
     vim.bo[bufnr].filetype = 'jsonc' -- Neovim 0.7 does not use vim.filetype.add (lua/wavehooks/files.lua)
   end
   local ok = pcall(M.start)
@@ -830,7 +847,9 @@ local function scratch(name, lines)
   return buf
 end
 
---- :WaveHooksLog [N] — the last N hook runs (default 50), newest first, in a scratch buffer.
+--- :WaveHooksLog [N] — the last N hook runs (default 50), newest first, in a
+--- scratch buffer: the server's and the ACP proxy's (`wavehooks acp`, which
+--- the server follows in $WAVE_HOME/runs/runs.jsonl), marked [ACP proxy / run log].
 function M.log(opts, callback)
   opts = opts or {}
   M.request('wave/hookRuns', { limit = opts.limit or 50, sessionId = opts.sessionId, event = opts.event }, function(err, res)
@@ -945,6 +964,78 @@ function M.run(callback)
   end
 end
 
+--- :WaveHooksTest — runs the hook test cases of a case file (default: the
+--- current buffer's) as `wavehooks test FILE` runs them, through the server:
+--- the result in a scratch buffer, "N passed, M failed" as a notification
+--- (the server's), each failing case's failures as diagnostics on the case.
+--- The "▶ Run tests" code lens runs the same (vim.lsp.codelens.run()).
+function M.run_tests(file, callback)
+  file = file or vim.api.nvim_buf_get_name(0)
+  if not M.is_case_file(file) then
+    notify(file .. ' is not a hook test case file (a name ending in .test.json or .test.jsonc)', vim.log.levels.ERROR)
+    return
+  end
+  file = vim.fn.fnamemodify(file, ':p')
+  M.execute('wave.runTests', { file }, function(err, res)
+    if err then
+      notify('run tests: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif res then
+      local cur = vim.api.nvim_get_current_win()
+      scratch('wavehooks://tests', format.tests_lines(res))
+      if vim.api.nvim_win_is_valid(cur) then
+        vim.api.nvim_set_current_win(cur) -- stay in the case file, where the diagnostics are
+      end
+    end
+    if callback then
+      callback(err, res)
+    end
+  end)
+end
+
+-- The lens's command runs here, so that its result is shown (Neovim looks
+-- in vim.lsp.commands before it asks the server).
+vim.lsp.commands['wave.runTests'] = function(command)
+  M.run_tests(command.arguments and command.arguments[1])
+end
+
+--- :WaveHooksToggle [ID] — turns one hook off or on in its settings file
+--- ("enabled": false, as `wavehooks hooks disable|enable` does): the hook
+--- with that id, or one picked from every configured hook.
+function M.toggle(id, callback)
+  local function switch(hook_id)
+    M.execute('wave.toggleHook', { hook_id }, function(err, res)
+      if err then
+        notify('toggle hook: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      elseif res then
+        notify(res.message)
+      end
+      if callback then
+        callback(err, res)
+      end
+    end)
+  end
+  if id and id ~= '' then
+    switch(id)
+    return
+  end
+  M.request('wave/listHooks', vim.empty_dict(), function(err, res)
+    if err then
+      notify('listHooks: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    if #res.hooks == 0 then
+      notify('no hook is configured')
+      return
+    end
+    vim.ui.select(res.hooks, { prompt = 'Turn a hook off or on', kind = 'wavehooks.toggle', format_item = format.hook_item },
+      function(h)
+        if h then
+          switch(h.id)
+        end
+      end)
+  end)
+end
+
 --- A short status for the statusline: "wave: 7 hooks, 2 pending".
 function M.statusline()
   if not client() then
@@ -982,7 +1073,7 @@ function M.setup(opts)
 
   local group = vim.api.nvim_create_augroup('wavehooks', { clear = true })
   if legacy then
-    local patterns = vim.list_extend({ user_settings }, files.autocmd_patterns)
+    local patterns = vim.list_extend({ user_settings, '*.test.json', '*.test.jsonc' }, files.autocmd_patterns)
     vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
       group = group,
       pattern = patterns,

@@ -1,0 +1,331 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/watcher"
+)
+
+// This file brings the runs of other processes into the server's run
+// history: the ACP proxy (and any other server sharing the wave home)
+// appends every run to $WAVE_HOME/runs/runs.jsonl (hooks.RunLog); the
+// server watches that file with fsnotify (internal/watcher), reads what is
+// appended, leaves out the lines it wrote itself, and offers the rest in
+// wave/hookRuns and as wave/hookRun notifications, marked origin "runLog".
+// So :WaveHooksLog and Show Hook Runs show the proxy's sessions too.
+
+// originRunLog marks a run read from the run log (hooks.EventRun.Origin).
+const originRunLog = "runLog"
+
+// runLogFeed is the runs of other processes: the newest ones, bounded as
+// the server's own history is, and the tail of the log file.
+type runLogFeed struct {
+	w *watcher.Watcher
+
+	mu   sync.Mutex
+	runs []hooks.EventRun // oldest first, at most max
+	max  int
+	tail logTail
+}
+
+// startRunLogFeed places the watch on the run log, then reads the runs the
+// log already holds (the watch first, so that an append made meanwhile is
+// seen). It runs in the background: a large log must not delay the
+// server's first answers.
+func (s *Server) startRunLogFeed() {
+	dir := hooks.RunLogDir(s.waveHome)
+	size := s.opts.HistorySize // as many as the server's own history keeps
+	if size <= 0 {
+		size = hooks.DefaultHistorySize
+	}
+	feed := &runLogFeed{max: size, tail: logTail{path: filepath.Join(dir, "runs.jsonl")}}
+	w, err := watcher.New(s.opts.Debounce, func([]string) { s.readRunLog() })
+	if err != nil {
+		s.log.Warn("cannot watch the run log; the ACP proxy's runs are not shown", "err", err)
+		return
+	}
+	if err := w.WatchFile(feed.tail.path); err != nil {
+		s.log.Warn("cannot watch the run log; the ACP proxy's runs are not shown", "path", feed.tail.path, "err", err)
+		_ = w.Close()
+		return
+	}
+	feed.w = w
+	s.runFeedMu.Lock()
+	s.runFeed = feed
+	s.runFeedMu.Unlock()
+	s.background(func() {
+		feed.mu.Lock()
+		defer feed.mu.Unlock()
+		defer func() { feed.tail.ready = true }() // even after an error: appends are read from here on
+		old, err := hooks.ReadRunLog(dir)
+		if err != nil {
+			s.log.Warn("cannot read the run log", "err", err)
+			return
+		}
+		if err := feed.tail.open(); err != nil {
+			s.log.Warn("cannot read the run log", "err", err)
+			return
+		}
+		if feed.tail.f != nil {
+			// What ReadRunLog read of the held file is not read again.
+			if feed.tail.off, err = feed.tail.f.Seek(0, io.SeekEnd); err != nil {
+				return
+			}
+		}
+		own := s.ownRuns()
+		keep := make([]hooks.EventRun, 0, min(len(old), feed.max))
+		for i := len(old) - 1; i >= 0 && len(keep) < feed.max; i-- { // the newest max, not the whole log
+			if !own.has(&old[i].EventRun) {
+				keep = append(keep, old[i].EventRun)
+			}
+		}
+		for i := len(keep) - 1; i >= 0; i-- {
+			feed.add(keep[i])
+		}
+	})
+}
+
+// stopRunLogFeed stops the watch; Serve calls it once no work runs.
+func (s *Server) stopRunLogFeed() {
+	s.runFeedMu.Lock()
+	feed := s.runFeed
+	s.runFeedMu.Unlock()
+	if feed == nil {
+		return
+	}
+	_ = feed.w.Close()
+	feed.mu.Lock()
+	feed.tail.close()
+	feed.mu.Unlock()
+}
+
+func (s *Server) feed() *runLogFeed {
+	s.runFeedMu.Lock()
+	defer s.runFeedMu.Unlock()
+	return s.runFeed
+}
+
+// readRunLog reads what was appended to the run log and announces each
+// run of another process with wave/hookRun.
+func (s *Server) readRunLog() {
+	feed := s.feed()
+	if feed == nil || s.connCtx.Err() != nil || !s.enterWork() {
+		return
+	}
+	defer s.handlers.Done()
+	feed.mu.Lock()
+	if !feed.tail.ready {
+		feed.mu.Unlock()
+		return // the first read has not happened yet; it will see this line
+	}
+	recs, err := feed.tail.read()
+	var fresh []hooks.EventRun
+	if len(recs) > 0 {
+		own := s.ownRuns()
+		for i := range recs {
+			if !own.has(&recs[i].EventRun) {
+				fresh = append(fresh, feed.add(recs[i].EventRun))
+			}
+		}
+	}
+	feed.mu.Unlock()
+	if err != nil {
+		s.log.Debug("reading the run log", "err", err)
+	}
+	for i := range fresh {
+		s.notify(notifyHookRun, &fresh[i])
+	}
+}
+
+// runKey names a run across processes: id, session, event and time (to
+// the nanosecond, as the log keeps it). Another process's run cannot have
+// all four of one of ours but by a clock and counter coincidence.
+type runKey struct {
+	id        uint64
+	session   string
+	event     hooks.Event
+	unixNanos int64
+}
+
+func keyOf(r *hooks.EventRun) runKey {
+	return runKey{id: r.ID, session: r.SessionID, event: r.Event, unixNanos: r.Time.UnixNano()}
+}
+
+// ownSet is the runs this server wrote, as its history holds them.
+type ownSet map[runKey]bool
+
+func (o ownSet) has(r *hooks.EventRun) bool { return o[keyOf(r)] }
+
+// ownRuns is the set of this server's runs, taken once for a batch of lines.
+func (s *Server) ownRuns() ownSet {
+	mine := s.history.List("", "", 0)
+	set := make(ownSet, len(mine))
+	for i := range mine {
+		set[keyOf(&mine[i])] = true
+	}
+	return set
+}
+
+// add keeps r, marked as the run log's; past twice max the oldest are
+// dropped down to max, so that adding costs O(1) on average. The caller
+// holds f.mu.
+func (f *runLogFeed) add(r hooks.EventRun) hooks.EventRun {
+	r.Origin = originRunLog
+	if r.Hooks == nil {
+		r.Hooks = []hooks.Run{}
+	}
+	f.runs = append(f.runs, r)
+	if len(f.runs) > 2*f.max {
+		n := copy(f.runs, f.runs[len(f.runs)-f.max:])
+		clear(f.runs[n:]) // let go of what the dropped runs hold
+		f.runs = f.runs[:n]
+	}
+	return r
+}
+
+// list is the newest max kept runs, newest first, filtered as History.List
+// filters.
+func (f *runLogFeed) list(sessionID string, event hooks.Event, limit int) []hooks.EventRun {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := []hooks.EventRun{}
+	for i := len(f.runs) - 1; i >= max(0, len(f.runs)-f.max); i-- {
+		r := f.runs[i]
+		if (sessionID != "" && r.SessionID != sessionID) || (event != "" && r.Event != event) {
+			continue
+		}
+		out = append(out, r)
+		if limit > 0 && len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// allRuns is the server's own runs and the run log's, newest first by
+// time, at most limit (all when limit <= 0).
+func (s *Server) allRuns(sessionID string, event hooks.Event, limit int) []hooks.EventRun {
+	own := s.history.List(sessionID, event, limit)
+	feed := s.feed()
+	if feed == nil {
+		return own
+	}
+	other := feed.list(sessionID, event, limit)
+	if len(other) == 0 {
+		return own
+	}
+	all := append(own, other...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Time.After(all[j].Time) })
+	if limit > 0 && len(all) > limit {
+		all = all[:limit]
+	}
+	return all
+}
+
+// logTail reads the whole lines appended to the run log's current file,
+// following it when it rotates (runs.jsonl renamed to runs.1.jsonl): the
+// rest of the held file first, then the new runs.jsonl from its start. It
+// is `wavehooks log --follow`'s reader (cmd/wavehooks/log.go), which the
+// server cannot import.
+type logTail struct {
+	path    string
+	f       *os.File
+	off     int64
+	partial []byte // a line whose end has not been written yet
+	ready   bool   // the log was read once; from here on, appends are news
+}
+
+// open opens the current file, if there is one, from its start.
+func (t *logTail) open() error {
+	f, err := os.Open(t.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	t.f, t.off, t.partial = f, 0, nil
+	return nil
+}
+
+func (t *logTail) close() {
+	if t.f != nil {
+		t.f.Close()
+		t.f = nil
+	}
+}
+
+// read returns the runs appended since the last read.
+func (t *logTail) read() ([]hooks.RunRecord, error) {
+	var out []hooks.RunRecord
+	for {
+		if t.f != nil {
+			recs, err := t.readHeld()
+			out = append(out, recs...)
+			if err != nil {
+				return out, err
+			}
+		}
+		st, err := os.Stat(t.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		if t.f != nil {
+			held, err := t.f.Stat()
+			if err != nil {
+				return out, err
+			}
+			if os.SameFile(held, st) {
+				return out, nil
+			}
+		}
+		t.close()
+		if err := t.open(); err != nil || t.f == nil {
+			return out, err
+		}
+	}
+}
+
+// readHeld reads the held file from the offset to its end, keeping a last
+// line without its newline for the next read; a line that is not a run is
+// skipped, as hooks.ReadRunLog skips it.
+func (t *logTail) readHeld() ([]hooks.RunRecord, error) {
+	if _, err := t.f.Seek(t.off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	var out []hooks.RunRecord
+	rd := bufio.NewReader(t.f)
+	for {
+		chunk, err := rd.ReadBytes('\n')
+		t.off += int64(len(chunk))
+		t.partial = append(t.partial, chunk...)
+		if err == io.EOF {
+			if len(t.partial) > int(hooks.RunLogMaxBytes) {
+				t.partial = nil // no run is this long: not a line of the log
+			}
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		line := bytes.TrimSpace(t.partial)
+		t.partial = nil
+		var r hooks.RunRecord
+		if json.Unmarshal(line, &r) == nil && r.Event != "" {
+			out = append(out, r)
+		}
+	}
+}
