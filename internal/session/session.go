@@ -155,6 +155,11 @@ func (s *Session) releaseFiles() (map[string]fileStamp, error) {
 func (st *Store) rememberClosed(stamps map[string]fileStamp) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.rememberClosedLocked(stamps)
+}
+
+// rememberClosedLocked is rememberClosed with st.mu held.
+func (st *Store) rememberClosedLocked(stamps map[string]fileStamp) {
 	if st.closedStamps == nil {
 		st.closedStamps = map[string]fileStamp{}
 	}
@@ -194,14 +199,20 @@ func (s *Session) closeIfIdle() error {
 		return nil
 	}
 	s.closed = true
+	// The stamps are remembered before the session leaves the store, under
+	// the store's lock: a watcher event for the session's own last write
+	// that came in between found neither the session nor its stamps, took
+	// the file for another process's change and loaded the ended session
+	// again, holding its transcript open for good
+	// (TestEndedSessionsReleaseTheirTranscripts, about one run in ten).
+	stamps, err := s.releaseFiles()
+	st.rememberClosedLocked(stamps)
 	if st.byID[s.id] == s {
 		delete(st.byID, s.id)
 		delete(st.byName, s.name)
 	}
-	st.mu.Unlock()
-	stamps, err := s.releaseFiles()
 	s.mu.Unlock()
-	st.rememberClosed(stamps)
+	st.mu.Unlock()
 	return err
 }
 
