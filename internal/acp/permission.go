@@ -162,10 +162,10 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hoo
 		return "cancelled by the editor: the agent was answered \"cancelled\"", false
 	case permDeny:
 		if !ran {
-			p.denyPermission(m, st, t, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
+			p.denyPermission(m, st, t, ev, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
 			return "denied: the hooks could not run", false
 		}
-		return p.denyPermission(m, st, t, options, "Denied by a "+string(ev)+" hook: "+out.Reason, out.Continue), false
+		return p.denyPermission(m, st, t, ev, options, "Denied by a "+string(ev)+" hook: "+out.Reason, out.Continue), false
 	case permAllow:
 		return p.allowPermission(m, st, t, options), false
 	case permAskRewritten:
@@ -182,8 +182,10 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hoo
 
 // denyPermission answers a permission request with the agent's reject_once
 // option (reject_always when it has no other; "cancelled" when it has
-// neither) and shows the editor the tool call as failed with the reason.
-func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, options []permissionOption, reason string, cont bool) string {
+// neither) and shows the editor the tool call as failed with the reason,
+// and the reason once more as a hook message in the agent's reply: some
+// clients (CodeCompanion) never show a failed tool call's content.
+func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev hooks.Event, options []permissionOption, reason string, cont bool) string {
 	st.mu.Lock()
 	t.checked, t.denied = methodRequestPermission, true
 	st.mu.Unlock()
@@ -196,10 +198,24 @@ func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, options 
 		note = "the agent offered no reject option; it was answered \"cancelled\""
 	}
 	p.showToolFailed(st, t, reason)
+	p.deniedMessage(st, t, ev, reason)
 	if !cont {
 		p.stopTurn(st)
 	}
 	return note
+}
+
+// deniedMessage tells the user, in the agent's reply, that a tool call was
+// refused and why: the one "[wavehooks] …" message of a deny, whatever the
+// client shows of the failed tool call.
+func (p *Proxy) deniedMessage(st *sessState, t *toolState, ev hooks.Event, reason string) {
+	st.mu.Lock()
+	what := t.title
+	if what == "" {
+		what, _ = t.describe()
+	}
+	st.mu.Unlock()
+	p.hookMessage(st, ev, levelInfo, what+" was not run. "+reason)
 }
 
 // allowPermission answers a permission request with the agent's allow_once
