@@ -201,6 +201,28 @@ func (r *rig) lastFailure(sess string) string {
 	return last
 }
 
+// sessionMessages are the proxy's own "[wavehooks] …" messages to a
+// session that contain s.
+func (r *rig) sessionMessages(sess, s string) []string {
+	var out []string
+	for _, m := range r.noted(methodSessionUpdate) {
+		var p struct {
+			SessionID string `json:"sessionId"`
+			Update    struct {
+				SessionUpdate string `json:"sessionUpdate"`
+				Content       struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && p.SessionID == sess && p.Update.SessionUpdate == "agent_message_chunk" &&
+			strings.Contains(p.Update.Content.Text, "[wavehooks]") && strings.Contains(p.Update.Content.Text, s) {
+			out = append(out, p.Update.Content.Text)
+		}
+	}
+	return out
+}
+
 // countNoted counts the editor-received messages of a method.
 func (r *rig) countNoted(method string) int { return len(r.noted(method)) }
 
@@ -311,6 +333,7 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				require.True(t, exists(target), "the denied rm -rf did not run")
 				require.Len(t, pre, 1, "PreToolUse ran once for the one tool call")
 				require.Empty(t, h.runs(t, "PostToolUse", target), "the denied tool did not run")
+				require.Len(t, r.sessionMessages(sess, denyReason), 1, "the agent's reply says why, once (item 2)")
 				card := r.lastFailure(sess)
 				if spec.bridged {
 					require.NotEmpty(t, fake.saw(denyReason), "the model read the hook's reason in the tool result")
