@@ -340,8 +340,8 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 					require.Contains(t, card, denyReason, "the tool card shows the hook's reason")
 					return
 				}
-				knownGap(t, len(fake.saw(denyReason)) > 0 && strings.Contains(card, denyReason),
-					"item 6: the model does not read the hook's reason (%s); the tool card ends with %q", spec.denyText, card)
+				require.Contains(t, card, denyReason, "the tool card keeps the hook's reason after the agent's own update (item 6)")
+				knownGap(t, len(fake.saw(denyReason)) > 0, "item 6: the model does not read the hook's reason (%s)", spec.denyText)
 			})
 
 			t.Run("allow lets it through and PostToolUse sees the result", func(t *testing.T) {

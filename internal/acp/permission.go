@@ -199,7 +199,7 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hoo
 // clients (CodeCompanion) never show a failed tool call's content.
 func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev hooks.Event, options []permissionOption, reason string, cont bool) string {
 	st.mu.Lock()
-	t.checked, t.denied = methodRequestPermission, true
+	t.checked, t.denied, t.denyReason = methodRequestPermission, true, reason
 	st.mu.Unlock()
 	var note string
 	if opt := pickOption(options, "reject_once", "reject_always"); opt != nil {
@@ -286,9 +286,8 @@ func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
 		"sessionUpdate": "tool_call_update",
 		"toolCallId":    t.id,
 		"status":        "failed",
-		"content": []any{map[string]any{"type": "content",
-			"content": map[string]string{"type": "text", "text": reason}}},
-		"_meta": map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "decision": "deny"}},
+		"content":       []any{denyContent(reason)},
+		"_meta":         map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "decision": "deny"}},
 	}
 	if !t.announced {
 		update["sessionUpdate"] = "tool_call"
@@ -303,6 +302,11 @@ func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
 	}
 	st.mu.Unlock()
 	p.sendEditor(notificationLine(methodSessionUpdate, map[string]any{"sessionId": st.acpID, "update": update}))
+}
+
+// denyContent is the tool call content that shows why the proxy denied it.
+func denyContent(reason string) map[string]any {
+	return map[string]any{"type": "content", "content": map[string]string{"type": "text", "text": reason}}
 }
 
 // editorAnswered records what the editor answered to an agent's request

@@ -99,3 +99,65 @@ func TestUserSeesWhyOnce(t *testing.T) {
 		})
 	}
 }
+
+// Issue #26 item 6: a tool card the proxy denied keeps the hook's reason
+// when the agent sends its own failure update afterwards (claude-agent-acp's
+// "User refused permission to run tool"): an update's content replaces the
+// card's, so the proxy puts the reason first in it, the rest as the agent
+// sent it. Updates without content, and calls the proxy did not deny (the
+// user rejected them), pass unchanged.
+func TestDeniedToolCardKeepsTheReason(t *testing.T) {
+	const reason = "REASON-64 not on a Friday"
+	// As the scripted agent sends it (keys sorted).
+	const refused = `{"content":{"text":"User refused permission to run tool","type":"text"},"type":"content"}`
+	dir := t.TempDir()
+	deny := hook(t, dir, "deny.sh", `jq -e '.tool_input.command | test("DENYME")' >/dev/null || exit 0; echo "`+reason+`" >&2; exit 2`)
+	perm := func(id, update string) string {
+		return `{"permission":{"toolCallId":"` + id + `","title":"` + id + `","kind":"execute","rawInput":{"command":"` + id + `"}},
+		  "ifAllowed":[{"say":"RAN"}],"ifRejected":[{"update":` + update + `}]}`
+	}
+	for _, c := range []struct {
+		name   string
+		id     string
+		update string // the agent's own update after the reject
+		want   string // the content of the editor's last update for the call
+	}{
+		{name: "the agent's failure replaces the content", id: "DENYME-1",
+			update: `{"sessionUpdate":"tool_call_update","toolCallId":"DENYME-1","status":"failed","content":[` + refused + `]}`,
+			want:   `[{"content":{"text":"Denied by a PreToolUse hook: ` + reason + `","type":"text"},"type":"content"},` + refused + `]`},
+		{name: "empty content", id: "DENYME-2",
+			update: `{"sessionUpdate":"tool_call_update","toolCallId":"DENYME-2","status":"failed","content":[]}`,
+			want:   `[{"content":{"text":"Denied by a PreToolUse hook: ` + reason + `","type":"text"},"type":"content"}]`},
+		{name: "no content: the card keeps the proxy's", id: "DENYME-3",
+			update: `{"sessionUpdate":"tool_call_update","toolCallId":"DENYME-3","status":"failed"}`,
+			want:   ``},
+		{name: "the user rejected it: unchanged", id: "ok-4",
+			update: `{"sessionUpdate":"tool_call_update","toolCallId":"ok-4","status":"failed","content":[` + refused + `]}`,
+			want:   `[` + refused + `]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := startRig(t, rigOptions{settings: settings([3]string{"PreToolUse", "", deny}),
+				script: script(`[` + perm(c.id, c.update) + `,{"stop":"end_turn"}]`)})
+			r.answer = func(m *testMsg) any { // the user rejects what reaches the editor
+				return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "cancel"}}
+			}
+			sess := r.handshake()
+			require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+			var last *testMsg
+			for _, m := range r.noted(methodSessionUpdate) {
+				if strings.Contains(m.Line, `"toolCallId":"`+c.id+`"`) {
+					last = m
+				}
+			}
+			require.NotNil(t, last)
+			rest := `"sessionUpdate":"tool_call_update","status":"failed","toolCallId":"` + c.id + `"}}}`
+			if c.want == "" {
+				require.Equal(t, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-1","update":{`+rest, last.Line)
+				require.Contains(t, r.lastFailure(sess), reason, "the card still shows the proxy's content")
+				return
+			}
+			require.Equal(t, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-1","update":{"content":`+c.want+`,`+rest, last.Line,
+				"the reason goes first in the content; the rest is the agent's")
+		})
+	}
+}

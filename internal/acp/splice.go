@@ -75,6 +75,9 @@ func withToolTitle(line []byte, retitle func(old string) string) ([]byte, bool) 
 		return line, false
 	}
 	toolCall := params[tStart:tEnd]
+	if toolCall[0] != '{' {
+		return line, false
+	}
 	if s, e, ok := memberValue(toolCall, "title"); ok {
 		var old string
 		_ = json.Unmarshal(toolCall[s:e], &old)
