@@ -19,13 +19,16 @@ import (
 // told how to trust from a terminal.
 func TestTrustIsAskedThroughTheEditor(t *testing.T) {
 	for _, c := range []struct {
+		name    string
 		answer  string
+		change  bool // the settings change while the user is asked
 		trusted bool
 	}{
-		{answer: "trust", trusted: true},
-		{answer: "not-now", trusted: false},
+		{name: "trust", answer: "trust", trusted: true},
+		{name: "not now", answer: "not-now", trusted: false},
+		{name: "trust what changed meanwhile", answer: "trust", change: true, trusted: false},
 	} {
-		t.Run(c.answer, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			dir, project := t.TempDir(), t.TempDir()
 			ran := filepath.Join(dir, "ran")
 			h := hook(t, dir, "ups.sh", `jq -r .prompt >> `+ran)
@@ -37,6 +40,10 @@ func TestTrustIsAskedThroughTheEditor(t *testing.T) {
 			r := startRig(t, rigOptions{project: project, fixed: true, script: `{"every": [{"stop":"end_turn"}]}`})
 			r.answer = func(m *testMsg) any {
 				if m.Method == methodRequestPermission {
+					if c.change {
+						changed := settings([3]string{"UserPromptSubmit", "", h}, [3]string{"Stop", "", "true ADDED"})
+						require.NoError(t, os.WriteFile(filepath.Join(project, ".wave", "settings.json"), []byte(changed), 0o600))
+					}
 					return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": c.answer}}
 				}
 				return r.defaultAnswer(m)
@@ -75,16 +82,23 @@ func TestTrustIsAskedThroughTheEditor(t *testing.T) {
 			require.Contains(t, strings.Join(r.chunkTexts(), ""), "`wavehooks trust --project "+project+"`",
 				"the editor is told how to trust from a terminal")
 
-			if c.trusted {
-				// The proxy confirms once the trust is in force.
+			// The proxy says how the answer ended, once it is in force.
+			switch {
+			case c.trusted:
 				for !strings.Contains(strings.Join(r.chunkTexts(), ""), "its hooks run from now on") {
+					require.NotNil(t, r.read())
+				}
+			case c.change:
+				for !strings.Contains(strings.Join(r.chunkTexts(), ""), "changed while you were asked") {
 					require.NotNil(t, r.read())
 				}
 			}
 			require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "AFTER-THE-ANSWER")))
 			require.Equal(t, c.trusted, strings.Contains(readFile(t, ran), "AFTER-THE-ANSWER"), "the hooks run once trusted, not before")
 			store := readFile(t, filepath.Join(r.home, "trusted-workspaces.json"))
-			require.Equal(t, c.trusted, strings.Contains(store, project), "the answer is kept in the trust store: %s", store)
+			if !c.change {
+				require.Equal(t, c.trusted, strings.Contains(store, project), "the answer is kept in the trust store: %s", store)
+			}
 
 			sess2, _ := r.newSession()
 			require.Equal(t, "end_turn", stopReason(t, r.prompt(sess2, "SECOND-SESSION")))
