@@ -129,3 +129,25 @@ func TestDecidedToolCallsFileRequestsAreNotHookedAgain(t *testing.T) {
 		})
 	}
 }
+
+// A file request is left to the decision on its tool call only when the
+// hooks that would judge it judged the call: a guard on Write alone never
+// saw Gemini CLI's write_file of an existing file (an Edit, which the user
+// allowed), so the editor write that carries it out is judged — and denied.
+func TestFileRequestIsJudgedByHooksTheDecisionDidNotRun(t *testing.T) {
+	dir := t.TempDir()
+	guard := hook(t, dir, "guard.sh", `cat >/dev/null; echo "no writes" >&2; exit 2`)
+	file := filepath.Join(t.TempDir(), "f.txt")
+	require.NoError(t, os.WriteFile(file, []byte("old\n"), 0o600))
+	r := startRig(t, rigOptions{settings: settings([3]string{"PreToolUse", "Write", guard}),
+		script: script(`[{"permission":{"toolCallId":"w1","title":"Edit f","kind":"edit","locations":[{"path":` + mustJSON(file) + `}],
+		    "content":[{"type":"diff","path":` + mustJSON(file) + `,"oldText":"old\n","newText":"new\n"}]},
+		  "ifAllowed":[{"call":{"method":"fs/write_text_file","params":{"path":` + mustJSON(file) + `,"content":"new\n"}},"ifOK":[{"say":"WROTE"}],"ifError":[{"say":"REFUSED"}]}],
+		  "ifRejected":[]},{"stop":"end_turn"}]`)})
+	sess := r.handshake()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+	require.Len(t, r.noted(methodRequestPermission), 1, "no hook decided the Edit: the user was asked, and allowed it")
+	require.Contains(t, r.agentTexts(), "REFUSED", "the Write guard judged the editor write")
+	require.Equal(t, "old\n", readFile(t, file))
+	require.Empty(t, r.noted(methodWriteTextFile))
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // operation is an agent's file or terminal request seen as the tool call
@@ -164,8 +166,10 @@ func applyCommand(params map[string]json.RawMessage, updated json.RawMessage, ol
 // is not asked again. It belongs to the call only when it does what the
 // call was judged on: a read or write of a path the call names (a write
 // only with the content of the call's diff for that path, the content the
-// hooks saw), a terminal running the call's command. Anything else is
-// judged on its own.
+// hooks saw), a terminal running the call's command, and only when every
+// PreToolUse hook that matches the request's tool also matched the call's
+// (a hook on Write alone did not judge Gemini's write_file of an existing
+// file, which is an Edit). Anything else is judged on its own.
 func (st *sessState) decidedOwner(op *operation) *toolState {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -174,7 +178,7 @@ func (st *sessState) decidedOwner(op *operation) *toolState {
 		if t.denied || t.checked == "" || t.checked == methodWriteTextFile || t.checked == methodReadTextFile || t.checked == methodTerminalCreate {
 			continue
 		}
-		if t.owns(op) {
+		if name, _ := t.describe(); t.owns(op) && st.ws.judgedBySameHooks(name, op.tool) {
 			return t
 		}
 	}
@@ -230,4 +234,24 @@ func (t *toolState) names(path string) bool {
 		return true
 	}
 	return false
+}
+
+// judgedBySameHooks reports whether every PreToolUse hook that would run for
+// the tool named op also matches the tool named decided: only then did the
+// decision on decided judge what op does.
+func (w *workspace) judgedBySameHooks(decided, op string) bool {
+	if decided == op {
+		return true
+	}
+	cfg := w.Engine.Config()
+	for i := range cfg.Hooks {
+		h := &cfg.Hooks[i]
+		if h.Event != hooks.PreToolUse || !h.Matcher.Match(op) || h.Matcher.Match(decided) {
+			continue
+		}
+		if ok, _ := cfg.Active(h); ok {
+			return false
+		}
+	}
+	return true
 }
