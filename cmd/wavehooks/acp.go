@@ -22,9 +22,13 @@ func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var c commonFlags
 	c.register(fs)
-	logLevel := fs.String("log-level", "info", "the least level logged to stderr: debug, info, warn or error")
+	// Editors show the agent's stderr as errors (acp.el) or drop it
+	// (CodeCompanion): by default it carries only warnings and errors, and
+	// the run history goes to the run log (`wavehooks log`).
+	logLevel := fs.String("log-level", "", "the least level logged to stderr: debug, info, warn or error (default warn; info with --verbose)")
+	verbose := fs.Bool("verbose", false, "also log each event whose hooks ran to stderr (--log-level info)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wavehooks acp [--wave-home DIR] [--project DIR] [--trust-workspace] [--log-level LEVEL] -- <agent command…>")
+		fmt.Fprintln(stderr, "usage: wavehooks acp [--wave-home DIR] [--project DIR] [--trust-workspace] [--verbose] [--log-level LEVEL] -- <agent command…>")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -35,10 +39,15 @@ func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wavehooks acp: no agent command: give it after --, e.g. wavehooks acp -- gemini --acp")
 		return 2
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		fmt.Fprintln(stderr, "wavehooks acp: bad --log-level:", err)
-		return 2
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	if *logLevel != "" {
+		if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+			fmt.Fprintln(stderr, "wavehooks acp: bad --log-level:", err)
+			return 2
+		}
 	}
 	paths, err := c.paths()
 	if err == nil {

@@ -80,12 +80,102 @@ func TestACPCommandEndToEnd(t *testing.T) {
 	var ee *exec.ExitError
 	require.True(t, errors.As(err, &ee), "wavehooks exits with the agent's status: %v", err)
 	require.Equal(t, 5, ee.ExitCode())
-	require.Contains(t, stderr.String(), "UserPromptSubmit")
+	require.NotContains(t, stderr.String(), "hooks ran", "the run history is not on stderr by default")
+	require.Contains(t, readFileString(t, filepath.Join(home, "runs", "runs.jsonl")), `"UserPromptSubmit"`, "it is in the run log")
 
 	data, err := os.ReadFile(filepath.Join(home, "sessions", "session_"+sess+".json"))
 	require.NoError(t, err)
 	require.Contains(t, string(data), `"content":"say hello"`)
 	require.NotContains(t, string(data), "rm -rf /")
+}
+
+// readFileString is a file's content; the test fails when it cannot be read.
+func readFileString(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(data)
+}
+
+// Issue #26 item 7: stderr, which acp.el shows line by line as errors and
+// other editors keep as the agent's log, carries only warnings and errors
+// by default; the run history is in the run log (`wavehooks log`), and
+// --verbose (or --log-level info) puts its lines on stderr again.
+func TestACPStderrCarriesWarningsUnlessVerbose(t *testing.T) {
+	agent := buildScriptAgent(t)
+	for _, c := range []struct {
+		name    string
+		flags   []string
+		history bool // "hooks ran" lines on stderr
+	}{
+		{name: "default", history: false},
+		{name: "verbose", flags: []string{"--verbose"}, history: true},
+		{name: "log level info", flags: []string{"--log-level", "info"}, history: true},
+		{name: "log level error", flags: []string{"--verbose", "--log-level", "error"}, history: false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home, project, dir := t.TempDir(), t.TempDir(), t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"),
+				[]byte(`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "cat >/dev/null"}]}]}}`), 0o600))
+			scriptFile := filepath.Join(dir, "script.json")
+			require.NoError(t, os.WriteFile(scriptFile, []byte(`{"turns": [[{"stdout":"STRAY-LINE"},{"stop":"end_turn"}]]}`), 0o600))
+			args := append(append([]string{"acp", "--wave-home", home, "--project", project}, c.flags...), "--", agent)
+			cmd := exec.Command(e2eBinary(t), args...)
+			cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptFile, "HOME="+t.TempDir(), "WAVE_MANAGED_SETTINGS="+filepath.Join(dir, "none.json"))
+			lines := []string{
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`,
+				`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":` + string(mustJSONBytes(t, project)) + `,"mcpServers":[]}}`,
+			}
+			stdin, err := cmd.StdinPipe()
+			require.NoError(t, err)
+			stdout, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			stderr := &proctest.Output{}
+			cmd.Stderr = stderr
+			require.NoError(t, cmd.Start())
+			out := bufio.NewReader(stdout)
+			readUntil := func(id string) map[string]any {
+				for {
+					line, err := out.ReadBytes('\n')
+					require.NoError(t, err, "stderr: %s", stderr.String())
+					var m map[string]any
+					require.NoError(t, json.Unmarshal(line, &m))
+					if m["method"] == nil && string(mustJSONBytes(t, m["id"])) == id {
+						return m
+					}
+				}
+			}
+			var last map[string]any
+			for i, l := range lines {
+				_, err := io.WriteString(stdin, l+"\n")
+				require.NoError(t, err)
+				last = readUntil(string(mustJSONBytes(t, i+1)))
+			}
+			sess := last["result"].(map[string]any)["sessionId"].(string)
+			_, err = io.WriteString(stdin, `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"`+sess+`","prompt":[{"type":"text","text":"hi"}]}}`+"\n")
+			require.NoError(t, err)
+			require.Equal(t, "end_turn", readUntil("3")["result"].(map[string]any)["stopReason"])
+			require.NoError(t, stdin.Close())
+			_, _ = io.Copy(io.Discard, out)
+			require.NoError(t, cmd.Wait())
+
+			log := stderr.String()
+			warnings := c.name != "log level error"
+			require.Equal(t, warnings, strings.Contains(log, "level=WARN"), "warnings: %s", log)
+			require.Equal(t, warnings, strings.Contains(log, "STRAY-LINE"), "the agent's stray output comes with its warning")
+			require.Equal(t, c.history, strings.Contains(log, "hooks ran"), "the run history on stderr: %s", log)
+			require.NotContains(t, log, "level=DEBUG")
+			require.Contains(t, readFileString(t, filepath.Join(home, "runs", "runs.jsonl")), `"UserPromptSubmit"`,
+				"the run history is in the run log either way")
+		})
+	}
+}
+
+func mustJSONBytes(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
 }
 
 // Without an agent command, `wavehooks acp` says how to give one.

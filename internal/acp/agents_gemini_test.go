@@ -61,7 +61,6 @@ func TestGeminiCLIWithEditorFiles(t *testing.T) {
 		for _, a := range pre {
 			preTools = append(preTools, a.Tool)
 		}
-		require.Contains(t, preTools, "Write", "PreToolUse was told the write")
 		require.NotEmpty(t, post, "PostToolUse saw the write")
 		tools := blocksOf(r.transcript(sess), "tool")
 		require.NotEmpty(t, tools)
@@ -69,9 +68,15 @@ func TestGeminiCLIWithEditorFiles(t *testing.T) {
 		for _, b := range tools {
 			names = append(names, b["name"].(string))
 		}
-		knownGap(t, len(pre) == 1 && len(post) == 1 && !strings.Contains(strings.Join(names, ","), "Edit"),
-			"items 1 and 3: one write_file ran PreToolUse %d times, as %v (the editor's file requests are hooked one by one), and PostToolUse %d times; "+
-				"the transcript names it %v", len(pre), preTools, len(post), names)
+		// The editor's read and write that carry the tool call out belong
+		// to it: not hooked again (issue #26 item 3). Gemini CLI also reads
+		// the file through the editor before it asks permission, which
+		// nothing ties to the write yet: that read is a Read of its own.
+		require.Equal(t, []string{"Read", "Edit"}, preTools, "PreToolUse: the read before the permission request, then the write_file once")
+		require.Len(t, post, 1, "PostToolUse ran once")
+		require.Equal(t, preTools, names, "the transcript names each tool call as its hook was told")
+		knownGap(t, len(pre) == 1, "item 3: Gemini CLI reads %s through the editor before it asks permission to write it; "+
+			"that read comes before any message that names the tool call, so it is hooked as a Read of its own", filepath.Base(written))
 	})
 
 	t.Run("an ask reaches the user once", func(t *testing.T) {
@@ -80,15 +85,23 @@ func TestGeminiCLIWithEditorFiles(t *testing.T) {
 		require.Equal(t, "asked\n", readFile(t, asked), "the user allowed it, and the editor wrote the file")
 		got := r.noted(methodRequestPermission)[before:]
 		require.NotEmpty(t, got, "the user was asked")
-		withReason := 0
-		for _, m := range got {
-			if strings.Contains(m.Line, askReason) {
-				withReason++
+		// The question for the write_file is the agent's own request,
+		// with the hook's reason; nothing after it asks again.
+		agents := -1
+		for i, m := range got {
+			if !strings.HasPrefix(strings.Trim(string(m.ID), `"`), ownIDPrefix) {
+				require.Equal(t, -1, agents, "the agent asked once")
+				agents = i
 			}
 		}
-		knownGap(t, len(got) == 1 && withReason == 1,
-			"item 3: one write_file asked the user %d times (its reads through the editor, the agent's own permission request, the write); %d of the questions carried the hook's reason",
-			len(got), withReason)
+		require.NotEqual(t, -1, agents, "the agent's own permission request reached the user")
+		require.Contains(t, got[agents].Line, askReason, "the question carries the hook's reason")
+		require.Len(t, got, agents+1, "the editor's read and write for the allowed call were not asked again")
+		for _, m := range got {
+			require.Contains(t, m.Line, askReason, "every question says why")
+		}
+		knownGap(t, len(got) == 1, "item 3: the user was asked %d times: Gemini CLI reads the file through the editor before it asks permission "+
+			"to write it, and that read (its path holds ASKME) is judged, and asked, on its own", len(got))
 	})
 	require.Equal(t, 0, r.wait())
 }

@@ -280,6 +280,10 @@ func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
 	t.denied = t.denied || denied
 	st.mu.Unlock()
 	p.finish(st, hooks.PreToolUse, in.ToolName, &out, note)
+	if denied && ctx.Err() == nil {
+		p.deniedMessage(st, t, hooks.PreToolUse, answer["hookSpecificOutput"].(map[string]any)["permissionDecisionReason"].(string))
+		p.flush() // the bridge is not the proxy's read loop: nothing else sends it now
+	}
 	return answer
 }
 

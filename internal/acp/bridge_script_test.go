@@ -66,7 +66,10 @@ func TestBridgeEndToEndWithScriptedAgent(t *testing.T) {
 	require.Equal(t, "command", s.Hooks.PreToolUse[0].Hooks[0].Type)
 	command := s.Hooks.PreToolUse[0].Hooks[0].Command
 
-	claudeRunsHook := func(toolUseID, shell string) map[string]any {
+	// claudeRunsHook runs the bridge's hook as Claude Code does; a deny
+	// tells the editor why while the hook waits for its answer, so the
+	// editor's side reads that one message meanwhile.
+	claudeRunsHook := func(toolUseID, shell string, tellsEditor bool) map[string]any {
 		t.Helper()
 		in := mustRaw(map[string]any{"hook_event_name": "PreToolUse", "session_id": sess, "tool_name": "Bash",
 			"tool_input": map[string]any{"command": shell}, "tool_use_id": toolUseID, "cwd": project})
@@ -74,18 +77,30 @@ func TestBridgeEndToEndWithScriptedAgent(t *testing.T) {
 		c.Stdin = bytes.NewReader(in)
 		var stderr bytes.Buffer
 		c.Stderr = &stderr
-		out, err := c.Output()
-		require.NoError(t, err, "stderr: %s", stderr.String())
+		type result struct {
+			out []byte
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			out, err := c.Output()
+			done <- result{out, err}
+		}()
+		if tellsEditor {
+			require.NotNil(t, r.read(), "the proxy told the editor something")
+		}
+		res := <-done
+		require.NoError(t, res.err, "stderr: %s", stderr.String())
 		var answer struct {
 			Specific map[string]any `json:"hookSpecificOutput"`
 		}
-		require.NoError(t, json.Unmarshal(out, &answer), "%s", out)
+		require.NoError(t, json.Unmarshal(res.out, &answer), "%s", res.out)
 		return answer.Specific
 	}
-	deny := claudeRunsHook("toolu_deny", "rm -rf build")
+	deny := claudeRunsHook("toolu_deny", "rm -rf build", true)
 	require.Equal(t, "deny", deny["permissionDecision"])
 	require.Contains(t, deny["permissionDecisionReason"], denyReason)
-	allow := claudeRunsHook("toolu_ok", "echo BRIDGE-OK")
+	allow := claudeRunsHook("toolu_ok", "echo BRIDGE-OK", false)
 	require.Equal(t, "allow", allow["permissionDecision"])
 	require.Len(t, h.runs(t, "PreToolUse", "rm -rf build"), 1)
 
@@ -93,6 +108,14 @@ func TestBridgeEndToEndWithScriptedAgent(t *testing.T) {
 	require.Contains(t, r.chunkTexts(), "RAN", "the agent was answered allow_once")
 	require.Zero(t, r.countNoted(methodRequestPermission), "the editor was not asked")
 	require.Len(t, h.runs(t, "PreToolUse", "BRIDGE-OK"), 1, "PreToolUse ran once for the call: at the bridge, not again at its permission request")
+	var why []string
+	for _, text := range r.wavehooksChunks() {
+		if strings.Contains(text, denyReason) {
+			why = append(why, text)
+		}
+	}
+	require.Len(t, why, 1, "the deny at the bridge is told once in the agent's reply (issue #26 item 2): %q", r.wavehooksChunks())
+	require.Contains(t, why[0], "[wavehooks] PreToolUse hook: Bash was not run.")
 }
 
 // When the bridge cannot start (here: a $TMPDIR so deep that no unix socket

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+
+	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // operation is an agent's file or terminal request seen as the tool call
@@ -20,6 +22,9 @@ type operation struct {
 	title     string
 	input     json.RawMessage
 	locations []toolLocation
+	// path, content and command are what the request names, to find the
+	// tool call it belongs to (decidedOwner).
+	path, content, command string
 	// apply writes a hook's updatedInput into the request's params.
 	apply func(params map[string]json.RawMessage, updated json.RawMessage) (map[string]json.RawMessage, error)
 }
@@ -28,7 +33,8 @@ func operationOf(method string, params map[string]json.RawMessage) operation {
 	path := rawString(params["path"])
 	switch method {
 	case methodWriteTextFile:
-		return operation{short: "write", kind: "edit", tool: "Write", title: "Write " + path,
+		return operation{short: "write", kind: "edit", tool: "Write", title: "Write " + path, path: path,
+			content:   rawString(params["content"]),
 			input:     mustRaw(map[string]any{"file_path": path, "content": rawString(params["content"])}),
 			locations: []toolLocation{{Path: path}},
 			apply:     applyFileInput(map[string]string{"file_path": "path", "content": "content"}),
@@ -41,7 +47,7 @@ func operationOf(method string, params map[string]json.RawMessage) operation {
 		if v, ok := params["limit"]; ok && !isNull(v) {
 			in["limit"] = v
 		}
-		return operation{short: "read", kind: "read", tool: "Read", title: "Read " + path, input: mustRaw(in),
+		return operation{short: "read", kind: "read", tool: "Read", title: "Read " + path, input: mustRaw(in), path: path,
 			locations: []toolLocation{{Path: path}},
 			apply:     applyFileInput(map[string]string{"file_path": "path", "offset": "line", "limit": "limit"}),
 		}
@@ -62,7 +68,7 @@ func operationOf(method string, params map[string]json.RawMessage) operation {
 		if env, ok := params["env"]; ok && !isNull(env) {
 			in["env"] = env
 		}
-		return operation{short: "terminal", kind: "execute", tool: "Bash", title: "Run " + line, input: mustRaw(in),
+		return operation{short: "terminal", kind: "execute", tool: "Bash", title: "Run " + line, input: mustRaw(in), command: line,
 			apply: func(params map[string]json.RawMessage, updated json.RawMessage) (map[string]json.RawMessage, error) {
 				return applyCommand(params, updated, line, len(args) > 0)
 			},
@@ -150,4 +156,102 @@ func applyCommand(params map[string]json.RawMessage, updated json.RawMessage, ol
 		out["env"] = mustRaw(env)
 	}
 	return out, nil
+}
+
+// decidedOwner finds the tool call a file or terminal request belongs to
+// when that call was already decided at its permission request (or at the
+// hook bridge) and allowed: Gemini CLI asks permission for write_file,
+// then reads and writes the file through the editor. Such a request is
+// the same logical tool call, so its hooks do not run again and the user
+// is not asked again. It belongs to the call only when it does what the
+// call was judged on: a read or write of a path the call names (a write
+// only with the content of the call's diff for that path, the content the
+// hooks saw), a terminal running the call's command, and only when every
+// PreToolUse hook that matches the request's tool also matched the call's
+// (a hook on Write alone did not judge Gemini's write_file of an existing
+// file, which is an Edit). Anything else is judged on its own.
+func (st *sessState) decidedOwner(op *operation) *toolState {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for i := len(st.open) - 1; i >= 0; i-- {
+		t := st.open[i]
+		if t.denied || t.checked == "" || t.checked == methodWriteTextFile || t.checked == methodReadTextFile || t.checked == methodTerminalCreate {
+			continue
+		}
+		if name, _ := t.describe(); t.owns(op) && st.ws.judgedBySameHooks(name, op.tool) {
+			return t
+		}
+	}
+	return nil
+}
+
+// owns says whether a file or terminal request does what the tool call was
+// judged on (decidedOwner); the caller holds the session's lock.
+func (t *toolState) owns(op *operation) bool {
+	switch op.kind {
+	case "execute":
+		if t.kind != "execute" || op.command == "" {
+			return false
+		}
+		_, input := t.describe()
+		var in struct {
+			Command string `json:"command"`
+		}
+		return decode(input, &in) == nil && in.Command == op.command
+	case "read":
+		return (t.kind == "read" || t.kind == "edit") && op.path != "" && t.names(op.path)
+	case "edit":
+		if t.kind != "edit" || op.path == "" {
+			return false
+		}
+		for _, c := range t.content {
+			var d diffContent
+			if decode(c, &d) == nil && d.Type == "diff" && filepath.Clean(d.Path) == filepath.Clean(op.path) && d.NewText == op.content {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// names says whether the tool call names path: in its locations, its
+// diffs or its input's file path.
+func (t *toolState) names(path string) bool {
+	path = filepath.Clean(path)
+	for _, l := range t.locations {
+		if l.Path != "" && filepath.Clean(l.Path) == path {
+			return true
+		}
+	}
+	for _, c := range t.content {
+		var d diffContent
+		if decode(c, &d) == nil && d.Type == "diff" && d.Path != "" && filepath.Clean(d.Path) == path {
+			return true
+		}
+	}
+	in, _ := decodeObject(t.rawInput)
+	if p := firstString(in, "file_path", "path", "abs_path", "absolute_path"); p != "" && filepath.Clean(p) == path {
+		return true
+	}
+	return false
+}
+
+// judgedBySameHooks reports whether every PreToolUse hook that would run for
+// the tool named op also matches the tool named decided: only then did the
+// decision on decided judge what op does.
+func (w *workspace) judgedBySameHooks(decided, op string) bool {
+	if decided == op {
+		return true
+	}
+	cfg := w.Engine.Config()
+	for i := range cfg.Hooks {
+		h := &cfg.Hooks[i]
+		if h.Event != hooks.PreToolUse || !h.Matcher.Match(op) || h.Matcher.Match(decided) {
+			continue
+		}
+		if ok, _ := cfg.Active(h); ok {
+			return false
+		}
+	}
+	return true
 }

@@ -108,7 +108,7 @@ func TestFileReadPassesWithoutDecision(t *testing.T) {
 }
 
 // A hook's "ask" about a file operation is put to the user with a
-// session/request_permission of the proxy's own.
+// session/request_permission of the proxy's own, whose title says why.
 func TestAskAboutFileWriteUsesTheEditorsPermissionPrompt(t *testing.T) {
 	dir := t.TempDir()
 	ask := hook(t, dir, "ask.sh", `jq '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "outside src/"}}'`)
@@ -130,7 +130,8 @@ func TestAskAboutFileWriteUsesTheEditorsPermissionPrompt(t *testing.T) {
 	asks := r.noted(methodRequestPermission)
 	require.Len(t, asks, 1)
 	require.Contains(t, string(asks[0].ID), ownIDPrefix)
-	require.Contains(t, string(asks[0].Params), `"title":"Write `+target+`"`)
+	require.Contains(t, string(asks[0].Params), `"title":"Write `+target+` — wavehooks: a hook asks you to decide: outside src/"`,
+		"the question carries the hook's reason (issue #26 item 3)")
 
 	decision = "reject"
 	res := r.prompt(sess, "again")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -89,12 +90,18 @@ func (p *Proxy) requestPermission(m *message) {
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
 	st.mu.Unlock()
-	note, next := p.answerPermission(m, st, t, hooks.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out)
+	// A PreToolUse "ask" is put to the user by the agent's own request,
+	// which then carries the hook's reason: one question, with the why.
+	askReason := ""
+	if ok && out.Decision == string(hooks.PermissionAsk) {
+		askReason = out.Reason
+	}
+	note, next := p.answerPermission(m, st, t, hooks.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out, askReason)
 	if !bridged {
 		p.finish(st, hooks.PreToolUse, name, &out, note)
 	}
 	if next {
-		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options)
+		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options, askReason)
 	}
 }
 
@@ -103,11 +110,11 @@ func (p *Proxy) requestPermission(m *message) {
 // decide: its allow or deny answers the agent as PreToolUse's would; with
 // no decision the editor shows its dialog.
 func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sessState, t *toolState, name string,
-	input json.RawMessage, options []permissionOption) {
+	input json.RawMessage, options []permissionOption, askReason string) {
 	out, ok := p.fire(ctx, st, hooks.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
 		return st.session().RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
 	})
-	note, _ := p.answerPermission(m, st, t, hooks.PermissionRequest, name, options, ctx.Err() != nil, ok, &out)
+	note, _ := p.answerPermission(m, st, t, hooks.PermissionRequest, name, options, ctx.Err() != nil, ok, &out, askReason)
 	p.finish(st, hooks.PermissionRequest, name, &out, note)
 }
 
@@ -154,38 +161,45 @@ func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome)
 // answerPermission acts on permissionAction's verdict: it answers the
 // agent (or passes the request to the editor) and returns what it did, for
 // the run history, and whether the PermissionRequest hooks come next.
+// askReason is a PreToolUse hook's reason for asking ("" when none asked):
+// the request the editor gets carries it.
 func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hooks.Event, name string,
-	options []permissionOption, cancelled, ran bool, out *session.Outcome) (note string, next bool) {
+	options []permissionOption, cancelled, ran bool, out *session.Outcome, askReason string) (note string, next bool) {
 	switch permissionAction(ev, cancelled, ran, out) {
 	case permCancel:
 		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
 		return "cancelled by the editor: the agent was answered \"cancelled\"", false
 	case permDeny:
 		if !ran {
-			p.denyPermission(m, st, t, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
+			p.denyPermission(m, st, t, ev, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
 			return "denied: the hooks could not run", false
 		}
-		return p.denyPermission(m, st, t, options, "Denied by a "+string(ev)+" hook: "+out.Reason, out.Continue), false
+		return p.denyPermission(m, st, t, ev, options, "Denied by a "+string(ev)+" hook: "+out.Reason, out.Continue), false
 	case permAllow:
 		return p.allowPermission(m, st, t, options), false
 	case permAskRewritten:
 		p.hookMessage(st, ev, levelWarning, name+": a hook rewrote the tool's input (updatedInput), "+
 			"which ACP cannot pass to an agent that asks for permission; you are asked instead")
-		p.askEditor(m, st, t, options)
+		p.askEditor(m, st, t, options, askReason)
 		return "the editor asks the user", false
 	case permNext:
 		return "no decision: the PermissionRequest hooks come next", true
 	}
-	p.askEditor(m, st, t, options)
+	p.askEditor(m, st, t, options, askReason)
+	if askReason != "" {
+		return "the editor asks the user, with the hook's reason", false
+	}
 	return "the editor asks the user", false
 }
 
 // denyPermission answers a permission request with the agent's reject_once
 // option (reject_always when it has no other; "cancelled" when it has
-// neither) and shows the editor the tool call as failed with the reason.
-func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, options []permissionOption, reason string, cont bool) string {
+// neither) and shows the editor the tool call as failed with the reason,
+// and the reason once more as a hook message in the agent's reply: some
+// clients (CodeCompanion) never show a failed tool call's content.
+func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev hooks.Event, options []permissionOption, reason string, cont bool) string {
 	st.mu.Lock()
-	t.checked, t.denied = methodRequestPermission, true
+	t.checked, t.denied, t.denyReason = methodRequestPermission, true, reason
 	st.mu.Unlock()
 	var note string
 	if opt := pickOption(options, "reject_once", "reject_always"); opt != nil {
@@ -196,10 +210,24 @@ func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, options 
 		note = "the agent offered no reject option; it was answered \"cancelled\""
 	}
 	p.showToolFailed(st, t, reason)
+	p.deniedMessage(st, t, ev, reason)
 	if !cont {
 		p.stopTurn(st)
 	}
 	return note
+}
+
+// deniedMessage tells the user, in the agent's reply, that a tool call was
+// refused and why: the one "[wavehooks] …" message of a deny, whatever the
+// client shows of the failed tool call.
+func (p *Proxy) deniedMessage(st *sessState, t *toolState, ev hooks.Event, reason string) {
+	st.mu.Lock()
+	what := t.title
+	if what == "" {
+		what, _ = t.describe()
+	}
+	st.mu.Unlock()
+	p.hookMessage(st, ev, levelInfo, what+" was not run. "+reason)
 }
 
 // allowPermission answers a permission request with the agent's allow_once
@@ -208,7 +236,7 @@ func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, options 
 func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options []permissionOption) string {
 	opt := pickOption(options, "allow_once")
 	if opt == nil {
-		p.askEditor(m, st, t, options)
+		p.askEditor(m, st, t, options, "")
 		return "the agent offered no allow_once option; the editor asks the user"
 	}
 	st.mu.Lock()
@@ -219,8 +247,10 @@ func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options
 }
 
 // askEditor passes a permission request to the editor, remembering it so
-// that the user's answer is recorded.
-func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []permissionOption) {
+// that the user's answer is recorded. With a hook's reason for asking, the
+// request's tool call title says it (askTitle); every other byte is the
+// agent's.
+func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []permissionOption, askReason string) {
 	st.mu.Lock()
 	if t.checked == "" {
 		t.checked = methodRequestPermission
@@ -229,7 +259,21 @@ func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []per
 	p.mu.Lock()
 	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options}
 	p.mu.Unlock()
-	p.passEditor(m)
+	line := m.line
+	if askReason != "" {
+		line, _ = withToolTitle(m.line, func(old string) string { return askTitle(old, askReason) })
+	}
+	p.toEditor(m, line)
+}
+
+// askTitle is a permission prompt's title with the reason a hook gave for
+// asking, escaped to one line as every text a prompt shows.
+func askTitle(title, reason string) string {
+	why := "wavehooks: a hook asks you to decide: " + safetext.Line(reason, 0)
+	if title == "" {
+		return why
+	}
+	return title + " — " + why
 }
 
 // showToolFailed shows the editor a tool call the proxy refused, as failed
@@ -242,9 +286,8 @@ func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
 		"sessionUpdate": "tool_call_update",
 		"toolCallId":    t.id,
 		"status":        "failed",
-		"content": []any{map[string]any{"type": "content",
-			"content": map[string]string{"type": "text", "text": reason}}},
-		"_meta": map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "decision": "deny"}},
+		"content":       []any{denyContent(reason)},
+		"_meta":         map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "decision": "deny"}},
 	}
 	if !t.announced {
 		update["sessionUpdate"] = "tool_call"
@@ -259,6 +302,11 @@ func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
 	}
 	st.mu.Unlock()
 	p.sendEditor(notificationLine(methodSessionUpdate, map[string]any{"sessionId": st.acpID, "update": update}))
+}
+
+// denyContent is the tool call content that shows why the proxy denied it.
+func denyContent(reason string) map[string]any {
+	return map[string]any{"type": "content", "content": map[string]string{"type": "text", "text": reason}}
 }
 
 // editorAnswered records what the editor answered to an agent's request
@@ -335,10 +383,20 @@ func (p *Proxy) clientOperation(m *message) {
 	}
 	st := p.guardState(acpID)
 	op := operationOf(m.Method, params)
+	if owner := st.decidedOwner(&op); owner != nil {
+		// One logical tool call, one decision: its permission request was
+		// judged (and asked) already.
+		p.log.Debug("not hooked again: part of a tool call already decided", "method", m.Method, "tool call", owner.id,
+			"session", st.acpID)
+		p.passEditor(m)
+		return
+	}
 	p.mu.Lock()
 	p.seq++
+	// metaName is the tool its hooks are told, so that the transcript
+	// names it the same (describe).
 	t := &toolState{id: fmt.Sprintf("%s%s-%d", ownIDPrefix, op.short, p.seq), kind: op.kind, title: op.title,
-		locations: op.locations, rawInput: op.input, announced: false}
+		locations: op.locations, rawInput: op.input, metaName: op.tool}
 	p.mu.Unlock()
 	name, input := op.tool, op.input
 	p.flushText(st)
@@ -399,13 +457,15 @@ func (p *Proxy) refuseUnread(m *message, why string) {
 }
 
 // askUser puts a hook's "ask" about a file or terminal operation to the
-// user: the proxy sends the editor a session/request_permission of its own
-// and waits for the answer (a cancel or the editor going away denies).
+// user: the proxy sends the editor a session/request_permission of its own,
+// its title carrying the hook's reason, and waits for the answer (a cancel
+// or the editor going away denies).
 func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req session.AskRequest) bool {
+	title := t.title
 	if req.Reason != "" {
-		p.hookMessage(st, hooks.PreToolUse, levelInfo, t.title+": a hook asks you to decide: "+req.Reason)
+		title = askTitle(title, req.Reason) // the question carries the why
 	}
-	toolCall := map[string]any{"toolCallId": t.id, "title": t.title, "kind": t.kind, "status": "pending",
+	toolCall := map[string]any{"toolCallId": t.id, "title": title, "kind": t.kind, "status": "pending",
 		"rawInput": req.ToolInput}
 	if len(t.locations) > 0 {
 		toolCall["locations"] = t.locations

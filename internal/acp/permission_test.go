@@ -178,7 +178,9 @@ func TestPermissionRequestHooksDecideBeforeTheEditorAsks(t *testing.T) {
 	})
 	sess := r.handshake()
 	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
-	require.Equal(t, []string{"deny-1 rejected", "allow-1 allowed", "ask-1 allowed"}, r.chunkTexts())
+	require.Equal(t, []string{"deny-1 rejected", "allow-1 allowed", "ask-1 allowed"}, r.agentTexts())
+	require.Equal(t, []string{"\n\n[wavehooks] PermissionRequest hook: run was not run. Denied by a PermissionRequest hook: policy says no\n\n"},
+		r.wavehooksChunks(), "the deny is told once in the agent's reply")
 	asked := r.noted(methodRequestPermission)
 	require.Len(t, asked, 1, "only the call no hook decided reaches the editor")
 	require.Contains(t, string(asked[0].Params), `"ask-1"`)

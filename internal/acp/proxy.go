@@ -125,6 +125,8 @@ type Proxy struct {
 	// bridge is the hook bridge, once the agent is known to be
 	// claude-agent-acp (bridge.go).
 	bridge *bridge
+	// asks are the trust questions waiting for the user (trust.go).
+	asks sync.WaitGroup
 }
 
 // editorCall is a request of the editor's in flight to the agent.
@@ -261,6 +263,7 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 		// A read of a terminal or an inherited stdin cannot be interrupted
 		// by Close; the process is about to exit anyway.
 	}
+	p.asks.Wait() // p.stop ended their wait
 	p.closeWorkspaces()
 	return code
 }

@@ -191,7 +191,9 @@ func TestWorkspaceHooksNeedTrust(t *testing.T) {
 				return
 			}
 			require.Empty(t, readFile(t, ran))
-			require.Equal(t, []string{"\n\n[wavehooks] UserPromptSubmit hook warning: 1 UserPromptSubmit hook(s) of this workspace did not run: the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor\n\n"},
+			require.Equal(t, []string{
+				"\n\n[wavehooks] warning: " + untrustedNotice(project) + "\n\n",
+				"\n\n[wavehooks] UserPromptSubmit hook warning: 1 UserPromptSubmit hook(s) of this workspace did not run: the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor\n\n"},
 				r.chunkTexts())
 		})
 	}

@@ -43,6 +43,7 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 	if ok {
 		p.finish(st, hooks.SessionStart, source, &out, "")
 	}
+	p.offerTrust(st)
 }
 
 // openSession finds or starts the state and transcript of an agent's

@@ -51,6 +51,9 @@ type toolState struct {
 	checked string
 	// denied: a hook or the user refused it; its Post hooks do not run.
 	denied bool
+	// denyReason is why the proxy denied it at its permission request:
+	// the agent's own later updates keep it on the tool card.
+	denyReason string
 	// finished: completed or failed was handled.
 	finished bool
 	// bridged: the agent's own PreToolUse hook handed the call to the hook

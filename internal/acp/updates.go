@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/internal/rawjson"
+
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/session"
@@ -25,16 +27,19 @@ type updateParams struct {
 // observe), then records it: the agent's text, gathered per message, and its
 // tool calls; a finished tool call runs PostToolUse or PostToolUseFailure.
 func (p *Proxy) sessionUpdate(m *message) {
-	p.passEditor(m)
 	var params updateParams
 	if decodeTransient(m.Params, &params) != nil {
+		p.passEditor(m)
 		return
 	}
 	st := p.sessionState(params.SessionID)
+	head := &params.Update
+	if st == nil || (head.SessionUpdate != "tool_call" && head.SessionUpdate != "tool_call_update") {
+		p.passEditor(m)
+	}
 	if st == nil {
 		return
 	}
-	head := &params.Update
 	switch head.SessionUpdate {
 	case "agent_message_chunk":
 		var c struct {
@@ -54,9 +59,11 @@ func (p *Proxy) sessionUpdate(m *message) {
 			Update toolCallUpdate `json:"update"`
 		}
 		if decode(m.Params, &tool) != nil || tool.Update.ToolCallID == "" {
+			p.passEditor(m)
 			return
 		}
 		u := &tool.Update
+		p.toEditor(m, p.keepDenyReason(st, m, u))
 		p.toolUpdate(st, u, head.SessionUpdate == "tool_call")
 	}
 }
@@ -153,4 +160,46 @@ func (p *Proxy) uncheckedTool(st *sessState, name string) {
 		p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", name, "err", err)
 	}
 	p.recordNote(st, hooks.PreToolUse, name, "not enforced: ran without a permission request")
+}
+
+// keepDenyReason is the line of an agent's update of a tool call: as it
+// came, unless the proxy denied the call and the update brings content of
+// its own (claude-agent-acp's "User refused permission to run tool", 6–11 ms
+// after the proxy's failed update). An update's content replaces what the
+// editor showed, so the hook's reason would be lost from the tool card; it
+// goes first in the update's content instead, every other byte kept.
+func (p *Proxy) keepDenyReason(st *sessState, m *message, u *toolCallUpdate) []byte {
+	if u.Content == nil {
+		return m.line
+	}
+	st.mu.Lock()
+	t := st.tools[u.ToolCallID]
+	reason := ""
+	if t != nil {
+		reason = t.denyReason
+	}
+	st.mu.Unlock()
+	if reason == "" {
+		return m.line
+	}
+	line := m.line
+	pStart, pEnd, ok := memberValue(line, "params")
+	if !ok {
+		return line
+	}
+	uStart, uEnd, ok := memberValue(line[pStart:pEnd], "update")
+	if !ok {
+		return line
+	}
+	at := pStart + uStart
+	cStart, _, ok := memberValue(line[at:pStart+uEnd], "content")
+	if !ok || line[at+cStart] != '[' {
+		return line
+	}
+	open := at + cStart + 1
+	item := mustRaw(denyContent(reason))
+	if rest := rawjson.SkipSpace(line, open); rest < len(line) && line[rest] != ']' {
+		item = append(item, ',')
+	}
+	return spliced(line, open, open, item)
 }

@@ -23,6 +23,8 @@ type workspace struct {
 	// skipClaude drops the hooks of Claude Code's settings files: the agent
 	// runs them itself (see nativeClaudeHooks).
 	skipClaude bool
+	// trustOffered: the proxy asked the user to trust the project (trust.go).
+	trustOffered bool
 }
 
 func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(hooks.Input, hooks.Result, hooks.EventRun)) *workspace {

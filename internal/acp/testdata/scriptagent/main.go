@@ -11,9 +11,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -32,6 +34,12 @@ type script struct {
 	// Load is played during session/load, after the replay and before the
 	// answer: the agent's requests while the load is in flight.
 	Load []step `json:"load"`
+	// OwnOperations: a file or terminal request the client did not offer
+	// in initialize is carried out by the agent itself, as real agents do
+	// and as every agent must under ACP v2's permission-only model (no
+	// fs/* or terminal/* methods). Without it such a request is sent
+	// anyway, so a test can see what the proxy does with it.
+	OwnOperations bool `json:"ownOperations"`
 }
 
 // step is one thing the agent does in a turn; exactly one field is set.
@@ -44,21 +52,26 @@ type step struct {
 	// Permission asks session/request_permission for this tool call, with
 	// Options (Gemini CLI's by default), and goes on with the steps of the
 	// chosen option's kind ("allow"/"reject") or "cancelled".
-	Permission  json.RawMessage  `json:"permission,omitempty"`
-	Options     json.RawMessage  `json:"options,omitempty"`
-	IfAllowed   []step           `json:"ifAllowed,omitempty"`
-	IfRejected  []step           `json:"ifRejected,omitempty"`
-	IfCancelled []step           `json:"ifCancelled,omitempty"`
-	Call        *call            `json:"call,omitempty"`
-	IfOK        []step           `json:"ifOK,omitempty"`
-	IfError     []step           `json:"ifError,omitempty"`
-	Stop        string           `json:"stop,omitempty"`
-	Crash       *int             `json:"crash,omitempty"`
-	Hang        bool             `json:"hang,omitempty"`
-	WaitCancel  bool             `json:"waitCancel,omitempty"`
-	Chunks      *struct{ N int } `json:"chunks,omitempty"`
-	BigSay      int              `json:"bigSay,omitempty"`
-	Stdout      string           `json:"stdout,omitempty"`
+	Permission  json.RawMessage `json:"permission,omitempty"`
+	Options     json.RawMessage `json:"options,omitempty"`
+	IfAllowed   []step          `json:"ifAllowed,omitempty"`
+	IfRejected  []step          `json:"ifRejected,omitempty"`
+	IfCancelled []step          `json:"ifCancelled,omitempty"`
+	// Call sends the client this request and goes on with IfOK or IfError.
+	// With ownOperations, a file or terminal request the client did not
+	// offer is carried out by the agent itself: the file is read or
+	// written, the command run, and its output kept for $output in later
+	// updates.
+	Call       *call            `json:"call,omitempty"`
+	IfOK       []step           `json:"ifOK,omitempty"`
+	IfError    []step           `json:"ifError,omitempty"`
+	Stop       string           `json:"stop,omitempty"`
+	Crash      *int             `json:"crash,omitempty"`
+	Hang       bool             `json:"hang,omitempty"`
+	WaitCancel bool             `json:"waitCancel,omitempty"`
+	Chunks     *struct{ N int } `json:"chunks,omitempty"`
+	BigSay     int              `json:"bigSay,omitempty"`
+	Stdout     string           `json:"stdout,omitempty"`
 	// Async plays its steps alongside the rest of the turn.
 	Async []step `json:"async,omitempty"`
 	// WaitFile waits until the file exists (a hook creates it).
@@ -91,6 +104,11 @@ type agent struct {
 	waiting  map[string]chan msg
 	cancel   map[string]chan struct{}
 	lastErr  string
+	// lastOut is the output of the agent's own last file or terminal
+	// operation ($output in an update).
+	lastOut string
+	// offered are the file and terminal methods the client offered.
+	offered map[string]bool
 }
 
 func main() {
@@ -180,6 +198,21 @@ func (a *agent) request(m msg) {
 	_ = json.Unmarshal(m.Params, &p)
 	switch m.Method {
 	case "initialize":
+		var init struct {
+			ClientCapabilities struct {
+				Fs struct {
+					ReadTextFile  bool `json:"readTextFile"`
+					WriteTextFile bool `json:"writeTextFile"`
+				} `json:"fs"`
+				Terminal bool `json:"terminal"`
+			} `json:"clientCapabilities"`
+		}
+		_ = json.Unmarshal(m.Params, &init)
+		c := init.ClientCapabilities
+		a.mu.Lock()
+		a.offered = map[string]bool{"fs/read_text_file": c.Fs.ReadTextFile, "fs/write_text_file": c.Fs.WriteTextFile,
+			"terminal/create": c.Terminal}
+		a.mu.Unlock()
 		name := a.sc.AgentName
 		if name == "" {
 			name = "scriptagent"
@@ -245,7 +278,10 @@ func (a *agent) play(id json.RawMessage, sess string, steps []step, cancel chan 
 			a.update(sess, u)
 		case s.Update != nil:
 			var u map[string]any
-			_ = json.Unmarshal(s.Update, &u)
+			a.mu.Lock()
+			out, _ := json.Marshal(a.lastOut)
+			a.mu.Unlock()
+			_ = json.Unmarshal(bytes.ReplaceAll(s.Update, []byte("$output"), out[1:len(out)-1]), &u)
 			a.update(sess, u)
 		case s.Permission != nil:
 			options := s.Options
@@ -282,7 +318,12 @@ func (a *agent) play(id json.RawMessage, sess string, steps []step, cancel chan 
 			var params map[string]any
 			_ = json.Unmarshal(s.Call.Params, &params)
 			params["sessionId"] = sess
-			res := a.call(s.Call.Method, params)
+			var res msg
+			if a.ownOperation(s.Call.Method) {
+				res = a.operate(s.Call.Method, params)
+			} else {
+				res = a.call(s.Call.Method, params)
+			}
 			next := s.IfOK
 			if res.Error != nil {
 				var e struct{ Message string }
@@ -327,6 +368,55 @@ func (a *agent) play(id json.RawMessage, sess string, steps []step, cancel chan 
 		}
 	}
 	return false
+}
+
+// ownOperation says whether the agent carries out a file or terminal
+// request itself: the client did not offer it.
+func (a *agent) ownOperation(method string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	offered, known := a.offered[method]
+	return a.sc.OwnOperations && known && !offered
+}
+
+// operate carries out a file or terminal request as the agent's own tool:
+// the result is what the client would have answered.
+func (a *agent) operate(method string, params map[string]any) msg {
+	fail := func(err error) msg {
+		e, _ := json.Marshal(map[string]any{"code": -32603, "message": err.Error()})
+		return msg{Error: e}
+	}
+	str := func(k string) string { s, _ := params[k].(string); return s }
+	var out string
+	switch method {
+	case "fs/write_text_file":
+		if err := os.WriteFile(str("path"), []byte(str("content")), 0o600); err != nil {
+			return fail(err)
+		}
+	case "fs/read_text_file":
+		data, err := os.ReadFile(str("path"))
+		if err != nil {
+			return fail(err)
+		}
+		out = string(data)
+	case "terminal/create":
+		var args []string
+		if list, ok := params["args"].([]any); ok {
+			for _, v := range list {
+				s, _ := v.(string)
+				args = append(args, s)
+			}
+		}
+		data, err := exec.Command(str("command"), args...).CombinedOutput()
+		out = string(data)
+		if err != nil {
+			return fail(fmt.Errorf("%v: %s", err, data))
+		}
+	}
+	a.mu.Lock()
+	a.lastOut = out
+	a.mu.Unlock()
+	return msg{Result: json.RawMessage(`{}`)}
 }
 
 func (a *agent) call(method string, params any) msg {
