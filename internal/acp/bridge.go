@@ -18,6 +18,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -386,14 +387,14 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 	}
 	if b.err != nil {
 		m.passed = true
-		p.sendEditor(errorLine(m.ID, codeInternalError, "wavehooks cannot guard this agent's tool calls "+
+		p.sendEditor(errorLine(m.ID, rpcerr.InternalError, "wavehooks cannot guard this agent's tool calls "+
 			"(its hook bridge did not start: "+b.err.Error()+"), so the session is not started", nil))
 		return nil, false
 	}
 	line, err := b.bridgeSettings(m.line)
 	if err != nil {
 		m.passed = true
-		p.sendEditor(errorLine(m.ID, codeInvalidParams, "wavehooks cannot add its PreToolUse hook to this session, "+
+		p.sendEditor(errorLine(m.ID, rpcerr.InvalidParams, "wavehooks cannot add its PreToolUse hook to this session, "+
 			"so its hooks could not stop the agent's tools: the request's _meta.claudeCode.options.settings: "+err.Error(), nil))
 		return nil, false
 	}

@@ -1,6 +1,9 @@
 package acp
 
-import "github.com/wavehooks/wavehooks/internal/hooks"
+import (
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
+)
 
 // hookRuns answers _wavehooks/hookRuns with the run history, newest first,
 // as `wavehooks serve` answers wave/hookRuns.
@@ -11,7 +14,7 @@ func (p *Proxy) hookRuns(m *message) {
 		Limit     int         `json:"limit"`
 	}
 	if err := decode(m.Params, &params); err != nil {
-		p.toEditor(m, errorLine(m.ID, codeInvalidParams, "wavehooks: invalid params: "+err.Error(), nil))
+		p.toEditor(m, errorLine(m.ID, rpcerr.InvalidParams, "wavehooks: invalid params: "+err.Error(), nil))
 		return
 	}
 	if params.SessionID != "" {

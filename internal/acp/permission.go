@@ -7,6 +7,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -352,13 +353,13 @@ func (p *Proxy) clientOperation(m *message) {
 	})
 	var note string
 	deny := func(reason string) {
-		p.toAgent(m, errorLine(m.ID, codeHookDenied, reason,
+		p.toAgent(m, errorLine(m.ID, rpcerr.HookDenied, reason,
 			map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "tool": name, "decision": "deny"}}))
 		p.hookMessage(st, hooks.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
 	}
 	switch {
 	case ctx.Err() != nil:
-		p.toAgent(m, errorLine(m.ID, codeCancelled, "cancelled: the editor cancelled the turn", nil))
+		p.toAgent(m, errorLine(m.ID, rpcerr.RequestCancelled, "cancelled: the editor cancelled the turn", nil))
 		note = "cancelled by the editor"
 	case !ok:
 		deny("Not carried out: its PreToolUse hooks could not run.")
@@ -394,7 +395,7 @@ func (p *Proxy) clientOperation(m *message) {
 // hooks could not have judged it.
 func (p *Proxy) refuseUnread(m *message, why string) {
 	p.log.Warn("refused a request the hooks cannot judge", "method", m.Method, "why", why)
-	p.toAgent(m, errorLine(m.ID, codeInvalidParams, "wavehooks: "+m.Method+" refused: "+why+
+	p.toAgent(m, errorLine(m.ID, rpcerr.InvalidParams, "wavehooks: "+m.Method+" refused: "+why+
 		", so its hooks cannot judge it", nil))
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -29,7 +30,7 @@ func (p *Proxy) prompt(m *message) {
 	}
 	if params.SessionID == "" {
 		// Its UserPromptSubmit hooks would have no session to run in.
-		p.toEditor(m, errorLine(m.ID, codeInvalidParams, "wavehooks: invalid params: session/prompt needs a sessionId", nil))
+		p.toEditor(m, errorLine(m.ID, rpcerr.InvalidParams, "wavehooks: invalid params: session/prompt needs a sessionId", nil))
 		return
 	}
 	st := p.guardState(params.SessionID)
@@ -47,7 +48,7 @@ func (p *Proxy) prompt(m *message) {
 		p.toEditor(m, resultLine(m.ID, map[string]string{"stopReason": "cancelled"}))
 		return
 	case !ok:
-		p.toEditor(m, errorLine(m.ID, codeInternalError,
+		p.toEditor(m, errorLine(m.ID, rpcerr.InternalError,
 			"wavehooks: the prompt could not be recorded, so its UserPromptSubmit hooks could not run; it was not sent to the agent", nil))
 		return
 	case out.Blocked || !out.Continue:

@@ -3,6 +3,8 @@ package acp
 import (
 	"context"
 	"fmt"
+
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
 // fromEditor handles one message from the editor.
@@ -81,7 +83,7 @@ func (p *Proxy) forwardCall(m *message, call *editorCall, line []byte) {
 	if p.agentGone {
 		code := p.agentCode
 		p.mu.Unlock()
-		p.sendEditor(errorLine(call.id, codeInternalError, fmt.Sprintf("wavehooks: the agent exited (status %d)", code), nil))
+		p.sendEditor(errorLine(call.id, rpcerr.InternalError, fmt.Sprintf("wavehooks: the agent exited (status %d)", code), nil))
 		return
 	}
 	p.editorCalls[idKey(call.id)] = call
@@ -227,7 +229,7 @@ func (p *Proxy) agentEnded(code int) {
 		if call.turn != nil {
 			id = call.turn.editorID
 		}
-		p.sendEditor(errorLine(id, codeInternalError,
+		p.sendEditor(errorLine(id, rpcerr.InternalError,
 			fmt.Sprintf("wavehooks: the agent exited (status %d) before answering %s", code, call.method), nil))
 	}
 	p.flush()

@@ -31,18 +31,6 @@ const (
 	methodHookRuns = "_wavehooks/hookRuns"
 )
 
-// JSON-RPC and ACP error codes the proxy answers with.
-const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-	codeInvalidParams  = -32602
-	codeInternalError  = -32603
-	codeCancelled      = -32800
-	// codeHookDenied answers a file or terminal request a PreToolUse hook
-	// denied; ACP leaves codes outside its list to implementations.
-	codeHookDenied = -32001
-)
-
 // message is one JSON-RPC message as read from one side: the line itself,
 // which is what gets forwarded, and the envelope fields the proxy routes on.
 type message struct {
