@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
@@ -183,15 +184,15 @@ func (p *Proxy) deepFromAgent(line []byte) {
 // deepPermissionAnswer denies a permission request nested too deep: its
 // reject option when its options can be read (they are shallow even when the
 // tool call is not), else "cancelled".
-func deepPermissionAnswer(params []byte) any {
+func deepPermissionAnswer(params []byte) acpmsg.RequestPermissionResponse {
 	raw := members(params)["options"]
-	var options []permissionOption
+	var options []acpmsg.PermissionOption
 	if len(raw) > 0 && !rawjson.TooDeep(raw, maxNesting) && json.Unmarshal(raw, &options) == nil {
 		if opt := pickOption(options, "reject_once", "reject_always"); opt != nil {
-			return selected(opt.OptionID)
+			return acpmsg.Selected(opt.OptionID)
 		}
 	}
-	return cancelledOutcome
+	return acpmsg.Cancelled()
 }
 
 // recoverRefusal logs a panic in refusing a message instead of ending the

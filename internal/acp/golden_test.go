@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
@@ -86,14 +87,14 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 		{"tool_failed.jsonl", func(t *testing.T, p *Proxy, other *bytes.Buffer) {
 			st := goldenSession()
 			p.showToolFailed(st, &toolState{id: "call-1", title: "Write /p/a.txt", kind: "edit",
-				locations: []toolLocation{{Path: "/p/a.txt", Line: line(3)}}}, "Denied by a PreToolUse hook: no")
+				locations: []acpmsg.ToolCallLocation{{Path: "/p/a.txt", Line: line(3)}}}, "Denied by a PreToolUse hook: no")
 			p.showToolFailed(st, &toolState{id: "call-2", title: "", announced: false}, "untitled")
 			p.showToolFailed(st, &toolState{id: "call-3", title: "ls", kind: "execute", announced: true}, "Denied by a PreToolUse hook: no ls")
 		}},
 		{"permission_answers.jsonl", func(t *testing.T, p *Proxy, other *bytes.Buffer) {
 			st, m := goldenSession(), permissionRequest(t)
 			var opts struct {
-				Options []permissionOption `json:"options"`
+				Options []acpmsg.PermissionOption `json:"options"`
 			}
 			require.NoError(t, json.Unmarshal(m.Params, &opts))
 			p.denyPermission(m, st, st.tool("call-1"), opts.Options, "Denied by a PreToolUse hook: no", true)
@@ -107,7 +108,7 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel() // the request is sent; no answer is awaited
 			st := goldenSession()
-			t1 := &toolState{id: "wavehooks-write-1", title: "Write /p/a.txt", kind: "edit", locations: []toolLocation{{Path: "/p/a.txt"}}}
+			t1 := &toolState{id: "wavehooks-write-1", title: "Write /p/a.txt", kind: "edit", locations: []acpmsg.ToolCallLocation{{Path: "/p/a.txt"}}}
 			require.False(t, p.askUser(ctx, st, t1, session.AskRequest{ToolInput: json.RawMessage(`{"content":"x","file_path":"/p/a.txt"}`)}))
 			t2 := &toolState{id: "wavehooks-terminal-2", title: "Run ls", kind: "execute"}
 			require.False(t, p.askUser(ctx, st, t2, session.AskRequest{ToolInput: json.RawMessage(`{"command":"ls"}`)}))
@@ -122,14 +123,14 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 			p.sendEditor(errorLine(nil, rpcerr.ParseError, "wavehooks: parse error: x", nil))
 			p.sendEditor(errorLine(json.RawMessage(`"a"`), rpcerr.InvalidParams, "wavehooks: invalid params: session/prompt needs a sessionId", nil))
 			p.sendAgent(errorLine(json.RawMessage("3"), rpcerr.HookDenied, "Denied by a PreToolUse hook: no",
-				map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "tool": "Write", "decision": "deny"}}))
+				&acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(hooks.PreToolUse), Tool: "Write", Decision: "deny"}}))
 			p.sendEditor(rawErrorLine(json.RawMessage("4"), json.RawMessage(`{"code":-32603,"message":"boom"}`)))
-			p.sendEditor(resultLine(json.RawMessage("6"), map[string]string{"stopReason": "refusal"}))
+			p.sendEditor(resultLine(json.RawMessage("6"), acpmsg.PromptResponse{StopReason: acpmsg.StopRefusal}))
 		}},
 		{"edited_requests.jsonl", func(t *testing.T, p *Proxy, other *bytes.Buffer) {
 			prompt, err := parseMessage([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"sess-1","_meta":{"z":1,"a":[2]},"prompt":[{"type":"text","text":"hi"},{"type":"image","data":"AA==","mimeType":"image/png"}],"extra":true}}` + "\n"))
 			require.NoError(t, err)
-			var pp promptParams
+			var pp acpmsg.PromptRequest
 			require.NoError(t, decode(prompt.Params, &pp))
 			p.sendAgent(withPrompt(prompt, textBlocks([]string{"[Hook:SessionStart] before"}),
 				rewrittenPrompt(pp.Prompt, "rewritten"), textBlocks([]string{"[Hook:UserPromptSubmit] after"})))
@@ -145,7 +146,8 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 				require.NoError(t, err)
 				params, err := decodeObject(m.Params)
 				require.NoError(t, err)
-				op := operationOf(m.Method, params)
+				op, err := operationOf(m.Method, m.Params)
+				require.NoError(t, err)
 				other.Write(append(append([]byte{}, op.input...), '\n')) // the tool_input hooks read
 				changed, err := op.apply(params, json.RawMessage(req.updated))
 				require.NoError(t, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
@@ -57,10 +58,7 @@ func (p *Proxy) editorRequest(m *message) {
 	call := &editorCall{id: m.ID, method: m.Method}
 	switch m.Method {
 	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionClose:
-		var params struct {
-			SessionID string `json:"sessionId"`
-			Cwd       string `json:"cwd"`
-		}
+		var params acpmsg.SessionRequest
 		_ = decode(m.Params, &params)
 		call.sessionID, call.cwd = params.SessionID, params.Cwd
 		line, ok := p.withBridge(m)
@@ -178,11 +176,7 @@ func (p *Proxy) agentRequest(m *message) {
 // initialized learns from the agent's initialize answer whether it runs
 // Claude Code's hooks itself.
 func (p *Proxy) initialized(m *message) {
-	var res struct {
-		AgentInfo struct {
-			Name string `json:"name"`
-		} `json:"agentInfo"`
-	}
+	var res acpmsg.InitializeResponse
 	_ = decode(m.Result, &res)
 	skip := nativeClaudeHooks(res.AgentInfo.Name)
 	p.mu.Lock()

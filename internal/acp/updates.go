@@ -4,29 +4,20 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
-
-// updateParams is the part of a session/update's params every kind of
-// update shares, read in one pass: text chunks, the most frequent message,
-// need nothing more than this and their content.
-type updateParams struct {
-	SessionID string `json:"sessionId"`
-	Update    struct {
-		SessionUpdate string          `json:"sessionUpdate"`
-		Content       json.RawMessage `json:"content"`
-		MessageID     *string         `json:"messageId"`
-	} `json:"update"`
-}
 
 // sessionUpdate passes a session/update to the editor first (hooks here only
 // observe), then records it: the agent's text, gathered per message, and its
 // tool calls; a finished tool call runs PostToolUse or PostToolUseFailure.
 func (p *Proxy) sessionUpdate(m *message) {
 	p.passEditor(m)
-	var params updateParams
+	// The part every kind of update shares, read in one pass: text chunks,
+	// the most frequent message, need nothing more than this and their content.
+	var params acpmsg.SessionUpdateHead
 	if decodeTransient(m.Params, &params) != nil {
 		return
 	}
@@ -36,11 +27,8 @@ func (p *Proxy) sessionUpdate(m *message) {
 	}
 	head := &params.Update
 	switch head.SessionUpdate {
-	case "agent_message_chunk":
-		var c struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
+	case acpmsg.UpdateAgentMessageChunk:
+		var c acpmsg.ContentBlock
 		if decodeTransient(head.Content, &c) != nil || c.Type != "text" {
 			return
 		}
@@ -49,22 +37,20 @@ func (p *Proxy) sessionUpdate(m *message) {
 			msgID = *head.MessageID
 		}
 		p.saveText(st, st.addText(msgID, c.Text))
-	case "tool_call", "tool_call_update":
-		var tool struct {
-			Update toolCallUpdate `json:"update"`
-		}
+	case acpmsg.UpdateToolCall, acpmsg.UpdateToolCallUpdate:
+		var tool acpmsg.ToolCallNotification
 		if decode(m.Params, &tool) != nil || tool.Update.ToolCallID == "" {
 			return
 		}
 		u := &tool.Update
-		p.toolUpdate(st, u, head.SessionUpdate == "tool_call")
+		p.toolUpdate(st, u, head.SessionUpdate == acpmsg.UpdateToolCall)
 	}
 }
 
 // toolUpdate merges a tool call's update into what the session knows of it;
 // a new call goes into the transcript with the text before it, a finished
 // one runs its Post hooks.
-func (p *Proxy) toolUpdate(st *sessState, u *toolCallUpdate, isNew bool) {
+func (p *Proxy) toolUpdate(st *sessState, u *acpmsg.ToolCallUpdate, isNew bool) {
 	t := st.tool(u.ToolCallID)
 	st.mu.Lock()
 	t.merge(u)
