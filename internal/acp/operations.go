@@ -118,15 +118,7 @@ func applyFileInput(fields map[string]string) func(acpmsg.Object, json.RawMessag
 // place. An updatedInput that names its own "args" sets command and
 // arguments as given.
 func applyCommand(params acpmsg.Object, updated json.RawMessage, old string, hadArgs bool) (acpmsg.Object, error) {
-	var in struct {
-		Command *string   `json:"command"`
-		Args    *[]string `json:"args"`
-		Cwd     *string   `json:"cwd"`
-		Env     *[]struct {
-			Name  *string `json:"name"`
-			Value *string `json:"value"`
-		} `json:"env"`
-	}
+	var in acpmsg.UpdatedBashInput
 	if err := decode(updated, &in); err != nil {
 		return nil, errors.New("command must be a string, args a list of strings, cwd a string, env a list of {name, value}")
 	}

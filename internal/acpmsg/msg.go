@@ -393,6 +393,24 @@ type BashInput struct {
 	Env     json.RawMessage `json:"env,omitempty"`
 }
 
+// UpdatedBashInput is a PreToolUse hook's updatedInput for a terminal/create
+// (a Bash tool input), as the proxy writes it back into the request: a
+// member present replaces the request's, so presence is kept (pointers);
+// "args" is the proxy's own addition, to set a program and its arguments.
+type UpdatedBashInput struct {
+	Args    *[]string             `json:"args"`
+	Command *string               `json:"command"`
+	Cwd     *string               `json:"cwd"`
+	Env     *[]UpdatedEnvVariable `json:"env"`
+}
+
+// UpdatedEnvVariable is one variable of an UpdatedBashInput's env, with
+// presence kept so that a missing name or value is refused, not taken as "".
+type UpdatedEnvVariable struct {
+	Name  *string `json:"name"`
+	Value *string `json:"value"`
+}
+
 // HookRunsRequest is the params of _wavehooks/hookRuns, the proxy's own
 // extension method (ACP reserves "_" names for them): which runs of the
 // hook-run history the editor asks for, as `wavehooks serve`'s wave/hookRuns.
