@@ -46,11 +46,15 @@ func TestProtocolDocErrorTable(t *testing.T) {
 	require.Equal(t, want, documented)
 }
 
-// docs/acp.md tells agent authors the code of a hook's deny of a file or
-// terminal request.
-func TestACPDocHookDeniedCode(t *testing.T) {
-	require.Equal(t, -32001, HookDenied)
-	require.Contains(t, readDoc(t, "acp.md"), "(code "+strconv.Itoa(HookDenied)+")")
+// docs/acp.md tells agent and editor authors the codes the proxy answers
+// with: a hook's deny of a file or terminal request, a refused message, a
+// line that is not JSON.
+func TestACPDocCodes(t *testing.T) {
+	doc := readDoc(t, "acp.md")
+	require.Equal(t, -32001, HookDenied, "the code agents were told")
+	require.Contains(t, doc, "(code "+strconv.Itoa(HookDenied)+")")
+	require.Contains(t, doc, "InvalidRequest ("+strconv.Itoa(InvalidRequest)+")")
+	require.Contains(t, doc, "parse error ("+strconv.Itoa(ParseError)+")")
 }
 
 // Every code means one thing: no two names share a value.
