@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
 // A line from the editor that is not a JSON-RPC message is answered with a
@@ -20,7 +22,7 @@ func TestMalformedEditorLines(t *testing.T) {
 		r.send(bad)
 		m := r.read()
 		require.NotNil(t, m.Error, "a line %q gets an error", bad)
-		require.Equal(t, codeParseError, m.Error.Code)
+		require.Equal(t, rpcerr.ParseError, m.Error.Code)
 		require.Equal(t, "null", string(m.ID))
 	}
 	r.send("")

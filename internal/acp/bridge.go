@@ -16,8 +16,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -160,15 +162,6 @@ func (b *bridge) serve() {
 	}
 }
 
-// bridgeInput is the part of Claude Code's hook input the bridge reads.
-type bridgeInput struct {
-	SessionID string          `json:"session_id"`
-	Event     string          `json:"hook_event_name"`
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
-	ToolUseID string          `json:"tool_use_id"`
-}
-
 // handle reads one hook command's token and input and writes its answer.
 // The connection is closed without an answer when the token is wrong: the
 // command then fails closed.
@@ -180,11 +173,11 @@ func (b *bridge) handle(conn net.Conn) {
 		return
 	}
 	data, err := io.ReadAll(r)
-	var in bridgeInput
+	var in acpmsg.BridgeInput
 	if err == nil {
 		err = json.Unmarshal(data, &in)
 	}
-	var answer map[string]any
+	var answer acpmsg.BridgeAnswer
 	if err != nil {
 		answer = bridgeDeny("wavehooks could not read the hook's input (" + err.Error() + "); the tool is not allowed")
 	} else {
@@ -194,10 +187,12 @@ func (b *bridge) handle(conn net.Conn) {
 }
 
 // bridgeDeny is Claude Code's PreToolUse answer that denies with a reason.
-func bridgeDeny(reason string) map[string]any {
-	return map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PreToolUse",
-		"permissionDecision": "deny", "permissionDecisionReason": reason}}
+func bridgeDeny(reason string) acpmsg.BridgeAnswer {
+	return acpmsg.BridgeAnswer{HookSpecificOutput: acpmsg.PreToolUseOutput{HookEventName: string(hooks.PreToolUse),
+		PermissionDecision: "deny", PermissionDecisionReason: &reason}}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // bridgePreToolUse runs the user's PreToolUse hooks for a tool call Claude
 // Code is about to make, through the session package as at a permission
@@ -205,7 +200,7 @@ func bridgeDeny(reason string) map[string]any {
 // not run), ask, allow (with a hook's updatedInput), or no decision, when
 // Claude Code's own permission flow decides and a permission request may
 // follow (requestPermission then reuses this outcome).
-func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
+func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 	if in.Event != string(hooks.PreToolUse) || in.ToolName == "" || in.ToolUseID == "" {
 		return bridgeDeny(fmt.Sprintf("wavehooks' hook bridge got %q for tool %q (id %q); it only answers PreToolUse for a named tool call",
 			in.Event, in.ToolName, in.ToolUseID))
@@ -236,10 +231,10 @@ func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
 		}
 		return pend.Finish(pend.Facts(flow.AskedElsewhere))
 	})
-	var answer map[string]any
+	var answer acpmsg.BridgeAnswer // set by a deny
 	var note string
 	denied := true
-	specific := map[string]any{"hookEventName": "PreToolUse"}
+	specific := acpmsg.PreToolUseOutput{HookEventName: string(hooks.PreToolUse)}
 	switch {
 	case ctx.Err() != nil:
 		answer, note = bridgeDeny("the editor cancelled the turn"), "cancelled by the editor: denied"
@@ -248,30 +243,29 @@ func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
 	case out.Permission == string(hooks.PermissionDeny):
 		answer, note = bridgeDeny("Denied by a PreToolUse hook: "+out.Reason), "denied in the agent, before it ran"
 	case out.Decision == "ask":
-		specific["permissionDecision"], specific["permissionDecisionReason"] = "ask", out.Reason
+		specific.PermissionDecision, specific.PermissionDecisionReason = "ask", ptr(out.Reason)
 		note = "the agent asks the user"
 	case out.Decision == "allow":
-		specific["permissionDecision"] = "allow"
+		specific.PermissionDecision = "allow"
 		if out.Reason != "" {
-			specific["permissionDecisionReason"] = out.Reason
+			specific.PermissionDecisionReason = ptr(out.Reason)
 		}
 		if out.Result.UpdatedInput != nil {
-			specific["updatedInput"] = out.ToolInput
+			specific.UpdatedInput = out.ToolInput
 		}
 		note = "allowed in the agent"
 	default:
 		note = "no decision: the agent's own permission flow decides"
 	}
-	if answer == nil {
+	if answer.HookSpecificOutput.HookEventName == "" { // no deny
 		denied = false
 		if len(out.AdditionalContext) > 0 {
-			specific["additionalContext"] = strings.Join(out.AdditionalContext, "\n")
+			specific.AdditionalContext = ptr(strings.Join(out.AdditionalContext, "\n"))
 		}
-		answer = map[string]any{"hookSpecificOutput": specific}
+		answer = acpmsg.BridgeAnswer{HookSpecificOutput: specific}
 	}
 	if ok && !out.Continue {
-		answer["continue"] = false
-		answer["stopReason"] = out.StopReason
+		answer.Continue, answer.StopReason = ptr(false), ptr(out.StopReason)
 	}
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
@@ -281,7 +275,7 @@ func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
 	st.mu.Unlock()
 	p.finish(st, hooks.PreToolUse, in.ToolName, &out, note)
 	if denied && ctx.Err() == nil {
-		p.deniedMessage(st, t, hooks.PreToolUse, answer["hookSpecificOutput"].(map[string]any)["permissionDecisionReason"].(string))
+		p.deniedMessage(st, t, hooks.PreToolUse, *answer.HookSpecificOutput.PermissionDecisionReason)
 		p.flush() // the bridge is not the proxy's read loop: nothing else sends it now
 	}
 	return answer
@@ -311,72 +305,84 @@ type bridgedRun struct {
 // relative to the session's cwd). The request is returned unchanged, with
 // an error, when it cannot be read.
 func (b *bridge) bridgeSettings(line []byte) ([]byte, error) {
-	var msg map[string]json.RawMessage
+	var msg acpmsg.Object
 	if err := json.Unmarshal(line, &msg); err != nil {
 		return line, err
 	}
-	var params map[string]any
-	if err := json.Unmarshal(msg["params"], &params); err != nil || params == nil {
+	params, err := objectMember(msg, "params")
+	if err != nil || isNull(msg["params"]) {
 		return line, errors.New("its params are not an object")
 	}
-	obj := func(parent map[string]any, key string) (map[string]any, error) {
-		switch v := parent[key].(type) {
-		case nil:
-			m := map[string]any{}
-			parent[key] = m
-			return m, nil
-		case map[string]any:
-			return v, nil
-		default:
-			return nil, fmt.Errorf("its %s is not an object", key)
-		}
-	}
-	meta, err := obj(params, "_meta")
+	meta, err := objectMember(params, "_meta")
 	if err != nil {
 		return line, err
 	}
-	cc, err := obj(meta, "claudeCode")
+	cc, err := objectMember(meta, "claudeCode")
 	if err != nil {
 		return line, err
 	}
-	options, err := obj(cc, "options")
+	options, err := objectMember(cc, "options")
 	if err != nil {
 		return line, err
 	}
-	if file, isFile := options["settings"].(string); isFile {
-		cwd, _ := params["cwd"].(string)
+	var file string
+	if json.Unmarshal(options["settings"], &file) == nil && !isNull(options["settings"]) {
+		var cwd string
+		_ = json.Unmarshal(params["cwd"], &cwd)
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(cwd, file) // as the adapter resolves it
 		}
 		data, err := os.ReadFile(file)
-		var s map[string]any
+		var s acpmsg.Object
 		if err == nil {
 			err = json.Unmarshal(data, &s)
+		}
+		if err == nil && s == nil {
+			err = errors.New("it is not an object")
 		}
 		if err != nil {
 			return line, fmt.Errorf("the settings file it names: %w", err)
 		}
-		options["settings"] = s
+		options["settings"] = mustRaw(s)
 	}
-	settings, err := obj(options, "settings")
+	settings, err := objectMember(options, "settings")
 	if err != nil {
 		return line, err
 	}
-	hk, err := obj(settings, "hooks")
+	hk, err := objectMember(settings, "hooks")
 	if err != nil {
 		return line, err
 	}
-	pre, _ := hk["PreToolUse"].([]any)
-	if hk["PreToolUse"] != nil && pre == nil {
+	var pre []json.RawMessage
+	if raw := hk["PreToolUse"]; !isNull(raw) && (json.Unmarshal(raw, &pre) != nil || pre == nil) {
 		return line, errors.New("its settings' hooks.PreToolUse is not a list")
 	}
 	// A repository's .claude/settings.json could turn every hook off,
 	// the bridge's with them; this layer ranks above the project's.
-	settings["disableAllHooks"] = false
-	hk["PreToolUse"] = append(pre, map[string]any{"matcher": "*", "hooks": []any{
-		map[string]any{"type": "command", "command": b.command, "timeout": bridgeHookTimeout}}})
+	settings["disableAllHooks"] = mustRaw(false)
+	hk["PreToolUse"] = mustRaw(append(pre, mustRaw(acpmsg.ClaudeHookMatcher{Matcher: "*", Hooks: []acpmsg.ClaudeCommandHook{
+		{Type: "command", Command: b.command, Timeout: bridgeHookTimeout}}})))
+	settings["hooks"] = mustRaw(hk) // each level goes back into its parent, innermost first
+	options["settings"] = mustRaw(settings)
+	cc["options"] = mustRaw(options)
+	meta["claudeCode"] = mustRaw(cc)
+	params["_meta"] = mustRaw(meta)
 	msg["params"] = mustRaw(params)
 	return append(mustRaw(msg), '\n'), nil
+}
+
+// objectMember is the object at parent[key], as an Object whose members
+// keep their bytes; an empty one when the member is absent or null.
+func objectMember(parent acpmsg.Object, key string) (acpmsg.Object, error) {
+	raw := parent[key]
+	if isNull(raw) {
+		return acpmsg.Object{}, nil
+	}
+	var obj acpmsg.Object
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("its %s is not an object", key)
+	}
+	return obj, nil
 }
 
 // withBridge is the editor's session/new, session/load or session/resume
@@ -390,14 +396,14 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 	}
 	if b.err != nil {
 		m.passed = true
-		p.sendEditor(errorLine(m.ID, codeInternalError, "wavehooks cannot guard this agent's tool calls "+
+		p.sendEditor(errorLine(m.ID, rpcerr.InternalError, "wavehooks cannot guard this agent's tool calls "+
 			"(its hook bridge did not start: "+b.err.Error()+"), so the session is not started", nil))
 		return nil, false
 	}
 	line, err := b.bridgeSettings(m.line)
 	if err != nil {
 		m.passed = true
-		p.sendEditor(errorLine(m.ID, codeInvalidParams, "wavehooks cannot add its PreToolUse hook to this session, "+
+		p.sendEditor(errorLine(m.ID, rpcerr.InvalidParams, "wavehooks cannot add its PreToolUse hook to this session, "+
 			"so its hooks could not stop the agent's tools: the request's _meta.claudeCode.options.settings: "+err.Error(), nil))
 		return nil, false
 	}

@@ -127,3 +127,18 @@ func TestBridgeSocketFailsClosed(t *testing.T) {
 		require.NotEmpty(t, out.Specific.Reason, in)
 	}
 }
+
+// Adding the bridge's hook keeps the bytes of every member of the request
+// it does not touch: an editor's MCP server entry keeps its key order, and
+// a large number in _meta is not rounded through a float.
+func TestBridgeSettingsKeepTheBytesOfWhatTheyDoNotTouch(t *testing.T) {
+	_, b := bridgeProxy(t)
+	mcp := `[{"name":"fs","command":"/usr/bin/mcp-fs","args":["--root","/p"],"env":[]}]`
+	meta := `{"zed":{"requestId":12345678901234567891,"b":1,"a":2},"claudeCode":{"options":{"model":"opus"}}}`
+	line, err := b.bridgeSettings([]byte(`{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"cwd":"/p","mcpServers":` + mcp + `,"_meta":` + meta + "}}\n"))
+	require.NoError(t, err)
+	require.Contains(t, string(line), `"mcpServers":`+mcp)
+	require.Contains(t, string(line), `"zed":{"requestId":12345678901234567891,"b":1,"a":2}`)
+	require.Contains(t, string(line), `"model":"opus"`)
+	require.Contains(t, string(line), b.command)
+}

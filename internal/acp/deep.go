@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
 // maxNesting bounds how deeply arrays and objects may nest in one message,
@@ -121,7 +123,7 @@ func (p *Proxy) deepFromEditor(line []byte, up chan<- *message) {
 		"method", e.method, "id", string(e.id), "size", len(line))
 	switch {
 	case e.method == "" && e.id != nil:
-		m, err := parseMessage(errorLine(e.id, codeInvalidRequest,
+		m, err := parseMessage(errorLine(e.id, rpcerr.InvalidRequest,
 			"wavehooks: the editor's answer was refused: "+deepText, nil))
 		if err == nil {
 			up <- m
@@ -130,7 +132,7 @@ func (p *Proxy) deepFromEditor(line []byte, up chan<- *message) {
 	case e.method == "" && e.hasID, e.method != "" && !e.hasID:
 		return // an answer to nothing the proxy can name, or a notification: nothing to answer
 	}
-	p.sendEditor(errorLine(e.id, codeInvalidRequest, "wavehooks: invalid request: "+deepText+"; it was not passed to the agent", nil))
+	p.sendEditor(errorLine(e.id, rpcerr.InvalidRequest, "wavehooks: invalid request: "+deepText+"; it was not passed to the agent", nil))
 	p.editorOut.flush()
 }
 
@@ -151,7 +153,7 @@ func (p *Proxy) deepFromAgent(line []byte) {
 	p.mu.Unlock()
 	switch {
 	case e.method == "" && e.id != nil:
-		if m, err := parseMessage(errorLine(e.id, codeInternalError, "wavehooks: the agent's answer was refused: "+deepText, nil)); err == nil {
+		if m, err := parseMessage(errorLine(e.id, rpcerr.InternalError, "wavehooks: the agent's answer was refused: "+deepText, nil)); err == nil {
 			p.safely(m, p.fromAgent, false)
 		}
 		return
@@ -170,7 +172,7 @@ func (p *Proxy) deepFromAgent(line []byte) {
 			p.notice(st, levelWarning, reason)
 		}
 	default:
-		p.sendAgent(errorLine(e.id, codeInvalidRequest, "wavehooks: invalid request: "+deepText+
+		p.sendAgent(errorLine(e.id, rpcerr.InvalidRequest, "wavehooks: invalid request: "+deepText+
 			"; it was not passed to the editor, and no hook could judge it", nil))
 		if st != nil {
 			p.notice(st, levelWarning, "the agent's "+e.method+" was refused: its "+deepText)
@@ -182,15 +184,15 @@ func (p *Proxy) deepFromAgent(line []byte) {
 // deepPermissionAnswer denies a permission request nested too deep: its
 // reject option when its options can be read (they are shallow even when the
 // tool call is not), else "cancelled".
-func deepPermissionAnswer(params []byte) any {
+func deepPermissionAnswer(params []byte) acpmsg.RequestPermissionResponse {
 	raw := members(params)["options"]
-	var options []permissionOption
+	var options []acpmsg.PermissionOption
 	if len(raw) > 0 && !rawjson.TooDeep(raw, maxNesting) && json.Unmarshal(raw, &options) == nil {
 		if opt := pickOption(options, "reject_once", "reject_always"); opt != nil {
-			return selected(opt.OptionID)
+			return acpmsg.Selected(opt.OptionID)
 		}
 	}
-	return cancelledOutcome
+	return acpmsg.Cancelled()
 }
 
 // recoverRefusal logs a panic in refusing a message instead of ending the

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
 // deep is an array nested n levels deep.
@@ -38,14 +40,14 @@ func TestDeepMessagesFromTheEditor(t *testing.T) {
 	m := r.read()
 	require.Equal(t, "40", string(m.ID))
 	require.NotNil(t, m.Error, "%s", m.Line)
-	require.Equal(t, codeInvalidRequest, m.Error.Code)
+	require.Equal(t, rpcerr.InvalidRequest, m.Error.Code)
 	require.Contains(t, m.Error.Message, "arrays and objects nest deeper than 128 levels")
 
 	r.send(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"` + sess + `","x":` + deep(twoMillion) + `}}`)
 	r.send(`{"jsonrpc":"2.0","id":41,"method":"x/deepId","id":` + deep(twoMillion) + `}`)
 	m = r.read()
 	require.Equal(t, "null", string(m.ID), "an id that is itself deep is answered as null")
-	require.Equal(t, codeInvalidRequest, m.Error.Code)
+	require.Equal(t, rpcerr.InvalidRequest, m.Error.Code)
 
 	// The editor answers the agent's permission request with a deep result.
 	r.mu.Lock()

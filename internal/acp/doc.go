@@ -10,8 +10,10 @@
 //
 // The proxy decodes only what a hook needs and forwards the bytes it read,
 // so fields, methods and protocol versions it does not know pass through
-// untouched. Messages keep their order in each direction: a message that a
-// hook must decide on holds the ones after it until the hooks are done.
+// untouched; what it reads and what it sends of its own are internal/acpmsg's
+// types, and its JSON-RPC error codes internal/rpcerr's. Messages keep their
+// order in each direction: a message that a hook must decide on holds the
+// ones after it until the hooks are done.
 //
 // docs/acp.md maps each ACP message to the hook events it fires and lists
 // what cannot be enforced.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/proctest"
 )
 
@@ -142,19 +143,19 @@ func (r *rig) defaultAnswer(m *testMsg) any {
 		return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}
 	case methodWriteTextFile:
 		if err := os.WriteFile(p["path"].(string), []byte(p["content"].(string)), 0o600); err != nil {
-			return rpcError{Code: -32603, Message: err.Error()}
+			return acpmsg.Error{Code: -32603, Message: err.Error()}
 		}
 		return nil
 	case methodReadTextFile:
 		data, err := os.ReadFile(p["path"].(string))
 		if err != nil {
-			return rpcError{Code: -32002, Message: err.Error()}
+			return acpmsg.Error{Code: -32002, Message: err.Error()}
 		}
 		return map[string]any{"content": string(data)}
 	case methodTerminalCreate:
 		return map[string]any{"terminalId": "term-1"}
 	}
-	return rpcError{Code: -32601, Message: "method not found: " + m.Method}
+	return acpmsg.Error{Code: -32601, Message: "method not found: " + m.Method}
 }
 
 // send writes one line to the proxy as the editor.
@@ -218,7 +219,7 @@ func (r *rig) read() *testMsg {
 		r.mu.Unlock()
 		if m.ID != nil && answer != nil {
 			res := answer(m)
-			if e, ok := res.(rpcError); ok {
+			if e, ok := res.(acpmsg.Error); ok {
 				r.sendJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": e})
 			} else {
 				r.sendJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": res})

@@ -1,17 +1,17 @@
 package acp
 
-import "github.com/wavehooks/wavehooks/internal/hooks"
+import (
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
+)
 
 // hookRuns answers _wavehooks/hookRuns with the run history, newest first,
 // as `wavehooks serve` answers wave/hookRuns.
 func (p *Proxy) hookRuns(m *message) {
-	var params struct {
-		SessionID string      `json:"sessionId"`
-		Event     hooks.Event `json:"event"`
-		Limit     int         `json:"limit"`
-	}
+	var params acpmsg.HookRunsRequest
 	if err := decode(m.Params, &params); err != nil {
-		p.toEditor(m, errorLine(m.ID, codeInvalidParams, "wavehooks: invalid params: "+err.Error(), nil))
+		p.toEditor(m, errorLine(m.ID, rpcerr.InvalidParams, "wavehooks: invalid params: "+err.Error(), nil))
 		return
 	}
 	if params.SessionID != "" {
@@ -21,5 +21,6 @@ func (p *Proxy) hookRuns(m *message) {
 		}
 		p.mu.Unlock()
 	}
-	p.toEditor(m, resultLine(m.ID, map[string]any{"runs": p.host.History.List(params.SessionID, params.Event, params.Limit)}))
+	p.toEditor(m, resultLine(m.ID, acpmsg.HookRunsResponse[hooks.EventRun]{
+		Runs: p.host.History.List(params.SessionID, hooks.Event(params.Event), params.Limit)}))
 }

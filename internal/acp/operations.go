@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -16,75 +17,85 @@ import (
 //	fs/read_text_file  {path, line, limit} → Read  {file_path, offset, limit}
 //	terminal/create    {command, args, cwd, env} → Bash {command, cwd, env}
 type operation struct {
+	sessionID string
 	short     string // for the tool call's id
 	kind      string // the ACP tool kind of the tool call it belongs to
 	tool      string
 	title     string
 	input     json.RawMessage
-	locations []toolLocation
+	locations []acpmsg.ToolCallLocation
 	// path, content and command are what the request names, to find the
 	// tool call it belongs to (decidedOwner).
 	path, content, command string
 	// apply writes a hook's updatedInput into the request's params.
-	apply func(params map[string]json.RawMessage, updated json.RawMessage) (map[string]json.RawMessage, error)
+	apply func(params acpmsg.Object, updated json.RawMessage) (acpmsg.Object, error)
 }
 
-func operationOf(method string, params map[string]json.RawMessage) operation {
-	path := rawString(params["path"])
+// operationOf reads a file or terminal request's params; an error when
+// they are not what ACP says they are (a path that is not a string, …):
+// what the hooks cannot read, they cannot judge.
+func operationOf(method string, params json.RawMessage) (operation, error) {
 	switch method {
 	case methodWriteTextFile:
-		return operation{short: "write", kind: "edit", tool: "Write", title: "Write " + path, path: path,
-			content:   rawString(params["content"]),
-			input:     mustRaw(map[string]any{"file_path": path, "content": rawString(params["content"])}),
-			locations: []toolLocation{{Path: path}},
+		var req acpmsg.WriteTextFileRequest
+		if err := decodeExact(params, &req); err != nil {
+			return operation{}, err
+		}
+		return operation{sessionID: req.SessionID, short: "write", kind: "edit", tool: "Write", title: "Write " + req.Path, path: req.Path,
+			content:   req.Content,
+			input:     mustRaw(acpmsg.WriteInput{FilePath: req.Path, Content: req.Content}),
+			locations: []acpmsg.ToolCallLocation{{Path: req.Path}},
 			apply:     applyFileInput(map[string]string{"file_path": "path", "content": "content"}),
-		}
+		}, nil
 	case methodReadTextFile:
-		in := map[string]json.RawMessage{"file_path": mustRaw(path)}
-		if v, ok := params["line"]; ok && !isNull(v) {
-			in["offset"] = v
+		var req acpmsg.ReadTextFileRequest
+		if err := decodeExact(params, &req); err != nil {
+			return operation{}, err
 		}
-		if v, ok := params["limit"]; ok && !isNull(v) {
-			in["limit"] = v
+		in := acpmsg.ReadInput{FilePath: req.Path}
+		if !isNull(req.Line) {
+			in.Offset = req.Line
 		}
-		return operation{short: "read", kind: "read", tool: "Read", title: "Read " + path, input: mustRaw(in), path: path,
-			locations: []toolLocation{{Path: path}},
+		if !isNull(req.Limit) {
+			in.Limit = req.Limit
+		}
+		return operation{sessionID: req.SessionID, short: "read", kind: "read", tool: "Read", title: "Read " + req.Path, input: mustRaw(in), path: req.Path,
+			locations: []acpmsg.ToolCallLocation{{Path: req.Path}},
 			apply:     applyFileInput(map[string]string{"file_path": "path", "offset": "line", "limit": "limit"}),
-		}
+		}, nil
 	default: // terminal/create
-		command := rawString(params["command"])
-		var args []string
-		_ = decode(params["args"], &args)
-		line := command
-		if len(args) > 0 {
-			line = shellJoin(append([]string{command}, args...))
+		var req acpmsg.CreateTerminalRequest
+		if err := decodeExact(params, &req); err != nil {
+			return operation{}, err
 		}
-		in := map[string]any{"command": line}
-		if cwd := rawString(params["cwd"]); cwd != "" {
-			in["cwd"] = cwd
+		line := req.Command
+		if len(req.Args) > 0 {
+			line = shellJoin(append([]string{req.Command}, req.Args...))
 		}
+		in := acpmsg.BashInput{Command: line, Cwd: req.Cwd}
 		// The environment the command runs with is part of what it does
 		// (PATH, LD_PRELOAD, BASH_ENV …): hooks see ACP's list as it came.
-		if env, ok := params["env"]; ok && !isNull(env) {
-			in["env"] = env
+		if !isNull(req.Env) {
+			in.Env = req.Env
 		}
-		return operation{short: "terminal", kind: "execute", tool: "Bash", title: "Run " + line, input: mustRaw(in), command: line,
-			apply: func(params map[string]json.RawMessage, updated json.RawMessage) (map[string]json.RawMessage, error) {
-				return applyCommand(params, updated, line, len(args) > 0)
+		hadArgs := len(req.Args) > 0
+		return operation{sessionID: req.SessionID, short: "terminal", kind: "execute", tool: "Bash", title: "Run " + line, input: mustRaw(in), command: line,
+			apply: func(params acpmsg.Object, updated json.RawMessage) (acpmsg.Object, error) {
+				return applyCommand(params, updated, line, hadArgs)
 			},
-		}
+		}, nil
 	}
 }
 
 // applyFileInput maps the fields of a Write or Read tool input back to the
 // request's params. A file_path must be absolute, as ACP requires of paths.
-func applyFileInput(fields map[string]string) func(map[string]json.RawMessage, json.RawMessage) (map[string]json.RawMessage, error) {
-	return func(params map[string]json.RawMessage, updated json.RawMessage) (map[string]json.RawMessage, error) {
+func applyFileInput(fields map[string]string) func(acpmsg.Object, json.RawMessage) (acpmsg.Object, error) {
+	return func(params acpmsg.Object, updated json.RawMessage) (acpmsg.Object, error) {
 		in, err := decodeObject(updated)
 		if err != nil {
 			return nil, errors.New("it is not a JSON object")
 		}
-		out := make(map[string]json.RawMessage, len(params))
+		out := make(acpmsg.Object, len(params))
 		for k, v := range params {
 			out[k] = v
 		}
@@ -111,20 +122,12 @@ func applyFileInput(fields map[string]string) func(map[string]json.RawMessage, j
 // line run by sh -c; one that named only a command gets the new one in its
 // place. An updatedInput that names its own "args" sets command and
 // arguments as given.
-func applyCommand(params map[string]json.RawMessage, updated json.RawMessage, old string, hadArgs bool) (map[string]json.RawMessage, error) {
-	var in struct {
-		Command *string   `json:"command"`
-		Args    *[]string `json:"args"`
-		Cwd     *string   `json:"cwd"`
-		Env     *[]struct {
-			Name  *string `json:"name"`
-			Value *string `json:"value"`
-		} `json:"env"`
-	}
+func applyCommand(params acpmsg.Object, updated json.RawMessage, old string, hadArgs bool) (acpmsg.Object, error) {
+	var in acpmsg.UpdatedBashInput
 	if err := decode(updated, &in); err != nil {
 		return nil, errors.New("command must be a string, args a list of strings, cwd a string, env a list of {name, value}")
 	}
-	out := make(map[string]json.RawMessage, len(params))
+	out := make(acpmsg.Object, len(params))
 	for k, v := range params {
 		out[k] = v
 	}
@@ -146,12 +149,12 @@ func applyCommand(params map[string]json.RawMessage, updated json.RawMessage, ol
 		out["cwd"] = mustRaw(filepath.Clean(*in.Cwd))
 	}
 	if in.Env != nil {
-		env := make([]map[string]string, 0, len(*in.Env))
+		env := make([]acpmsg.EnvVariable, 0, len(*in.Env))
 		for i, v := range *in.Env {
 			if v.Name == nil || *v.Name == "" || v.Value == nil {
 				return nil, fmt.Errorf("env[%d] must be {\"name\": a name, \"value\": a string}", i)
 			}
-			env = append(env, map[string]string{"name": *v.Name, "value": *v.Value})
+			env = append(env, acpmsg.EnvVariable{Name: *v.Name, Value: *v.Value})
 		}
 		out["env"] = mustRaw(env)
 	}
@@ -205,7 +208,7 @@ func (t *toolState) owns(op *operation) bool {
 			return false
 		}
 		for _, c := range t.content {
-			var d diffContent
+			var d acpmsg.Diff
 			if decode(c, &d) == nil && d.Type == "diff" && filepath.Clean(d.Path) == filepath.Clean(op.path) && d.NewText == op.content {
 				return true
 			}
@@ -224,7 +227,7 @@ func (t *toolState) names(path string) bool {
 		}
 	}
 	for _, c := range t.content {
-		var d diffContent
+		var d acpmsg.Diff
 		if decode(c, &d) == nil && d.Type == "diff" && d.Path != "" && filepath.Clean(d.Path) == path {
 			return true
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -177,4 +178,43 @@ printf '%s' "$in" | jq 'if .tool_input.command == "env-rewrite" then {hookSpecif
 	var p map[string]any
 	require.NoError(t, json.Unmarshal(terms[0].Params, &p))
 	require.Equal(t, []any{map[string]any{"name": "SAFE", "value": "1"}}, p["env"])
+}
+
+// A file or terminal request is judged on exactly the members the editor
+// acts on: a "Path" beside "path" is not what the hooks see (ACP's names
+// are matched exactly, as editors match them), and a request whose members
+// are not of ACP's types (a path that is a number, args that are not
+// strings) is refused, never passed on with an input the hooks could not read.
+func TestFileAndTerminalRequestsAreReadAsTheEditorReadsThem(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "seen")
+	record := hook(t, dir, "record.sh", `jq -c .tool_input >> `+seen)
+	target := filepath.Join(t.TempDir(), "a.txt")
+	r := startRig(t, rigOptions{
+		settings: settings([3]string{"PreToolUse", "Write|Bash", record}),
+		script: script(`[
+		  {"call":{"method":"fs/write_text_file","params":{"path":` + string(mustRaw(target)) + `,"Path":"/etc/passwd","content":"x"}},"ifOK":[{"say":"wrote"}],"ifError":[{"say":"write: $error"}]},
+		  {"call":{"method":"fs/write_text_file","params":{"path":5,"content":"x"}},"ifOK":[{"say":"odd write ran"}],"ifError":[{"say":"odd write: $error"}]},
+		  {"call":{"method":"terminal/create","params":{"command":"rm","args":["-rf",7]}},"ifOK":[{"say":"odd rm ran"}],"ifError":[{"say":"odd rm: $error"}]},
+		  {"stop":"end_turn"}]`),
+	})
+	sess := r.handshake()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
+	require.Equal(t, `{"content":"x","file_path":`+string(mustRaw(target))+`}`+"\n", readFile(t, seen),
+		"the hooks judged the path the editor writes, and nothing else")
+	writes := r.noted(methodWriteTextFile)
+	require.Len(t, writes, 1, "only the well-formed write reached the editor")
+	texts := r.chunkTexts()
+	require.Contains(t, texts, "wrote")
+	var refused []string
+	for _, s := range texts {
+		if strings.HasPrefix(s, "odd ") {
+			refused = append(refused, s)
+		}
+	}
+	require.Len(t, refused, 2, "%q", texts)
+	for _, s := range refused {
+		require.Contains(t, s, "refused: its params are not what ACP says")
+	}
+	require.Empty(t, r.noted(methodTerminalCreate))
 }

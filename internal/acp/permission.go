@@ -5,23 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
-// permissionOption is one of a permission request's options.
-type permissionOption struct {
-	OptionID string `json:"optionId"`
-	Name     string `json:"name"`
-	Kind     string `json:"kind"`
-}
-
 // pickOption chooses an option by kind, in the order of preference given:
 // option ids are the agent's own ("proceed_once", "allow-once", …), kinds
 // are the protocol's.
-func pickOption(options []permissionOption, kinds ...string) *permissionOption {
+func pickOption(options []acpmsg.PermissionOption, kinds ...string) *acpmsg.PermissionOption {
 	for _, k := range kinds {
 		for i := range options {
 			if options[i].Kind == k {
@@ -32,33 +27,13 @@ func pickOption(options []permissionOption, kinds ...string) *permissionOption {
 	return nil
 }
 
-// permissionResponse is the result of session/request_permission: the
-// option the user selected, or outcome "cancelled".
-type permissionResponse struct {
-	Outcome struct {
-		Outcome  string `json:"outcome"`
-		OptionID string `json:"optionId"`
-	} `json:"outcome"`
-}
-
-// selected is the result of session/request_permission that selects an option.
-func selected(optionID string) map[string]any {
-	return map[string]any{"outcome": map[string]string{"outcome": "selected", "optionId": optionID}}
-}
-
-var cancelledOutcome = map[string]any{"outcome": map[string]string{"outcome": "cancelled"}}
-
 // requestPermission runs PreToolUse where the agent waits for the client's
 // permission. A deny answers the agent with its reject_once option and shows
 // the editor the tool call as failed with the reason; an allow answers with
 // allow_once; an ask, or no decision, passes the request to the editor,
 // whose permission prompt is the ask.
 func (p *Proxy) requestPermission(m *message) {
-	var params struct {
-		SessionID string             `json:"sessionId"`
-		ToolCall  toolCallUpdate     `json:"toolCall"`
-		Options   []permissionOption `json:"options"`
-	}
+	var params acpmsg.RequestPermissionRequest
 	if err := decode(m.Params, &params); err != nil || params.ToolCall.ToolCallID == "" || params.SessionID == "" {
 		p.refuseUnread(m, "it has no sessionId and toolCall.toolCallId the proxy can read")
 		return
@@ -110,7 +85,7 @@ func (p *Proxy) requestPermission(m *message) {
 // decide: its allow or deny answers the agent as PreToolUse's would; with
 // no decision the editor shows its dialog.
 func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sessState, t *toolState, name string,
-	input json.RawMessage, options []permissionOption, askReason string) {
+	input json.RawMessage, options []acpmsg.PermissionOption, askReason string) {
 	out, ok := p.fire(ctx, st, hooks.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
 		return st.session().RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
 	})
@@ -164,10 +139,10 @@ func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome)
 // askReason is a PreToolUse hook's reason for asking ("" when none asked):
 // the request the editor gets carries it.
 func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hooks.Event, name string,
-	options []permissionOption, cancelled, ran bool, out *session.Outcome, askReason string) (note string, next bool) {
+	options []acpmsg.PermissionOption, cancelled, ran bool, out *session.Outcome, askReason string) (note string, next bool) {
 	switch permissionAction(ev, cancelled, ran, out) {
 	case permCancel:
-		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		p.toAgent(m, resultLine(m.ID, acpmsg.Cancelled()))
 		return "cancelled by the editor: the agent was answered \"cancelled\"", false
 	case permDeny:
 		if !ran {
@@ -197,16 +172,16 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hoo
 // neither) and shows the editor the tool call as failed with the reason,
 // and the reason once more as a hook message in the agent's reply: some
 // clients (CodeCompanion) never show a failed tool call's content.
-func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev hooks.Event, options []permissionOption, reason string, cont bool) string {
+func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev hooks.Event, options []acpmsg.PermissionOption, reason string, cont bool) string {
 	st.mu.Lock()
 	t.checked, t.denied, t.denyReason = methodRequestPermission, true, reason
 	st.mu.Unlock()
 	var note string
 	if opt := pickOption(options, "reject_once", "reject_always"); opt != nil {
-		p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
+		p.toAgent(m, resultLine(m.ID, acpmsg.Selected(opt.OptionID)))
 		note = "the agent was answered " + opt.Kind
 	} else {
-		p.toAgent(m, resultLine(m.ID, cancelledOutcome))
+		p.toAgent(m, resultLine(m.ID, acpmsg.Cancelled()))
 		note = "the agent offered no reject option; it was answered \"cancelled\""
 	}
 	p.showToolFailed(st, t, reason)
@@ -233,7 +208,7 @@ func (p *Proxy) deniedMessage(st *sessState, t *toolState, ev hooks.Event, reaso
 // allowPermission answers a permission request with the agent's allow_once
 // option, or passes it to the editor when the agent offers none (an
 // allow_always answer would outlast the hook's decision).
-func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options []permissionOption) string {
+func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options []acpmsg.PermissionOption) string {
 	opt := pickOption(options, "allow_once")
 	if opt == nil {
 		p.askEditor(m, st, t, options, "")
@@ -242,7 +217,7 @@ func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options
 	st.mu.Lock()
 	t.checked = methodRequestPermission
 	st.mu.Unlock()
-	p.toAgent(m, resultLine(m.ID, selected(opt.OptionID)))
+	p.toAgent(m, resultLine(m.ID, acpmsg.Selected(opt.OptionID)))
 	return "the agent was answered allow_once"
 }
 
@@ -250,7 +225,7 @@ func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options
 // that the user's answer is recorded. With a hook's reason for asking, the
 // request's tool call title says it (askTitle); every other byte is the
 // agent's.
-func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []permissionOption, askReason string) {
+func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []acpmsg.PermissionOption, askReason string) {
 	st.mu.Lock()
 	if t.checked == "" {
 		t.checked = methodRequestPermission
@@ -282,31 +257,26 @@ func askTitle(title, reason string) string {
 // never reached the editor).
 func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
 	st.mu.Lock()
-	update := map[string]any{
-		"sessionUpdate": "tool_call_update",
-		"toolCallId":    t.id,
-		"status":        "failed",
-		"content":       []any{denyContent(reason)},
-		"_meta":         map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "decision": "deny"}},
+	update := acpmsg.ToolCallNotice{
+		SessionUpdate: acpmsg.UpdateToolCallUpdate,
+		ToolCallID:    t.id,
+		Status:        "failed",
+		Content:       []acpmsg.ToolCallContent{denyContent(reason)},
+		Meta:          &acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(hooks.PreToolUse), Decision: "deny"}},
 	}
 	if !t.announced {
-		update["sessionUpdate"] = "tool_call"
-		update["title"] = t.title
-		if t.kind != "" {
-			update["kind"] = t.kind
-		}
-		if len(t.locations) > 0 {
-			update["locations"] = t.locations
-		}
+		title := t.title
+		update.SessionUpdate, update.Title = acpmsg.UpdateToolCall, &title
+		update.Kind, update.Locations = t.kind, t.locations
 		t.announced = true
 	}
 	st.mu.Unlock()
-	p.sendEditor(notificationLine(methodSessionUpdate, map[string]any{"sessionId": st.acpID, "update": update}))
+	p.sendEditor(notificationLine(methodSessionUpdate, acpmsg.SessionNotification{SessionID: st.acpID, Update: update}))
 }
 
 // denyContent is the tool call content that shows why the proxy denied it.
-func denyContent(reason string) map[string]any {
-	return map[string]any{"type": "content", "content": map[string]string{"type": "text", "text": reason}}
+func denyContent(reason string) acpmsg.ToolCallContent {
+	return acpmsg.ToolCallContent{Type: "content", Content: acpmsg.NewText(reason)}
 }
 
 // editorAnswered records what the editor answered to an agent's request
@@ -319,7 +289,7 @@ func (p *Proxy) editorAnswered(call *agentCall, m *message) {
 	st.mu.Unlock()
 	switch call.method {
 	case methodRequestPermission:
-		var res permissionResponse
+		var res acpmsg.RequestPermissionResponse
 		_ = decode(m.Result, &res)
 		kind := ""
 		for _, o := range call.options {
@@ -329,7 +299,7 @@ func (p *Proxy) editorAnswered(call *agentCall, m *message) {
 		}
 		var result string
 		switch {
-		case m.Error != nil || res.Outcome.Outcome == "cancelled":
+		case m.Error != nil || res.Outcome.Outcome == acpmsg.OutcomeCancelled:
 			result = "The permission request was cancelled before the user decided."
 		case kind == "reject_once" || kind == "reject_always":
 			result = "The user denied permission to run " + name + "."
@@ -343,9 +313,7 @@ func (p *Proxy) editorAnswered(call *agentCall, m *message) {
 			Result: result, Success: boolPtr(false), Error: "User denied tool execution"})
 	default: // a file or terminal operation
 		if m.Error != nil {
-			var e struct {
-				Message string `json:"message"`
-			}
+			var e acpmsg.Error
 			_ = decode(m.Error, &e)
 			p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
 				Result: "the editor answered " + call.method + " with an error: " + e.Message, Success: boolPtr(false)})
@@ -373,16 +341,18 @@ func boolPtr(b bool) *bool { return &b }
 // request of the proxy's own.
 func (p *Proxy) clientOperation(m *message) {
 	params, err := decodeObject(m.Params)
-	var acpID string
+	var op operation
 	if err == nil {
-		_ = decode(params["sessionId"], &acpID)
+		if op, err = operationOf(m.Method, m.Params); err != nil {
+			p.refuseUnread(m, "its params are not what ACP says ("+err.Error()+")")
+			return
+		}
 	}
-	if acpID == "" {
+	if op.sessionID == "" {
 		p.refuseUnread(m, "its params are not an object with a sessionId")
 		return
 	}
-	st := p.guardState(acpID)
-	op := operationOf(m.Method, params)
+	st := p.guardState(op.sessionID)
 	if owner := st.decidedOwner(&op); owner != nil {
 		// One logical tool call, one decision: its permission request was
 		// judged (and asked) already.
@@ -410,13 +380,13 @@ func (p *Proxy) clientOperation(m *message) {
 	})
 	var note string
 	deny := func(reason string) {
-		p.toAgent(m, errorLine(m.ID, codeHookDenied, reason,
-			map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "tool": name, "decision": "deny"}}))
+		p.toAgent(m, errorLine(m.ID, rpcerr.HookDenied, reason,
+			&acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(hooks.PreToolUse), Tool: name, Decision: "deny"}}))
 		p.hookMessage(st, hooks.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
 	}
 	switch {
 	case ctx.Err() != nil:
-		p.toAgent(m, errorLine(m.ID, codeCancelled, "cancelled: the editor cancelled the turn", nil))
+		p.toAgent(m, errorLine(m.ID, rpcerr.RequestCancelled, "cancelled: the editor cancelled the turn", nil))
 		note = "cancelled by the editor"
 	case !ok:
 		deny("Not carried out: its PreToolUse hooks could not run.")
@@ -452,7 +422,7 @@ func (p *Proxy) clientOperation(m *message) {
 // hooks could not have judged it.
 func (p *Proxy) refuseUnread(m *message, why string) {
 	p.log.Warn("refused a request the hooks cannot judge", "method", m.Method, "why", why)
-	p.toAgent(m, errorLine(m.ID, codeInvalidParams, "wavehooks: "+m.Method+" refused: "+why+
+	p.toAgent(m, errorLine(m.ID, rpcerr.InvalidParams, "wavehooks: "+m.Method+" refused: "+why+
 		", so its hooks cannot judge it", nil))
 }
 
@@ -465,15 +435,12 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 	if req.Reason != "" {
 		title = askTitle(title, req.Reason) // the question carries the why
 	}
-	toolCall := map[string]any{"toolCallId": t.id, "title": title, "kind": t.kind, "status": "pending",
-		"rawInput": req.ToolInput}
-	if len(t.locations) > 0 {
-		toolCall["locations"] = t.locations
-	}
-	answer := p.call(ctx, true, "ask", methodRequestPermission, map[string]any{
-		"sessionId": st.acpID,
-		"toolCall":  toolCall,
-		"options": []permissionOption{
+	kind, status := t.kind, "pending"
+	answer := p.call(ctx, true, "ask", methodRequestPermission, acpmsg.RequestPermissionRequest{
+		SessionID: st.acpID,
+		ToolCall: acpmsg.ToolCallUpdate{ToolCallID: t.id, Title: &title, Kind: &kind, Status: &status,
+			RawInput: req.ToolInput, Locations: t.locations},
+		Options: []acpmsg.PermissionOption{
 			{OptionID: "allow", Name: "Allow", Kind: "allow_once"},
 			{OptionID: "reject", Name: "Reject", Kind: "reject_once"},
 		},
@@ -481,14 +448,7 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 	if answer == nil || answer.Error != nil {
 		return false
 	}
-	var res permissionResponse
+	var res acpmsg.RequestPermissionResponse
 	_ = decode(answer.Result, &res)
-	return res.Outcome.Outcome == "selected" && res.Outcome.OptionID == "allow"
-}
-
-// rawString is a JSON string's value, "" for anything else.
-func rawString(raw json.RawMessage) string {
-	var s string
-	_ = decode(raw, &s)
-	return s
+	return res.Outcome.Outcome == acpmsg.OutcomeSelected && res.Outcome.OptionID == "allow"
 }

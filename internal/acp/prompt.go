@@ -5,15 +5,11 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
-
-// promptParams is the part of session/prompt the proxy reads.
-type promptParams struct {
-	SessionID string            `json:"sessionId"`
-	Prompt    []json.RawMessage `json:"prompt"`
-}
 
 // prompt runs UserPromptSubmit on an editor's session/prompt. A blocked
 // prompt never reaches the agent: the editor gets the reason as a hook
@@ -22,14 +18,14 @@ type promptParams struct {
 // hooks' context after it, each as a text block; a hook's updatedPrompt
 // takes the place of the prompt's text (rewrittenPrompt).
 func (p *Proxy) prompt(m *message) {
-	var params promptParams
+	var params acpmsg.PromptRequest
 	if err := decode(m.Params, &params); err != nil {
 		p.forwardCall(m, &editorCall{id: m.ID, method: m.Method}, m.line) // the agent answers bad params itself
 		return
 	}
 	if params.SessionID == "" {
 		// Its UserPromptSubmit hooks would have no session to run in.
-		p.toEditor(m, errorLine(m.ID, codeInvalidParams, "wavehooks: invalid params: session/prompt needs a sessionId", nil))
+		p.toEditor(m, errorLine(m.ID, rpcerr.InvalidParams, "wavehooks: invalid params: session/prompt needs a sessionId", nil))
 		return
 	}
 	st := p.guardState(params.SessionID)
@@ -44,15 +40,15 @@ func (p *Proxy) prompt(m *message) {
 	case ctx.Err() != nil:
 		// session/cancel came while the hooks ran: the prompt is not sent.
 		p.record(st, "", &out, "cancelled by the editor; the prompt was not sent")
-		p.toEditor(m, resultLine(m.ID, map[string]string{"stopReason": "cancelled"}))
+		p.toEditor(m, resultLine(m.ID, acpmsg.PromptResponse{StopReason: acpmsg.StopCancelled}))
 		return
 	case !ok:
-		p.toEditor(m, errorLine(m.ID, codeInternalError,
+		p.toEditor(m, errorLine(m.ID, rpcerr.InternalError,
 			"wavehooks: the prompt could not be recorded, so its UserPromptSubmit hooks could not run; it was not sent to the agent", nil))
 		return
 	case out.Blocked || !out.Continue:
 		p.finish(st, hooks.UserPromptSubmit, "", &out, "the prompt was not sent to the agent")
-		p.toEditor(m, resultLine(m.ID, map[string]string{"stopReason": "refusal"}))
+		p.toEditor(m, resultLine(m.ID, acpmsg.PromptResponse{StopReason: acpmsg.StopRefusal}))
 		return
 	}
 	note, prompt := "", params.Prompt
@@ -90,9 +86,7 @@ func rewrittenPrompt(blocks []json.RawMessage, text string) []json.RawMessage {
 	out := make([]json.RawMessage, 0, len(blocks)+1)
 	put := false
 	for _, b := range blocks {
-		var c struct {
-			Type string `json:"type"`
-		}
+		var c acpmsg.ContentBlock
 		if decode(b, &c) == nil && c.Type == "text" {
 			if !put {
 				out, put = append(out, textBlocks([]string{text})...), true
@@ -110,7 +104,7 @@ func rewrittenPrompt(blocks []json.RawMessage, text string) []json.RawMessage {
 func textBlocks(texts []string) []json.RawMessage {
 	out := make([]json.RawMessage, len(texts))
 	for i, t := range texts {
-		out[i] = mustRaw(map[string]string{"type": "text", "text": t})
+		out[i] = mustRaw(acpmsg.NewText(t))
 	}
 	return out
 }
@@ -121,10 +115,7 @@ func textBlocks(texts []string) []json.RawMessage {
 func promptText(blocks []json.RawMessage) string {
 	var parts []string
 	for _, b := range blocks {
-		var c struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
+		var c acpmsg.ContentBlock
 		if decode(b, &c) == nil && c.Type == "text" {
 			parts = append(parts, c.Text)
 		}
@@ -143,12 +134,10 @@ func (p *Proxy) promptAnswered(t *turn, m *message) {
 	}
 	st := t.st
 	p.flushText(st)
-	var res struct {
-		StopReason string `json:"stopReason"`
-	}
+	var res acpmsg.PromptResponse
 	_ = decode(m.Result, &res)
 	cancelled, stopped := t.state()
-	if m.Error != nil || res.StopReason != "end_turn" || cancelled || stopped {
+	if m.Error != nil || res.StopReason != acpmsg.StopEndTurn || cancelled || stopped {
 		p.answerTurn(t, m)
 		return
 	}
@@ -182,7 +171,7 @@ func (p *Proxy) followUp(t *turn, reason string) {
 	t.followUps++
 	st.mu.Unlock()
 	p.forwardCall(nil, &editorCall{id: id, method: methodSessionPrompt, sessionID: st.acpID, turn: t},
-		requestLine(id, methodSessionPrompt, map[string]any{"sessionId": st.acpID, "prompt": textBlocks(texts)}))
+		requestLine(id, methodSessionPrompt, acpmsg.PromptRequest{SessionID: st.acpID, Prompt: textBlocks(texts)}))
 }
 
 // answerTurn answers the editor's prompt with the agent's last answer.
@@ -213,5 +202,5 @@ func (p *Proxy) stopTurn(st *sessState) {
 		t.stopped = true
 	}
 	st.mu.Unlock()
-	p.sendAgent(notificationLine(methodSessionCancel, map[string]string{"sessionId": st.acpID}))
+	p.sendAgent(notificationLine(methodSessionCancel, acpmsg.CancelNotification{SessionID: st.acpID}))
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 )
@@ -147,7 +148,7 @@ type agentCall struct {
 	st     *sessState
 	tool   *toolState
 	// options are a permission request's options, to read the user's choice.
-	options []permissionOption
+	options []acpmsg.PermissionOption
 }
 
 // Run starts the agent and proxies between the editor (editorIn,
@@ -338,10 +339,9 @@ func (p *Proxy) closeWorkspaces() {
 	}
 }
 
+// sessionIDOf is the session a session/cancel is about.
 func sessionIDOf(params json.RawMessage) string {
-	var v struct {
-		SessionID string `json:"sessionId"`
-	}
+	var v acpmsg.CancelNotification
 	_ = decode(params, &v)
 	return v.SessionID
 }

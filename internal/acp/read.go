@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
 // work handles the editor's messages in order. Output is flushed whenever
@@ -40,7 +42,7 @@ func (p *Proxy) safely(m *message, handle func(*message), fromEditor bool) {
 		}
 		switch {
 		case m.isRequest():
-			line := errorLine(m.ID, codeInternalError, fmt.Sprintf("wavehooks: internal error handling %s: %v", m.Method, r), nil)
+			line := errorLine(m.ID, rpcerr.InternalError, fmt.Sprintf("wavehooks: internal error handling %s: %v", m.Method, r), nil)
 			if fromEditor {
 				p.sendEditor(line)
 			} else {
@@ -68,7 +70,7 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 			var tooLong *errLineTooLong
 			if errors.As(err, &tooLong) {
 				p.log.Warn("the editor sent a message too large to pass on", "err", err)
-				p.sendEditor(errorLine(nil, codeInvalidRequest, "wavehooks: "+err.Error(), nil))
+				p.sendEditor(errorLine(nil, rpcerr.InvalidRequest, "wavehooks: "+err.Error(), nil))
 				p.editorOut.flush()
 				continue
 			}
@@ -85,7 +87,7 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 		if err != nil {
 			p.log.Warn("the editor sent a line that is not a JSON-RPC message; it was not passed on",
 				"err", err, "line", clipText(string(line), 200))
-			p.sendEditor(errorLine(nil, codeParseError, "wavehooks: parse error: "+err.Error(), nil))
+			p.sendEditor(errorLine(nil, rpcerr.ParseError, "wavehooks: parse error: "+err.Error(), nil))
 			p.editorOut.flush()
 			continue
 		}

@@ -3,6 +3,9 @@ package acp
 import (
 	"context"
 	"fmt"
+
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
 // fromEditor handles one message from the editor.
@@ -55,10 +58,7 @@ func (p *Proxy) editorRequest(m *message) {
 	call := &editorCall{id: m.ID, method: m.Method}
 	switch m.Method {
 	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionClose:
-		var params struct {
-			SessionID string `json:"sessionId"`
-			Cwd       string `json:"cwd"`
-		}
+		var params acpmsg.SessionRequest
 		_ = decode(m.Params, &params)
 		call.sessionID, call.cwd = params.SessionID, params.Cwd
 		line, ok := p.withBridge(m)
@@ -81,7 +81,7 @@ func (p *Proxy) forwardCall(m *message, call *editorCall, line []byte) {
 	if p.agentGone {
 		code := p.agentCode
 		p.mu.Unlock()
-		p.sendEditor(errorLine(call.id, codeInternalError, fmt.Sprintf("wavehooks: the agent exited (status %d)", code), nil))
+		p.sendEditor(errorLine(call.id, rpcerr.InternalError, fmt.Sprintf("wavehooks: the agent exited (status %d)", code), nil))
 		return
 	}
 	p.editorCalls[idKey(call.id)] = call
@@ -176,11 +176,7 @@ func (p *Proxy) agentRequest(m *message) {
 // initialized learns from the agent's initialize answer whether it runs
 // Claude Code's hooks itself.
 func (p *Proxy) initialized(m *message) {
-	var res struct {
-		AgentInfo struct {
-			Name string `json:"name"`
-		} `json:"agentInfo"`
-	}
+	var res acpmsg.InitializeResponse
 	_ = decode(m.Result, &res)
 	skip := nativeClaudeHooks(res.AgentInfo.Name)
 	p.mu.Lock()
@@ -227,7 +223,7 @@ func (p *Proxy) agentEnded(code int) {
 		if call.turn != nil {
 			id = call.turn.editorID
 		}
-		p.sendEditor(errorLine(id, codeInternalError,
+		p.sendEditor(errorLine(id, rpcerr.InternalError,
 			fmt.Sprintf("wavehooks: the agent exited (status %d) before answering %s", code, call.method), nil))
 	}
 	p.flush()

@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -14,9 +15,7 @@ import (
 func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 	acpID := call.sessionID
 	if call.method == methodSessionNew {
-		var res struct {
-			SessionID string `json:"sessionId"`
-		}
+		var res acpmsg.NewSessionResponse
 		_ = decode(m.Result, &res)
 		acpID = res.SessionID
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
@@ -98,12 +99,12 @@ func (p *Proxy) notice(st *sessState, level, text string) {
 }
 
 func (p *Proxy) noticeTo(acpID, level, text string) {
-	p.sendEditor(notificationLine(methodSessionUpdate, map[string]any{
-		"sessionId": acpID,
-		"update": map[string]any{
-			"sessionUpdate": "agent_message_chunk",
-			"content":       map[string]any{"type": "text", "text": "\n\n[wavehooks] " + level + ": " + strings.TrimSpace(text) + "\n\n"},
-			"_meta":         map[string]any{"wavehooks": map[string]any{"notice": true, "level": level}},
+	p.sendEditor(notificationLine(methodSessionUpdate, acpmsg.SessionNotification{
+		SessionID: acpID,
+		Update: acpmsg.AgentMessageChunk{
+			SessionUpdate: acpmsg.UpdateAgentMessageChunk,
+			Content:       acpmsg.NewText("\n\n[wavehooks] " + level + ": " + strings.TrimSpace(text) + "\n\n"),
+			Meta:          &acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{Notice: true, Level: level}},
 		},
 	}))
 }
@@ -123,12 +124,12 @@ func (p *Proxy) hookMessage(st *sessState, ev hooks.Event, level, text string) {
 	if level != levelInfo {
 		label += " " + level
 	}
-	p.sendEditor(notificationLine(methodSessionUpdate, map[string]any{
-		"sessionId": st.acpID,
-		"update": map[string]any{
-			"sessionUpdate": "agent_message_chunk",
-			"content":       map[string]any{"type": "text", "text": "\n\n" + label + ": " + strings.TrimSpace(text) + "\n\n"},
-			"_meta":         map[string]any{"wavehooks": map[string]any{"hookEvent": ev, "level": level}},
+	p.sendEditor(notificationLine(methodSessionUpdate, acpmsg.SessionNotification{
+		SessionID: st.acpID,
+		Update: acpmsg.AgentMessageChunk{
+			SessionUpdate: acpmsg.UpdateAgentMessageChunk,
+			Content:       acpmsg.NewText("\n\n" + label + ": " + strings.TrimSpace(text) + "\n\n"),
+			Meta:          &acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(ev), Level: level}},
 		},
 	}))
 }

@@ -3,31 +3,9 @@ package acp
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 )
-
-// toolCallUpdate is the part of ACP's ToolCall / ToolCallUpdate the hooks
-// need: every field is optional in an update, and a present field replaces
-// what an earlier message said.
-type toolCallUpdate struct {
-	ToolCallID string            `json:"toolCallId"`
-	Title      *string           `json:"title"`
-	Kind       *string           `json:"kind"`
-	Status     *string           `json:"status"`
-	Content    []json.RawMessage `json:"content"`
-	Locations  []toolLocation    `json:"locations"`
-	RawInput   json.RawMessage   `json:"rawInput"`
-	RawOutput  json.RawMessage   `json:"rawOutput"`
-	Meta       *struct {
-		ClaudeCode *struct {
-			ToolName string `json:"toolName"`
-		} `json:"claudeCode"`
-	} `json:"_meta"`
-}
-
-type toolLocation struct {
-	Path string `json:"path"`
-	Line *int   `json:"line,omitempty"`
-}
 
 // toolState is everything a session learned about one tool call, merged
 // from its tool_call, its tool_call_updates and its permission request.
@@ -38,7 +16,7 @@ type toolState struct {
 	kind      string
 	status    string
 	content   []json.RawMessage
-	locations []toolLocation
+	locations []acpmsg.ToolCallLocation
 	rawInput  json.RawMessage
 	rawOutput json.RawMessage
 
@@ -62,7 +40,7 @@ type toolState struct {
 }
 
 // merge applies an update; fields it leaves out keep their values.
-func (t *toolState) merge(u *toolCallUpdate) {
+func (t *toolState) merge(u *acpmsg.ToolCallUpdate) {
 	if u.Title != nil {
 		t.title = *u.Title
 	}
@@ -89,38 +67,21 @@ func (t *toolState) merge(u *toolCallUpdate) {
 	}
 }
 
-// diffContent is ACP's diff tool-call content.
-type diffContent struct {
-	Type    string  `json:"type"`
-	Path    string  `json:"path"`
-	OldText *string `json:"oldText"`
-	NewText string  `json:"newText"`
-}
-
-// textContent is ACP's "content" tool-call content holding a text block.
-type textContent struct {
-	Type    string `json:"type"`
-	Content struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-}
-
-func (t *toolState) diff() (diffContent, bool) {
+func (t *toolState) diff() (acpmsg.Diff, bool) {
 	for _, c := range t.content {
-		var d diffContent
+		var d acpmsg.Diff
 		if decode(c, &d) == nil && d.Type == "diff" {
 			return d, true
 		}
 	}
-	return diffContent{}, false
+	return acpmsg.Diff{}, false
 }
 
 // texts joins the text of the tool call's "content" items.
 func (t *toolState) texts() string {
 	var parts []string
 	for _, c := range t.content {
-		var tc textContent
+		var tc acpmsg.ToolCallContent
 		if decode(c, &tc) == nil && tc.Type == "content" && tc.Content.Type == "text" {
 			parts = append(parts, tc.Content.Text)
 		}
@@ -169,7 +130,7 @@ func (t *toolState) describe() (string, json.RawMessage) {
 	}
 	in, _ := decodeObject(t.rawInput)
 	if in == nil {
-		in = map[string]json.RawMessage{}
+		in = acpmsg.Object{}
 		if !isNull(t.rawInput) {
 			in["raw_input"] = t.rawInput // not an object: kept whole
 		}
@@ -231,7 +192,7 @@ func (t *toolState) describe() (string, json.RawMessage) {
 	return name, mustRaw(in)
 }
 
-func firstString(obj map[string]json.RawMessage, keys ...string) string {
+func firstString(obj acpmsg.Object, keys ...string) string {
 	for _, k := range keys {
 		var s string
 		if raw, ok := obj[k]; ok && decode(raw, &s) == nil && s != "" {

@@ -1,8 +1,10 @@
 package acp
 
 import (
+	"encoding/json"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
@@ -58,17 +60,17 @@ func untrustedNotice(root string) string {
 
 // trustQuestion is the params of the proxy's session/request_permission
 // that asks to trust a project: the listing as the tool call's content.
-func trustQuestion(acpID, id, root, listing string) map[string]any {
-	return map[string]any{
-		"sessionId": acpID,
-		"toolCall": map[string]any{"toolCallId": id, "title": "Trust the hooks of " + safetext.Line(root, 200) + "?",
-			"kind": "other", "status": "pending",
-			"content": []any{map[string]any{"type": "content", "content": map[string]string{"type": "text", "text": listing}}}},
-		"options": []permissionOption{
+func trustQuestion(acpID, id, root, listing string) acpmsg.RequestPermissionRequest {
+	title, kind, status := "Trust the hooks of "+safetext.Line(root, 200)+"?", "other", "pending"
+	return acpmsg.RequestPermissionRequest{
+		SessionID: acpID,
+		ToolCall: acpmsg.ToolCallUpdate{ToolCallID: id, Title: &title, Kind: &kind, Status: &status,
+			Content: []json.RawMessage{mustRaw(acpmsg.ToolCallContent{Type: "content", Content: acpmsg.NewText(listing)})}},
+		Options: []acpmsg.PermissionOption{
 			{OptionID: trustOptionYes, Name: "Trust", Kind: "allow_always"},
 			{OptionID: trustOptionNo, Name: "Not now", Kind: "reject_once"},
 		},
-		"_meta": map[string]any{"wavehooks": map[string]any{"trust": true}},
+		Meta: &acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{Trust: true}},
 	}
 }
 
@@ -87,7 +89,7 @@ func (p *Proxy) askTrust(st *sessState, l *hooks.Loaded) {
 	if answer == nil || answer.Error != nil {
 		return
 	}
-	var res permissionResponse
+	var res acpmsg.RequestPermissionResponse
 	_ = decode(answer.Result, &res)
 	if res.Outcome.Outcome != "selected" || res.Outcome.OptionID != trustOptionYes {
 		p.log.Info("the user did not trust the project's hooks", "project", w.Root)

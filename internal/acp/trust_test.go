@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 )
 
 // Issue #26 item 4: when a session opens in a project whose own hooks wait
@@ -66,12 +67,12 @@ func TestTrustIsAskedThroughTheEditor(t *testing.T) {
 						} `json:"content"`
 					} `json:"content"`
 				} `json:"toolCall"`
-				Options []permissionOption `json:"options"`
+				Options []acpmsg.PermissionOption `json:"options"`
 			}
 			require.NoError(t, json.Unmarshal(asked[0].Params, &q))
 			require.Equal(t, sess, q.SessionID)
 			require.Equal(t, "Trust the hooks of "+project+"?", q.ToolCall.Title)
-			require.Equal(t, []permissionOption{{OptionID: "trust", Name: "Trust", Kind: "allow_always"},
+			require.Equal(t, []acpmsg.PermissionOption{{OptionID: "trust", Name: "Trust", Kind: "allow_always"},
 				{OptionID: "not-now", Name: "Not now", Kind: "reject_once"}}, q.Options)
 			require.Len(t, q.ToolCall.Content, 1)
 			listing := q.ToolCall.Content[0].Content.Text

@@ -4,48 +4,38 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/wavehooks/wavehooks/internal/rawjson"
-
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
-// updateParams is the part of a session/update's params every kind of
-// update shares, read in one pass: text chunks, the most frequent message,
-// need nothing more than this and their content.
-type updateParams struct {
-	SessionID string `json:"sessionId"`
-	Update    struct {
-		SessionUpdate string          `json:"sessionUpdate"`
-		Content       json.RawMessage `json:"content"`
-		MessageID     *string         `json:"messageId"`
-	} `json:"update"`
-}
-
 // sessionUpdate passes a session/update to the editor first (hooks here only
-// observe), then records it: the agent's text, gathered per message, and its
-// tool calls; a finished tool call runs PostToolUse or PostToolUseFailure.
+// observe; a tool call's update after the proxy denied it may carry the
+// hook's reason added, keepDenyReason), then records it: the agent's text,
+// gathered per message, and its tool calls; a finished tool call runs
+// PostToolUse or PostToolUseFailure.
 func (p *Proxy) sessionUpdate(m *message) {
-	var params updateParams
+	// The part every kind of update shares, read in one pass: text chunks,
+	// the most frequent message, need nothing more than this and their content.
+	var params acpmsg.SessionUpdateHead
 	if decodeTransient(m.Params, &params) != nil {
 		p.passEditor(m)
 		return
 	}
 	st := p.sessionState(params.SessionID)
 	head := &params.Update
-	if st == nil || (head.SessionUpdate != "tool_call" && head.SessionUpdate != "tool_call_update") {
+	isTool := head.SessionUpdate == acpmsg.UpdateToolCall || head.SessionUpdate == acpmsg.UpdateToolCallUpdate
+	if st == nil || !isTool {
 		p.passEditor(m)
 	}
 	if st == nil {
 		return
 	}
 	switch head.SessionUpdate {
-	case "agent_message_chunk":
-		var c struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
+	case acpmsg.UpdateAgentMessageChunk:
+		var c acpmsg.ContentBlock
 		if decodeTransient(head.Content, &c) != nil || c.Type != "text" {
 			return
 		}
@@ -54,24 +44,22 @@ func (p *Proxy) sessionUpdate(m *message) {
 			msgID = *head.MessageID
 		}
 		p.saveText(st, st.addText(msgID, c.Text))
-	case "tool_call", "tool_call_update":
-		var tool struct {
-			Update toolCallUpdate `json:"update"`
-		}
+	case acpmsg.UpdateToolCall, acpmsg.UpdateToolCallUpdate:
+		var tool acpmsg.ToolCallNotification
 		if decode(m.Params, &tool) != nil || tool.Update.ToolCallID == "" {
 			p.passEditor(m)
 			return
 		}
 		u := &tool.Update
 		p.toEditor(m, p.keepDenyReason(st, m, u))
-		p.toolUpdate(st, u, head.SessionUpdate == "tool_call")
+		p.toolUpdate(st, u, head.SessionUpdate == acpmsg.UpdateToolCall)
 	}
 }
 
 // toolUpdate merges a tool call's update into what the session knows of it;
 // a new call goes into the transcript with the text before it, a finished
 // one runs its Post hooks.
-func (p *Proxy) toolUpdate(st *sessState, u *toolCallUpdate, isNew bool) {
+func (p *Proxy) toolUpdate(st *sessState, u *acpmsg.ToolCallUpdate, isNew bool) {
 	t := st.tool(u.ToolCallID)
 	st.mu.Lock()
 	t.merge(u)
@@ -168,7 +156,7 @@ func (p *Proxy) uncheckedTool(st *sessState, name string) {
 // after the proxy's failed update). An update's content replaces what the
 // editor showed, so the hook's reason would be lost from the tool card; it
 // goes first in the update's content instead, every other byte kept.
-func (p *Proxy) keepDenyReason(st *sessState, m *message, u *toolCallUpdate) []byte {
+func (p *Proxy) keepDenyReason(st *sessState, m *message, u *acpmsg.ToolCallUpdate) []byte {
 	if u.Content == nil {
 		return m.line
 	}

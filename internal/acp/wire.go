@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 )
 
 // ACP method names the proxy acts on (the protocol's schema/v1/meta.json).
@@ -29,18 +31,6 @@ const (
 	// that start with "_" for extensions): the editor, or a script, asks for
 	// the hook-run history, which `wavehooks serve` offers as wave/hookRuns.
 	methodHookRuns = "_wavehooks/hookRuns"
-)
-
-// JSON-RPC and ACP error codes the proxy answers with.
-const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-	codeInvalidParams  = -32602
-	codeInternalError  = -32603
-	codeCancelled      = -32800
-	// codeHookDenied answers a file or terminal request a PreToolUse hook
-	// denied; ACP leaves codes outside its list to implementations.
-	codeHookDenied = -32001
 )
 
 // message is one JSON-RPC message as read from one side: the line itself,
@@ -116,19 +106,6 @@ func encodeLine(v any) []byte {
 	return append(b, '\n')
 }
 
-type responseOut struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
-}
-
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
-}
-
 // resultLine answers request id with a result.
 func resultLine(id json.RawMessage, result any) []byte {
 	raw, ok := result.(json.RawMessage)
@@ -138,41 +115,35 @@ func resultLine(id json.RawMessage, result any) []byte {
 			panic(fmt.Sprintf("acp: cannot encode a result: %v", err))
 		}
 	}
-	return encodeLine(responseOut{JSONRPC: "2.0", ID: id, Result: raw})
+	return encodeLine(acpmsg.Response{JSONRPC: acpmsg.JSONRPCVersion, ID: id, Result: raw})
 }
 
-// errorLine answers request id (null when unknown) with an error.
-func errorLine(id json.RawMessage, code int, msg string, data any) []byte {
+// errorLine answers request id (null when unknown) with an error; data,
+// when not nil, says what the error is about (_meta-like: which hook decided).
+func errorLine(id json.RawMessage, code int, msg string, data *acpmsg.Meta) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	return encodeLine(responseOut{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: msg, Data: data}})
+	e := &acpmsg.Error{Code: code, Message: msg}
+	if data != nil {
+		e.Data = mustRaw(data)
+	}
+	return encodeLine(acpmsg.Response{JSONRPC: acpmsg.JSONRPCVersion, ID: id, Error: e})
 }
 
 // rawErrorLine answers request id with an error object received from a peer, unchanged.
 func rawErrorLine(id, rawErr json.RawMessage) []byte {
-	return encodeLine(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   json.RawMessage `json:"error"`
-	}{"2.0", id, rawErr})
-}
-
-type requestOut struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method"`
-	Params  any             `json:"params"`
+	return encodeLine(acpmsg.RawErrorResponse{JSONRPC: acpmsg.JSONRPCVersion, ID: id, Error: rawErr})
 }
 
 // requestLine is a request the proxy sends.
 func requestLine(id json.RawMessage, method string, params any) []byte {
-	return encodeLine(requestOut{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	return encodeLine(acpmsg.Request{JSONRPC: acpmsg.JSONRPCVersion, ID: id, Method: method, Params: params})
 }
 
 // notificationLine is a notification the proxy sends.
 func notificationLine(method string, params any) []byte {
-	return encodeLine(requestOut{JSONRPC: "2.0", Method: method, Params: params})
+	return encodeLine(acpmsg.Request{JSONRPC: acpmsg.JSONRPCVersion, Method: method, Params: params})
 }
 
 // withParams is the request m with other params, the rest of its envelope kept.
@@ -199,15 +170,23 @@ func decodeTransient(raw json.RawMessage, v any) error {
 
 // decodeObject decodes a JSON object into its members, keeping each value's
 // bytes, so that a changed message keeps every member the proxy does not touch.
-func decodeObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
-	var obj map[string]json.RawMessage
+func decodeObject(raw json.RawMessage) (acpmsg.Object, error) {
+	var obj acpmsg.Object
 	if err := decode(raw, &obj); err != nil {
 		return nil, err
 	}
 	if obj == nil {
-		obj = map[string]json.RawMessage{}
+		obj = acpmsg.Object{}
 	}
 	return obj, nil
+}
+
+// decodeExact is decode with member names matched exactly, as the editor
+// matches them: for the requests the proxy judges and then passes on, where
+// a "Path" beside a "path" must not become what the hooks judge while the
+// editor acts on the other.
+func decodeExact(raw json.RawMessage, v any) error {
+	return parse(raw, v, fastjson.DontCopyRawMessage|fastjson.DontMatchCaseInsensitiveStructFields)
 }
 
 // decode decodes raw JSON into v; empty or null leaves v as it is.
@@ -215,10 +194,14 @@ func decodeObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
 // line is never changed or reused, and a 50 MB prompt is not copied again
 // at every step.
 func decode(raw json.RawMessage, v any) error {
+	return parse(raw, v, fastjson.DontCopyRawMessage)
+}
+
+func parse(raw json.RawMessage, v any, flags fastjson.ParseFlags) error {
 	if isNull(raw) {
 		return nil
 	}
-	rest, err := fastjson.Parse(raw, v, fastjson.DontCopyRawMessage)
+	rest, err := fastjson.Parse(raw, v, flags)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -211,5 +212,5 @@ func (s *Server) askByMessage(ctx context.Context, a *pendingAsk) {
 // answer to a request the server sent.
 func isRequestCancelled(err error) bool {
 	var rpcErr *jsonrpc2.Error
-	return errors.As(err, &rpcErr) && rpcErr.Code == codeRequestCancelled
+	return errors.As(err, &rpcErr) && rpcErr.Code == rpcerr.RequestCancelled
 }

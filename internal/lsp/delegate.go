@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
 // Hook evaluation by the agent host (docs/hooks.md, "Hook types"): prompt,
@@ -143,7 +144,7 @@ func (d *hostDelegate) EvaluateHook(ctx context.Context, ev hooks.Evaluation) (j
 	case ctx.Err() != nil:
 		_ = s.conn.Notify(s.connCtx, "$/cancelRequest", map[string]any{"id": &callID})
 		return nil, ctx.Err()
-	case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.MethodNotFound:
+	case errors.As(err, &rpcErr) && rpcErr.Code == rpcerr.MethodNotFound:
 		return nil, &hooks.NotSupportedError{Why: "the editor has no agent that evaluates hooks (wave/evaluateHook: " + rpcErr.Message + ")"}
 	case isRequestCancelled(err):
 		// The editor answers later, through wave/evaluateHookResult.

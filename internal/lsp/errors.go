@@ -5,13 +5,8 @@ import (
 	"errors"
 
 	"github.com/wavehooks/wavehooks/internal/flow"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"go.lsp.dev/jsonrpc2"
-)
-
-// LSP's own error codes, beyond JSON-RPC's.
-const (
-	codeServerNotInitialized jsonrpc2.Code = -32002
-	codeRequestCancelled     jsonrpc2.Code = -32800
 )
 
 // badParam is a request whose params are wrong: the same caller's mistake
@@ -32,12 +27,12 @@ func toRPCError(err error) error {
 	var invalid *flow.InvalidError
 	switch {
 	case errors.As(err, &invalid):
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+invalid.Error())
+		return jsonrpc2.NewError(rpcerr.InvalidParams, "invalid params: "+invalid.Error())
 	case errors.As(err, &rpcErr):
 		return jsonrpc2.NewError(rpcErr.Code, err.Error())
 	case errors.Is(err, context.Canceled):
-		return jsonrpc2.NewError(codeRequestCancelled, "request cancelled")
+		return jsonrpc2.NewError(rpcerr.RequestCancelled, "request cancelled")
 	default:
-		return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+		return jsonrpc2.NewError(rpcerr.InternalError, err.Error())
 	}
 }

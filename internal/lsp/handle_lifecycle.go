@@ -14,6 +14,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
 // initializeParams is the part of LSP's InitializeParams the server reads.
@@ -60,7 +61,7 @@ const (
 
 func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.InitializeResult, error) {
 	if !s.claimInitialize() {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
+		return nil, jsonrpc2.NewError(rpcerr.InvalidRequest, "initialize was already called")
 	}
 	res, err := s.initializeClaimed(p)
 	if err != nil {

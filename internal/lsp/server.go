@@ -17,6 +17,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/watcher"
 	"github.com/wavehooks/wavehooks/internal/wire"
@@ -346,20 +347,20 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil // unknown notifications are ignored, as LSP says
 	}
 	if !known || h.call == nil {
-		s.refuse(ctx, reply, method, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not found: %q", method)))
+		s.refuse(ctx, reply, method, jsonrpc2.NewError(rpcerr.MethodNotFound, fmt.Sprintf("method not found: %q", method)))
 		return nil
 	}
 	switch st := s.getState(); {
 	case st == stateStarting && !h.anyState:
-		s.refuse(ctx, reply, method, jsonrpc2.NewError(codeServerNotInitialized, fmt.Sprintf("%s before initialize", method)))
+		s.refuse(ctx, reply, method, jsonrpc2.NewError(rpcerr.ServerNotInitialized, fmt.Sprintf("%s before initialize", method)))
 		return nil
 	case st == stateShuttingDown:
-		s.refuse(ctx, reply, method, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s after shutdown", method)))
+		s.refuse(ctx, reply, method, jsonrpc2.NewError(rpcerr.InvalidRequest, fmt.Sprintf("%s after shutdown", method)))
 		return nil
 	}
 	// Requests run concurrently: a pending ask must not hold up anything else.
 	if !s.enterWork() {
-		s.refuse(ctx, reply, method, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s while the server stops", method)))
+		s.refuse(ctx, reply, method, jsonrpc2.NewError(rpcerr.InvalidRequest, fmt.Sprintf("%s while the server stops", method)))
 		return nil
 	}
 	reqCtx, cancel := context.WithCancel(s.connCtx)

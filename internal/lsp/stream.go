@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/wire"
 	"io"
 	"strconv"
@@ -102,7 +103,7 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			return nil, n, err
 		}
 		if tooDeep(body, maxNesting) {
-			s.refuse(body, &refusal{code: jsonrpc2.InvalidRequest,
+			s.refuse(body, &refusal{code: rpcerr.InvalidRequest,
 				msg: fmt.Sprintf("invalid request: arrays and objects nest deeper than %d levels", maxNesting)})
 			continue
 		}
@@ -179,7 +180,7 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 	if repeated {
 		// The body is where both headers say, so the stream stays in step;
 		// the message is still refused, as ambiguous framing.
-		return body, total + int64(length), &refusal{code: jsonrpc2.InvalidRequest,
+		return body, total + int64(length), &refusal{code: rpcerr.InvalidRequest,
 			msg: "invalid request: the frame has more than one Content-Length header"}
 	}
 	return body, total + int64(length), nil
@@ -218,7 +219,7 @@ func decodeMessage(body []byte) (msg jsonrpc2.Message, params json.RawMessage, e
 		if env.Method == "" {
 			return nil, nil, &refusal{} // a response to something it could not read: nothing to answer
 		}
-		return nil, nil, &refusal{code: jsonrpc2.InvalidRequest,
+		return nil, nil, &refusal{code: rpcerr.InvalidRequest,
 			msg: "invalid request: the id is null; a request id is a number or a string (a notification has no id)"}
 	case string(raw) == `""`:
 		// jsonrpc2.ID keeps "" as the number 0: the answer would carry the wrong id.
@@ -281,18 +282,18 @@ func (s *stream) refuse(body []byte, r *refusal) {
 // gets a parse error with a null id, as JSON-RPC 2.0 says.
 func (s *stream) replyUndecodable(body []byte, decodeErr error) {
 	if !json.Valid(body) {
-		s.replyError(nil, jsonrpc2.ParseError, "parse error: the message is not valid JSON")
+		s.replyError(nil, rpcerr.ParseError, "parse error: the message is not valid JSON")
 		return
 	}
 	p := probeEnvelope(body)
 	if !p.isObject {
-		s.replyError(nil, jsonrpc2.InvalidRequest, "invalid request: a message must be a JSON-RPC 2.0 object")
+		s.replyError(nil, rpcerr.InvalidRequest, "invalid request: a message must be a JSON-RPC 2.0 object")
 		return
 	}
 	if !p.method && p.id != nil {
 		return // an undecodable response to one of our calls: nothing to answer
 	}
-	s.replyError(p.id, jsonrpc2.InvalidRequest, "invalid request: "+decodeErr.Error())
+	s.replyError(p.id, rpcerr.InvalidRequest, "invalid request: "+decodeErr.Error())
 }
 
 // replyError writes an error response. The id is echoed as sent when it is
