@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -587,4 +588,56 @@ func (p Paths) VSCodeHookFiles(texts map[string][]byte) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// FileChangedWatchList lists the files that the FileChanged hooks in force
+// ask to watch, as Claude Code builds its watch list: each `|`-separated
+// name of a FileChanged matcher is a file in the project root. An empty or
+// `*` matcher names no file (it matches whatever is watched), and a name
+// that would lead outside the root is left out.
+func (c *Config) FileChangedWatchList() []string {
+	root := c.Paths.ProjectRoot
+	var out []string
+	if root == "" {
+		return out
+	}
+	for i := range c.Hooks {
+		h := &c.Hooks[i]
+		if h.Event != FileChanged || h.Matcher == nil {
+			continue
+		}
+		if ok, _ := c.Active(h); !ok {
+			continue
+		}
+		for _, name := range strings.Split(h.Matcher.String(), "|") {
+			name = strings.TrimSpace(name)
+			if name == "" || name == "*" {
+				continue
+			}
+			p := filepath.Join(root, name)
+			if rel, err := filepath.Rel(root, p); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ConfigSource is the ConfigChange source of a settings file, as Claude
+// Code names its own: user_settings, project_settings, local_settings or
+// policy_settings. The files Claude Code does not know map to the closest:
+// VS Code's hook files are the project's.
+func ConfigSource(s Source) string {
+	switch s {
+	case SourceUser, SourceClaudeUser:
+		return "user_settings"
+	case SourceLocal, SourceClaudeLocal:
+		return "local_settings"
+	case SourceManaged:
+		return "policy_settings"
+	}
+	return "project_settings"
 }

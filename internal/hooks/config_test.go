@@ -73,7 +73,9 @@ func TestMergeOrderAndBrokenFiles(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 	}
-	hook := func(cmd string) string { return one(hooks.Stop, cmd) }
+	hook := func(cmd string) string {
+		return `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "` + cmd + `"}]}]}}`
+	}
 	write(filepath.Join(home, "settings.json"), hook("echo user"))
 	write(filepath.Join(root, ".wave", "settings.json"), `{"hooks": {"Stop": [ broken`)
 	write(filepath.Join(root, ".wave", "settings.local.json"), hook("echo local"))

@@ -284,13 +284,6 @@ func mergeWatchPaths(dst, add []string) ([]string, bool) {
 	return dst, true
 }
 
-// quietEvents are the events whose hooks' failures Claude Code only writes
-// to its debug log: the run history is that log here, so a failure (exit 2
-// included) or an answer that does not validate becomes no error or warn
-// block, and the run's decision says what happened.
-var quietEvents = map[Event]bool{PermissionDenied: true, MessageDisplay: true, DirectoryAdded: true,
-	StopFailure: true, InstructionsLoaded: true, WorktreeRemove: true}
-
 // discardingEvents ignore everything their hooks print, as Claude Code does.
 var discardingEvents = map[Event]bool{StopFailure: true, InstructionsLoaded: true, WorktreeRemove: true}
 

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
@@ -170,58 +168,6 @@ func changedFileName(extra map[string]json.RawMessage) string {
 	return filepath.Base(p)
 }
 
-// FileChangedWatchList lists the files that the FileChanged hooks in force
-// ask to watch, as Claude Code builds its watch list: each `|`-separated
-// name of a FileChanged matcher is a file in the project root. An empty or
-// `*` matcher names no file (it matches whatever is watched), and a name
-// that would lead outside the root is left out.
-func (c *Config) FileChangedWatchList() []string {
-	root := c.Paths.ProjectRoot
-	var out []string
-	if root == "" {
-		return out
-	}
-	for i := range c.Hooks {
-		h := &c.Hooks[i]
-		if h.Event != FileChanged || h.Matcher == nil {
-			continue
-		}
-		if ok, _ := c.Active(h); !ok {
-			continue
-		}
-		for _, name := range strings.Split(h.Matcher.String(), "|") {
-			name = strings.TrimSpace(name)
-			if name == "" || name == "*" {
-				continue
-			}
-			p := filepath.Join(root, name)
-			if rel, err := filepath.Rel(root, p); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-				continue
-			}
-			if !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
-// ConfigSource is the ConfigChange source of a settings file, as Claude
-// Code names its own: user_settings, project_settings, local_settings or
-// policy_settings. The files Claude Code does not know map to the closest:
-// VS Code's hook files are the project's.
-func ConfigSource(s Source) string {
-	switch s {
-	case SourceUser, SourceClaudeUser:
-		return "user_settings"
-	case SourceLocal, SourceClaudeLocal:
-		return "local_settings"
-	case SourceManaged:
-		return "policy_settings"
-	}
-	return "project_settings"
-}
-
 // laterSample fills a plausible input of one of Claude Code's later events
 // into in, for "Run hook".
 func laterSample(in *Input) {
@@ -285,3 +231,10 @@ func laterSample(in *Input) {
 		in.Extra = raw("command_name", `"review"`, "command_source", `"project"`, "invoked_by", `"user"`)
 	}
 }
+
+// quietEvents are the events whose hooks' failures Claude Code only writes
+// to its debug log: the run history is that log here, so a failure (exit 2
+// included) or an answer that does not validate becomes no error or warn
+// block, and the run's decision says what happened.
+var quietEvents = map[Event]bool{PermissionDenied: true, MessageDisplay: true, DirectoryAdded: true,
+	StopFailure: true, InstructionsLoaded: true, WorktreeRemove: true}

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -101,4 +102,11 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	}
+	return d.String()
 }

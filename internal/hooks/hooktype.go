@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -221,4 +222,21 @@ func (h *Hook) describeOptions() []string {
 		opts = append(opts, "blocking when it fails")
 	}
 	return opts
+}
+
+// onFailureIgnored are the events where Claude Code ignores onFailure: a
+// failed hook must not keep an agent or a teammate working.
+var onFailureIgnored = map[Event]bool{Stop: true, SubagentStop: true, TaskCompleted: true, TeammateIdle: true}
+
+// onFailureNote says why a hook's onFailure does nothing, "" when it counts.
+func onFailureNote(ev Event, h *Hook) string {
+	switch {
+	case h.OnFailure != OnFailureBlock:
+		return ""
+	case h.Async:
+		return "onFailure is ignored for async hooks: the event does not wait for them"
+	case onFailureIgnored[ev]:
+		return fmt.Sprintf("onFailure is ignored on %s, as in Claude Code: a failed hook never keeps the agent working", ev)
+	}
+	return ""
 }

@@ -384,3 +384,10 @@ func globRegexp(g string) string {
 	}
 	return b.String()
 }
+
+func ifRaw(r *IfRule) string {
+	if r == nil {
+		return ""
+	}
+	return r.raw
+}

@@ -78,3 +78,6 @@ func EventDoc(e Event) (string, bool) {
 // KnownTools are the tool names offered when completing a matcher.
 var KnownTools = []string{"Bash", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "WebFetch", "WebSearch",
 	"Task", "TodoWrite", "NotebookEdit", "NotebookRead", "ExitPlanMode", "BashOutput", "KillShell", "mcp__.*"}
+
+// GroupKeys are the keys of a matcher group.
+var GroupKeys = []string{"matcher", "hooks", "enabled"}

@@ -94,3 +94,10 @@ func (m *Matcher) Explain(value string) string {
 
 // String returns the matcher as written.
 func (m *Matcher) String() string { return m.raw }
+
+func matcherRaw(m *Matcher) string {
+	if m == nil {
+		return ""
+	}
+	return m.raw
+}

@@ -12,26 +12,9 @@ import (
 // action its event guards (a tool call, a permission request, a prompt) is
 // blocked rather than let through by a broken guard.
 
-// onFailureIgnored are the events where Claude Code ignores onFailure: a
-// failed hook must not keep an agent or a teammate working.
-var onFailureIgnored = map[Event]bool{Stop: true, SubagentStop: true, TaskCompleted: true, TeammateIdle: true}
-
 // OnFailureBlocked is what the run history and --explain say of a hook
 // that failed with onFailure "block".
 const OnFailureBlocked = "blocked because the hook failed (onFailure: block)"
-
-// onFailureNote says why a hook's onFailure does nothing, "" when it counts.
-func onFailureNote(ev Event, h *Hook) string {
-	switch {
-	case h.OnFailure != OnFailureBlock:
-		return ""
-	case h.Async:
-		return "onFailure is ignored for async hooks: the event does not wait for them"
-	case onFailureIgnored[ev]:
-		return fmt.Sprintf("onFailure is ignored on %s, as in Claude Code: a failed hook never keeps the agent working", ev)
-	}
-	return ""
-}
 
 // hookFailure says how a hook failed, in the sense of onFailure, or "" when
 // it did not: a cancelled hook (the event was cancelled) and a hook that

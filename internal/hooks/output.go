@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/wavehooks/wavehooks/internal/rawjson"
@@ -524,13 +523,6 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func seconds(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%ds", int(d/time.Second))
-	}
-	return d.String()
 }
 
 // capText keeps injected text under MaxInjectedText characters and says so when it cuts.

@@ -20,21 +20,6 @@ import (
 // sealed in-memory file, not the path (docs/security.md, "Workspace trust",
 // says which forms and what window remains for the others).
 
-// pinnedRun is how a hook runs the bytes that were checked: its program and
-// arguments, and the sealed file that holds the script, which the child
-// gets as file descriptor 3.
-type pinnedRun struct {
-	argv   []string
-	script *os.File
-}
-
-// close releases the parent's copy of the sealed file (the child keeps its own).
-func (p *pinnedRun) close() {
-	if p != nil && p.script != nil {
-		_ = p.script.Close()
-	}
-}
-
 // pinnedFD is the descriptor the child finds the sealed script on: the
 // first of exec.Cmd.ExtraFiles.
 const pinnedFD = "/dev/fd/3"

@@ -32,9 +32,6 @@ type Place struct {
 	Key string
 }
 
-// GroupKeys are the keys of a matcher group.
-var GroupKeys = []string{"matcher", "hooks", "enabled"}
-
 // Place finds where l is in the shape of a settings file.
 func (l Location) Place() Place {
 	p := l.Path

@@ -171,20 +171,6 @@ func settingsCount(cfg *Config, f *File) bool {
 	return f.Source.FromWorkspace() && f.Source != SourceVSCode && (!f.Source.IsClaude() || cfg.ImportClaudeHooks)
 }
 
-func matcherRaw(m *Matcher) string {
-	if m == nil {
-		return ""
-	}
-	return m.raw
-}
-
-func ifRaw(r *IfRule) string {
-	if r == nil {
-		return ""
-	}
-	return r.raw
-}
-
 // relTo is p relative to root when it lies in it, else p.
 func relTo(root, p string) string {
 	if root != "" && within(root, p) {

@@ -236,3 +236,94 @@ func globMatch(pattern, s string) bool {
 	}
 	return strings.HasSuffix(rest, parts[len(parts)-1])
 }
+
+// HTTPPolicy is what the settings files say about http hooks, merged:
+// allowedHttpHookUrls (where they may post) and httpHookAllowedEnvVars
+// (which environment variables their headers may read). Lists from several
+// files are joined, except that a list in the managed settings file is the
+// list: a policy no other file can widen.
+type HTTPPolicy struct {
+	// URLs are the URL patterns http hooks may post to (scheme, host, port
+	// and path matched each by its own rule: urlpolicy.go); URLsFrom names
+	// the files that set them. Without any file setting the key, every URL
+	// is allowed; an empty list allows none.
+	URLs     []string
+	URLsSet  bool
+	URLsFrom []string
+	// EnvVars, when EnvVarsSet, bounds every hook's allowedEnvVars.
+	EnvVars    []string
+	EnvVarsSet bool
+
+	managedURLs, managedEnv bool
+}
+
+// merge adds one settings file's http hook policy.
+func (p *HTTPPolicy) merge(f *File) {
+	if f.Source == SourceVSCode {
+		return
+	}
+	managed := f.Source == SourceManaged
+	if urls := f.Settings.AllowedHTTPHookURLs; urls != nil && !p.managedURLs {
+		if managed {
+			p.URLs, p.URLsFrom = nil, nil
+		}
+		p.URLs, p.URLsSet, p.managedURLs = append(p.URLs, urls...), true, managed
+		p.URLsFrom = append(p.URLsFrom, f.Path)
+	}
+	if vars := f.Settings.HTTPHookAllowedEnvVars; vars != nil && !p.managedEnv {
+		if managed {
+			p.EnvVars = nil
+		}
+		p.EnvVars, p.EnvVarsSet, p.managedEnv = append(p.EnvVars, vars...), true, managed
+	}
+}
+
+// AllowsURL reports whether http hooks may post to url, and if not, why.
+// The URL and the patterns are matched part by part (urlpolicy.go): a
+// pattern that cannot be read admits nothing.
+func (p *HTTPPolicy) AllowsURL(url string) (bool, string) {
+	if !p.URLsSet {
+		return true, ""
+	}
+	u, err := parseHookURL(url)
+	if err != nil {
+		return false, fmt.Sprintf("its URL %s is not admitted by allowedHttpHookUrls (set in %s): %v", url, strings.Join(p.URLsFrom, ", "), err)
+	}
+	for _, s := range p.URLs {
+		if pat, err := parseURLPattern(s); err == nil && pat.admits(u) {
+			return true, ""
+		}
+	}
+	return false, fmt.Sprintf("its URL %s is not in allowedHttpHookUrls (set in %s)", url, strings.Join(p.URLsFrom, ", "))
+}
+
+// envAllowed reports whether a header of h may read the variable name.
+func (p *HTTPPolicy) envAllowed(h *Hook, name string) bool {
+	listed := false
+	for _, v := range h.AllowedEnvVars {
+		if v == name {
+			listed = true
+			break
+		}
+	}
+	if !listed || !p.EnvVarsSet {
+		return listed
+	}
+	for _, v := range p.EnvVars {
+		if v == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unwrapURLError drops net/http's "Post "url": " prefix: messages name the hook already.
+func unwrapURLError(err error) error {
+	var ue interface{ Unwrap() error }
+	if errors.As(err, &ue) {
+		if inner := ue.Unwrap(); inner != nil {
+			return inner
+		}
+	}
+	return err
+}

@@ -109,11 +109,3 @@ func TestPowerShellArgs(t *testing.T) {
 	require.Equal(t, `& "${env:CLAUDE_PROJECT_DIR}\.claude\hooks\check.ps1" "${env:WAVE_PROJECT_DIR}" $env:CLAUDE_PROJECT_DIR`, decode(args[5]),
 		"placeholders become PowerShell's ${env:NAME}, as Claude Code rewrites them")
 }
-
-func TestManagedFileFor(t *testing.T) {
-	require.Equal(t, "/etc/wave/managed-settings.json", managedFileFor("linux", ""))
-	require.Equal(t, "/etc/wave/managed-settings.json", managedFileFor("darwin", `C:\ProgramData`))
-	require.Equal(t, `C:\ProgramData\wave\managed-settings.json`, managedFileFor("windows", `C:\ProgramData`))
-	require.Equal(t, `D:\Data\wave\managed-settings.json`, managedFileFor("windows", `D:\Data\`))
-	require.Equal(t, `C:\ProgramData\wave\managed-settings.json`, managedFileFor("windows", ""), "ProgramData unset")
-}
