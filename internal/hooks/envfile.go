@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/safefile"
+	"github.com/wavehooks/wavehooks/internal/shellread"
 )
 
 // envFileEvents are the events whose hooks get CLAUDE_ENV_FILE, a file they
@@ -220,7 +221,7 @@ func (p *envParser) word() (envWord, error) {
 			}
 			break
 		}
-		if !isNameByte(p.src[j]) {
+		if !shellread.IsNameByte(p.src[j]) {
 			break
 		}
 	}
@@ -352,7 +353,7 @@ func (p *envParser) dollar(b *strings.Builder, w *envWord) {
 		b.WriteString(v)
 	default:
 		n := 1
-		for n < len(rest) && isNameByte(rest[n]) {
+		for n < len(rest) && shellread.IsNameByte(rest[n]) {
 			n++
 		}
 		if n == 1 {

@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/shellread"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -177,7 +178,7 @@ func (r *IfRule) Match(in *Input, projectRoot string) (bool, string) {
 // one with $(…), backticks or $VAR for a pattern that says more than the
 // command name.
 func matchBash(pattern, command string) (bool, string) {
-	cmds, complex, err := splitShell(command)
+	cmds, complex, err := shellread.SplitShell(command)
 	if err != nil {
 		return true, "the command could not be parsed (" + err.Error() + "), and the filter fails open"
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/shellread"
 )
 
 // The rows of Claude Code's own tables (hooks reference, "Bash matching
@@ -146,7 +147,7 @@ func TestIfRuleProblems(t *testing.T) {
 }
 
 func TestSplitShell(t *testing.T) {
-	cmds, complex, err := splitShell(`A=1 B="x y" git commit -m "fix: it's done" && echo $(npm test 2>/dev/null) | tee log >> all.log; ls`)
+	cmds, complex, err := shellread.SplitShell(`A=1 B="x y" git commit -m "fix: it's done" && echo $(npm test 2>/dev/null) | tee log >> all.log; ls`)
 	require.NoError(t, err)
 	require.True(t, complex)
 	require.Equal(t, []string{"git commit -m fix: it's done", "npm test", "echo $(npm test 2>/dev/null)", "tee log", "ls"}, cmds)

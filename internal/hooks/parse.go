@@ -18,6 +18,7 @@ import (
 	"github.com/tailscale/hujson"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/safefile"
+	"github.com/wavehooks/wavehooks/internal/shellread"
 )
 
 // MaxSettingsFileBytes caps a settings file (wave's, Claude Code's, the
@@ -607,11 +608,11 @@ var missingScriptExit2 = map[string]bool{"sh": true, "dash": true, "python": tru
 // extension) counts, so that an option's value the reader does not know is
 // never reported as a missing script.
 func scriptGivenToInterpreter(command string) (interp, script string) {
-	words := firstCommandWords(command)
+	words := shellread.FirstCommandWords(command)
 	if len(words) < 2 {
 		return "", ""
 	}
-	script = interpreterScript(words, true).script
+	script = shellread.InterpreterScript(words, true).Script
 	if script == "" || !strings.ContainsAny(script, "/.") {
 		return "", ""
 	}

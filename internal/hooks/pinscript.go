@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/shellread"
 	"io"
 	"os"
 	"path/filepath"
@@ -68,10 +69,10 @@ func directScript(h *Hook, root string) (scriptForm, bool) {
 		}
 		n := 0
 		bad := false
-		_, err := readSimpleCommands(h.Command, true, 0, func(c simpleCommand, depth int) error {
+		_, err := shellread.ReadSimpleCommands(h.Command, true, 0, func(c shellread.SimpleCommand, depth int) error {
 			n++
-			words = c.words
-			bad = bad || depth > 0 || c.redirected || c.piped
+			words = c.Words
+			bad = bad || depth > 0 || c.Redirected || c.Piped
 			return nil
 		})
 		// Only the project directory may be expanded ($'…' and the like are
@@ -92,7 +93,7 @@ func directScript(h *Hook, root string) (scriptForm, bool) {
 		prog, args := execForm(h, root)
 		words = append([]string{prog}, args...)
 	}
-	if len(stripPrefixWords(words, shell)) != len(words) {
+	if len(shellread.StripPrefixWords(words, shell)) != len(words) {
 		return scriptForm{}, false
 	}
 	if strings.ContainsRune(words[0], '/') {
@@ -106,24 +107,24 @@ func directScript(h *Hook, root string) (scriptForm, bool) {
 		}
 		return scriptForm{path: p, word: word, args: words[1:]}, true
 	}
-	run := interpreterScript(words, shell)
-	if run.script == "" || len(run.modules) > 0 || run.index == 0 || run.node {
+	run := shellread.InterpreterScript(words, shell)
+	if run.Script == "" || len(run.Modules) > 0 || run.Index == 0 || run.Node {
 		return scriptForm{}, false
 	}
-	p := wordPath(run.script, root, dir, shell)
+	p := wordPath(run.Script, root, dir, shell)
 	if p == "" {
 		return scriptForm{}, false
 	}
-	word := run.script
+	word := run.Script
 	if shell {
 		word = substituteVarPrefix(word, root)
 	}
-	opts := words[1:run.index]
+	opts := words[1:run.Index]
 	if len(opts) > 0 && opts[len(opts)-1] == "--" {
 		opts = opts[:len(opts)-1]
 	}
-	form := scriptForm{path: p, word: word, shell: words[0], shellOpts: opts, args: words[run.index+1:]}
-	if !scriptShells[run.name] {
+	form := scriptForm{path: p, word: word, shell: words[0], shellOpts: opts, args: words[run.Index+1:]}
+	if !scriptShells[run.Name] {
 		form.shell, form.shellOpts, form.checkOnly = "", nil, true // python3 x.py: checked, then run by path
 	}
 	return form, true

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/shellread"
 	"io"
 	"io/fs"
 	"os"
@@ -102,11 +103,11 @@ func filesRun(h *Hook, root string) runFiles {
 		}
 	}
 	depth := 0 // of sh -c inside sh -c
-	var add func(c simpleCommand, shell bool)
-	add = func(c simpleCommand, shell bool) {
-		words := stripPrefixWords(c.words, shell)
-		for _, w := range c.words[:len(c.words)-len(words)] {
-			if assignRE.MatchString(w) {
+	var add func(c shellread.SimpleCommand, shell bool)
+	add = func(c shellread.SimpleCommand, shell bool) {
+		words := shellread.StripPrefixWords(c.Words, shell)
+		for _, w := range c.Words[:len(c.Words)-len(words)] {
+			if shellread.AssignRE.MatchString(w) {
 				env(w, shell, "set in the command")
 			}
 		}
@@ -132,37 +133,37 @@ func filesRun(h *Hook, root string) runFiles {
 		if strings.ContainsRune(words[0], '/') {
 			path(words[0], shell)
 		}
-		run := interpreterScript(words, shell)
-		if run.script != "" {
-			if run.node {
-				out.maybe = append(out.maybe, nodeCandidates(run.script, root, dirs[len(dirs)-1], shell)...)
+		run := shellread.InterpreterScript(words, shell)
+		if run.Script != "" {
+			if run.Node {
+				out.maybe = append(out.maybe, nodeCandidates(run.Script, root, dirs[len(dirs)-1], shell)...)
 			} else {
-				path(run.script, shell)
+				path(run.Script, shell)
 			}
 		}
-		for _, m := range run.modules {
+		for _, m := range run.Modules {
 			files, note := moduleFiles(m, run, root, dirs[len(dirs)-1], shell)
 			out.maybe = append(out.maybe, files...)
 			if note != "" {
 				out.notCovered = append(out.notCovered, note)
 			}
 		}
-		if run.fromStdin {
+		if run.FromStdin {
 			switch {
-			case c.stdin != "":
-				path(c.stdin, shell)
-			case c.hereDoc:
+			case c.Stdin != "":
+				path(c.Stdin, shell)
+			case c.HereDoc:
 				// the here-document's lines are on the command line: read as commands below
-			case c.piped && len(c.pipedFrom) == 2 && filepath.Base(c.pipedFrom[0]) == "cat":
-				path(c.pipedFrom[1], shell)
-			case c.piped:
+			case c.Piped && len(c.PipedFrom) == 2 && filepath.Base(c.PipedFrom[0]) == "cat":
+				path(c.PipedFrom[1], shell)
+			case c.Piped:
 				out.notCovered = append(out.notCovered, fmt.Sprintf("%s reads its script from a pipe (%s | …): what it runs is not covered",
-					words[0], strings.Join(c.pipedFrom, " ")))
+					words[0], strings.Join(c.PipedFrom, " ")))
 			}
 		}
-		if run.inline != "" && depth < 8 {
+		if run.Inline != "" && depth < 8 {
 			depth++
-			_, _ = readSimpleCommands(run.inline, false, 0, func(c simpleCommand, _ int) error {
+			_, _ = shellread.ReadSimpleCommands(run.Inline, false, 0, func(c shellread.SimpleCommand, _ int) error {
 				add(c, true)
 				return nil
 			})
@@ -174,10 +175,10 @@ func filesRun(h *Hook, root string) runFiles {
 	}
 	if h.Args != nil {
 		prog, args := execForm(h, root) // placeholders substituted as the runner does
-		add(simpleCommand{words: append([]string{prog}, args...)}, false)
+		add(shellread.SimpleCommand{Words: append([]string{prog}, args...)}, false)
 		return out
 	}
-	_, _ = readSimpleCommands(h.Command, false, 0, func(c simpleCommand, _ int) error {
+	_, _ = shellread.ReadSimpleCommands(h.Command, false, 0, func(c shellread.SimpleCommand, _ int) error {
 		add(c, true)
 		return nil
 	})
@@ -212,24 +213,24 @@ func anyExists(files []string) bool {
 // moduleFiles are the workspace files a module option (node -r, perl -M,
 // python -m, ruby -r) may load, or, when it names a module found at run time
 // in no directory of the workspace, a note saying it is not covered.
-func moduleFiles(m string, run scriptRun, root, dir string, shell bool) (files []string, note string) {
-	switch run.lang {
+func moduleFiles(m string, run shellread.ScriptRun, root, dir string, shell bool) (files []string, note string) {
+	switch run.Lang {
 	case "node", "ruby":
 		if strings.HasPrefix(m, "./") || strings.HasPrefix(m, "../") || strings.HasPrefix(m, "/") || strings.HasPrefix(m, "$") {
-			if run.lang == "node" {
+			if run.Lang == "node" {
 				return nodeCandidates(m, root, dir, shell), ""
 			}
 			if p := wordPath(m, root, dir, shell); p != "" {
 				return []string{p, p + ".rb"}, ""
 			}
 		}
-		return nil, fmt.Sprintf("%s loads the module %q found at run time (node_modules, gems): not covered", run.name, m)
+		return nil, fmt.Sprintf("%s loads the module %q found at run time (node_modules, gems): not covered", run.Name, m)
 	case "perl":
 		mod := strings.TrimPrefix(m, "-")
 		mod, _, _ = strings.Cut(mod, "=")
 		mod, _, _ = strings.Cut(mod, " ")
 		rel := strings.ReplaceAll(mod, "::", "/") + ".pm"
-		for _, inc := range run.includes {
+		for _, inc := range run.Includes {
 			if p := wordPath(filepath.Join(inc, rel), root, dir, shell); p != "" {
 				files = append(files, p)
 			}
@@ -237,7 +238,7 @@ func moduleFiles(m string, run scriptRun, root, dir string, shell bool) (files [
 		if anyExists(files) || mod != "" && mod[0] >= 'a' && mod[0] <= 'z' && mod != "lib" {
 			return files, "" // found in the workspace, or a pragma (strict, warnings)
 		}
-		return files, fmt.Sprintf("%s -M%s: a module found in @INC outside the -I directories is not covered", run.name, mod)
+		return files, fmt.Sprintf("%s -M%s: a module found in @INC outside the -I directories is not covered", run.Name, mod)
 	case "python":
 		rel := strings.ReplaceAll(m, ".", "/")
 		if p := wordPath(rel, root, dir, shell); p != "" {
@@ -250,7 +251,7 @@ func moduleFiles(m string, run scriptRun, root, dir string, shell bool) (files [
 				return files, "" // found in the workspace, which Python looks in first
 			}
 		}
-		return files, fmt.Sprintf("%s -m %s: a module found outside the hook's directory (an installed package) is not covered", run.name, m)
+		return files, fmt.Sprintf("%s -m %s: a module found outside the hook's directory (an installed package) is not covered", run.Name, m)
 	}
 	return nil, ""
 }

@@ -1,4 +1,4 @@
-package hooks
+package shellread
 
 import (
 	"path/filepath"
@@ -44,7 +44,7 @@ var wrappers = map[string]wrapper{
 // variable assignments, env with its options and assignments, wrappers
 // with their options (timeout 5, nice -n 10, xargs -0, sudo -u x), and (in a
 // shell command) keywords such as if, exec and time.
-func stripPrefixWords(words []string, shell bool) []string {
+func StripPrefixWords(words []string, shell bool) []string {
 	for len(words) > 0 {
 		w := words[0]
 		if wr, ok := wrappers[filepath.Base(w)]; ok && len(words) > 1 {
@@ -60,11 +60,11 @@ func stripPrefixWords(words []string, shell bool) []string {
 			continue
 		}
 		switch {
-		case shell && (shellPrefixWords[w] || assignRE.MatchString(w)):
+		case shell && (shellPrefixWords[w] || AssignRE.MatchString(w)):
 			words = words[1:]
 		case filepath.Base(w) == "env" && len(words) > 1:
 			words = words[1:]
-			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || assignRE.MatchString(words[0])) {
+			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || AssignRE.MatchString(words[0])) {
 				if words[0] == "-u" || words[0] == "--unset" || words[0] == "-C" || words[0] == "--chdir" {
 					words = words[1:]
 				}
@@ -157,24 +157,24 @@ func interpreterOf(name string) (interpreter, bool) {
 }
 
 // scriptRun is what an interpreter command runs, as interpreterScript reads it.
-type scriptRun struct {
+type ScriptRun struct {
 	// name is the program as written (python3, node).
-	name string
+	Name string
 	// lang is the interpreter's family: "sh", "python", "node", "perl", "ruby" or "".
-	lang string
+	Lang string
 	// script is the script file it runs, "" when none is named.
-	script string
+	Script string
 	// inline are a shell's commands given with -c: they may run workspace files in turn.
-	inline string
+	Inline string
 	// fromStdin reports that it reads its script from its input (sh, bash -s, python3 -).
-	fromStdin bool
+	FromStdin bool
 	// modules are what node -r/--require/--import/--loader, perl -M/-m,
 	// ruby -r and python -m load; includes are perl's -I directories.
-	modules, includes []string
+	Modules, Includes []string
 	// node reports that the script is found as node finds it (x, x.js, x/index.js).
-	node bool
+	Node bool
 	// index is where script is in the words, 0 when there is none.
-	index int
+	Index int
 }
 
 // interpreterScript returns what an interpreter command runs (bash x.sh,
@@ -183,12 +183,12 @@ type scriptRun struct {
 // whether it reads its script from its input; nothing when the program is
 // no interpreter or runs code given inline in another language (python -c,
 // node -e).
-func interpreterScript(words []string, shell bool) scriptRun {
+func InterpreterScript(words []string, shell bool) ScriptRun {
 	name := filepath.Base(words[0])
-	run := scriptRun{name: name}
+	run := ScriptRun{Name: name}
 	if shell && (words[0] == "source" || words[0] == ".") {
 		if len(words) > 1 {
-			run.script, run.index = words[1], 1
+			run.Script, run.Index = words[1], 1
 		}
 		return run
 	}
@@ -196,7 +196,7 @@ func interpreterScript(words []string, shell bool) scriptRun {
 	if !ok {
 		return run
 	}
-	run.lang = in.lang
+	run.Lang = in.lang
 	i := 1
 	if in.subcommand != "" && i < len(words) && words[i] == in.subcommand {
 		i++
@@ -226,7 +226,7 @@ func interpreterScript(words []string, shell bool) scriptRun {
 				m = words[i]
 			}
 			if m != "" {
-				run.modules = append(run.modules, m)
+				run.Modules = append(run.Modules, m)
 			}
 			if in.lang == "python" { // python -m: the module is the script, the rest its arguments
 				return run
@@ -239,12 +239,12 @@ func interpreterScript(words []string, shell bool) scriptRun {
 				i++
 				inc = words[i]
 			}
-			run.includes = append(run.includes, inc)
+			run.Includes = append(run.Includes, inc)
 			continue
 		}
 		if in.inline[optName] || isFlagCluster(w) && strings.ContainsAny(w[1:], in.inlineLetters) {
 			if in.shell && i+1 < len(words) {
-				run.inline = words[i+1] // the shell's commands: they may run workspace files in turn
+				run.Inline = words[i+1] // the shell's commands: they may run workspace files in turn
 			}
 			return run
 		}
@@ -257,10 +257,10 @@ func interpreterScript(words []string, shell bool) scriptRun {
 	}
 	switch {
 	case stdinFlag || i >= len(words) || words[i] == "-":
-		run.fromStdin = true
+		run.FromStdin = true
 	default:
-		run.script, run.index = words[i], i
-		run.node = in.lang == "node"
+		run.Script, run.Index = words[i], i
+		run.Node = in.lang == "node"
 	}
 	return run
 }

@@ -1,4 +1,4 @@
-package hooks
+package shellread
 
 import (
 	"strings"
@@ -77,7 +77,7 @@ func TestShellReaders(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cmds, complex, err := splitShell(c.line)
+			cmds, complex, err := SplitShell(c.line)
 			require.Equal(t, c.ifErr, err)
 			require.Equal(t, c.ifCmds, cmds)
 			require.Equal(t, c.complex, complex)
@@ -104,13 +104,13 @@ func FuzzShellReaders(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		trust := shellCommands(line)
-		cmds, _, err := splitShell(line)
+		cmds, _, err := SplitShell(line)
 		if err != nil {
 			return
 		}
 		var fromTrust []string
 		for _, words := range trust {
-			for len(words) > 0 && assignRE.MatchString(words[0]) {
+			for len(words) > 0 && AssignRE.MatchString(words[0]) {
 				words = words[1:]
 			}
 			if len(words) > 0 {

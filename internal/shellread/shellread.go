@@ -1,4 +1,4 @@
-package hooks
+package shellread
 
 import (
 	"errors"
@@ -49,7 +49,7 @@ var (
 
 // assignRE is a word that assigns a variable (FOO=1, a[0]=x, PATH+=:/x):
 // before a command's program, it is not the program.
-var assignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=`)
+var AssignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=`)
 
 // readShell reads line and hands each token to emit, in order; an error
 // from emit stops the reading and is returned. complex reports whether the
@@ -258,7 +258,7 @@ func (r *shellReader) dollar() error {
 		if len(rest) > 1 && strings.IndexByte("?!#*@$-0123456789", rest[1]) >= 0 {
 			n = 2
 		} else {
-			for n < len(rest) && isNameByte(rest[n]) {
+			for n < len(rest) && IsNameByte(rest[n]) {
 				n++
 			}
 		}
@@ -271,7 +271,7 @@ func (r *shellReader) dollar() error {
 	return nil
 }
 
-func isNameByte(c byte) bool {
+func IsNameByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
@@ -335,30 +335,30 @@ const maxSubstitutionDepth = 16
 // maxSubstitutionDepth and an unterminated quote, and stops at command's
 // first error; lenient, it reads any line and gives what it could read.
 func readCommands(line string, strict bool, depth int, command func(words []string, depth int) error) (complex bool, err error) {
-	return readSimpleCommands(line, strict, depth, func(c simpleCommand, depth int) error { return command(c.words, depth) })
+	return ReadSimpleCommands(line, strict, depth, func(c SimpleCommand, depth int) error { return command(c.Words, depth) })
 }
 
 // simpleCommand is one simple command as readSimpleCommands reads it.
-type simpleCommand struct {
+type SimpleCommand struct {
 	// words are its words, redirection targets left out.
-	words []string
+	Words []string
 	// stdin is the target of its last "<" redirection (sh < x.sh), "" if none.
-	stdin string
+	Stdin string
 	// hereDoc reports a here-document or here-string ("<<", "<<-", "<<<") as its input.
-	hereDoc bool
+	HereDoc bool
 	// redirected reports any redirection of it (2>&1, > out, < in).
-	redirected bool
+	Redirected bool
 	// pipedFrom are the words of the command whose output it reads through a
 	// pipe (cat x.sh | sh), nil when it reads none.
-	pipedFrom []string
+	PipedFrom []string
 	// piped reports that it reads a pipe, even when pipedFrom is unknown.
-	piped bool
+	Piped bool
 }
 
 // readSimpleCommands is readCommands with each command's input: the file
 // its "<" redirection reads, and the command that pipes into it.
-func readSimpleCommands(line string, strict bool, depth int, command func(c simpleCommand, depth int) error) (complex bool, err error) {
-	var cur simpleCommand
+func ReadSimpleCommands(line string, strict bool, depth int, command func(c SimpleCommand, depth int) error) (complex bool, err error) {
+	var cur SimpleCommand
 	target := false
 	var redir string       // the operator whose target comes next
 	var lastSep string     // the separator that ended the previous command
@@ -368,8 +368,8 @@ func readSimpleCommands(line string, strict bool, depth int, command func(c simp
 			return errUnterminated // a redirection without a target
 		}
 		c := cur
-		cur, target, redir = simpleCommand{}, false, ""
-		if len(c.words) == 0 {
+		cur, target, redir = SimpleCommand{}, false, ""
+		if len(c.Words) == 0 {
 			switch {
 			case lastSep == "|" && sep == "|": // "||" is two separators around an empty command: no pipe
 				lastSep = ""
@@ -380,9 +380,9 @@ func readSimpleCommands(line string, strict bool, depth int, command func(c simp
 			return nil
 		}
 		if lastSep == "|" {
-			c.piped, c.pipedFrom = true, prevWords
+			c.Piped, c.PipedFrom = true, prevWords
 		}
-		lastSep, prevWords = sep, c.words
+		lastSep, prevWords = sep, c.Words
 		return command(c, depth)
 	}
 	complex, err = readShell(line, func(t shellToken) error {
@@ -391,10 +391,10 @@ func readSimpleCommands(line string, strict bool, depth int, command func(c simp
 			if target {
 				target = false
 				if redir == "<" {
-					cur.stdin = t.text
+					cur.Stdin = t.text
 				}
 			} else {
-				cur.words = append(cur.words, t.text)
+				cur.Words = append(cur.Words, t.text)
 			}
 		case tokSeparator:
 			return endCommand(t.text)
@@ -403,11 +403,11 @@ func readSimpleCommands(line string, strict bool, depth int, command func(c simp
 				if strict && t.text != "<<<" {
 					return errCompound // a here-document
 				}
-				cur.hereDoc = true
+				cur.HereDoc = true
 			}
 			target = target || t.target
 			redir = t.text
-			cur.redirected = true
+			cur.Redirected = true
 		case tokSubstitution:
 			if depth >= maxSubstitutionDepth {
 				if strict {
@@ -415,7 +415,7 @@ func readSimpleCommands(line string, strict bool, depth int, command func(c simp
 				}
 				return nil
 			}
-			if _, err := readSimpleCommands(t.text, strict, depth+1, command); err != nil && strict {
+			if _, err := ReadSimpleCommands(t.text, strict, depth+1, command); err != nil && strict {
 				return err
 			}
 		}

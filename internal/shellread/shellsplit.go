@@ -1,4 +1,4 @@
-package hooks
+package shellread
 
 import "strings"
 
@@ -11,7 +11,7 @@ import "strings"
 // functions, here-documents) and unbalanced quotes are an error: the caller
 // runs the hook then, as Claude Code does with a command it cannot parse.
 // The line is read by readShell (shellread.go), as trust reads it.
-func splitShell(line string) (cmds []string, complex bool, err error) {
+func SplitShell(line string) (cmds []string, complex bool, err error) {
 	cmds, _, complex, err = splitLine(line)
 	return cmds, complex, err
 }
@@ -19,7 +19,7 @@ func splitShell(line string) (cmds []string, complex bool, err error) {
 // firstCommandWords returns the words of the first simple command of a
 // shell command line (quotes removed, leading assignments and redirections
 // dropped; $VAR and $(…) left as written), or nil when it cannot be read.
-func firstCommandWords(line string) []string {
+func FirstCommandWords(line string) []string {
 	_, first, _, err := splitLine(line)
 	if err != nil {
 		return nil
@@ -31,7 +31,7 @@ func firstCommandWords(line string) []string {
 // command beside.
 func splitLine(line string) (cmds, first []string, complex bool, err error) {
 	complex, err = readCommands(line, true, 0, func(words []string, depth int) error {
-		for len(words) > 0 && assignRE.MatchString(words[0]) {
+		for len(words) > 0 && AssignRE.MatchString(words[0]) {
 			words = words[1:]
 		}
 		if len(words) == 0 {
