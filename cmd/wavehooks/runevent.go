@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
@@ -38,7 +39,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var mu sync.Mutex
 	var background []hooks.EventRun
 	ws := host.New(req.host).Open(req.root, host.Options{NoStore: true, // one event: no session is kept
-		OnAsyncRun: func(_ hooks.Input, _ hooks.Result, run hooks.EventRun) {
+		OnAsyncRun: func(_ event.Input, _ hooks.Result, run hooks.EventRun) {
 			mu.Lock()
 			defer mu.Unlock()
 			background = append(background, run)
@@ -84,8 +85,8 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // `wavehooks test`) take it: what the server would refuse is refused before
 // any hook runs, and a missing cwd is the project root (CwdChanged's new
 // directory, as Claude Code sends it).
-func prepareInput(ev hooks.Event, data []byte, projectRoot string) (hooks.Input, error) {
-	in, err := hooks.ParseInput(ev, data)
+func prepareInput(ev event.Event, data []byte, projectRoot string) (event.Input, error) {
+	in, err := event.ParseInput(ev, data)
 	if err == nil {
 		err = host.CheckPreviewInput(in) // what the server would refuse, refused before any hook runs
 	}
@@ -257,9 +258,9 @@ func writeIndented(w *bufio.Writer, b []byte) error {
 }
 
 // newCwd is CwdChanged's new_cwd when it is an absolute path, else "".
-func newCwd(in *hooks.Input) string {
+func newCwd(in *event.Input) string {
 	var dir string
-	if raw, ok := in.Extra["new_cwd"]; ok && in.Event == hooks.CwdChanged {
+	if raw, ok := in.Extra["new_cwd"]; ok && in.Event == event.CwdChanged {
 		_ = json.Unmarshal(raw, &dir)
 	}
 	if !filepath.IsAbs(dir) {
@@ -273,7 +274,7 @@ func newCwd(in *hooks.Input) string {
 type runRequest struct {
 	host    host.Config
 	root    string
-	in      hooks.Input
+	in      event.Input
 	explain bool
 }
 
@@ -286,19 +287,19 @@ func decodeRun(args []string, stdin io.Reader, stderr io.Writer) (runRequest, in
 	var c commonFlags
 	c.register(fs)
 	explain := fs.Bool("explain", false, "explain, for a person, which hooks matched, ran, and what each decided")
-	event, rest := "", args
+	name, rest := "", args
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		event, rest = args[0], args[1:]
+		name, rest = args[0], args[1:]
 	}
 	if err := fs.Parse(rest); err != nil {
 		return runRequest{}, 2
 	}
-	if event == "" && fs.NArg() > 0 {
-		event = fs.Arg(0)
+	if name == "" && fs.NArg() > 0 {
+		name = fs.Arg(0)
 	}
-	ev := hooks.Event(event)
-	if _, ok := hooks.Spec(ev); !ok {
-		fmt.Fprintf(stderr, "wavehooks run: unknown event %q (known: %v)\n", event, hooks.Events())
+	ev := event.Event(name)
+	if _, ok := event.Spec(ev); !ok {
+		fmt.Fprintf(stderr, "wavehooks run: unknown event %q (known: %v)\n", name, event.Events())
 		return runRequest{}, 2
 	}
 	hc, root, err := c.host()

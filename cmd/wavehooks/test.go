@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/hooktest"
 	"github.com/wavehooks/wavehooks/internal/safetext"
@@ -109,7 +110,7 @@ func testHost(stderr io.Writer) hooktest.Host {
 	reported := map[string]bool{}
 	return hooktest.Host{
 		Prepare: prepareInput,
-		Fire: func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, trust bool, in hooks.Input) (hooks.Result, *hooks.Loaded) {
+		Fire: func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *hooks.Loaded) {
 			cfg, loaded := loadForRun(paths, texts, trust)
 			if key := fmt.Sprint(paths.ProjectRoot, "\x00", texts); !reported[key] {
 				reported[key] = true

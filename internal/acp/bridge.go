@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
@@ -206,7 +207,7 @@ func bridgeDeny(reason string) map[string]any {
 // Claude Code's own permission flow decides and a permission request may
 // follow (requestPermission then reuses this outcome).
 func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
-	if in.Event != string(hooks.PreToolUse) || in.ToolName == "" || in.ToolUseID == "" {
+	if in.Event != string(event.PreToolUse) || in.ToolName == "" || in.ToolUseID == "" {
 		return bridgeDeny(fmt.Sprintf("wavehooks' hook bridge got %q for tool %q (id %q); it only answers PreToolUse for a named tool call",
 			in.Event, in.ToolName, in.ToolUseID))
 	}
@@ -227,7 +228,7 @@ func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
 	st.mu.Unlock()
 	p.flushText(st)
 	ctx := st.ctx()
-	out, ok := p.fire(ctx, st, hooks.PreToolUse, in.ToolName, func(ctx context.Context) (session.Outcome, error) {
+	out, ok := p.fire(ctx, st, event.PreToolUse, in.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		// An ask is Claude Code's own prompt, which comes after the hook:
 		// the answer stays "ask" here, as at a permission request.
 		pend, err := st.session().StartPreToolUse(ctx, t.id, in.ToolName, in.ToolInput)
@@ -279,7 +280,7 @@ func (p *Proxy) bridgePreToolUse(in *bridgeInput) map[string]any {
 	t.bridged = &bridgedRun{out: out, ok: ok}
 	t.denied = t.denied || denied
 	st.mu.Unlock()
-	p.finish(st, hooks.PreToolUse, in.ToolName, &out, note)
+	p.finish(st, event.PreToolUse, in.ToolName, &out, note)
 	return answer
 }
 

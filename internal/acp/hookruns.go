@@ -1,13 +1,15 @@
 package acp
 
-import "github.com/wavehooks/wavehooks/internal/hooks"
+import (
+	"github.com/wavehooks/wavehooks/internal/event"
+)
 
 // hookRuns answers _wavehooks/hookRuns with the run history, newest first,
 // as `wavehooks serve` answers wave/hookRuns.
 func (p *Proxy) hookRuns(m *message) {
 	var params struct {
 		SessionID string      `json:"sessionId"`
-		Event     hooks.Event `json:"event"`
+		Event     event.Event `json:"event"`
 		Limit     int         `json:"limit"`
 	}
 	if err := decode(m.Params, &params); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
@@ -74,7 +75,7 @@ func (p *Proxy) requestPermission(m *message) {
 	// The hook bridge ran PreToolUse for this call already (bridge.go).
 	out, ok, bridged := st.bridgedOutcome(t)
 	if !bridged {
-		out, ok = p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+		out, ok = p.fire(ctx, st, event.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
 			// "ask" is the editor's own prompt, which comes after the hooks (and
 			// after the PermissionRequest hooks): the answer stays "ask" here,
 			// and the user's answer is recorded when the editor gives it
@@ -89,9 +90,9 @@ func (p *Proxy) requestPermission(m *message) {
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
 	st.mu.Unlock()
-	note, next := p.answerPermission(m, st, t, hooks.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out)
+	note, next := p.answerPermission(m, st, t, event.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out)
 	if !bridged {
-		p.finish(st, hooks.PreToolUse, name, &out, note)
+		p.finish(st, event.PreToolUse, name, &out, note)
 	}
 	if next {
 		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options)
@@ -104,11 +105,11 @@ func (p *Proxy) requestPermission(m *message) {
 // no decision the editor shows its dialog.
 func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sessState, t *toolState, name string,
 	input json.RawMessage, options []permissionOption) {
-	out, ok := p.fire(ctx, st, hooks.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
-		return st.session().RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
+	out, ok := p.fire(ctx, st, event.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
+		return st.session().RunHooks(ctx, event.Input{Event: event.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
 	})
-	note, _ := p.answerPermission(m, st, t, hooks.PermissionRequest, name, options, ctx.Err() != nil, ok, &out)
-	p.finish(st, hooks.PermissionRequest, name, &out, note)
+	note, _ := p.answerPermission(m, st, t, event.PermissionRequest, name, options, ctx.Err() != nil, ok, &out)
+	p.finish(st, event.PermissionRequest, name, &out, note)
 }
 
 // permAction is what the proxy does with an agent's permission request
@@ -131,9 +132,9 @@ const (
 // flow.AskedElsewhere); for PermissionRequest, Permission is its allow or
 // deny. A rewritten input is never let through on an allow: the agent
 // would run the original.
-func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome) permAction {
+func permissionAction(ev event.Event, cancelled, ran bool, out *session.Outcome) permAction {
 	verdict := hooks.Permission(out.Decision)
-	if ev != hooks.PreToolUse {
+	if ev != event.PreToolUse {
 		verdict = hooks.Permission(out.Permission)
 	}
 	switch {
@@ -145,7 +146,7 @@ func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome)
 		return permAskRewritten
 	case verdict == hooks.PermissionAllow:
 		return permAllow
-	case ev == hooks.PreToolUse:
+	case ev == event.PreToolUse:
 		return permNext
 	}
 	return permAskEditor
@@ -154,7 +155,7 @@ func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome)
 // answerPermission acts on permissionAction's verdict: it answers the
 // agent (or passes the request to the editor) and returns what it did, for
 // the run history, and whether the PermissionRequest hooks come next.
-func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hooks.Event, name string,
+func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev event.Event, name string,
 	options []permissionOption, cancelled, ran bool, out *session.Outcome) (note string, next bool) {
 	switch permissionAction(ev, cancelled, ran, out) {
 	case permCancel:
@@ -244,7 +245,7 @@ func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
 		"status":        "failed",
 		"content": []any{map[string]any{"type": "content",
 			"content": map[string]string{"type": "text", "text": reason}}},
-		"_meta": map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "decision": "deny"}},
+		"_meta": map[string]any{"wavehooks": map[string]any{"hookEvent": event.PreToolUse, "decision": "deny"}},
 	}
 	if !t.announced {
 		update["sessionUpdate"] = "tool_call"
@@ -345,7 +346,7 @@ func (p *Proxy) clientOperation(m *message) {
 	st.markChecked(m.Method, op.kind)
 
 	ctx := st.ctx()
-	out, ok := p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+	out, ok := p.fire(ctx, st, event.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
 		return st.session().PreToolUse(ctx, t.id, name, input, func(ctx context.Context, req session.AskRequest) bool {
 			return p.askUser(ctx, st, t, req)
 		})
@@ -353,8 +354,8 @@ func (p *Proxy) clientOperation(m *message) {
 	var note string
 	deny := func(reason string) {
 		p.toAgent(m, errorLine(m.ID, codeHookDenied, reason,
-			map[string]any{"wavehooks": map[string]any{"hookEvent": hooks.PreToolUse, "tool": name, "decision": "deny"}}))
-		p.hookMessage(st, hooks.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
+			map[string]any{"wavehooks": map[string]any{"hookEvent": event.PreToolUse, "tool": name, "decision": "deny"}}))
+		p.hookMessage(st, event.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -386,7 +387,7 @@ func (p *Proxy) clientOperation(m *message) {
 		p.mu.Unlock()
 		p.toEditor(m, line)
 	}
-	p.finish(st, hooks.PreToolUse, name, &out, note)
+	p.finish(st, event.PreToolUse, name, &out, note)
 }
 
 // refuseUnread answers a guarded request of the agent's whose params the
@@ -403,7 +404,7 @@ func (p *Proxy) refuseUnread(m *message, why string) {
 // and waits for the answer (a cancel or the editor going away denies).
 func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req session.AskRequest) bool {
 	if req.Reason != "" {
-		p.hookMessage(st, hooks.PreToolUse, levelInfo, t.title+": a hook asks you to decide: "+req.Reason)
+		p.hookMessage(st, event.PreToolUse, levelInfo, t.title+": a hook asks you to decide: "+req.Reason)
 	}
 	toolCall := map[string]any{"toolCallId": t.id, "title": t.title, "kind": t.kind, "status": "pending",
 		"rawInput": req.ToolInput}

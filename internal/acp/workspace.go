@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 )
@@ -25,7 +26,7 @@ type workspace struct {
 	skipClaude bool
 }
 
-func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(hooks.Input, hooks.Result, hooks.EventRun)) *workspace {
+func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(event.Input, hooks.Result, hooks.EventRun)) *workspace {
 	w := &workspace{skipClaude: skipClaude}
 	w.Workspace = h.Open(root, host.Options{AsyncNote: "async", OnAsyncRun: onAsync,
 		Filter: func(cfg *hooks.Config) *hooks.Config {
@@ -84,7 +85,7 @@ func (w *workspace) matchingPreToolHooks(tool string) bool {
 	cfg := w.Engine.Config()
 	for i := range cfg.Hooks {
 		h := &cfg.Hooks[i]
-		if h.Event != hooks.PreToolUse || !h.Matcher.Match(tool) {
+		if h.Event != event.PreToolUse || !h.Matcher.Match(tool) {
 			continue
 		}
 		if ok, _ := cfg.Active(h); ok {

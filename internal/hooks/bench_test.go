@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -19,8 +20,8 @@ import (
 // iteration, so machine noise hits both alike; ns/op is the engine's cost,
 // and engine/baseline is the ratio the target is about.
 func BenchmarkOneTrueHook(b *testing.B) {
-	e, root := benchEngine(b, one(hooks.PreToolUse, "true"))
-	in := input(hooks.PreToolUse, root)
+	e, root := benchEngine(b, one(event.PreToolUse, "true"))
+	in := input(event.PreToolUse, root)
 	var base, eng time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -46,7 +47,7 @@ func BenchmarkNoMatchingHook(b *testing.B) {
 		{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]},
 		{"matcher":"Write|Edit","hooks":[{"type":"command","command":"true"}]},
 		{"matcher":"mcp__.*","hooks":[{"type":"command","command":"true"}]}]}}`)
-	in := input(hooks.PreToolUse, root)
+	in := input(event.PreToolUse, root)
 	in.ToolName = "Read"
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -65,7 +66,7 @@ func BenchmarkTenParallelSleeps(b *testing.B) {
 		cmds = append(cmds, fmt.Sprintf(`{"type":"command","command":"sleep 0.2; : %d"}`, i))
 	}
 	e, root := benchEngine(b, `{"hooks":{"Stop":[{"hooks":[`+strings.Join(cmds, ",")+`]}]}}`)
-	in := input(hooks.Stop, root)
+	in := input(event.Stop, root)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if res := e.Fire(context.Background(), in); len(res.Errors) > 0 {
@@ -91,7 +92,7 @@ func BenchmarkTrustedWorkspaceScript(b *testing.B) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	settings := one(hooks.PreToolUse, "./hook.sh")
+	settings := one(event.PreToolUse, "./hook.sh")
 	if err := os.MkdirAll(filepath.Join(root, ".wave"), 0o755); err != nil {
 		b.Fatal(err)
 	}
@@ -101,8 +102,8 @@ func BenchmarkTrustedWorkspaceScript(b *testing.B) {
 	work := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	ws := hooks.NewEngine(work)
 	ws.Install(hooks.Resolve(work, true))
-	user, _ := benchEngine(b, one(hooks.PreToolUse, script))
-	in := input(hooks.PreToolUse, root)
+	user, _ := benchEngine(b, one(event.PreToolUse, script))
+	in := input(event.PreToolUse, root)
 	var tu, tw time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

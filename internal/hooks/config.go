@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -79,13 +80,13 @@ const DefaultMessageDisplayTimeout = 10 * time.Second
 
 // defaultTimeout is the timeout of a hook of event ev from source src that
 // sets none: VS Code's 30 s in VS Code's files, Claude Code's defaults elsewhere.
-func defaultTimeout(ev Event, src Source) time.Duration {
+func defaultTimeout(ev event.Event, src Source) time.Duration {
 	switch {
 	case src == SourceVSCode:
 		return DefaultVSCodeTimeout
-	case ev == UserPromptSubmit:
+	case ev == event.UserPromptSubmit:
 		return DefaultUserPromptSubmitTimeout
-	case ev == MessageDisplay:
+	case ev == event.MessageDisplay:
 		return DefaultMessageDisplayTimeout
 	}
 	return DefaultTimeout
@@ -97,7 +98,7 @@ const DefaultVSCodeTimeout = 30 * time.Second
 
 // Hook is one configured command, with where it was written.
 type Hook struct {
-	Event   Event
+	Event   event.Event
 	Matcher *Matcher
 	Type    string
 	Command string
@@ -603,7 +604,7 @@ func (c *Config) FileChangedWatchList() []string {
 	}
 	for i := range c.Hooks {
 		h := &c.Hooks[i]
-		if h.Event != FileChanged || h.Matcher == nil {
+		if h.Event != event.FileChanged || h.Matcher == nil {
 			continue
 		}
 		if ok, _ := c.Active(h); !ok {

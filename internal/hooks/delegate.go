@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"regexp"
 	"strings"
 	"time"
@@ -29,7 +30,7 @@ type Delegate interface {
 type Evaluation struct {
 	// Type is "prompt", "agent" or "mcp_tool".
 	Type      string
-	Event     Event
+	Event     event.Event
 	SessionID string
 	// Input is the event's JSON input, the stdin a command hook would read.
 	Input json.RawMessage
@@ -64,7 +65,7 @@ func (e *Engine) SetDelegate(d Delegate) {
 
 // runDelegated asks the agent host to evaluate a prompt, agent or mcp_tool
 // hook, within the hook's timeout.
-func (e *Engine) runDelegated(ctx context.Context, h *Hook, in Input, stdin []byte) hookOutcome {
+func (e *Engine) runDelegated(ctx context.Context, h *Hook, in event.Input, stdin []byte) hookOutcome {
 	var d Delegate
 	if p := e.types.delegate.Load(); p != nil {
 		d = *p
@@ -203,7 +204,7 @@ type modelAnswer struct {
 // interpretModel reads a prompt or agent hook's answer: {"ok": …} as
 // Claude Code's response schema, any other object as a hook JSON answer.
 // An answer that is neither is a non-blocking error.
-func interpretModel(ev Event, h *Hook, raw string) verdict {
+func interpretModel(ev event.Event, h *Hook, raw string) verdict {
 	obj, err := answerObject(raw)
 	if err != "" {
 		return verdict{err: fmt.Sprintf("%s hook `%s`: %s", h.Type, h.Display(), err), summary: "unusable answer: non-blocking error"}
@@ -264,7 +265,7 @@ func answerObject(raw string) (json.RawMessage, string) {
 // event, as Claude Code documents it, written as the equivalent hook JSON
 // answer; nil when it does nothing there. note describes it for the run
 // history. Agent hooks behave as prompt hooks with continueOnBlock.
-func okFalse(ev Event, h *Hook, reason string, impossible bool) (json.RawMessage, string) {
+func okFalse(ev event.Event, h *Hook, reason string, impossible bool) (json.RawMessage, string) {
 	cont := h.ContinueOnBlock || h.Type == TypeAgent
 	block := func(note string) (json.RawMessage, string) {
 		b, _ := json.Marshal(map[string]any{"decision": "block", "reason": reason})
@@ -275,12 +276,12 @@ func okFalse(ev Event, h *Hook, reason string, impossible bool) (json.RawMessage
 		return b, note
 	}
 	switch ev {
-	case Stop, SubagentStop:
+	case event.Stop, event.SubagentStop:
 		if impossible && h.Type == TypePrompt {
 			return nil, "impossible: the agent may stop"
 		}
 		return block("the reason goes back to the model and the agent continues")
-	case PreToolUse:
+	case event.PreToolUse:
 		b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": string(ev),
 			"permissionDecision": "deny", "permissionDecisionReason": reason}})
 		if cont {
@@ -291,15 +292,15 @@ func okFalse(ev Event, h *Hook, reason string, impossible bool) (json.RawMessage
 		m["continue"], m["stopReason"] = false, reason
 		b, _ = json.Marshal(m)
 		return b, "deny, and the turn ends"
-	case PostToolUse, Event("TeammateIdle"):
+	case event.PostToolUse, event.Event("TeammateIdle"):
 		if cont {
 			return block("the reason goes back to the model")
 		}
 		return stop("the turn ends")
-	case PermissionRequest, Event("PermissionDenied"):
+	case event.PermissionRequest, event.Event("PermissionDenied"):
 		return nil, "no effect on " + string(ev)
 	}
-	if ev.canBlock() || typeSupport[ev] == "all" {
+	if ev.CanBlock() || typeSupport[ev] == "all" {
 		return block("blocked")
 	}
 	return nil, "no effect on " + string(ev)
@@ -308,7 +309,7 @@ func okFalse(ev Event, h *Hook, reason string, impossible bool) (json.RawMessage
 // strictJSON reads a JSON answer of an http, prompt or agent hook, where an
 // answer that does not validate is a non-blocking error rather than a
 // fall-back to an exit code these hooks do not have.
-func strictJSON(ev Event, h *Hook, obj []byte, what string) verdict {
+func strictJSON(ev event.Event, h *Hook, obj []byte, what string) verdict {
 	v, probs := interpretJSON(ev, obj)
 	if probs != nil {
 		return verdict{err: fmt.Sprintf("%s hook `%s` answered JSON that does not validate: %s", what, h.Display(), strings.Join(probs, "; ")),
@@ -330,7 +331,7 @@ type mcpResult struct {
 // interpretMCP reads an mcp_tool hook's result: the text of its content is
 // read like a command hook's stdout after exit 0; isError is a non-blocking
 // error.
-func interpretMCP(ev Event, h *Hook, raw string) verdict {
+func interpretMCP(ev event.Event, h *Hook, raw string) verdict {
 	var text string
 	var r mcpResult
 	b := bytes.TrimSpace([]byte(raw))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -23,7 +24,7 @@ func TestDisabledHooksDoNotRun(t *testing.T) {
   {"matcher": "Bash", "hooks": [`+mark("on")+`}, `+mark("off")+`, "enabled": false}, `+mark("on-explicit")+`, "enabled": true}]},
   {"matcher": "Bash", "enabled": false, "hooks": [`+mark("group-off")+`}]}
 ]}}`)
-	in := input(hooks.PreToolUse, root)
+	in := input(event.PreToolUse, root)
 	in.ToolName = "Bash"
 	res := e.Fire(context.Background(), in)
 	require.Len(t, res.Runs, 4)

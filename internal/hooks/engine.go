@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,7 +73,7 @@ func (e *Engine) OnStale(f func()) { e.onStale.Store(&f) }
 // with the event's input and a Result of that one hook (its Run, and its
 // warnings and errors, which were applied to nothing). It is called on the
 // hook's own goroutine.
-func (e *Engine) OnAsyncDone(f func(in Input, res Result)) {
+func (e *Engine) OnAsyncDone(f func(in event.Input, res Result)) {
 	e.bg.mu.Lock()
 	defer e.bg.mu.Unlock()
 	e.bg.report = f
@@ -100,7 +101,7 @@ type background struct {
 
 	mu     sync.Mutex // guards closed and report, and orders wg.Add before Close's Wait
 	closed bool
-	report func(Input, Result)
+	report func(event.Input, Result)
 }
 
 func newBackground() *background {
@@ -109,7 +110,7 @@ func newBackground() *background {
 }
 
 // start runs f on a goroutine of its own unless the engine is closed.
-func (b *background) start(f func(ctx context.Context, report func(Input, Result))) bool {
+func (b *background) start(f func(ctx context.Context, report func(event.Input, Result))) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -127,7 +128,7 @@ func (b *background) start(f func(ctx context.Context, report func(Input, Result
 // StatusMessages returns the statusMessage of every hook that would run in
 // the foreground for an event whose matchers see matchValue, in
 // configuration order and without repeats, for a progress title.
-func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
+func (e *Engine) StatusMessages(ev event.Event, matchValue string) []string {
 	l := e.state.Load()
 	cfg, trusted := l.Config, l.Trusted
 	var out []string
@@ -153,12 +154,12 @@ func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
 // lists them (Run.Async) and OnAsyncDone hears how they ended; what they
 // said for the model comes with the next event of their session
 // (Result.Delivered).
-func (e *Engine) Fire(ctx context.Context, in Input) Result {
+func (e *Engine) Fire(ctx context.Context, in event.Input) Result {
 	l := e.state.Load()
 	res := e.fire(ctx, l.Config, l, e.trustOf(l), in, false)
 	if in.SessionID != "" {
 		res.Delivered = e.types.take(in.SessionID)
-		if in.Event == SessionEnd {
+		if in.Event == event.SessionEnd {
 			e.types.forget(in.SessionID)
 		}
 	}
@@ -197,7 +198,7 @@ type job struct {
 
 // fire runs the hooks of cfg for in; direct runs them whatever the policy
 // says (for FireHook, where the user asked for that one hook).
-func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() (bool, string), in Input, direct bool) Result {
+func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() (bool, string), in event.Input, direct bool) Result {
 	res := Result{Event: in.Event, Continue: true}
 	jobs, async := e.plan(&res, cfg, trust, in, direct)
 	if len(jobs) == 0 && len(async) == 0 {
@@ -245,7 +246,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() 
 // an earlier hook runs the same command. Each hook gets a Run in res.Runs
 // that says why; the ones that run are returned as foreground jobs (in
 // configuration order; a duplicate points at its first) and background ones.
-func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in Input, direct bool) (jobs, async []job) {
+func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in event.Input, direct bool) (jobs, async []job) {
 	value := in.MatchValue()
 	usesMatcher := in.Event.UsesMatcher()
 	byKey := map[string]int{}
@@ -304,7 +305,7 @@ func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in 
 
 // runJobs runs the foreground jobs, each command once (a duplicate shares
 // its first's outcome), in parallel, and waits for all of them.
-func (e *Engine) runJobs(ctx context.Context, cfg *Config, l *Loaded, in Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
+func (e *Engine) runJobs(ctx context.Context, cfg *Config, l *Loaded, in event.Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
 	execs := make([]hookOutcome, len(jobs))
 	if len(jobs) == 1 {
 		execs[0] = e.execute(ctx, cfg, l, jobs[0].hook, in, stdins.of(jobs[0].hook), env.forJob(0))
@@ -331,7 +332,7 @@ func (e *Engine) runJobs(ctx context.Context, cfg *Config, l *Loaded, in Input, 
 // hookStdins gives each hook the stdin of its source: Claude Code's JSON,
 // or for VS Code's hook files VS Code's shape of it, built on first use.
 type hookStdins struct {
-	in             *Input
+	in             *event.Input
 	claude, vscode []byte
 }
 
@@ -340,7 +341,7 @@ func (s *hookStdins) of(h *Hook) []byte {
 		return s.claude
 	}
 	if s.vscode == nil {
-		s.vscode = s.in.vscodeStdin()
+		s.vscode = s.in.VSCodeStdin()
 	}
 	return s.vscode
 }
@@ -351,7 +352,7 @@ func isTrue(f func() (bool, string)) bool {
 }
 
 // record interprets what a hook did and writes it into its Run.
-func record(ev Event, h *Hook, o hookOutcome, r *Run) verdict {
+func record(ev event.Event, h *Hook, o hookOutcome, r *Run) verdict {
 	if o.NotRun != "" {
 		return verdict{}
 	}
@@ -373,10 +374,10 @@ func record(ev Event, h *Hook, o hookOutcome, r *Run) verdict {
 // applies and Close kills it; the event's ctx does not, since the event does
 // not wait for it. When it ends, the engine's OnAsyncDone function gets a
 // Result of that hook alone: what it said is reported, never applied.
-func (e *Engine) startAsync(in Input, gate ReadGate, l *Loaded, h *Hook, stdin []byte, env []string, run *Run) {
+func (e *Engine) startAsync(in event.Input, gate ReadGate, l *Loaded, h *Hook, stdin []byte, env []string, run *Run) {
 	r := *run
 	gate.Enter()
-	started := e.bg.start(func(ctx context.Context, report func(Input, Result)) {
+	started := e.bg.start(func(ctx context.Context, report func(event.Input, Result)) {
 		x := e.runCommand(ctx, l, h, stdin, env)
 		gate.Leave()
 		v := record(in.Event, h, hookOutcome{Exec: x}, &r)
@@ -433,7 +434,7 @@ func combine(res *Result, vs []verdict) {
 	for i := range vs {
 		v := &vs[i]
 		switch {
-		case res.Event.decidesPermission():
+		case res.Event.DecidesPermission():
 			if v.permission == res.Permission && v.permission != PermissionNone && v.reason != "" {
 				reasons = append(reasons, capText(v.reason))
 			}
@@ -453,12 +454,12 @@ func combine(res *Result, vs []verdict) {
 			}
 		}
 	}
-	if res.Blocked && res.Event == UserPromptSubmit {
+	if res.Blocked && res.Event == event.UserPromptSubmit {
 		// A blocked prompt never reaches the model, and neither does context for it.
 		res.Context, res.AdditionalContext = nil, nil
 	}
 	combineAnswers(res, vs)
-	if res.Blocked && res.Event == UserPromptSubmit && res.UpdatedPrompt != "" {
+	if res.Blocked && res.Event == event.UserPromptSubmit && res.UpdatedPrompt != "" {
 		// A block beats a rewrite: the prompt goes nowhere.
 		res.UpdatedPrompt = ""
 		res.Warnings = append(res.Warnings, "updatedPrompt ignored: a hook blocked the prompt")

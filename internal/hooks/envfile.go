@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/shellread"
 )
@@ -16,7 +17,7 @@ import (
 // envFileEvents are the events whose hooks get CLAUDE_ENV_FILE, a file they
 // may write `export NAME=value` lines to. Claude Code also gives it to Setup,
 // CwdChanged and FileChanged hooks, events wavehooks does not have.
-var envFileEvents = map[Event]bool{SessionStart: true, Setup: true, CwdChanged: true, FileChanged: true}
+var envFileEvents = map[event.Event]bool{event.SessionStart: true, event.Setup: true, event.CwdChanged: true, event.FileChanged: true}
 
 // EnvVar is one variable a hook set through CLAUDE_ENV_FILE.
 type EnvVar struct {
@@ -451,14 +452,14 @@ type hookEnv struct {
 	// dir holds the CLAUDE_ENV_FILE of each foreground hook, "" when the
 	// event has none.
 	dir   string
-	event Event
+	event event.Event
 }
 
 // claudePID is CLAUDE_PID: the server's process, the same for every hook.
 var claudePID = "CLAUDE_PID=" + strconv.Itoa(os.Getpid())
 
 // newHookEnv prepares the environment of an event's hooks.
-func newHookEnv(in *Input) *hookEnv {
+func newHookEnv(in *event.Input) *hookEnv {
 	env := &hookEnv{event: in.Event, base: []string{"CLAUDECODE=1", claudePID}}
 	if in.SessionID != "" {
 		env.base = append(env.base, "CLAUDE_CODE_SESSION_ID="+in.SessionID)

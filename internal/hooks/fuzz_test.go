@@ -12,6 +12,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -44,7 +45,7 @@ func FuzzParseFile(f *testing.F) {
 			if !runnable(h) || h.Timeout <= 0 || h.Matcher == nil {
 				t.Fatalf("hook %d is kept but cannot run as configured: %+v", i, h)
 			}
-			if _, known := hooks.Spec(h.Event); !known {
+			if _, known := event.Spec(h.Event); !known {
 				t.Fatalf("hook %d has an unknown event %q", i, h.Event)
 			}
 			checkRange(t, text, fmt.Sprintf("hook %d's command", i), h.CommandRange)
@@ -147,7 +148,7 @@ func writeSettings(t *testing.T, hs []hooks.Hook) []byte {
 		Hooks   []entry `json:"hooks"`
 	}
 	type run struct {
-		event  hooks.Event
+		event  event.Event
 		groups []group
 	}
 	var runs []run

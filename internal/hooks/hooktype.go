@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"strings"
 	"time"
 )
@@ -161,24 +162,24 @@ func (h *Hook) typeKey() string {
 // Claude Code 2.1.332 refuses prompt and agent hooks on PreSkillShellCommand;
 // its documentation lists neither model-switch event among those that run
 // them, so they are refused there too (docs/parity.md).
-var typeSupport = func() map[Event]string {
-	m := map[Event]string{}
+var typeSupport = func() map[event.Event]string {
+	m := map[event.Event]string{}
 	for _, e := range []string{"PermissionDenied", "PermissionRequest", "PostToolBatch", "PostToolUse", "PostToolUseFailure",
 		"PreToolUse", "Stop", "SubagentStop", "TaskCompleted", "TaskCreated", "TeammateIdle", "UserPromptExpansion", "UserPromptSubmit"} {
-		m[Event(e)] = "all"
+		m[event.Event(e)] = "all"
 	}
 	for _, e := range []string{"ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult", "FileChanged",
 		"InstructionsLoaded", "MessageDisplay", "Notification", "PostCompact", "PreCompact", "SessionEnd", "StopFailure",
 		"SubagentStart", "WorktreeCreate", "WorktreeRemove", "PreSkillShellCommand", "PreModelSwitch", "PostModelSwitch"} {
-		m[Event(e)] = "no-model"
+		m[event.Event(e)] = "no-model"
 	}
-	m[SessionStart], m[Event("Setup")] = "start", "start"
+	m[event.SessionStart], m[event.Event("Setup")] = "start", "start"
 	return m
 }()
 
 // TypeRunsOn reports whether Claude Code runs hooks of type t on event ev,
 // and if not, says so in words. Unknown events allow every type.
-func TypeRunsOn(t string, ev Event) (bool, string) {
+func TypeRunsOn(t string, ev event.Event) (bool, string) {
 	switch typeSupport[ev] {
 	case "no-model":
 		if t == TypePrompt || t == TypeAgent {
@@ -226,10 +227,10 @@ func (h *Hook) describeOptions() []string {
 
 // onFailureIgnored are the events where Claude Code ignores onFailure: a
 // failed hook must not keep an agent or a teammate working.
-var onFailureIgnored = map[Event]bool{Stop: true, SubagentStop: true, TaskCompleted: true, TeammateIdle: true}
+var onFailureIgnored = map[event.Event]bool{event.Stop: true, event.SubagentStop: true, event.TaskCompleted: true, event.TeammateIdle: true}
 
 // onFailureNote says why a hook's onFailure does nothing, "" when it counts.
-func onFailureNote(ev Event, h *Hook) string {
+func onFailureNote(ev event.Event, h *Hook) string {
 	switch {
 	case h.OnFailure != OnFailureBlock:
 		return ""

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"io"
 	"net/http"
 	"regexp"
@@ -99,7 +100,7 @@ func (e *Engine) runHTTP(ctx context.Context, cfg *Config, h *Hook, stdin []byte
 // other status, a failed connection or a timeout is a non-blocking error.
 // An answer cut at MaxOutput is an error, and on the events that decide a
 // permission, a deny.
-func interpretHTTP(ev Event, h *Hook, o hookOutcome) verdict {
+func interpretHTTP(ev event.Event, h *Hook, o hookOutcome) verdict {
 	what := fmt.Sprintf("http hook `%s`", h.Display())
 	switch {
 	case o.TimedOut:
@@ -116,7 +117,7 @@ func interpretHTTP(ev Event, h *Hook, o hookOutcome) verdict {
 		return verdict{err: msg, summary: fmt.Sprintf("HTTP %d: non-blocking error", o.HTTPStatus)}
 	case o.StdoutTruncated:
 		msg := fmt.Sprintf("the answer of %s exceeded %d bytes and was cut; it is ignored", what, MaxOutput)
-		if ev.decidesPermission() {
+		if ev.DecidesPermission() {
 			return verdict{permission: PermissionDeny, reason: msg, err: msg, summary: "answer cut: deny"}
 		}
 		return verdict{err: msg, summary: "answer cut: non-blocking error"}

@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/shellread"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ type IfRule struct {
 
 // ifEvents are the events that evaluate "if"; on the others a hook with an
 // "if" never runs.
-var ifEvents = map[Event]bool{PreToolUse: true, PostToolUse: true, PostToolUseFailure: true, PermissionRequest: true}
+var ifEvents = map[event.Event]bool{event.PreToolUse: true, event.PostToolUse: true, event.PostToolUseFailure: true, event.PermissionRequest: true}
 
 // pathTools name the tool-input field whose file an argument pattern is
 // matched against.
@@ -71,7 +72,7 @@ func (r *IfRule) String() string { return r.raw }
 
 // Problems says what is wrong with a rule as written for a hook of event ev,
 // for diagnostics: each problem with whether the hook then never runs.
-func (r *IfRule) Problems(ev Event) (problems []string, neverRuns bool) {
+func (r *IfRule) Problems(ev event.Event) (problems []string, neverRuns bool) {
 	switch {
 	case r.malformed:
 		return []string{fmt.Sprintf(`"if" must be one permission rule like "Bash(git *)" or "Edit(*.ts)"; %q is malformed, so this hook never runs`, r.raw)}, true
@@ -114,7 +115,7 @@ func knownToolFold(tool string) string {
 
 // Match reports whether a tool call of in matches the rule, and says why in
 // words for the run history. projectRoot anchors patterns that start with "/".
-func (r *IfRule) Match(in *Input, projectRoot string) (bool, string) {
+func (r *IfRule) Match(in *event.Input, projectRoot string) (bool, string) {
 	switch {
 	case r.malformed:
 		return false, fmt.Sprintf("the rule %q is malformed and matches nothing", r.raw)

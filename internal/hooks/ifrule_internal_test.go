@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/shellread"
 )
 
@@ -58,7 +59,7 @@ func TestIfRuleBash(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.rule+" on "+c.command, func(t *testing.T) {
-			in := Input{Event: PreToolUse, ToolName: "Bash", ToolInput: mustJSON(t, map[string]string{"command": c.command})}
+			in := event.Input{Event: event.PreToolUse, ToolName: "Bash", ToolInput: mustJSON(t, map[string]string{"command": c.command})}
 			got, why := ParseIfRule(c.rule).Match(&in, "/project")
 			require.Equal(t, c.runs, got, why)
 			require.NotEmpty(t, why)
@@ -102,7 +103,7 @@ func TestIfRuleFilesAndNames(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.rule+" on "+c.tool, func(t *testing.T) {
-			in := Input{Event: PreToolUse, Cwd: "/project", ToolName: c.tool, ToolInput: mustJSON(t, c.input)}
+			in := event.Input{Event: event.PreToolUse, Cwd: "/project", ToolName: c.tool, ToolInput: mustJSON(t, c.input)}
 			got, why := ParseIfRule(c.rule).Match(&in, "/project")
 			require.Equal(t, c.runs, got, why)
 		})
@@ -110,13 +111,13 @@ func TestIfRuleFilesAndNames(t *testing.T) {
 }
 
 func TestIfRuleOnlyOnToolEvents(t *testing.T) {
-	for _, ev := range []Event{PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest} {
-		in := Input{Event: ev, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"git push"}`)}
+	for _, ev := range []event.Event{event.PreToolUse, event.PostToolUse, event.PostToolUseFailure, event.PermissionRequest} {
+		in := event.Input{Event: ev, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"git push"}`)}
 		ok, why := ParseIfRule("Bash(git *)").Match(&in, "/")
 		require.True(t, ok, "%s: %s", ev, why)
 	}
-	for _, ev := range []Event{UserPromptSubmit, Stop, SessionStart, SessionEnd, Notification} {
-		in := Input{Event: ev, ToolName: "Bash"}
+	for _, ev := range []event.Event{event.UserPromptSubmit, event.Stop, event.SessionStart, event.SessionEnd, event.Notification} {
+		in := event.Input{Event: ev, ToolName: "Bash"}
 		ok, _ := ParseIfRule("Bash").Match(&in, "/")
 		require.False(t, ok, "%s: a hook with if never runs on a non-tool event", ev)
 	}
@@ -125,19 +126,19 @@ func TestIfRuleOnlyOnToolEvents(t *testing.T) {
 func TestIfRuleProblems(t *testing.T) {
 	cases := []struct {
 		rule  string
-		ev    Event
+		ev    event.Event
 		never bool
 		n     int
 	}{
-		{"Bash(git *)", PreToolUse, false, 0},
-		{"mcp__github__create_issue", PostToolUse, false, 0},
-		{"Bash(git *", PreToolUse, true, 1},
-		{"Bash(git *)", Stop, true, 1},
-		{"bash(git *)", PreToolUse, true, 1},
-		{"mcp__github", PreToolUse, true, 1},
-		{"mcp__github__*", PreToolUse, true, 1},
-		{"WebFetch(domain:example.com)", PreToolUse, true, 1},
-		{"Bash(git *) || Edit(*.ts)", PreToolUse, false, 1},
+		{"Bash(git *)", event.PreToolUse, false, 0},
+		{"mcp__github__create_issue", event.PostToolUse, false, 0},
+		{"Bash(git *", event.PreToolUse, true, 1},
+		{"Bash(git *)", event.Stop, true, 1},
+		{"bash(git *)", event.PreToolUse, true, 1},
+		{"mcp__github", event.PreToolUse, true, 1},
+		{"mcp__github__*", event.PreToolUse, true, 1},
+		{"WebFetch(domain:example.com)", event.PreToolUse, true, 1},
+		{"Bash(git *) || Edit(*.ts)", event.PreToolUse, false, 1},
 	}
 	for _, c := range cases {
 		probs, never := ParseIfRule(c.rule).Problems(c.ev)

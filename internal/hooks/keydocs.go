@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"strings"
 )
 
@@ -40,35 +41,35 @@ var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "sta
 
 // EventDoc is the hover text of an event: when it fires, its stdin, and what
 // exit code 2 means for it.
-func EventDoc(e Event) (string, bool) {
-	s, ok := Spec(e)
+func EventDoc(e event.Event) (string, bool) {
+	s, ok := event.Spec(e)
 	if !ok {
 		return "", false
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** — %s\n\n", e, s.Summary)
-	fields := append(append([]string{}, CommonFields...), s.Fields...)
+	fields := append(append([]string{}, event.CommonFields...), s.Fields...)
 	fmt.Fprintf(&b, "stdin: `%s`\n\n", strings.Join(fields, "`, `"))
 	switch {
-	case e == FileChanged:
+	case e == event.FileChanged:
 		b.WriteString("matcher: the `|`-separated names of the files to watch in the project root; compared with the changed file's name\n\n")
 	case s.MatchField != "":
 		fmt.Fprintf(&b, "matcher: compared with `%s`", s.MatchField)
-		if vals := MatcherValues[e]; len(vals) > 0 {
+		if vals := event.MatcherValues[e]; len(vals) > 0 {
 			fmt.Fprintf(&b, " (`%s`)", strings.Join(vals, "`, `"))
 		}
 		b.WriteString("\n\n")
 	default:
 		b.WriteString("matcher: ignored — the hooks run on every event\n\n")
 	}
-	if out := OutputDocs[e]; out != "" {
+	if out := event.OutputDocs[e]; out != "" {
 		fmt.Fprintf(&b, "JSON: %s\n\n", out)
 	}
 	other := "a non-blocking error shown to the user"
-	if quietEvents[e] {
+	if event.QuietEvents[e] {
 		other = "ignored (recorded in the run history)"
 	}
-	if e == WorktreeCreate {
+	if e == event.WorktreeCreate {
 		other = "fails the worktree creation"
 	}
 	fmt.Fprintf(&b, "exit 0: success · exit 2: %s · other: %s", s.Exit2, other)

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"regexp"
 	"strings"
 )
@@ -30,8 +31,8 @@ func CompileMatcher(s string) (*Matcher, error) { return compileMatcher(s, exact
 
 // CompileMatcherFor compiles a matcher of event ev: as CompileMatcher, with
 // the narrower exact lists of FileChanged and StopFailure.
-func CompileMatcherFor(ev Event, s string) (*Matcher, error) {
-	if ev == FileChanged || ev == StopFailure {
+func CompileMatcherFor(ev event.Event, s string) (*Matcher, error) {
+	if ev == event.FileChanged || ev == event.StopFailure {
 		return compileMatcher(s, narrowListRE, "|")
 	}
 	return CompileMatcher(s)

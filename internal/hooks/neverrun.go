@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // This file finds hooks that can never run, so that the user learns it
@@ -62,11 +63,11 @@ func mcpToolName(name string) bool {
 
 // toolEventNames are the names an event's matcher is compared with, when
 // they are a closed list: tool events, and PreSkillShellCommand's shells.
-func toolEventNames(ev Event) []string {
-	if ev == PreSkillShellCommand {
-		return MatcherValues[ev]
+func toolEventNames(ev event.Event) []string {
+	if ev == event.PreSkillShellCommand {
+		return event.MatcherValues[ev]
 	}
-	if ToolEvent(ev) {
+	if event.ToolEvent(ev) {
 		return AgentTools
 	}
 	return nil
@@ -102,7 +103,7 @@ func suggestTool(name string, known []string) string {
 // the agent does not have: an exact name that is no tool, a server-only
 // MCP name (mcp__memory, which Claude Code compares exactly), or a regular
 // expression that no tool name matches.
-func (p *fileParser) checkMatcherNames(ev Event, v *hujson.Value, m *Matcher) {
+func (p *fileParser) checkMatcherNames(ev event.Event, v *hujson.Value, m *Matcher) {
 	known := toolEventNames(ev)
 	if known == nil || m == nil || m.all {
 		return
@@ -125,9 +126,9 @@ func (p *fileParser) checkMatcherNames(ev Event, v *hujson.Value, m *Matcher) {
 	fixable := true
 	for _, n := range m.names {
 		switch {
-		case slices.Contains(known, n), ev != PreSkillShellCommand && mcpToolName(n):
+		case slices.Contains(known, n), ev != event.PreSkillShellCommand && mcpToolName(n):
 			fixed = append(fixed, n)
-		case ev != PreSkillShellCommand && strings.HasPrefix(n, "mcp__"):
+		case ev != event.PreSkillShellCommand && strings.HasPrefix(n, "mcp__"):
 			unknown = append(unknown, n)
 			why = append(why, fmt.Sprintf("%q names an MCP server but no tool: MCP tools are mcp__<server>__<tool>, and a name without '.*' is compared exactly; to take every tool of the server, write %q", n, n+"__.*"))
 			if len(m.names) == 1 {
@@ -163,7 +164,7 @@ func (p *fileParser) checkMatcherNames(ev Event, v *hujson.Value, m *Matcher) {
 
 // checkIfMatcher flags an "if" rule whose tool the group's matcher never
 // lets through: the hook needs both, so it never runs.
-func (p *fileParser) checkIfMatcher(ev Event, m *Matcher, v *hujson.Value, h *Hook) {
+func (p *fileParser) checkIfMatcher(ev event.Event, m *Matcher, v *hujson.Value, h *Hook) {
 	if h.If == nil || m == nil || m.all || !ifEvents[ev] || h.If.malformed || h.If.tool == "" {
 		return
 	}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"strings"
 )
 
@@ -50,8 +51,8 @@ func hookFailure(h *Hook, o hookOutcome, v *verdict) string {
 // applyOnFailure turns the verdict of a hook with onFailure "block" that
 // failed into exit 2's for its event, with the failure as the reason, and
 // says so in its summary. Other verdicts are returned as they are.
-func applyOnFailure(ev Event, h *Hook, o hookOutcome, v verdict) verdict {
-	if h.OnFailure != OnFailureBlock || onFailureNote(ev, h) != "" || ev == WorktreeCreate {
+func applyOnFailure(ev event.Event, h *Hook, o hookOutcome, v verdict) verdict {
+	if h.OnFailure != OnFailureBlock || onFailureNote(ev, h) != "" || ev == event.WorktreeCreate {
 		return v // WorktreeCreate: every failure already fails the creation
 	}
 	how := hookFailure(h, o, &v)

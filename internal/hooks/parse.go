@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tailscale/hujson"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/shellread"
@@ -218,8 +219,8 @@ func (p *fileParser) parseHooks(v *hujson.Value) {
 	obj := v.Value.(*hujson.Object)
 	for i := range obj.Members {
 		m := &obj.Members[i]
-		ev := Event(memberName(m))
-		if _, known := Spec(ev); !known {
+		ev := event.Event(memberName(m))
+		if _, known := event.Spec(ev); !known {
 			sugg := closestEvent(string(ev))
 			msg := fmt.Sprintf("unknown hook event %q", ev)
 			if sugg != "" {
@@ -248,7 +249,7 @@ func (p *fileParser) parseHooks(v *hujson.Value) {
 	}
 }
 
-func (p *fileParser) parseGroup(ev Event, v *hujson.Value, group int) {
+func (p *fileParser) parseGroup(ev event.Event, v *hujson.Value, group int) {
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		p.report(v, SeverityError, CodeWrongType, `a matcher group must be an object with "matcher" and "hooks"`, "")
@@ -328,7 +329,7 @@ func isGroup(v *hujson.Value) bool {
 // osKey is the key of VS Code's per-OS command override for this OS.
 var osKey = map[string]string{"linux": "linux", "darwin": "osx", "windows": "windows"}[runtime.GOOS]
 
-func (p *fileParser) parseHook(ev Event, matcher *Matcher, v *hujson.Value, place HookPlace) (Hook, bool) {
+func (p *fileParser) parseHook(ev event.Event, matcher *Matcher, v *hujson.Value, place HookPlace) (Hook, bool) {
 	place.Range = p.idx.Span(v.StartOffset, v.EndOffset)
 	h := Hook{Event: ev, Matcher: matcher, Timeout: defaultTimeout(ev, p.file.Source), Source: p.file.Source, File: p.file.Path,
 		Place: place, Disabled: place.GroupDisabled}
@@ -475,7 +476,7 @@ func secondsToDuration(secs float64) time.Duration {
 // parseIf reads the hook's "if" rule (Claude Code's permission-rule syntax).
 // A rule that can never match keeps the hook, with an error saying so: the
 // run history then says why it never runs.
-func (p *fileParser) parseIf(ev Event, v *hujson.Value, h *Hook) bool {
+func (p *fileParser) parseIf(ev event.Event, v *hujson.Value, h *Hook) bool {
 	if !p.fits(v, HookKeyShapes["if"], `"if" must be a string holding one permission rule, like "Bash(git *)"; this hook will not run`) {
 		return false
 	}
@@ -800,8 +801,8 @@ func closestKey(name string, known []string) string {
 }
 
 // closestEvent suggests the known event nearest to a misspelt name, or "".
-func closestEvent(name string) Event {
-	best, bestDist := Event(""), 1<<30
+func closestEvent(name string) event.Event {
+	best, bestDist := event.Event(""), 1<<30
 	lower := strings.ToLower(name)
 	for _, e := range lowerEvents() {
 		if abs(len(lower)-len(e.lower)) >= bestDist {
@@ -821,14 +822,14 @@ func closestEvent(name string) Event {
 // case, computed once: a settings file may misspell thousands of events.
 var lowerEvents = sync.OnceValue(func() []lowerEvent {
 	var out []lowerEvent
-	for _, e := range Events() {
+	for _, e := range event.Events() {
 		out = append(out, lowerEvent{e, strings.ToLower(string(e))})
 	}
 	return out
 })
 
 type lowerEvent struct {
-	event Event
+	event event.Event
 	lower string
 }
 

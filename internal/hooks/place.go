@@ -1,5 +1,7 @@
 package hooks
 
+import "github.com/wavehooks/wavehooks/internal/event"
+
 // The shape of a settings file, as hover and completion see it:
 //
 //	{ROOT KEY: …, "hooks": {EVENT: [{"matcher": MATCHER, "hooks": [{HOOK KEY: VALUE}]}]}}
@@ -27,7 +29,7 @@ type Place struct {
 	Kind PlaceKind
 	// Event is the event of the matcher group the place is in ("" at the
 	// root, and for a matcher outside the usual shape).
-	Event Event
+	Event event.Event
 	// Key is the hook key whose value a PlaceHookValue is.
 	Key string
 }
@@ -39,9 +41,9 @@ func (l Location) Place() Place {
 		p = p[:len(p)-1] // a key being typed or hovered is not part of where it sits
 	}
 	inHooks := len(p) > 0 && p[0] == "hooks"
-	var ev Event
+	var ev event.Event
 	if inHooks && len(p) > 1 {
-		ev = Event(p[1])
+		ev = event.Event(p[1])
 	}
 	switch {
 	case l.OnKey && len(p) == 0:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -19,11 +20,11 @@ func TestPlace(t *testing.T) {
 		{"root key", `{"dis|`, hooks.Place{Kind: hooks.PlaceRootKey}},
 		{"root key, nothing typed", `{|`, hooks.Place{Kind: hooks.PlaceRootKey}},
 		{"event name", `{"hooks": {"Pre|`, hooks.Place{Kind: hooks.PlaceEventKey}},
-		{"group key", `{"hooks": {"Stop": [{"ma|`, hooks.Place{Kind: hooks.PlaceGroupKey, Event: hooks.Stop}},
-		{"hook key", `{"hooks": {"Stop": [{"hooks": [{"ty|`, hooks.Place{Kind: hooks.PlaceHookKey, Event: hooks.Stop}},
-		{"second hook's key", `{"hooks": {"Stop": [{"hooks": [{"type": "command"}, {"com|`, hooks.Place{Kind: hooks.PlaceHookKey, Event: hooks.Stop}},
-		{"hook type value", `{"hooks": {"Stop": [{"hooks": [{"type": "ht|`, hooks.Place{Kind: hooks.PlaceHookValue, Event: hooks.Stop, Key: "type"}},
-		{"matcher value", `{"hooks": {"PreToolUse": [{"matcher": "Ba|`, hooks.Place{Kind: hooks.PlaceMatcher, Event: hooks.PreToolUse}},
+		{"group key", `{"hooks": {"Stop": [{"ma|`, hooks.Place{Kind: hooks.PlaceGroupKey, Event: event.Stop}},
+		{"hook key", `{"hooks": {"Stop": [{"hooks": [{"ty|`, hooks.Place{Kind: hooks.PlaceHookKey, Event: event.Stop}},
+		{"second hook's key", `{"hooks": {"Stop": [{"hooks": [{"type": "command"}, {"com|`, hooks.Place{Kind: hooks.PlaceHookKey, Event: event.Stop}},
+		{"hook type value", `{"hooks": {"Stop": [{"hooks": [{"type": "ht|`, hooks.Place{Kind: hooks.PlaceHookValue, Event: event.Stop, Key: "type"}},
+		{"matcher value", `{"hooks": {"PreToolUse": [{"matcher": "Ba|`, hooks.Place{Kind: hooks.PlaceMatcher, Event: event.PreToolUse}},
 		{"a key inside env is none of them", `{"hooks": {"Stop": [{"hooks": [{"env": {"ty|`, hooks.Place{}},
 		{"a root value", `{"transcriptFormat": "js|`, hooks.Place{}},
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -124,7 +125,7 @@ func TestPolicy(t *testing.T) {
 			cfg := hooks.Load(l.paths(), nil)
 			e := hooks.NewEngine(cfg)
 			e.SetWorkspaceTrusted(c.trusted)
-			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+			res := e.Fire(context.Background(), input(event.Stop, l.root))
 			require.Empty(t, res.Errors)
 			require.Equal(t, c.ran, ranMarkers(t, l.root))
 			checked := 0
@@ -173,7 +174,7 @@ func TestPolicyIsExplained(t *testing.T) {
 	require.Equal(t, hooks.Range{Start: hooks.Position{Line: 0, Column: 1}, End: hooks.Position{Line: 0, Column: 8}}, diags[0].Range,
 		"on the file's \"hooks\" key")
 
-	res := hooks.NewEngine(cfg).Fire(context.Background(), input(hooks.Stop, l.root))
+	res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.Stop, l.root))
 	require.Equal(t, hooks.SourceUser, res.Runs[0].Source)
 	require.Equal(t, hooks.SourceManaged, res.Runs[1].Source)
 	text := hooks.Explain(hooks.NewEventRun("s", "", &res))

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"time"
 )
 
@@ -40,7 +41,7 @@ func (p Permission) rank() int {
 // must do next and what the conversation gains. Lists keep configuration
 // order, so the same hooks give the same Result whatever finishes first.
 type Result struct {
-	Event Event
+	Event event.Event
 	// Continue is false when a hook asked the agent to stop (continue:false);
 	// it beats every other field.
 	Continue   bool

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -165,16 +166,16 @@ func typeNeeds() orderedJSON {
 // schemaEvents is the schema's entry for every event, in the engine's order.
 func schemaEvents() orderedJSON {
 	out := orderedJSON{object: true}
-	for _, ev := range hooks.Events() {
-		spec, _ := hooks.Spec(ev)
+	for _, ev := range event.Events() {
+		spec, _ := event.Spec(ev)
 		matcher := orderedJSON{object: true}
 		matcher.set("type", value("string"))
 		switch {
-		case ev == hooks.FileChanged:
+		case ev == event.FileChanged:
 			matcher.set("description", value("The `|`-separated names of the files to watch in the project root; compared with the changed file's name."))
 		case spec.MatchField != "":
 			d := fmt.Sprintf("Compared with the stdin field `%s`", spec.MatchField)
-			if vals := hooks.MatcherValues[ev]; len(vals) > 0 {
+			if vals := event.MatcherValues[ev]; len(vals) > 0 {
 				d += " (" + strings.Join(vals, ", ") + ")"
 			}
 			d += `. Omitted, "" or "*" match everything; letters, digits, _, -, space, comma and | form an exact list ("Write|Edit"); anything else is an unanchored RE2 regular expression.`

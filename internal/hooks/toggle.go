@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // This file turns one hook on or off in its settings file ("enabled"), for
@@ -58,7 +59,7 @@ var ErrGroupDisabled = errors.New(`its matcher group says "enabled": false; turn
 // one it lacks is added after its last key (on a line of its own when the
 // hook is written over several lines). Turning on a hook whose group is off
 // is ErrGroupDisabled; group says to edit the group's key instead.
-func EnableEdit(src []byte, ev Event, place HookPlace, on, group bool) (TextEdit, error) {
+func EnableEdit(src []byte, ev event.Event, place HookPlace, on, group bool) (TextEdit, error) {
 	v, err := hujson.Parse(src)
 	if err != nil {
 		return TextEdit{}, fmt.Errorf("the settings file does not parse: %w", err)
@@ -96,7 +97,7 @@ func EnableEdit(src []byte, ev Event, place HookPlace, on, group bool) (TextEdit
 
 // placedObject finds the hook object (or, with group, its matcher group)
 // at place under ev in a parsed settings file.
-func placedObject(v *hujson.Value, ev Event, place HookPlace, group bool) (*hujson.Object, error) {
+func placedObject(v *hujson.Value, ev event.Event, place HookPlace, group bool) (*hujson.Object, error) {
 	member := func(v *hujson.Value, name string) *hujson.Value {
 		if v == nil {
 			return nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -48,7 +49,7 @@ func TestEnableEdit(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(c.text), t.TempDir())
 			require.Len(t, f.Hooks, 1)
-			edit, err := hooks.EnableEdit([]byte(c.text), hooks.Stop, f.Hooks[0].Place, c.on, c.group)
+			edit, err := hooks.EnableEdit([]byte(c.text), event.Stop, f.Hooks[0].Place, c.on, c.group)
 			if c.err != "" {
 				require.ErrorContains(t, err, c.err)
 				return
@@ -63,6 +64,6 @@ func TestEnableEdit(t *testing.T) {
 		})
 	}
 	// A file that changed since it was read: the place no longer holds a hook.
-	_, err := hooks.EnableEdit([]byte(`{"hooks": {}}`), hooks.Stop, hooks.HookPlace{}, false, false)
+	_, err := hooks.EnableEdit([]byte(`{"hooks": {}}`), event.Stop, hooks.HookPlace{}, false, false)
 	require.ErrorContains(t, err, "no longer where it was")
 }

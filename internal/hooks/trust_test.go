@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -20,8 +21,8 @@ import (
 const denyRm = `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
 	"command": "jq -r .tool_input.command | grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }; exit 0"}]}]}}`
 
-func rmInput(root string) hooks.Input {
-	in := input(hooks.PreToolUse, root)
+func rmInput(root string) event.Input {
+	in := input(event.PreToolUse, root)
 	in.ToolName, in.ToolUseID = "Bash", "t1"
 	in.ToolInput = json.RawMessage(`{"command":"rm -rf ~"}`)
 	return in
@@ -59,7 +60,7 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 			".claude/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "touch \"$WAVE_PROJECT_DIR/claude-project-ran\""}]}]}}`},
 		setting: `"importClaudeHooks": true in .wave/settings.json (also runs the hooks of Claude Code's settings files`,
 		untrusted: func(t *testing.T, l layout, e *hooks.Engine) {
-			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+			res := e.Fire(context.Background(), input(event.Stop, l.root))
 			require.NoFileExists(t, filepath.Join(l.root, "claude-user-ran"))
 			require.NoFileExists(t, filepath.Join(l.root, "claude-project-ran"))
 			require.Len(t, res.Runs, 2, "both are listed, with why they did not run")
@@ -67,7 +68,7 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 			require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[1].Skipped)
 		},
 		trusted: func(t *testing.T, l layout, e *hooks.Engine) {
-			e.Fire(context.Background(), input(hooks.Stop, l.root))
+			e.Fire(context.Background(), input(event.Stop, l.root))
 			require.FileExists(t, filepath.Join(l.root, "claude-user-ran"))
 			require.FileExists(t, filepath.Join(l.root, "claude-project-ran"))
 		},
@@ -77,12 +78,12 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 			".github/hooks/a.json": `{"hooks": {"Stop": [{"type": "command", "command": "touch vscode-ran"}]}}`},
 		setting: `"importVSCodeHooks": true in .wave/settings.json`,
 		untrusted: func(t *testing.T, l layout, e *hooks.Engine) {
-			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+			res := e.Fire(context.Background(), input(event.Stop, l.root))
 			require.NoFileExists(t, filepath.Join(l.root, "vscode-ran"))
 			require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[0].Skipped)
 		},
 		trusted: func(t *testing.T, l layout, e *hooks.Engine) {
-			e.Fire(context.Background(), input(hooks.Stop, l.root))
+			e.Fire(context.Background(), input(event.Stop, l.root))
 			require.FileExists(t, filepath.Join(l.root, "vscode-ran"))
 		},
 	}, {
@@ -335,11 +336,11 @@ func TestEditedScriptDoesNotRun(t *testing.T) {
 	var stale atomic.Int32
 	e.OnStale(func() { stale.Add(1) })
 	e.Install(hooks.Resolve(cfg, true))
-	res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+	res := e.Fire(context.Background(), input(event.Stop, l.root))
 	require.True(t, res.Runs[0].Ran)
 	require.NoError(t, os.WriteFile(l.path("hook.sh"), []byte("#!/bin/sh\necho two >> \"$WAVE_PROJECT_DIR/ran\"\n"), 0o755))
 	for range 3 {
-		res = e.Fire(context.Background(), input(hooks.Stop, l.root))
+		res = e.Fire(context.Background(), input(event.Stop, l.root))
 		require.False(t, res.Runs[0].Ran)
 		require.Equal(t, "hook.sh changed since the workspace was trusted; it must be trusted again", res.Runs[0].Skipped)
 		require.Contains(t, res.Warnings[0], "1 Stop hook(s) of this workspace did not run: hook.sh changed")
@@ -404,7 +405,7 @@ func TestSwappedScriptNeverRunsUntrusted(t *testing.T) {
 			e := hooks.NewEngine(cfg)
 			e.Install(hooks.Resolve(cfg, true))
 			want := "trusted " + strings.ReplaceAll(c.dollar0, "ROOT", l.root) + "\n"
-			require.True(t, e.Fire(context.Background(), input(hooks.Stop, l.root)).Runs[0].Ran)
+			require.True(t, e.Fire(context.Background(), input(event.Stop, l.root)).Runs[0].Ran)
 			b, err := os.ReadFile(ranFile)
 			require.NoError(t, err)
 			require.Equal(t, want, string(b))
@@ -428,7 +429,7 @@ func TestSwappedScriptNeverRunsUntrusted(t *testing.T) {
 			}()
 			ran := 0
 			for range 150 {
-				if e.Fire(context.Background(), input(hooks.Stop, l.root)).Runs[0].Ran {
+				if e.Fire(context.Background(), input(event.Stop, l.root)).Runs[0].Ran {
 					ran++
 				}
 			}
@@ -439,7 +440,7 @@ func TestSwappedScriptNeverRunsUntrusted(t *testing.T) {
 			require.NoError(t, err)
 			require.NotContains(t, string(b), "EVIL", "never-trusted content ran (%d runs)", ran)
 			require.Equal(t, strings.Repeat(want, strings.Count(string(b), "\n")), string(b))
-			require.True(t, e.Fire(context.Background(), input(hooks.Stop, l.root)).Runs[0].Ran, "the trusted script runs again")
+			require.True(t, e.Fire(context.Background(), input(event.Stop, l.root)).Runs[0].Ran, "the trusted script runs again")
 		})
 	}
 }
@@ -453,7 +454,7 @@ func TestPinnedScriptKeepsItsMode(t *testing.T) {
 	cfg := hooks.Load(l.paths(), nil)
 	e := hooks.NewEngine(cfg)
 	e.Install(hooks.Resolve(cfg, true))
-	res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+	res := e.Fire(context.Background(), input(event.Stop, l.root))
 	require.True(t, res.Runs[0].Ran)
 	require.Equal(t, 126, res.Runs[0].ExitCode, "permission denied, from sh")
 	require.NoFileExists(t, filepath.Join(l.root, "ran"))
@@ -472,7 +473,7 @@ func TestPinnedScriptFindsItsDirectory(t *testing.T) {
 			cfg := l.load(t)
 			e := hooks.NewEngine(cfg)
 			e.Install(hooks.Resolve(cfg, true))
-			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+			res := e.Fire(context.Background(), input(event.Stop, l.root))
 			require.Equal(t, 0, res.Runs[0].ExitCode, res.Runs[0].Stderr)
 			b, err := os.ReadFile(filepath.Join(l.root, "ran"))
 			require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // notInTrust are the fields of Hook that the trust encoding leaves out, each
@@ -36,8 +37,8 @@ func otherValue(t *testing.T, v reflect.Value) bool {
 		v.SetInt(int64(time.Nanosecond))
 	case []string:
 		v.Set(reflect.ValueOf([]string{}))
-	case Event:
-		v.Set(reflect.ValueOf(Stop))
+	case event.Event:
+		v.Set(reflect.ValueOf(event.Stop))
 	case Source:
 		v.Set(reflect.ValueOf(SourceLocal))
 	case *Matcher:
@@ -272,7 +273,7 @@ func plain(root string, v reflect.Value, name string) any {
 	switch x := v.Interface().(type) {
 	case Source:
 		return x.String()
-	case Event:
+	case event.Event:
 		return string(x)
 	case string:
 		if name == "File" || name == "Path" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -40,7 +41,7 @@ func TestOnceRunsOncePerSession(t *testing.T) {
 	e, root := setup(t, `{"hooks": {"UserPromptSubmit": [{"hooks": [
 		{"type": "command", "command": "echo first time", "once": true},
 		{"type": "command", "command": "echo every time"}]}]}}`)
-	in := input(hooks.UserPromptSubmit, root)
+	in := input(event.UserPromptSubmit, root)
 	first := e.Fire(context.Background(), in)
 	require.Equal(t, []string{"first time", "every time"}, first.Context)
 	second := e.Fire(context.Background(), in)
@@ -52,7 +53,7 @@ func TestOnceRunsOncePerSession(t *testing.T) {
 	require.Equal(t, []string{"first time", "every time"}, e.Fire(context.Background(), other).Context, "another session runs it")
 
 	end := in
-	end.Event, end.Reason = hooks.SessionEnd, "clear"
+	end.Event, end.Reason = event.SessionEnd, "clear"
 	e.Fire(context.Background(), end)
 	require.Equal(t, []string{"first time", "every time"}, e.Fire(context.Background(), in).Context,
 		"after SessionEnd the session starts afresh")
@@ -69,7 +70,7 @@ func TestOnceIsIgnoredInClaudeCodeFiles(t *testing.T) {
 	require.Equal(t, hooks.SeverityInfo, cfg.Diagnostics()[0].Severity)
 	e := hooks.NewEngine(cfg)
 	e.SetWorkspaceTrusted(true)
-	in := input(hooks.UserPromptSubmit, root)
+	in := input(event.UserPromptSubmit, root)
 	e.Fire(context.Background(), in)
 	require.Equal(t, []string{"again"}, e.Fire(context.Background(), in).Context, "as in Claude Code, once does not apply there")
 }
@@ -94,8 +95,8 @@ func TestShellOption(t *testing.T) {
 			if c.shell != "" {
 				h["shell"] = c.shell
 			}
-			e, root := setup(t, typedHook(hooks.UserPromptSubmit, h))
-			res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, root))
+			e, root := setup(t, typedHook(event.UserPromptSubmit, h))
+			res := e.Fire(context.Background(), input(event.UserPromptSubmit, root))
 			require.Equal(t, c.want, res.Context)
 			require.True(t, res.Runs[0].Ran)
 		})
@@ -105,22 +106,22 @@ func TestShellOption(t *testing.T) {
 func TestAsyncOutputReachesTheSessionsNextEvent(t *testing.T) {
 	e, root := setup(t, `{"hooks": {"PostToolUse": [{"hooks": [
 		{"type": "command", "async": true, "command": "jq -n '{systemMessage: \"tests are running\", hookSpecificOutput: {hookEventName: \"PostToolUse\", additionalContext: \"2 tests failed\"}}'"}]}]}}`)
-	in := input(hooks.PostToolUse, root)
+	in := input(event.PostToolUse, root)
 	started := e.Fire(context.Background(), in)
 	require.True(t, started.Runs[0].Async)
 	require.Empty(t, started.Delivered, "the hook has not ended yet when its event returns")
 	e.Wait()
 
-	other := input(hooks.Stop, root)
+	other := input(event.Stop, root)
 	other.SessionID = "sess_other"
 	require.Empty(t, e.Fire(context.Background(), other).Delivered, "another session's event does not carry it")
 
-	next := e.Fire(context.Background(), input(hooks.Stop, root))
+	next := e.Fire(context.Background(), input(event.Stop, root))
 	require.Equal(t, []hooks.Delivery{
-		{Event: hooks.PostToolUse, Hook: started.Runs[0].Command, Content: "2 tests failed"},
-		{Event: hooks.PostToolUse, Hook: started.Runs[0].Command, Content: "tests are running"},
+		{Event: event.PostToolUse, Hook: started.Runs[0].Command, Content: "2 tests failed"},
+		{Event: event.PostToolUse, Hook: started.Runs[0].Command, Content: "tests are running"},
 	}, next.Delivered)
-	require.Empty(t, e.Fire(context.Background(), input(hooks.Stop, root)).Delivered, "delivered once")
+	require.Empty(t, e.Fire(context.Background(), input(event.Stop, root)).Delivered, "delivered once")
 }
 
 func TestAsyncRewake(t *testing.T) {
@@ -129,8 +130,8 @@ func TestAsyncRewake(t *testing.T) {
 		{"type": "command", "asyncRewake": true, "command": "cat >/dev/null; echo 'only on stdout'; exit 2"},
 		{"type": "command", "asyncRewake": true, "command": "cat >/dev/null; echo fine >&2; exit 1"}]}]}}`)
 	done := make(chan hooks.Result, 3)
-	e.OnAsyncDone(func(_ hooks.Input, res hooks.Result) { done <- res })
-	res := e.Fire(context.Background(), input(hooks.PostToolUse, root))
+	e.OnAsyncDone(func(_ event.Input, res hooks.Result) { done <- res })
+	res := e.Fire(context.Background(), input(event.PostToolUse, root))
 	for _, r := range res.Runs {
 		require.True(t, r.Async, "asyncRewake implies async")
 	}

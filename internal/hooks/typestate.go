@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,7 +53,7 @@ type hookOutcome struct {
 // l, when not nil, is the trusted configuration the event runs: a hook of
 // it that runs a workspace script directly runs the bytes that were
 // checked against the trust (runCommand).
-func (e *Engine) execute(ctx context.Context, cfg *Config, l *Loaded, h *Hook, in Input, stdin []byte, eventEnv []string) hookOutcome {
+func (e *Engine) execute(ctx context.Context, cfg *Config, l *Loaded, h *Hook, in event.Input, stdin []byte, eventEnv []string) hookOutcome {
 	switch {
 	case h.Type == TypeHTTP:
 		return e.runHTTP(ctx, cfg, h, stdin)
@@ -79,7 +80,7 @@ func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *Hook, stdin []byt
 }
 
 // interpretHook reads the outcome of a hook of any type.
-func interpretHook(ev Event, h *Hook, o hookOutcome) verdict {
+func interpretHook(ev event.Event, h *Hook, o hookOutcome) verdict {
 	switch {
 	case h.Type == TypeHTTP:
 		return interpretHTTP(ev, h, o)
@@ -93,7 +94,7 @@ func interpretHook(ev Event, h *Hook, o hookOutcome) verdict {
 		return verdict{err: fmt.Sprintf("%s hook `%s` failed: %s", h.Type, h.Display(), o.Failure), summary: "the agent host answered an error: non-blocking error"}
 	case o.StdoutTruncated:
 		msg := fmt.Sprintf("the answer to %s hook `%s` exceeded %d bytes; it is ignored", h.Type, h.Display(), MaxOutput)
-		if ev.decidesPermission() {
+		if ev.DecidesPermission() {
 			return verdict{permission: PermissionDeny, reason: msg, err: msg, summary: "answer cut: deny"}
 		}
 		return verdict{err: msg, summary: "answer cut: non-blocking error"}
@@ -110,7 +111,7 @@ func interpretHook(ev Event, h *Hook, o hookOutcome) verdict {
 // records here: the hook runs). It sets run.Skipped and returns true when
 // the hook must not run. direct is a run the user asked for by hand, where
 // `once` does not count.
-func (e *Engine) skipTyped(res *Result, cfg *Config, h *Hook, in Input, direct bool, run *Run) bool {
+func (e *Engine) skipTyped(res *Result, cfg *Config, h *Hook, in event.Input, direct bool, run *Run) bool {
 	if ok, why := TypeRunsOn(h.Type, in.Event); !ok {
 		run.Skipped = why
 		return true
@@ -167,7 +168,7 @@ func (e *Engine) noteNotRun(sessionID string, h *Hook, why string, r *Run, v *ve
 // user), held until the next event of its session carries it.
 type Delivery struct {
 	// Event is the event that started the async hook.
-	Event Event
+	Event event.Event
 	// Hook is the hook as Display shows it.
 	Hook string
 	// Content is the text for the model.
@@ -217,7 +218,7 @@ func (t *typeState) forget(sessionID string) {
 
 // asyncOutput keeps what an ended async hook said for the model, and says
 // whether an asyncRewake hook wakes the agent (with what text).
-func (e *Engine) asyncOutput(in Input, h *Hook, x Exec, v *verdict, res *Result) {
+func (e *Engine) asyncOutput(in event.Input, h *Hook, x Exec, v *verdict, res *Result) {
 	for _, text := range []string{v.addContext, v.systemMessage} {
 		if text != "" {
 			e.types.post(in.SessionID, Delivery{Event: in.Event, Hook: h.Display(), Content: capText(text)})

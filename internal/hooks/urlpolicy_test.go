@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -178,10 +179,10 @@ func TestRefusedURLsPostNothing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			home, root := t.TempDir(), t.TempDir()
 			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"),
-				[]byte(httpHook(hooks.Stop, c.url, nil, map[string]any{"allowedHttpHookUrls": []string{c.pattern}})), 0o644))
+				[]byte(httpHook(event.Stop, c.url, nil, map[string]any{"allowedHttpHookUrls": []string{c.pattern}})), 0o644))
 			cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
 			before := len(srv.seen())
-			res := hooks.NewEngine(cfg).Fire(context.Background(), input(hooks.Stop, root))
+			res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.Stop, root))
 			if c.posts {
 				require.True(t, res.Runs[0].Ran)
 				require.Equal(t, []string{"posted"}, res.Warnings)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -78,7 +79,7 @@ func TestVSCodeHookFiles(t *testing.T) {
 		require.Equal(t, []string{"AUDIT_LEVEL=strict"}, h.Env)
 
 		e := hooks.NewEngine(cfg)
-		in := input(hooks.PreToolUse, l.root)
+		in := input(event.PreToolUse, l.root)
 		in.ToolInput = json.RawMessage(`{"command":"rm -rf /"}`)
 		res := e.Fire(context.Background(), in)
 		require.Equal(t, hooks.PermissionNone, res.Permission, "a workspace file waits for trust")
@@ -120,7 +121,7 @@ func TestVSCodeHookFiles(t *testing.T) {
 		cfg := hooks.Load(l.paths(), nil)
 		e := hooks.NewEngine(cfg)
 		e.SetWorkspaceTrusted(true)
-		res := e.Fire(context.Background(), input(hooks.SessionStart, l.root))
+		res := e.Fire(context.Background(), input(event.SessionStart, l.root))
 		require.Equal(t, []string{"from a", "from b"}, res.Context)
 		var codes []string
 		for _, d := range cfg.Diagnostics() {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 )
@@ -19,11 +20,11 @@ import (
 type Host struct {
 	// Prepare reads an event's stdin JSON as run does, filling in what is
 	// optional; its error is a bad case.
-	Prepare func(ev hooks.Event, data []byte, projectRoot string) (hooks.Input, error)
+	Prepare func(ev event.Event, data []byte, projectRoot string) (event.Input, error)
 	// Fire loads the settings of paths (texts stand in for files'
 	// contents), decides trust, and fires in through a new engine, waiting
 	// for every hook (async ones included) to end.
-	Fire func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, trust bool, in hooks.Input) (hooks.Result, *hooks.Loaded)
+	Fire func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *hooks.Loaded)
 }
 
 // Options are what every case shares.
@@ -85,7 +86,7 @@ type prepared struct {
 	c     *Case
 	paths hooks.Paths
 	texts map[string][]byte
-	in    hooks.Input
+	in    event.Input
 }
 
 // Run prepares every case before any hook runs (a bad input is a
@@ -118,7 +119,7 @@ func Run(ctx context.Context, h Host, opts Options, cases []*Case) (*Report, err
 		if len(bytes.TrimSpace(input)) == 0 {
 			input = []byte("{}")
 		}
-		in, err := h.Prepare(hooks.Event(c.Event), input, p.paths.ProjectRoot)
+		in, err := h.Prepare(event.Event(c.Event), input, p.paths.ProjectRoot)
 		if err != nil {
 			return nil, fail("input: %v", err)
 		}

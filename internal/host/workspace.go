@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -42,7 +43,7 @@ type Options struct {
 	AsyncNote string
 	// OnAsyncRun is told about every async hook after its run was
 	// recorded (the editor is told, an asyncRewake hook wakes its session).
-	OnAsyncRun func(in hooks.Input, res hooks.Result, run hooks.EventRun)
+	OnAsyncRun func(in event.Input, res hooks.Result, run hooks.EventRun)
 }
 
 // Workspace is one project root's hooks and sessions: the engine with the
@@ -147,7 +148,7 @@ func (w *Workspace) stale() {
 
 // asyncDone records an async hook's run in the host's history, then tells
 // the adapter.
-func (w *Workspace) asyncDone(in hooks.Input, res hooks.Result) {
+func (w *Workspace) asyncDone(in event.Input, res hooks.Result) {
 	run, ok := w.host.Record(in.SessionID, in.MatchValue(), &res, w.opts.AsyncNote)
 	if ok && w.opts.OnAsyncRun != nil {
 		w.opts.OnAsyncRun(in, res, run)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -92,7 +93,7 @@ func (s *Server) guardConfigChanges() {
 		blocked := false
 		if src, ok := settingsSource(cfg, p); ok && counts(cfg, src) {
 			path, _ := json.Marshal(p)
-			out := s.fireObserved(s.connCtx, hooks.Input{Event: hooks.ConfigChange, Source: hooks.ConfigSource(src),
+			out := s.fireObserved(s.connCtx, event.Input{Event: event.ConfigChange, Source: hooks.ConfigSource(src),
 				Extra: map[string]json.RawMessage{"file_path": path}})
 			blocked = out.Blocked
 		}

@@ -7,6 +7,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 )
@@ -37,7 +38,7 @@ func (s *Server) codeLens(_ context.Context, p *protocol.CodeLensParams) ([]prot
 
 // RunHookResult is what a hook did with sample input, for "Run hook".
 type RunHookResult struct {
-	Event   hooks.Event `json:"event"`
+	Event   event.Event `json:"event"`
 	Command string      `json:"command"`
 	Stdin   string      `json:"stdin"`
 	Outcome string      `json:"outcome"`

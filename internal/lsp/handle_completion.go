@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -34,8 +35,8 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
 		}
 	case hooks.PlaceEventKey:
-		for _, e := range hooks.Events() {
-			spec, _ := hooks.Spec(e)
+		for _, e := range event.Events() {
+			spec, _ := event.Spec(e)
 			add(string(e), protocol.CompletionItemKindEvent, spec.Summary)
 		}
 	case hooks.PlaceGroupKey:
@@ -63,8 +64,8 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 	case hooks.PlaceMatcher:
 		// The event's own values (PreSkillShellCommand's shells too), else
 		// tool names for the tool events; nothing for names the user chose.
-		spec, ok := hooks.Spec(place.Event)
-		if vals := hooks.MatcherValues[place.Event]; ok && (len(vals) > 0 || !hooks.ToolEvent(place.Event)) {
+		spec, ok := event.Spec(place.Event)
+		if vals := event.MatcherValues[place.Event]; ok && (len(vals) > 0 || !event.ToolEvent(place.Event)) {
 			for _, v := range vals {
 				add(v, protocol.CompletionItemKindValue, "compared with "+spec.MatchField)
 			}

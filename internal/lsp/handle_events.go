@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
@@ -37,7 +38,7 @@ func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*Sess
 		return nil, err
 	}
 	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.SessionStart, p.Source, "SessionStart hooks", func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, event.SessionStart, p.Source, "SessionStart hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.SessionStart(ctx, p.Source)
 	})
 	if err != nil {
@@ -52,7 +53,7 @@ func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams
 		return nil, err
 	}
 	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, event.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.UserPromptSubmit(ctx, p.Prompt)
 	})
 	return wire.Flow(out), err
@@ -65,7 +66,7 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 	}
 	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}; the session checks the call
 	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, event.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PreToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, s.ask)
 	})
 	if err != nil {
@@ -86,7 +87,7 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	in := p.input()
 	in.DurationMs = p.DurationMs
 	ctx = session.WithClientInput(ctx, in)
-	out, err := s.event(ctx, sess, hooks.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, event.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		return sess.PostToolUse(ctx, p.ToolUseID, p.ToolName, p.ToolInput, p.ToolResponse)
 	})
 	return wire.Flow(out), err
@@ -98,7 +99,7 @@ func (s *Server) stop(ctx context.Context, p *StopParams) (*FlowResult, error) {
 		return nil, err
 	}
 	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.Stop, "", "Stop hooks", sess.Stop)
+	out, err := s.event(ctx, sess, event.Stop, "", "Stop hooks", sess.Stop)
 	return wire.Flow(out), err
 }
 
@@ -111,7 +112,7 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 		p.Reason = "other"
 	}
 	ctx = session.WithClientInput(ctx, p.input())
-	out, err := s.event(ctx, sess, hooks.SessionEnd, p.Reason, "SessionEnd hooks", func(ctx context.Context) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, event.SessionEnd, p.Reason, "SessionEnd hooks", func(ctx context.Context) (session.Outcome, error) {
 		return sess.SessionEnd(ctx, p.Reason)
 	})
 	if err != nil {
@@ -125,7 +126,7 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 // statusMessage of the hooks that run, if they have one), the run history
 // and its notification, warn and error blocks as messages, and what changed
 // in the session (every change is announced, a prompt that only adds itself too).
-func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Event, matchValue, title string,
+func (s *Server) event(ctx context.Context, sess *session.Session, ev event.Event, matchValue, title string,
 	fire func(context.Context) (session.Outcome, error)) (session.Outcome, error) {
 	s.noteActive(ctx, sess, ev)
 	fireCtx, done := s.startProgress(ctx, func() string {

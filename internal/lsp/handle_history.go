@@ -3,7 +3,7 @@ package lsp
 import (
 	"context"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 func init() {
@@ -14,12 +14,12 @@ func init() {
 // newest first, with every configured hook's story.
 func (s *Server) hookRuns(_ context.Context, p *HookRunsParams) (*HookRunsResult, error) {
 	if p.Event != "" {
-		if _, ok := hooks.Spec(hooks.Event(p.Event)); !ok {
+		if _, ok := event.Spec(event.Event(p.Event)); !ok {
 			return nil, badParam("event", "unknown event %q", p.Event)
 		}
 	}
 	if p.Limit < 0 {
 		return nil, badParam("limit", "must not be negative")
 	}
-	return &HookRunsResult{Runs: s.history.List(p.SessionID, hooks.Event(p.Event), p.Limit)}, nil
+	return &HookRunsResult{Runs: s.history.List(p.SessionID, event.Event(p.Event), p.Limit)}, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -26,7 +27,7 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 	var doc string
 	switch place := loc.Place(); place.Kind {
 	case hooks.PlaceEventKey:
-		doc, _ = hooks.EventDoc(hooks.Event(loc.Text))
+		doc, _ = hooks.EventDoc(event.Event(loc.Text))
 	case hooks.PlaceRootKey, hooks.PlaceGroupKey, hooks.PlaceHookKey:
 		doc = hooks.KeyDocs[loc.Text]
 	case hooks.PlaceMatcher:
@@ -48,16 +49,16 @@ func describeMatcher(m *hooks.Matcher) string {
 // describeMatcherFor explains a matcher with values its event is matched
 // against: tool names for tool events, the documented values otherwise; an
 // event that ignores matchers says so.
-func describeMatcherFor(ev hooks.Event, m *hooks.Matcher) string {
-	spec, known := hooks.Spec(ev)
-	switch vals := hooks.MatcherValues[ev]; {
+func describeMatcherFor(ev event.Event, m *hooks.Matcher) string {
+	spec, known := event.Spec(ev)
+	switch vals := event.MatcherValues[ev]; {
 	case !known:
 		return describeMatcher(m)
 	case !ev.UsesMatcher():
 		return string(ev) + " ignores matchers: its hooks run on every " + string(ev)
 	case len(vals) >= 2:
 		return "compared with `" + spec.MatchField + "`: " + m.Explain(vals[0]) + "; " + m.Explain(vals[1])
-	case hooks.ToolEvent(ev):
+	case event.ToolEvent(ev):
 		return describeMatcher(m)
 	default:
 		return "compared with `" + spec.MatchField + "`"

@@ -3,25 +3,26 @@ package lsp
 import (
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // serverFiredEvents are the events the server fires itself, whatever the
 // host sends: settings changes, watched files and workspace folders.
-var serverFiredEvents = map[hooks.Event]bool{hooks.ConfigChange: true, hooks.FileChanged: true, hooks.DirectoryAdded: true}
+var serverFiredEvents = map[event.Event]bool{event.ConfigChange: true, event.FileChanged: true, event.DirectoryAdded: true}
 
 // hostEventSet reads initializationOptions.hostEvents, the events the
 // agent host says it fires: nil when the host does not say (then no hook
 // is flagged), else the set of known events it names. A name this server
 // does not know (a newer host's event) is left out, not refused.
-func hostEventSet(names []string) map[hooks.Event]bool {
+func hostEventSet(names []string) map[event.Event]bool {
 	if names == nil {
 		return nil
 	}
-	set := map[hooks.Event]bool{}
+	set := map[event.Event]bool{}
 	for _, n := range names {
-		if _, ok := hooks.Spec(hooks.Event(n)); ok {
-			set[hooks.Event(n)] = true
+		if _, ok := event.Spec(event.Event(n)); ok {
+			set[event.Event(n)] = true
 		}
 	}
 	return set

@@ -14,6 +14,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
@@ -105,7 +106,7 @@ type Server struct {
 	log  *slog.Logger
 	// hostEvents are the events the agent host said it fires
 	// (initializationOptions.hostEvents); nil when it did not say.
-	hostEvents map[hooks.Event]bool
+	hostEvents map[event.Event]bool
 
 	conn    jsonrpc2.Conn
 	stream  *stream         // the conn's; responses and notifications are written to it directly

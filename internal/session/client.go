@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // clientInputKey carries what the client said with an event.
@@ -17,7 +17,7 @@ type clientInputKey struct{}
 // effort), a tool's duration, and for wave/runHooks everything it sent
 // (Extra, the key order). The session's event methods build the event's own
 // fields; these fill in the rest of the hooks' stdin.
-func WithClientInput(ctx context.Context, in hooks.Input) context.Context {
+func WithClientInput(ctx context.Context, in event.Input) context.Context {
 	return context.WithValue(ctx, clientInputKey{}, in)
 }
 
@@ -31,8 +31,8 @@ type agentState struct {
 
 // withClientInput merges into in what the client gave with the event (the
 // event's own fields win) and what the session remembers; it takes s.mu.
-func (s *Session) withClientInput(ctx context.Context, in hooks.Input) hooks.Input {
-	if c, ok := ctx.Value(clientInputKey{}).(hooks.Input); ok {
+func (s *Session) withClientInput(ctx context.Context, in event.Input) event.Input {
+	if c, ok := ctx.Value(clientInputKey{}).(event.Input); ok {
 		in.PromptID = cmp.Or(in.PromptID, c.PromptID)
 		in.PermissionMode = cmp.Or(in.PermissionMode, c.PermissionMode)
 		in.Effort = cmp.Or(in.Effort, c.Effort)
@@ -49,7 +49,7 @@ func (s *Session) withClientInput(ctx context.Context, in hooks.Input) hooks.Inp
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if (in.Event == hooks.PostToolUse || in.Event == hooks.PostToolUseFailure) && in.ToolUseID != "" {
+	if (in.Event == event.PostToolUse || in.Event == event.PostToolUseFailure) && in.ToolUseID != "" {
 		if d := s.tools.take(in.ToolUseID, time.Now()); in.DurationMs == nil {
 			in.DurationMs = d // the client did not say: since PreToolUse let the call run
 		}
@@ -58,7 +58,7 @@ func (s *Session) withClientInput(ctx context.Context, in hooks.Input) hooks.Inp
 	switch {
 	case in.PromptID != "":
 		st.promptID = in.PromptID
-	case in.Event == hooks.UserPromptSubmit:
+	case in.Event == event.UserPromptSubmit:
 		st.promptID = "" // a new prompt: the last one's id no longer applies
 	default:
 		in.PromptID = st.promptID

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -25,7 +26,7 @@ var scripts = func() string {
 
 // hook is one configured hook command, usually built with sh.
 type hook struct {
-	event   hooks.Event
+	event   event.Event
 	command string
 	timeout float64 // seconds; 0 means the default
 	matcher string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
@@ -37,7 +38,7 @@ func (s *Session) begin(change func() error) error {
 
 // fire runs an event's hooks with the session's common stdin fields. It is
 // called without s.mu: hooks may take long and may run in parallel.
-func (s *Session) fire(ctx context.Context, in hooks.Input) hooks.Result {
+func (s *Session) fire(ctx context.Context, in event.Input) hooks.Result {
 	in = s.withClientInput(ctx, in)
 	in.SessionID, in.TranscriptPath, in.Cwd = s.id, s.TranscriptPath(), s.store.root
 	if cwd := s.workingDir(); cwd != "" {
@@ -70,7 +71,7 @@ func (s *Session) finish(out Outcome) (Outcome, error) {
 // compact). What they print becomes context for the model, as hook blocks in
 // one user message.
 func (s *Session) SessionStart(ctx context.Context, source string) (Outcome, error) {
-	return s.run(ctx, hooks.Input{Event: hooks.SessionStart, Source: source}, nil)
+	return s.run(ctx, event.Input{Event: event.SessionStart, Source: source}, nil)
 }
 
 // UserPromptSubmit adds the user's prompt, saves it (the hooks read it in
@@ -78,14 +79,14 @@ func (s *Session) SessionStart(ctx context.Context, source string) (Outcome, err
 // reason shown to the user only; otherwise the hooks' context follows the
 // prompt. A new prompt ends a run of blocked Stop events.
 func (s *Session) UserPromptSubmit(ctx context.Context, prompt string) (Outcome, error) {
-	return s.run(ctx, hooks.Input{Event: hooks.UserPromptSubmit, Prompt: prompt}, nil)
+	return s.run(ctx, event.Input{Event: event.UserPromptSubmit, Prompt: prompt}, nil)
 }
 
 // Stop runs the Stop hooks when the agent wants to end its turn. A block
 // sends the reason to the model and the agent goes on, at most
 // flow.MaxStopStreak times in a row.
 func (s *Session) Stop(ctx context.Context) (Outcome, error) {
-	return s.run(ctx, hooks.Input{Event: hooks.Stop}, nil)
+	return s.run(ctx, event.Input{Event: event.Stop}, nil)
 }
 
 // SessionEnd runs the SessionEnd hooks; they cannot change the conversation,
@@ -95,7 +96,7 @@ func (s *Session) Stop(ctx context.Context) (Outcome, error) {
 // sessions end does not run out of descriptors, and the store loads it
 // again from its file if the session is resumed (any later event on its id).
 func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error) {
-	out, err := s.run(ctx, hooks.Input{Event: hooks.SessionEnd, Reason: reason}, nil)
+	out, err := s.run(ctx, event.Input{Event: event.SessionEnd, Reason: reason}, nil)
 	s.mu.Lock()
 	s.ended = true
 	s.mu.Unlock()
@@ -109,22 +110,22 @@ func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error
 // their own methods (fields of in that they do not use are ignored, and
 // reach the hooks as the client's input); every event's rules are flow's
 // (flow.After documents them).
-func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
+func (s *Session) RunHooks(ctx context.Context, in event.Input, ask AskFunc) (Outcome, error) {
 	ctx = WithClientInput(ctx, in) // what the typed methods below do not take reaches the hooks all the same
 	switch in.Event {
-	case hooks.SessionStart:
+	case event.SessionStart:
 		return s.SessionStart(ctx, in.Source)
-	case hooks.UserPromptSubmit:
+	case event.UserPromptSubmit:
 		return s.UserPromptSubmit(ctx, in.Prompt)
-	case hooks.PreToolUse, hooks.PostToolUse:
-		return s.toolEvent(ctx, flow.StdinToolCall, hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput,
+	case event.PreToolUse, event.PostToolUse:
+		return s.toolEvent(ctx, flow.StdinToolCall, event.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput,
 			ToolUseID: in.ToolUseID, ToolResponse: in.ToolResponse}, ask)
-	case hooks.Stop:
+	case event.Stop:
 		return s.Stop(ctx)
-	case hooks.SessionEnd:
+	case event.SessionEnd:
 		return s.SessionEnd(ctx, in.Reason)
 	}
-	if _, ok := hooks.Spec(in.Event); !ok {
+	if _, ok := event.Spec(in.Event); !ok {
 		return Outcome{}, fmt.Errorf("unknown hook event %q", in.Event)
 	}
 	return s.run(ctx, in, ask)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
@@ -12,7 +13,7 @@ import (
 // interface lets the server swap engines and lets a benchmark leave hook
 // processes out.
 type Firer interface {
-	Fire(ctx context.Context, in hooks.Input) hooks.Result
+	Fire(ctx context.Context, in event.Input) hooks.Result
 }
 
 // AskFunc asks the user about a PreToolUse "ask" and returns true to allow.

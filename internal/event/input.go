@@ -1,4 +1,4 @@
-package hooks
+package event
 
 import (
 	"bytes"
@@ -330,7 +330,7 @@ var fieldDefaults = map[Event]map[string]json.RawMessage{
 // vscodeStdin is the stdin of VS Code's hooks: Claude Code's fields and,
 // after them, the common fields VS Code sends: timestamp, sessionId and
 // hookEventName.
-func (in *Input) vscodeStdin() []byte {
+func (in *Input) VSCodeStdin() []byte {
 	fields, err := in.stdinFields()
 	if err != nil {
 		return nil
@@ -361,7 +361,7 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 	if rawjson.TooDeep(data, rawjson.MaxDepth) {
 		return in, fmt.Errorf("hook input must be a JSON object nested at most %d levels deep", rawjson.MaxDepth)
 	}
-	if len(bytesTrim(data)) > 0 {
+	if len(BytesTrim(data)) > 0 {
 		// segmentio's decoder, leaving the values in data: a tool input
 		// can be 100 MB, which encoding/json would check a byte at a time
 		// and copy. The session checks it with encoding/json before storing it.
@@ -424,7 +424,7 @@ func ParseInput(ev Event, data []byte) (Input, error) {
 			return in, fmt.Errorf(`effort must be an object like {"level": "high"}`)
 		}
 	}
-	if len(in.ToolInput) > 0 && bytesTrim(in.ToolInput)[0] != '{' && string(in.ToolInput) != "null" {
+	if len(in.ToolInput) > 0 && BytesTrim(in.ToolInput)[0] != '{' && string(in.ToolInput) != "null" {
 		return in, fmt.Errorf("tool_input must be an object")
 	}
 	for key, def := range fieldDefaults[ev] {
@@ -485,7 +485,7 @@ func objectKeys(data []byte) []string {
 	return keys
 }
 
-func bytesTrim(b []byte) []byte { return bytes.TrimSpace(b) }
+func BytesTrim(b []byte) []byte { return bytes.TrimSpace(b) }
 
 // unmarshalInPlace decodes like json.Unmarshal (segmentio's decoder), with
 // json.RawMessage values pointing into data, which must not change after.
@@ -494,7 +494,7 @@ func unmarshalInPlace(data []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	if t := bytesTrim(rest); len(t) > 0 {
+	if t := BytesTrim(rest); len(t) > 0 {
 		return fmt.Errorf("invalid character %q after top-level value", t[0])
 	}
 	return nil

@@ -1,4 +1,4 @@
-package hooks
+package event
 
 import "sort"
 
@@ -210,7 +210,7 @@ func Events() []Event {
 // something for the event: the prompt, stopping, the compaction, or it sends
 // feedback to the model. Other events cannot be blocked: exit 2 is an error
 // for the user and decision "block" is ignored.
-func (e Event) canBlock() bool {
+func (e Event) CanBlock() bool {
 	switch e {
 	case UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact,
 		UserPromptExpansion, PostToolBatch, TaskCreated, TaskCompleted, TeammateIdle, ConfigChange, Elicitation, ElicitationResult:
@@ -222,7 +222,7 @@ func (e Event) canBlock() bool {
 // decidesPermission reports whether the event's hooks decide a permission.
 // PreModelSwitch's decides the switch, PreSkillShellCommand's whether a
 // skill's shell command runs.
-func (e Event) decidesPermission() bool {
+func (e Event) DecidesPermission() bool {
 	return e == PreToolUse || e == PermissionRequest || e == PreModelSwitch || e == PreSkillShellCommand
 }
 

@@ -1,4 +1,4 @@
-package hooks
+package event
 
 import (
 	"encoding/json"
@@ -170,7 +170,7 @@ func changedFileName(extra map[string]json.RawMessage) string {
 
 // laterSample fills a plausible input of one of Claude Code's later events
 // into in, for "Run hook".
-func laterSample(in *Input) {
+func LaterSample(in *Input) {
 	raw := func(kv ...string) map[string]json.RawMessage {
 		m := map[string]json.RawMessage{}
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -236,5 +236,5 @@ func laterSample(in *Input) {
 // to its debug log: the run history is that log here, so a failure (exit 2
 // included) or an answer that does not validate becomes no error or warn
 // block, and the run's decision says what happened.
-var quietEvents = map[Event]bool{PermissionDenied: true, MessageDisplay: true, DirectoryAdded: true,
+var QuietEvents = map[Event]bool{PermissionDenied: true, MessageDisplay: true, DirectoryAdded: true,
 	StopFailure: true, InstructionsLoaded: true, WorktreeRemove: true}
