@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // hookListing is one hook as `wavehooks hooks list --format json` prints it.
@@ -60,7 +60,7 @@ func hooksCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wavehooks hooks:", safetext.Line(err.Error(), 0))
 		return 2
 	}
-	cfg := hooks.Load(paths, nil)
+	cfg := settings.Load(paths, nil)
 	if verb == "list" {
 		return listHooks(cfg, *format, stdout, stderr)
 	}
@@ -68,7 +68,7 @@ func hooksCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wavehooks hooks %s: name the hook's ID (`wavehooks hooks list` shows them)\n", verb)
 		return 2
 	}
-	h, err := hooks.FindHook(cfg, id)
+	h, err := settings.FindHook(cfg, id)
 	if err == nil {
 		err = setEnabled(h, verb == "enable")
 	}
@@ -83,11 +83,11 @@ func hooksCommand(args []string, stdout, stderr io.Writer) int {
 			state += " (a workspace hook: it runs once the workspace is trusted with it on)"
 		}
 	}
-	fmt.Fprintf(stdout, "%s %s: %s is %s\n", hooks.HookID(h), h.Event, safetext.Line(h.Display(), 200), state)
+	fmt.Fprintf(stdout, "%s %s: %s is %s\n", settings.HookID(h), h.Event, safetext.Line(h.Display(), 200), state)
 	return 0
 }
 
-func listHooks(cfg *hooks.Config, format string, stdout, stderr io.Writer) int {
+func listHooks(cfg *settings.Config, format string, stdout, stderr io.Writer) int {
 	if format != "text" && format != "json" {
 		fmt.Fprintf(stderr, "wavehooks hooks list: --format must be text or json, not %q\n", format)
 		return 2
@@ -95,7 +95,7 @@ func listHooks(cfg *hooks.Config, format string, stdout, stderr io.Writer) int {
 	list := []hookListing{}
 	for i := range cfg.Hooks {
 		h := &cfg.Hooks[i]
-		l := hookListing{ID: hooks.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
+		l := hookListing{ID: settings.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
 			Line: h.Place.Range.Start.Line + 1, Event: string(h.Event), Matcher: h.Matcher.String(), Command: h.Display()}
 		if h.Disabled {
 			_, l.Why = cfg.Active(h)
@@ -130,8 +130,8 @@ func listHooks(cfg *hooks.Config, format string, stdout, stderr io.Writer) int {
 // setEnabled turns h on or off in its settings file: one text edit, written
 // to a temporary file beside it and renamed over it, so that a reader sees
 // the old file or the new one, never a torn one.
-func setEnabled(h *hooks.Hook, on bool) error {
-	if h.Source == hooks.SourceManaged {
+func setEnabled(h *settings.Hook, on bool) error {
+	if h.Source == settings.SourceManaged {
 		return errors.New("a managed (policy) hook is the administrator's to turn off or on")
 	}
 	info, err := os.Lstat(h.File)
@@ -141,11 +141,11 @@ func setEnabled(h *hooks.Hook, on bool) error {
 	if !info.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file; edit it by hand", h.File)
 	}
-	src, err := safefile.ReadFile(h.File, hooks.MaxSettingsFileBytes)
+	src, err := safefile.ReadFile(h.File, settings.MaxSettingsFileBytes)
 	if err != nil {
 		return err
 	}
-	edit, err := hooks.EnableEdit(src, h.Event, h.Place, on, false)
+	edit, err := settings.EnableEdit(src, h.Event, h.Place, on, false)
 	if err != nil {
 		return err
 	}

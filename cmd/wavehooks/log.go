@@ -21,6 +21,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/watcher"
 )
 
@@ -82,7 +83,7 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	home := *waveHome
 	if home == "" {
-		home = hooks.DefaultWaveHome()
+		home = settings.DefaultWaveHome()
 	}
 	dir := hooks.RunLogDir(home)
 	emit := func(r hooks.RunRecord) error { return printRun(stdout, r, *format, *explain) }

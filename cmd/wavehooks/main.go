@@ -23,6 +23,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/lsp"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 const usage = `wavehooks — hooks for AI coding agents, in your editor
@@ -96,7 +97,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.trust, "trust-workspace", false, "run the project's own hooks without asking")
 }
 
-func (c *commonFlags) paths() (hooks.Paths, error) {
+func (c *commonFlags) paths() (settings.Paths, error) {
 	hc, root, err := c.host()
 	return hc.Paths(root), err
 }
@@ -105,7 +106,7 @@ func (c *commonFlags) paths() (hooks.Paths, error) {
 func (c *commonFlags) host() (host.Config, string, error) {
 	home := c.waveHome
 	if home == "" {
-		home = hooks.DefaultWaveHome()
+		home = settings.DefaultWaveHome()
 	}
 	root := c.project
 	if root == "" {
@@ -115,7 +116,7 @@ func (c *commonFlags) host() (host.Config, string, error) {
 		}
 		root = wd
 	}
-	return host.Config{WaveHome: home, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
+	return host.Config{WaveHome: home, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
 		TrustWorkspace: c.trust}, root, nil
 }
 
@@ -145,7 +146,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
-	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
+	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
 		TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
 	growPipe(stdin)
 	growPipe(stdout)

@@ -18,6 +18,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
@@ -105,8 +106,8 @@ func prepareInput(ev event.Event, data []byte, projectRoot string) (event.Input,
 // loadForRun loads the settings the paths name (texts stand in for files'
 // contents, as in hooks.Load) and makes the one trust decision for them:
 // the configuration an engine is built from and what it installs.
-func loadForRun(paths hooks.Paths, texts map[string][]byte, trust bool) (*hooks.Config, *hooks.Loaded) {
-	cfg := hooks.Load(paths, texts)
+func loadForRun(paths settings.Paths, texts map[string][]byte, trust bool) (*settings.Config, *hooks.Loaded) {
+	cfg := settings.Load(paths, texts)
 	return cfg, hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, trust)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // trustCommand is `wavehooks trust`: trust a project's own hooks and
@@ -59,7 +60,7 @@ func trustCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		}
 		return 0
 	}
-	l := store.Decide(root, hooks.Load(hc.Paths(root), nil), false)
+	l := store.Decide(root, settings.Load(hc.Paths(root), nil), false)
 	if !l.NeedsTrust() {
 		fmt.Fprintf(stdout, "%s has no hooks or settings of its own that need trust\n", shown)
 		return 0
@@ -89,7 +90,7 @@ func trustCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	// The trust holds only if the files are still what was shown: decide
 	// again, as the next event will.
-	if again := store.Decide(root, hooks.Load(hc.Paths(root), nil), false); !again.Trusted {
+	if again := store.Decide(root, settings.Load(hc.Paths(root), nil), false); !again.Trusted {
 		fmt.Fprintln(stderr, "wavehooks trust: the project's hooks, settings or scripts changed while you were asked; run `wavehooks trust` again")
 		return 1
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
+	hooksettings "github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // workspace is one project root's hooks and sessions, opened by the host
@@ -29,7 +30,7 @@ type workspace struct {
 func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(event.Input, hooks.Result, hooks.EventRun)) *workspace {
 	w := &workspace{skipClaude: skipClaude}
 	w.Workspace = h.Open(root, host.Options{AsyncNote: "async", OnAsyncRun: onAsync,
-		Filter: func(cfg *hooks.Config) *hooks.Config {
+		Filter: func(cfg *hooksettings.Config) *hooksettings.Config {
 			w.mu.Lock()
 			skip := w.skipClaude
 			w.mu.Unlock()
@@ -40,7 +41,7 @@ func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(event
 
 // reload reads the settings files again; the proxy calls it at every
 // prompt, so a change of the settings applies from the next prompt on.
-func (w *workspace) reload() *hooks.Config { return w.Reload().Config }
+func (w *workspace) reload() *hooksettings.Config { return w.Reload().Config }
 
 // setSkipClaude says whether the agent runs Claude Code's hooks itself.
 func (w *workspace) setSkipClaude(skip bool) {
@@ -55,12 +56,12 @@ func (w *workspace) setSkipClaude(skip bool) {
 
 // withoutClaudeHooks is cfg without the hooks of Claude Code's settings
 // files when skip is set; cfg itself is never changed.
-func withoutClaudeHooks(cfg *hooks.Config, skip bool) *hooks.Config {
+func withoutClaudeHooks(cfg *hooksettings.Config, skip bool) *hooksettings.Config {
 	if !skip || !cfg.ImportClaudeHooks {
 		return cfg
 	}
 	c := *cfg
-	c.Hooks = make([]hooks.Hook, 0, len(cfg.Hooks))
+	c.Hooks = make([]hooksettings.Hook, 0, len(cfg.Hooks))
 	for _, h := range cfg.Hooks {
 		if !h.Source.IsClaude() {
 			c.Hooks = append(c.Hooks, h)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // jsonAnswers configures one command hook per JSON answer on ev; each hook
@@ -189,7 +190,7 @@ func TestUpdatedPrompt(t *testing.T) {
 			outs: []string{`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedPrompt": "x"}}`},
 			note: "ignored updatedPrompt: PreToolUse does not read it"},
 	}
-	doc, _ := hooks.EventDoc(event.UserPromptSubmit)
+	doc, _ := settings.EventDoc(event.UserPromptSubmit)
 	require.Contains(t, doc, "`updatedPrompt` (wavehooks' own extension", "lint's hover says Claude Code does not read it")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

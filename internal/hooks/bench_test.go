@@ -12,6 +12,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // BenchmarkOneTrueHook compares one matching `true` hook through the whole
@@ -92,14 +93,14 @@ func BenchmarkTrustedWorkspaceScript(b *testing.B) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	settings := one(event.PreToolUse, "./hook.sh")
+	settingsJSON := one(event.PreToolUse, "./hook.sh")
 	if err := os.MkdirAll(filepath.Join(root, ".wave"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, ".wave", "settings.json"), []byte(settings), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, ".wave", "settings.json"), []byte(settingsJSON), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	work := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	work := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	ws := hooks.NewEngine(work)
 	ws.Install(hooks.Resolve(work, true))
 	user, _ := benchEngine(b, one(event.PreToolUse, script))

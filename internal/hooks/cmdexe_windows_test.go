@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // TestCmdExeGetsTheArgumentsAsWritten runs exec-form hooks whose program is
@@ -28,7 +29,7 @@ func TestCmdExeGetsTheArgumentsAsWritten(t *testing.T) {
 		{[]string{"/c", "echo", `"a b"`, "c"}, `"a b" c`},
 		{[]string{"/c", "echo", "a b"}, `"a b"`},
 	} {
-		got := runStarted(t, r, &hooks.Hook{Command: "cmd", Args: tc.args, Timeout: time.Minute})
+		got := runStarted(t, r, &settings.Hook{Command: "cmd", Args: tc.args, Timeout: time.Minute})
 		require.Empty(t, got.StartErr, "%q", tc.args)
 		require.Equal(t, 0, got.ExitCode, "%q: %+v", tc.args, got)
 		require.Equal(t, tc.want, strings.TrimSpace(got.Stdout), "%q", tc.args)
@@ -40,7 +41,7 @@ func TestCmdExeGetsTheArgumentsAsWritten(t *testing.T) {
 // starts on the next try (seen once in about ten runs of make test-wine, on
 // cmd.exe). What the test checks is what cmd.exe reads once it runs; any
 // other start failure, or a third one, is the test's failure.
-func runStarted(t *testing.T, r *hooks.Runner, h *hooks.Hook) hooks.Exec {
+func runStarted(t *testing.T, r *hooks.Runner, h *settings.Hook) hooks.Exec {
 	t.Helper()
 	for try := 1; ; try++ {
 		got := r.RunHook(context.Background(), h, nil)
@@ -60,7 +61,7 @@ func TestARootedCwdStaysInTheProject(t *testing.T) {
 	project := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(project, "tmp"), 0o755))
 	r := hooks.NewRunner(project, nil)
-	got := r.RunHook(context.Background(), &hooks.Hook{Command: "cmd", Args: []string{"/c", "cd"}, Cwd: "/tmp", Timeout: time.Minute}, nil)
+	got := r.RunHook(context.Background(), &settings.Hook{Command: "cmd", Args: []string{"/c", "cd"}, Cwd: "/tmp", Timeout: time.Minute}, nil)
 	require.Equal(t, 0, got.ExitCode, "%+v", got)
 	require.True(t, strings.EqualFold(filepath.Join(project, "tmp"), strings.TrimSpace(got.Stdout)), "cwd %q", got.Stdout)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // Claude Code compatibility details (docs/parity.md): each feature through
@@ -64,15 +65,15 @@ func TestIfRuleNarrowsAHook(t *testing.T) {
 // A hook with "if" on an event that is not a tool event never runs, as in
 // Claude Code, and the file says so.
 func TestIfRuleOnANonToolEvent(t *testing.T) {
-	settings := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo ran > stop.txt", "if": "Bash"}]}]}}`
-	f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(settings), t.TempDir())
+	settingsJSON := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo ran > stop.txt", "if": "Bash"}]}]}}`
+	f := settings.ParseFile("settings.json", settings.SourceUser, []byte(settingsJSON), t.TempDir())
 	require.Len(t, f.Diagnostics, 1)
-	require.Equal(t, hooks.CodeBadIf, f.Diagnostics[0].Code)
+	require.Equal(t, settings.CodeBadIf, f.Diagnostics[0].Code)
 	require.Contains(t, f.Diagnostics[0].Message, "on Stop a hook with \"if\" never runs")
 
 	home, root := t.TempDir(), t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	e := hooks.NewEngine(hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil))
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	e := hooks.NewEngine(settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil))
 	res := e.Fire(context.Background(), input(event.Stop, root))
 	require.False(t, res.Ran())
 	require.Contains(t, res.Runs[0].Skipped, "only evaluated on tool events")
@@ -81,17 +82,17 @@ func TestIfRuleOnANonToolEvent(t *testing.T) {
 
 // A typo in a key is reported, with the key meant, where it is.
 func TestUnknownKeysAreReportedWithTheKeyMeant(t *testing.T) {
-	settings := `{
+	settingsJSON := `{
   "disableAllHook": true,
   "permissions": {"allow": ["Bash"]},
   "hooks": {"PreToolUse": [{"matchers": "Bash", "hooks": [
     {"type": "command", "command": "true", "timout": 5, "Async": true, "once": true, "colour": "red"}]}]}
 }`
-	f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(settings), t.TempDir())
+	f := settings.ParseFile("settings.json", settings.SourceUser, []byte(settingsJSON), t.TempDir())
 	var got []string
 	for _, d := range f.Diagnostics {
-		require.Equal(t, hooks.CodeUnknownKey, d.Code)
-		require.Equal(t, hooks.SeverityWarning, d.Severity)
+		require.Equal(t, settings.CodeUnknownKey, d.Code)
+		require.Equal(t, settings.SeverityWarning, d.Severity)
 		got = append(got, strings.TrimPrefix(d.String(), "settings.json:"))
 	}
 	require.Equal(t, []string{
@@ -101,7 +102,7 @@ func TestUnknownKeysAreReportedWithTheKeyMeant(t *testing.T) {
 		`5:57: warning: unknown key "Async" in a hook; did you mean "async"? It is ignored as written [unknown-key]`,
 		`5:86: warning: unknown key "colour" in a hook; it is ignored [unknown-key]`,
 	}, got, "Claude Code's own settings (permissions) and keys it accepts (once) are not typos")
-	require.Equal(t, hooks.DefaultTimeout, f.Hooks[0].Timeout, "the misspelt timeout did not apply")
+	require.Equal(t, settings.DefaultTimeout, f.Hooks[0].Timeout, "the misspelt timeout did not apply")
 }
 
 // A guard copied from Claude Code's docs in the exec form starts: the
@@ -139,9 +140,9 @@ func TestPluginPlaceholderOutsideAPlugin(t *testing.T) {
 		`{"type": "command", "command": "touch ran; \"${CLAUDE_PLUGIN_ROOT}\"/format.sh"}`,
 	} {
 		l := writeLayout(t, map[string]string{"home/settings.json": `{"hooks": {"Stop": [{"hooks": [` + hook + `]}]}}`})
-		cfg := hooks.Load(l.paths(), nil)
+		cfg := settings.Load(l.paths(), nil)
 		require.Len(t, cfg.Diagnostics(), 1)
-		require.Equal(t, hooks.CodePluginPlaceholder, cfg.Diagnostics()[0].Code)
+		require.Equal(t, settings.CodePluginPlaceholder, cfg.Diagnostics()[0].Code)
 		res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.Stop, l.root))
 		require.Len(t, res.Errors, 1)
 		require.Contains(t, res.Errors[0], "references ${CLAUDE_PLUGIN_ROOT} but the hook is not associated with a plugin")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"regexp"
 	"strings"
 	"time"
@@ -65,7 +66,7 @@ func (e *Engine) SetDelegate(d Delegate) {
 
 // runDelegated asks the agent host to evaluate a prompt, agent or mcp_tool
 // hook, within the hook's timeout.
-func (e *Engine) runDelegated(ctx context.Context, h *Hook, in event.Input, stdin []byte) hookOutcome {
+func (e *Engine) runDelegated(ctx context.Context, h *settings.Hook, in event.Input, stdin []byte) hookOutcome {
 	var d Delegate
 	if p := e.types.delegate.Load(); p != nil {
 		d = *p
@@ -76,7 +77,7 @@ func (e *Engine) runDelegated(ctx context.Context, h *Hook, in event.Input, stdi
 	input := bytes.TrimSpace(stdin)
 	ev := Evaluation{Type: h.Type, Event: in.Event, SessionID: in.SessionID, Input: input, Timeout: h.Timeout, Model: h.Model}
 	switch h.Type {
-	case TypeMCPTool:
+	case settings.TypeMCPTool:
 		ev.Server, ev.Tool, ev.Arguments = h.Server, h.Tool, substituteInput(h.Input, input)
 	default:
 		ev.Prompt = expandArguments(h.Prompt, string(input))
@@ -204,7 +205,7 @@ type modelAnswer struct {
 // interpretModel reads a prompt or agent hook's answer: {"ok": …} as
 // Claude Code's response schema, any other object as a hook JSON answer.
 // An answer that is neither is a non-blocking error.
-func interpretModel(ev event.Event, h *Hook, raw string) verdict {
+func interpretModel(ev event.Event, h *settings.Hook, raw string) verdict {
 	obj, err := answerObject(raw)
 	if err != "" {
 		return verdict{err: fmt.Sprintf("%s hook `%s`: %s", h.Type, h.Display(), err), summary: "unusable answer: non-blocking error"}
@@ -265,8 +266,8 @@ func answerObject(raw string) (json.RawMessage, string) {
 // event, as Claude Code documents it, written as the equivalent hook JSON
 // answer; nil when it does nothing there. note describes it for the run
 // history. Agent hooks behave as prompt hooks with continueOnBlock.
-func okFalse(ev event.Event, h *Hook, reason string, impossible bool) (json.RawMessage, string) {
-	cont := h.ContinueOnBlock || h.Type == TypeAgent
+func okFalse(ev event.Event, h *settings.Hook, reason string, impossible bool) (json.RawMessage, string) {
+	cont := h.ContinueOnBlock || h.Type == settings.TypeAgent
 	block := func(note string) (json.RawMessage, string) {
 		b, _ := json.Marshal(map[string]any{"decision": "block", "reason": reason})
 		return b, note
@@ -277,7 +278,7 @@ func okFalse(ev event.Event, h *Hook, reason string, impossible bool) (json.RawM
 	}
 	switch ev {
 	case event.Stop, event.SubagentStop:
-		if impossible && h.Type == TypePrompt {
+		if impossible && h.Type == settings.TypePrompt {
 			return nil, "impossible: the agent may stop"
 		}
 		return block("the reason goes back to the model and the agent continues")
@@ -300,7 +301,7 @@ func okFalse(ev event.Event, h *Hook, reason string, impossible bool) (json.RawM
 	case event.PermissionRequest, event.Event("PermissionDenied"):
 		return nil, "no effect on " + string(ev)
 	}
-	if ev.CanBlock() || typeSupport[ev] == "all" {
+	if ev.CanBlock() || settings.TypeSupport[ev] == "all" {
 		return block("blocked")
 	}
 	return nil, "no effect on " + string(ev)
@@ -309,7 +310,7 @@ func okFalse(ev event.Event, h *Hook, reason string, impossible bool) (json.RawM
 // strictJSON reads a JSON answer of an http, prompt or agent hook, where an
 // answer that does not validate is a non-blocking error rather than a
 // fall-back to an exit code these hooks do not have.
-func strictJSON(ev event.Event, h *Hook, obj []byte, what string) verdict {
+func strictJSON(ev event.Event, h *settings.Hook, obj []byte, what string) verdict {
 	v, probs := interpretJSON(ev, obj)
 	if probs != nil {
 		return verdict{err: fmt.Sprintf("%s hook `%s` answered JSON that does not validate: %s", what, h.Display(), strings.Join(probs, "; ")),
@@ -331,7 +332,7 @@ type mcpResult struct {
 // interpretMCP reads an mcp_tool hook's result: the text of its content is
 // read like a command hook's stdout after exit 0; isError is a non-blocking
 // error.
-func interpretMCP(ev event.Event, h *Hook, raw string) verdict {
+func interpretMCP(ev event.Event, h *settings.Hook, raw string) verdict {
 	var text string
 	var r mcpResult
 	b := bytes.TrimSpace([]byte(raw))

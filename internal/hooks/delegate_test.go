@@ -12,6 +12,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // fakeHost stands in for the agent host's model and MCP servers (the only
@@ -174,11 +175,11 @@ func TestPromptHookTimeoutsAndDefaults(t *testing.T) {
 	require.Equal(t, []string{"hook timed out after 200ms: `prompt: p`"}, res.Errors)
 
 	// Claude Code's default timeouts: 30 s for prompt hooks, 60 s for agent hooks.
-	cfg := hooks.ParseFile("s.json", hooks.SourceUser, []byte(`{"hooks": {"Stop": [{"hooks": [
+	cfg := settings.ParseFile("s.json", settings.SourceUser, []byte(`{"hooks": {"Stop": [{"hooks": [
 		{"type": "prompt", "prompt": "p"}, {"type": "agent", "prompt": "a"}, {"type": "prompt", "prompt": "q", "timeout": 5}]}]}}`), "")
 	require.Empty(t, cfg.Diagnostics)
-	require.Equal(t, hooks.DefaultPromptTimeout, cfg.Hooks[0].Timeout)
-	require.Equal(t, hooks.DefaultAgentTimeout, cfg.Hooks[1].Timeout)
+	require.Equal(t, settings.DefaultPromptTimeout, cfg.Hooks[0].Timeout)
+	require.Equal(t, settings.DefaultAgentTimeout, cfg.Hooks[1].Timeout)
 	require.Equal(t, "5s", cfg.Hooks[2].Timeout.String())
 
 	// The agent host's error is the hook's non-blocking error.

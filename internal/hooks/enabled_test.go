@@ -11,6 +11,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // TestDisabledHooksDoNotRun: "enabled": false on a hook, or on its matcher
@@ -61,7 +62,7 @@ func TestEnabledMustBeABoolean(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"hooks": {"Stop": [
   {"enabled": "no", "hooks": [{"type": "command", "command": "true", "enabled": 0}]}]}}`), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	var msgs []string
 	for _, d := range cfg.Diagnostics() {
 		msgs = append(msgs, d.Message)

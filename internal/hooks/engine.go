@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,7 +28,7 @@ type Engine struct {
 // NewEngine returns an engine for cfg, as Load returns it, with the
 // workspace not trusted (Install another decision); its hooks run in the
 // config's project root with the server's environment.
-func NewEngine(cfg *Config) *Engine {
+func NewEngine(cfg *settings.Config) *Engine {
 	e := &Engine{runner: NewRunner(cfg.Paths.ProjectRoot, environ()), bg: newBackground(), types: newTypeState()}
 	e.state.Store(Resolve(cfg, false))
 	return e
@@ -41,10 +42,10 @@ func (e *Engine) Install(l *Loaded) { e.state.Store(l) }
 func (e *Engine) Loaded() *Loaded { return e.state.Load() }
 
 // Config returns the configuration in use.
-func (e *Engine) Config() *Config { return e.state.Load().Config }
+func (e *Engine) Config() *settings.Config { return e.state.Load().Config }
 
 // SetConfig swaps the configuration, with the workspace not trusted.
-func (e *Engine) SetConfig(cfg *Config) { e.Install(Resolve(cfg, false)) }
+func (e *Engine) SetConfig(cfg *settings.Config) { e.Install(Resolve(cfg, false)) }
 
 // SetWorkspaceTrusted makes the configuration in use trusted or not, for a
 // caller that made that decision for the configuration it installed itself
@@ -191,14 +192,14 @@ func trustedForDirect() (bool, string) { return true, "" }
 
 // job is one matching hook of an event.
 type job struct {
-	hook  *Hook
+	hook  *settings.Hook
 	run   int // index into res.Runs
 	first int // index of the job with the same command that really runs
 }
 
 // fire runs the hooks of cfg for in; direct runs them whatever the policy
 // says (for FireHook, where the user asked for that one hook).
-func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() (bool, string), in event.Input, direct bool) Result {
+func (e *Engine) fire(ctx context.Context, cfg *settings.Config, l *Loaded, trust func() (bool, string), in event.Input, direct bool) Result {
 	res := Result{Event: in.Event, Continue: true}
 	jobs, async := e.plan(&res, cfg, trust, in, direct)
 	if len(jobs) == 0 && len(async) == 0 {
@@ -246,7 +247,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() 
 // an earlier hook runs the same command. Each hook gets a Run in res.Runs
 // that says why; the ones that run are returned as foreground jobs (in
 // configuration order; a duplicate points at its first) and background ones.
-func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in event.Input, direct bool) (jobs, async []job) {
+func (e *Engine) plan(res *Result, cfg *settings.Config, trust func() (bool, string), in event.Input, direct bool) (jobs, async []job) {
 	value := in.MatchValue()
 	usesMatcher := in.Event.UsesMatcher()
 	byKey := map[string]int{}
@@ -273,7 +274,7 @@ func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in 
 		}
 		if run.Matched {
 			ok, why := cfg.Active(h)
-			switch first, dup := byKey[h.runKey()]; {
+			switch first, dup := byKey[h.RunKey()]; {
 			case !ok && !direct:
 				run.Skipped = why
 			case h.Source.FromWorkspace() && !isTrue(trust):
@@ -287,10 +288,10 @@ func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in 
 				}
 			case e.skipTyped(res, cfg, h, in, direct, &run):
 			case h.Async:
-				byKey[h.runKey()] = -1
+				byKey[h.RunKey()] = -1
 				async = append(async, job{hook: h, run: len(res.Runs)})
 			default:
-				byKey[h.runKey()] = len(jobs)
+				byKey[h.RunKey()] = len(jobs)
 				jobs = append(jobs, job{hook: h, run: len(res.Runs), first: len(jobs)})
 			}
 		}
@@ -305,7 +306,7 @@ func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in 
 
 // runJobs runs the foreground jobs, each command once (a duplicate shares
 // its first's outcome), in parallel, and waits for all of them.
-func (e *Engine) runJobs(ctx context.Context, cfg *Config, l *Loaded, in event.Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
+func (e *Engine) runJobs(ctx context.Context, cfg *settings.Config, l *Loaded, in event.Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
 	execs := make([]hookOutcome, len(jobs))
 	if len(jobs) == 1 {
 		execs[0] = e.execute(ctx, cfg, l, jobs[0].hook, in, stdins.of(jobs[0].hook), env.forJob(0))
@@ -320,7 +321,7 @@ func (e *Engine) runJobs(ctx context.Context, cfg *Config, l *Loaded, in event.I
 			continue
 		}
 		wg.Add(1)
-		go func(i int, h *Hook, env []string) {
+		go func(i int, h *settings.Hook, env []string) {
 			defer wg.Done()
 			execs[i] = e.execute(ctx, cfg, l, h, in, stdins.of(h), env)
 		}(i, j.hook, env.forJob(i))
@@ -336,8 +337,8 @@ type hookStdins struct {
 	claude, vscode []byte
 }
 
-func (s *hookStdins) of(h *Hook) []byte {
-	if h.Source != SourceVSCode {
+func (s *hookStdins) of(h *settings.Hook) []byte {
+	if h.Source != settings.SourceVSCode {
 		return s.claude
 	}
 	if s.vscode == nil {
@@ -352,7 +353,7 @@ func isTrue(f func() (bool, string)) bool {
 }
 
 // record interprets what a hook did and writes it into its Run.
-func record(ev event.Event, h *Hook, o hookOutcome, r *Run) verdict {
+func record(ev event.Event, h *settings.Hook, o hookOutcome, r *Run) verdict {
 	if o.NotRun != "" {
 		return verdict{}
 	}
@@ -374,7 +375,7 @@ func record(ev event.Event, h *Hook, o hookOutcome, r *Run) verdict {
 // applies and Close kills it; the event's ctx does not, since the event does
 // not wait for it. When it ends, the engine's OnAsyncDone function gets a
 // Result of that hook alone: what it said is reported, never applied.
-func (e *Engine) startAsync(in event.Input, gate ReadGate, l *Loaded, h *Hook, stdin []byte, env []string, run *Run) {
+func (e *Engine) startAsync(in event.Input, gate ReadGate, l *Loaded, h *settings.Hook, stdin []byte, env []string, run *Run) {
 	r := *run
 	gate.Enter()
 	started := e.bg.start(func(ctx context.Context, report func(event.Input, Result)) {

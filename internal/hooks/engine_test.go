@@ -16,6 +16,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -31,12 +32,12 @@ var scripts = func() string {
 
 // setup writes settings.json (a user-level file, so its hooks always run) and
 // returns an engine for a fresh project root.
-func setup(t *testing.T, settings string) (*hooks.Engine, string) {
+func setup(t *testing.T, settingsJSON string) (*hooks.Engine, string) {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
-	settings = strings.ReplaceAll(settings, "$SCRIPTS", scripts)
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	settingsJSON = strings.ReplaceAll(settingsJSON, "$SCRIPTS", scripts)
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	require.Empty(t, cfg.Diagnostics(), "test settings must be valid")
 	return hooks.NewEngine(cfg), root
 }
@@ -366,10 +367,10 @@ func TestCommandThatCannotStart(t *testing.T) {
 	}
 }
 
-func loadUser(t *testing.T, settings string) *hooks.Config {
+func loadUser(t *testing.T, settingsJSON string) *settings.Config {
 	home := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	return hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: t.TempDir()}, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	return settings.Load(settings.Paths{WaveHome: home, ProjectRoot: t.TempDir()}, nil)
 }
 
 // TestParallelHooksCombineInConfigurationOrder runs hooks that finish in the
@@ -466,7 +467,7 @@ func TestIdenticalCommandsRunOnce(t *testing.T) {
 	e, root := setupLoose(t, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":`+string(b)+`}]},{"hooks":[{"type":"command","command":`+string(b)+`}]}]}}`)
 	diags := e.Config().Diagnostics()
 	require.Len(t, diags, 1, "lint says the second never runs")
-	require.Equal(t, hooks.CodeShadowed, diags[0].Code)
+	require.Equal(t, settings.CodeShadowed, diags[0].Code)
 	require.Equal(t, 0, diags[0].Range.Start.Line)
 	res := e.Fire(context.Background(), input(event.Stop, root))
 	got, err := os.ReadFile(filepath.Join(root, "count"))
@@ -497,12 +498,12 @@ func TestMatchers(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.matcher+"/"+c.tool, func(t *testing.T) {
-			m, err := hooks.CompileMatcher(c.matcher)
+			m, err := settings.CompileMatcher(c.matcher)
 			require.NoError(t, err)
 			require.Equal(t, c.match, m.Match(c.tool), m.Explain(c.tool))
 		})
 	}
-	_, err := hooks.CompileMatcher("Edit(")
+	_, err := settings.CompileMatcher("Edit(")
 	require.ErrorContains(t, err, "not a valid regular expression")
 }
 
@@ -522,7 +523,7 @@ func TestWorkspaceHooksWaitForTrust(t *testing.T) {
 	marker := filepath.Join(root, "pwned")
 	require.NoError(t, os.WriteFile(filepath.Join(root, ".wave", "settings.json"),
 		[]byte(one(event.SessionStart, "touch "+marker)), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	e := hooks.NewEngine(cfg)
 	res := e.Fire(context.Background(), input(event.SessionStart, root))
 	require.NoFileExists(t, marker)
@@ -540,14 +541,14 @@ func TestWorkspaceHooksWaitForTrust(t *testing.T) {
 
 	// Changing the commands invalidates the trust.
 	require.NoError(t, os.WriteFile(filepath.Join(root, ".wave", "settings.json"), []byte(one(event.SessionStart, "echo other")), 0o644))
-	cfg2 := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	cfg2 := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	require.False(t, store.Trusted(root, hooks.WorkspaceHash(cfg2)))
 }
 
-func writeAndLoad(tb testing.TB, home, root, settings string) *hooks.Config {
+func writeAndLoad(tb testing.TB, home, root, settingsJSON string) *settings.Config {
 	tb.Helper()
-	require.NoError(tb, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	require.NoError(tb, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	require.Empty(tb, cfg.Diagnostics())
 	return cfg
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/safefile"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/shellread"
 )
 
@@ -529,7 +530,7 @@ func (e *hookEnv) collect(res *Result, jobs []job, runnerEnv []string) {
 		}
 		text, err := safefile.ReadFile(e.file(i), MaxEnvFileBytes)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("CLAUDE_ENV_FILE of `%s` was not read: %s", j.hook.Display(), unreadableReason(e.file(i), err)))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("CLAUDE_ENV_FILE of `%s` was not read: %s", j.hook.Display(), settings.UnreadableReason(e.file(i), err)))
 		}
 		if err != nil || len(text) == 0 {
 			continue

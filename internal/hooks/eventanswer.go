@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -292,7 +293,7 @@ var discardingEvents = map[event.Event]bool{event.StopFailure: true, event.Instr
 // reading, then what Claude Code does differently for its later events —
 // fields an event discards, failures it does not show, WorktreeCreate's
 // path on stdout.
-func interpretEvent(ev event.Event, h *Hook, x Exec) verdict {
+func interpretEvent(ev event.Event, h *settings.Hook, x Exec) verdict {
 	if ev == event.WorktreeCreate {
 		return worktreeVerdict(h, x)
 	}
@@ -377,7 +378,7 @@ var ansiRE = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x
 // of stdout (or, as an http hook answers, hookSpecificOutput.worktreePath).
 // A relative path is relative to the directory the hook ran in; it is made
 // absolute, and checked, by ResolveWorktreePath.
-func worktreeVerdict(h *Hook, x Exec) verdict {
+func worktreeVerdict(h *settings.Hook, x Exec) verdict {
 	fail := func(reason, summary string) verdict {
 		return verdict{block: true, reason: reason, summary: summary}
 	}
@@ -385,7 +386,7 @@ func worktreeVerdict(h *Hook, x Exec) verdict {
 	case x.StartErr != "":
 		return fail(fmt.Sprintf("WorktreeCreate hook `%s` could not start: %s", h.Display(), x.StartErr), "could not start: creation fails")
 	case x.TimedOut:
-		return fail(fmt.Sprintf("WorktreeCreate hook `%s` timed out after %s", h.Display(), seconds(h.Timeout)), "timed out: creation fails")
+		return fail(fmt.Sprintf("WorktreeCreate hook `%s` timed out after %s", h.Display(), settings.Seconds(h.Timeout)), "timed out: creation fails")
 	case x.Cancelled:
 		return fail(fmt.Sprintf("WorktreeCreate hook `%s` was cancelled", h.Display()), "cancelled: creation fails")
 	case x.ExitCode != 0:

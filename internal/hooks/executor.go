@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"errors"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"io"
 	"os"
 	"os/exec"
@@ -65,23 +66,23 @@ func NewRunner(projectRoot string, env []string) *Runner {
 // process group and the children that left it (killRun) — and RunHook
 // returns promptly. Background children of a hook that exited by itself are
 // left running: a hook may start a daemon.
-func (r *Runner) RunHook(ctx context.Context, h *Hook, stdin []byte) Exec {
+func (r *Runner) RunHook(ctx context.Context, h *settings.Hook, stdin []byte) Exec {
 	return r.RunHookEnv(ctx, h, stdin, nil)
 }
 
 // RunHookEnv is RunHook with variables of the event ("NAME=value") added to
 // the runner's environment; the hook's own env still wins.
-func (r *Runner) RunHookEnv(ctx context.Context, h *Hook, stdin []byte, eventEnv []string) Exec {
+func (r *Runner) RunHookEnv(ctx context.Context, h *settings.Hook, stdin []byte, eventEnv []string) Exec {
 	return r.runHook(ctx, h, stdin, eventEnv, nil)
 }
 
 // runHook is RunHookEnv; with pin, the hook runs the sealed copy of its
 // trusted script instead of the file (pinscript.go), which the child gets as
 // its descriptor 3.
-func (r *Runner) runHook(ctx context.Context, h *Hook, stdin []byte, eventEnv []string, pin *pinnedRun) Exec {
-	if ph := pluginPlaceholder(h); ph != "" {
+func (r *Runner) runHook(ctx context.Context, h *settings.Hook, stdin []byte, eventEnv []string, pin *pinnedRun) Exec {
+	if ph := settings.PluginPlaceholder(h); ph != "" {
 		pin.close()
-		return Exec{ExitCode: -1, StartErr: errPluginPlaceholder(ph).Error()}
+		return Exec{ExitCode: -1, StartErr: settings.ErrPluginPlaceholder(ph).Error()}
 	}
 	var cmd *exec.Cmd
 	if pin != nil {
@@ -89,7 +90,7 @@ func (r *Runner) runHook(ctx context.Context, h *Hook, stdin []byte, eventEnv []
 		cmd = exec.Command(pin.argv[0], pin.argv[1:]...)
 		cmd.ExtraFiles = []*os.File{pin.script}
 	} else if h.Args != nil {
-		prog, args := execForm(h, r.dir) // placeholders substituted: internal/hooks/placeholder.go
+		prog, args := settings.ExecForm(h, r.dir) // placeholders substituted: internal/hooks/placeholder.go
 		cmd = exec.Command(prog, args...)
 	} else {
 		cmd = shellCommand(h) // sh -c, or the hook's shell; on Windows Git Bash or PowerShell (executor_windows.go)

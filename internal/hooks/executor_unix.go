@@ -3,13 +3,14 @@
 package hooks
 
 import (
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"os/exec"
 	"syscall"
 )
 
 // shellCommand runs a hook's shell-form command with sh, as Claude Code
 // does on Linux and macOS.
-func shellCommand(h *Hook) *exec.Cmd {
+func shellCommand(h *settings.Hook) *exec.Cmd {
 	argv := shellArgv(h) // sh, or the hook's "shell" (shell.go)
 	return exec.Command(argv[0], argv[1:]...)
 }

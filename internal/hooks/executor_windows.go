@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"golang.org/x/sys/windows"
 )
 
@@ -20,7 +21,7 @@ import (
 
 // shellCommand runs a hook's shell-form command in Git Bash or PowerShell
 // (windowsShellFor, in winshell.go).
-func shellCommand(h *Hook) *exec.Cmd {
+func shellCommand(h *settings.Hook) *exec.Cmd {
 	bash := gitBash()
 	if windowsShellFor(h, bash) == shellGitBash {
 		return exec.Command(bash, "-c", h.Command)

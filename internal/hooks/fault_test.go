@@ -14,6 +14,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // Hooks that misbehave in every way a process can. engine_test.go covers
@@ -213,7 +214,7 @@ func TestFaultHugeTimeoutDoesNotTimeOutAtOnce(t *testing.T) {
 // timed assertion would fail on a busy machine rather than on slow code.)
 func TestFaultLongOneLineSettings(t *testing.T) {
 	text := `{"hooks":{` + strings.Repeat(`"Stöp":1,`, 40000) + `"Stop":[]}}`
-	f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(text), t.TempDir())
+	f := settings.ParseFile("settings.json", settings.SourceUser, []byte(text), t.TempDir())
 	require.Len(t, f.Diagnostics, 40000)
 	last := f.Diagnostics[len(f.Diagnostics)-1]
 	require.Equal(t, 0, last.Range.Start.Line)
@@ -226,7 +227,7 @@ func BenchmarkLongOneLineSettings(b *testing.B) {
 	text := []byte(`{"hooks":{` + strings.Repeat(`"Stöp":1,`, 40000) + `"Stop":[]}}`)
 	dir := b.TempDir()
 	for b.Loop() {
-		hooks.ParseFile("settings.json", hooks.SourceUser, text, dir)
+		settings.ParseFile("settings.json", settings.SourceUser, text, dir)
 	}
 }
 

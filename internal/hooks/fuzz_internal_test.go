@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // FuzzInterpret feeds arbitrary hook output (event, exit code, stdout,
@@ -49,7 +50,7 @@ func FuzzInterpret(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n uint8, exit int, stdout, stderr string) {
 		events := event.Events()
 		ev := events[int(n)%len(events)]
-		h := &Hook{Event: ev, Command: "fuzz-hook", Timeout: time.Second, Type: "command"}
+		h := &settings.Hook{Event: ev, Command: "fuzz-hook", Timeout: time.Second, Type: "command"}
 		x := Exec{ExitCode: exit, Stdout: stdout, Stderr: stderr}
 
 		v := interpret(ev, h, x)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"io"
 	"net/http"
 	"regexp"
@@ -17,11 +18,11 @@ var envRefRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A
 // headerValue interpolates $NAME and ${NAME} in a header value: the
 // variables the hook (and the policy) allow are read from env, every other
 // reference becomes "", as Claude Code does.
-func headerValue(p *HTTPPolicy, h *Hook, value string, env []string) string {
+func headerValue(p *settings.HTTPPolicy, h *settings.Hook, value string, env []string) string {
 	return envRefRE.ReplaceAllStringFunc(value, func(ref string) string {
 		m := envRefRE.FindStringSubmatch(ref)
 		name := m[1] + m[2]
-		if !p.envAllowed(h, name) {
+		if !p.EnvAllowed(h, name) {
 			return ""
 		}
 		return lookupEnv(env, name)
@@ -52,7 +53,7 @@ var httpClient = &http.Client{
 
 // runHTTP POSTs the event's JSON to an http hook's URL, within the hook's
 // timeout, and keeps at most MaxOutput bytes of the answer.
-func (e *Engine) runHTTP(ctx context.Context, cfg *Config, h *Hook, stdin []byte) hookOutcome {
+func (e *Engine) runHTTP(ctx context.Context, cfg *settings.Config, h *settings.Hook, stdin []byte) hookOutcome {
 	tctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
 	start := time.Now()
@@ -79,7 +80,7 @@ func (e *Engine) runHTTP(ctx context.Context, cfg *Config, h *Hook, stdin []byte
 	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
-		return fail(unwrapURLError(err))
+		return fail(settings.UnwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxOutput+1))
@@ -100,11 +101,11 @@ func (e *Engine) runHTTP(ctx context.Context, cfg *Config, h *Hook, stdin []byte
 // other status, a failed connection or a timeout is a non-blocking error.
 // An answer cut at MaxOutput is an error, and on the events that decide a
 // permission, a deny.
-func interpretHTTP(ev event.Event, h *Hook, o hookOutcome) verdict {
+func interpretHTTP(ev event.Event, h *settings.Hook, o hookOutcome) verdict {
 	what := fmt.Sprintf("http hook `%s`", h.Display())
 	switch {
 	case o.TimedOut:
-		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", seconds(h.Timeout), h.Display()), summary: "timed out"}
+		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", settings.Seconds(h.Timeout), h.Display()), summary: "timed out"}
 	case o.Cancelled:
 		return verdict{err: what + " was cancelled", summary: "cancelled"}
 	case o.StartErr != "":

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // hookServer is a loopback HTTP endpoint for http hooks: it records every
@@ -221,12 +222,12 @@ func TestHTTPHookHeadersReadOnlyTheAllowedEnvVars(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			home, root := t.TempDir(), t.TempDir()
 			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(httpHook(event.PreToolUse, srv.URL, extra, c.root)), 0o644))
-			paths := hooks.Paths{WaveHome: home, ProjectRoot: root}
+			paths := settings.Paths{WaveHome: home, ProjectRoot: root}
 			if c.policy != "" {
 				paths.ManagedFile = filepath.Join(home, "managed.json")
 				require.NoError(t, os.WriteFile(paths.ManagedFile, []byte(c.policy), 0o644))
 			}
-			cfg := hooks.Load(paths, nil)
+			cfg := settings.Load(paths, nil)
 			require.Empty(t, cfg.Diagnostics())
 			before := len(srv.seen())
 			res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.PreToolUse, root))
@@ -263,13 +264,13 @@ func TestAllowedHTTPHookURLs(t *testing.T) {
 			}
 			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"),
 				[]byte(httpHook(event.Stop, srv.URL+"/hooks/a", nil, rootKeys)), 0o644))
-			paths := hooks.Paths{WaveHome: home, ProjectRoot: root}
+			paths := settings.Paths{WaveHome: home, ProjectRoot: root}
 			if c.managed != nil {
 				paths.ManagedFile = filepath.Join(home, "managed.json")
 				b, _ := json.Marshal(map[string]any{"allowedHttpHookUrls": c.managed})
 				require.NoError(t, os.WriteFile(paths.ManagedFile, b, 0o644))
 			}
-			cfg := hooks.Load(paths, nil)
+			cfg := settings.Load(paths, nil)
 			before := len(srv.seen())
 			res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.Stop, root))
 			if c.runs {
@@ -288,7 +289,7 @@ func TestAllowedHTTPHookURLs(t *testing.T) {
 			for _, d := range cfg.Diagnostics() {
 				codes = append(codes, d.Code)
 			}
-			require.Equal(t, []string{hooks.CodeURLNotAllowed}, codes, "lint says so too")
+			require.Equal(t, []string{settings.CodeURLNotAllowed}, codes, "lint says so too")
 		})
 	}
 }

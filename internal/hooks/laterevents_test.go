@@ -12,6 +12,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // laterEventCase fires one of Claude Code's later events, with the fields
@@ -550,7 +551,7 @@ func TestNarrowMatchers(t *testing.T) {
 		{event.FileChanged, "my-file", "my-file.bak", true}, // a regex, unanchored
 		{event.SessionStart, "my-file", "my-file.bak", false},
 	} {
-		m, err := hooks.CompileMatcherFor(c.ev, c.matcher)
+		m, err := settings.CompileMatcherFor(c.ev, c.matcher)
 		require.NoError(t, err)
 		require.Equal(t, c.match, m.Match(c.value), "%s %q on %q", c.ev, c.matcher, c.value)
 	}
@@ -589,7 +590,7 @@ func TestResolveWorktreePath(t *testing.T) {
 
 func TestEventDocsOfLaterEvents(t *testing.T) {
 	for ev := range laterExitTwo {
-		doc, ok := hooks.EventDoc(ev)
+		doc, ok := settings.EventDoc(ev)
 		require.True(t, ok)
 		require.Contains(t, doc, "**"+string(ev)+"**")
 		require.Contains(t, doc, "JSON: ")
@@ -598,7 +599,7 @@ func TestEventDocsOfLaterEvents(t *testing.T) {
 			require.Contains(t, doc, "`"+f+"`")
 		}
 	}
-	doc, _ := hooks.EventDoc(event.ConfigChange)
+	doc, _ := settings.EventDoc(event.ConfigChange)
 	require.True(t, strings.Contains(doc, "`user_settings`"), doc)
 }
 
@@ -609,16 +610,16 @@ func TestLintOfLaterEvents(t *testing.T) {
 	for ev := range laterExitTwo {
 		spec, _ := event.Spec(ev)
 		text := `{"hooks": {"` + string(ev) + `": [{"matcher": "something", "hooks": [{"type": "command", "command": "true"}]}]}}`
-		f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(text), t.TempDir())
+		f := settings.ParseFile("settings.json", settings.SourceUser, []byte(text), t.TempDir())
 		var codes []string
 		for _, d := range f.Diagnostics {
 			codes = append(codes, d.Code)
 		}
 		switch {
 		case spec.MatchField == "":
-			require.Equal(t, []string{hooks.CodeMatcherIgnored}, codes, ev)
+			require.Equal(t, []string{settings.CodeMatcherIgnored}, codes, ev)
 		case event.ToolEvent(ev):
-			require.Equal(t, []string{hooks.CodeUnknownTool}, codes, "%s: \"something\" is no tool", ev)
+			require.Equal(t, []string{settings.CodeUnknownTool}, codes, "%s: \"something\" is no tool", ev)
 		default:
 			require.Empty(t, codes, ev)
 		}

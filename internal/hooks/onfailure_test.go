@@ -12,6 +12,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // onFailureKinds are the ways a hook fails in the sense of onFailure, each
@@ -134,22 +135,22 @@ func TestOnFailureLint(t *testing.T) {
 		})
 	}
 	cfg := loadSettings(t, `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "exit 1", "onFailure": "blok"}]}]}}`)
-	require.Equal(t, hooks.OnFailureBlock, cfg.Hooks[0].OnFailure, "a misspelt value fails closed")
+	require.Equal(t, settings.OnFailureBlock, cfg.Hooks[0].OnFailure, "a misspelt value fails closed")
 	require.Contains(t, cfg.Hooks[0].Describe(), "blocking when it fails", "what the user trusts says it")
 }
 
 // loadSettings loads settings as the user's settings file, diagnostics and all.
-func loadSettings(t *testing.T, settings string) *hooks.Config {
+func loadSettings(t *testing.T, settingsJSON string) *settings.Config {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	return hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	return settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 }
 
 // setupLoose is setup for settings that have diagnostics.
-func setupLoose(t *testing.T, settings string) (*hooks.Engine, string) {
+func setupLoose(t *testing.T, settingsJSON string) (*hooks.Engine, string) {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	return hooks.NewEngine(hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)), root
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	return hooks.NewEngine(settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)), root
 }

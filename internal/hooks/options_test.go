@@ -12,6 +12,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // layout is a WAVE_HOME, a project root and a managed settings file, each
@@ -49,16 +50,16 @@ func (l layout) path(name string) string {
 	return filepath.Join(l.root, name)
 }
 
-func (l layout) paths() hooks.Paths {
-	return hooks.Paths{WaveHome: l.home, ProjectRoot: l.root, ManagedFile: l.managed}
+func (l layout) paths() settings.Paths {
+	return settings.Paths{WaveHome: l.home, ProjectRoot: l.root, ManagedFile: l.managed}
 }
 
 // load loads the layout's configuration, which must have no errors or warnings.
-func (l layout) load(t *testing.T) *hooks.Config {
+func (l layout) load(t *testing.T) *settings.Config {
 	t.Helper()
-	cfg := hooks.Load(l.paths(), nil)
+	cfg := settings.Load(l.paths(), nil)
 	for _, d := range cfg.Diagnostics() {
-		require.Equal(t, hooks.SeverityInfo, d.Severity, "test settings must be valid: %s", d)
+		require.Equal(t, settings.SeverityInfo, d.Severity, "test settings must be valid: %s", d)
 	}
 	return cfg
 }
@@ -184,13 +185,13 @@ func TestOSCommandOverride(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			l := writeLayout(t, map[string]string{"home/settings.json": `{"hooks": {"SessionStart": [{"hooks": [` + c.hook + `]}]}}`})
-			cfg := hooks.Load(l.paths(), nil)
+			cfg := settings.Load(l.paths(), nil)
 			res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.SessionStart, l.root))
 			require.Equal(t, c.want, res.Context)
 			if c.want == nil {
 				require.Empty(t, cfg.Hooks)
 				require.Len(t, cfg.Diagnostics(), 1)
-				require.Equal(t, hooks.CodeNoCommandForOS, cfg.Diagnostics()[0].Code)
+				require.Equal(t, settings.CodeNoCommandForOS, cfg.Diagnostics()[0].Code)
 			}
 		})
 	}
@@ -224,7 +225,7 @@ func TestOptionsFile(t *testing.T) {
 	root, _ := filepath.Abs("../../testdata/config/project")
 	text, err := os.ReadFile("../../testdata/config/options.json")
 	require.NoError(t, err)
-	f := hooks.ParseFile("options.json", hooks.SourceProject, text, root)
+	f := settings.ParseFile("options.json", settings.SourceProject, text, root)
 	var got []string
 	for _, h := range f.Hooks {
 		got = append(got, h.Describe())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // MaxInjectedText caps text a hook injects into the conversation.
@@ -122,12 +123,12 @@ type permissionRequestDecision struct {
 // nothing else (the reason of a JSON answer that blocks is the feedback);
 // otherwise its JSON when stdout is a JSON object that validates, and
 // its exit code for what the JSON does not say or when it does not validate.
-func interpret(ev event.Event, h *Hook, x Exec) verdict {
+func interpret(ev event.Event, h *settings.Hook, x Exec) verdict {
 	if x.StartErr != "" {
 		return verdict{err: fmt.Sprintf("hook `%s` could not start: %s", h.Display(), x.StartErr), summary: "could not start"}
 	}
 	if x.TimedOut {
-		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", seconds(h.Timeout), h.Display()), summary: "timed out"}
+		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", settings.Seconds(h.Timeout), h.Display()), summary: "timed out"}
 	}
 	if x.Cancelled {
 		return verdict{err: fmt.Sprintf("hook `%s` was cancelled", h.Display()), summary: "cancelled"}
@@ -173,7 +174,7 @@ func interpret(ev event.Event, h *Hook, x Exec) verdict {
 // cannot be read, and guessing would let a hook's deny turn into an allow.
 // It is an error the user sees; PreToolUse and PermissionRequest deny (fail
 // closed), other events go by the exit code as with any unreadable answer.
-func cutAnswer(ev event.Event, h *Hook, x Exec) verdict {
+func cutAnswer(ev event.Event, h *settings.Hook, x Exec) verdict {
 	msg := fmt.Sprintf("the JSON answer of hook `%s` is longer than the %d-byte output cap: it was cut and cannot be read", h.Display(), MaxOutput)
 	if ev.DecidesPermission() {
 		return verdict{permission: PermissionDeny, reason: msg + "; the tool call is denied",
@@ -205,14 +206,14 @@ func blockingJSONReason(ev event.Event, out string) (string, bool) {
 
 // ignoreStdout records on v that a hook which exited 2 printed JSON that
 // was not read, so that its author learns why the JSON had no effect.
-func ignoreStdout(v verdict, h *Hook) verdict {
+func ignoreStdout(v verdict, h *settings.Hook) verdict {
 	v.notes = append(v.notes, fmt.Sprintf("stdout ignored: exit 2 blocks, whatever the JSON on stdout says "+
 		"(hook `%s`; to answer with JSON, exit 0)", h.Display()))
 	v.summary += "; stdout ignored: exit 2 blocks"
 	return v
 }
 
-func interpretExit(ev event.Event, h *Hook, x Exec, stdout string) verdict {
+func interpretExit(ev event.Event, h *settings.Hook, x Exec, stdout string) verdict {
 	stderr := strings.TrimSpace(x.Stderr)
 	switch x.ExitCode {
 	case 0:
@@ -241,7 +242,7 @@ func interpretExit(ev event.Event, h *Hook, x Exec, stdout string) verdict {
 	}
 }
 
-func exit2(ev event.Event, h *Hook, stderr string) verdict {
+func exit2(ev event.Event, h *settings.Hook, stderr string) verdict {
 	reason := stderr
 	if reason == "" {
 		reason = fmt.Sprintf("blocked by %s hook `%s`", ev, h.Display())

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/shellread"
 	"io"
 	"os"
@@ -56,8 +57,8 @@ type scriptForm struct {
 // script the exec form gives a shell (sh x.sh), or a shell command line
 // that is only that (./x.sh a b, "$CLAUDE_PROJECT_DIR"/x.sh, bash x.sh)
 // with no redirection, pipe, variable, glob or second command.
-func directScript(h *Hook, root string) (scriptForm, bool) {
-	if h.Type != "" && h.Type != TypeCommand {
+func directScript(h *settings.Hook, root string) (scriptForm, bool) {
+	if h.Type != "" && h.Type != settings.TypeCommand {
 		return scriptForm{}, false
 	}
 	dir := filepath.Join(root, h.Cwd)
@@ -90,7 +91,7 @@ func directScript(h *Hook, root string) (scriptForm, bool) {
 			}
 		}
 	} else {
-		prog, args := execForm(h, root)
+		prog, args := settings.ExecForm(h, root)
 		words = append([]string{prog}, args...)
 	}
 	if len(shellread.StripPrefixWords(words, shell)) != len(words) {
@@ -148,7 +149,7 @@ func substituteVarPrefix(w, root string) string {
 // runs as configured, its script checked just before.
 // It returns an error, and the hook must not run, when the script is no
 // longer what was trusted.
-func (l *Loaded) pin(h *Hook) (*pinnedRun, error) {
+func (l *Loaded) pin(h *settings.Hook) (*pinnedRun, error) {
 	if l == nil || !l.Trusted || !h.Source.FromWorkspace() || l.root == "" {
 		return nil, nil
 	}

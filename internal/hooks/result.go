@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"time"
 )
 
@@ -101,10 +102,10 @@ func (r *Result) Ran() bool {
 // Run is the story of one configured hook during one event, for the
 // "why did (or didn't) my hook run?" history.
 type Run struct {
-	Command string `json:"command"`
-	Source  Source `json:"source"`
-	File    string `json:"file"`
-	Matcher string `json:"matcher"`
+	Command string          `json:"command"`
+	Source  settings.Source `json:"source"`
+	File    string          `json:"file"`
+	Matcher string          `json:"matcher"`
 	// Matched says whether the matcher accepted the event; Why explains it.
 	Matched bool   `json:"matched"`
 	Why     string `json:"why"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // SampleInput is a plausible input for an event, for trying a hook out from
@@ -46,10 +47,10 @@ func SampleInput(ev event.Event, sessionID, transcriptPath, cwd string) event.In
 // FireHook runs one configured hook, alone, with the given input, through
 // the same executor and interpreter as a real event; trust is the caller's
 // business.
-func (e *Engine) FireHook(ctx context.Context, h Hook, in event.Input) Result {
+func (e *Engine) FireHook(ctx context.Context, h settings.Hook, in event.Input) Result {
 	cfg := *e.Config()
-	h.Matcher, _ = CompileMatcher("")
-	cfg.Hooks = []Hook{h}
+	h.Matcher, _ = settings.CompileMatcher("")
+	cfg.Hooks = []settings.Hook{h}
 	in.Event = h.Event
 	return e.fire(ctx, &cfg, nil, trustedForDirect, in, true)
 }

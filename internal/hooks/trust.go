@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -38,10 +39,10 @@ func NewTrustStore(waveHome string) *TrustStore {
 type Loaded struct {
 	// Config is what events run: Full when Trusted, else Full.Untrusted()
 	// (the workspace's hooks skipped, its settings not applied).
-	Config *Config
+	Config *settings.Config
 	// Full is the configuration as the workspace would have it once
 	// trusted: what the trust prompt lists and Hash covers.
-	Full *Config
+	Full *settings.Config
 	// Trusted says whether the workspace's own hooks and settings are in effect.
 	Trusted bool
 	// Hash is WorkspaceHash(Full), what the user trusts.
@@ -56,7 +57,7 @@ type Loaded struct {
 }
 
 // Resolve pairs a configuration from Load with a trust decision made for it.
-func Resolve(full *Config, trusted bool) *Loaded {
+func Resolve(full *settings.Config, trusted bool) *Loaded {
 	d := digest(full)
 	return d.loaded(trusted)
 }
@@ -65,7 +66,7 @@ func Resolve(full *Config, trusted bool) *Loaded {
 // full take effect when the user trusts every workspace (always:
 // --trust-workspace or trustWorkspaceHooks), when they trusted exactly
 // these hooks, settings and scripts, or when the workspace has none.
-func (t *TrustStore) Decide(root string, full *Config, always bool) *Loaded {
+func (t *TrustStore) Decide(root string, full *settings.Config, always bool) *Loaded {
 	d := digest(full)
 	trusted := always || !d.needsTrust() || t.Trusted(root, d.Hash)
 	return d.loaded(trusted)
@@ -86,7 +87,7 @@ func (l *Loaded) withTrust(trusted bool) *Loaded { return l.loaded(trusted) }
 // WithConfig is the same decision with cfg in force instead of Config (the
 // ACP proxy leaves out hooks its agent runs itself); Full and the trust are
 // unchanged.
-func (l *Loaded) WithConfig(cfg *Config) *Loaded {
+func (l *Loaded) WithConfig(cfg *settings.Config) *Loaded {
 	c := l.loaded(l.Trusted)
 	c.Config = cfg
 	return c
@@ -163,7 +164,7 @@ func (l *Loaded) Check() (bool, string) {
 func (l *Loaded) Stale() bool { return l.stale.Load() && !l.reported.Swap(true) }
 
 // digest computes the hash of a full configuration and the files it covers.
-func digest(full *Config) *Loaded {
+func digest(full *settings.Config) *Loaded {
 	root := full.Paths.ProjectRoot
 	d := &Loaded{Full: full, root: root, real: root}
 	if root != "" {
@@ -188,7 +189,7 @@ const offMark = "/off:"
 
 // allOn is cfg with every workspace hook on, and the offMark suffix that
 // lists the ones that are off ("" when none is).
-func allOn(cfg *Config) (*Config, string) {
+func allOn(cfg *settings.Config) (*settings.Config, string) {
 	var off []string
 	n := 0
 	for i := range cfg.Hooks {
@@ -231,7 +232,7 @@ func trustedWithMoreOff(stored, hash string) bool {
 // trustedFiles fingerprints the workspace files that the workspace's hooks
 // run, each once, in a stable order, and lists the forms of those hooks
 // that run files the trust cannot cover.
-func trustedFiles(full *Config, root, realRoot string) (files []fileState, notCovered []string) {
+func trustedFiles(full *settings.Config, root, realRoot string) (files []fileState, notCovered []string) {
 	if root == "" {
 		return nil, nil
 	}
@@ -270,12 +271,12 @@ func trustedFiles(full *Config, root, realRoot string) (files []fileState, notCo
 // that counts, and the contents of the workspace files those hooks run
 // (docs/hooks.md lists which). Trust given under an earlier encoding never
 // matches it: the user is asked again, once.
-func WorkspaceHash(cfg *Config) string { return digest(cfg).Hash }
+func WorkspaceHash(cfg *settings.Config) string { return digest(cfg).Hash }
 
 // WorkspaceCommands lists the distinct commands the workspace would run, for
 // the trust prompt, with their directory and environment; hooks that a
 // policy ignores (disableAllHooks, allowManagedHooksOnly) are left out.
-func WorkspaceCommands(cfg *Config) []string {
+func WorkspaceCommands(cfg *settings.Config) []string {
 	seen := map[string]bool{}
 	var out []string
 	for i := range cfg.Hooks {
@@ -293,7 +294,7 @@ func WorkspaceCommands(cfg *Config) []string {
 
 // workspaceSetting is one setting a workspace file sets that takes effect once trusted.
 type workspaceSetting struct {
-	source     Source
+	source     settings.Source
 	file       string
 	key, value string
 	effect     string
@@ -306,7 +307,7 @@ type workspaceSetting struct {
 // so). Claude Code's project files count when importClaudeHooks is on;
 // VS Code's hook files have no settings of ours, and allowManagedHooksOnly
 // only counts in the managed file.
-func workspaceSettings(cfg *Config) []workspaceSetting {
+func workspaceSettings(cfg *settings.Config) []workspaceSetting {
 	var out []workspaceSetting
 	for _, f := range cfg.Files {
 		if !settingsCount(cfg, &f) {
@@ -325,7 +326,7 @@ func workspaceSettings(cfg *Config) []workspaceSetting {
 		if s.HTTPHookAllowedEnvVars != nil {
 			add("httpHookAllowedEnvVars", fmt.Sprintf("%q", s.HTTPHookAllowedEnvVars), "changes which environment variables http hooks may send")
 		}
-		if !f.Source.isWave() {
+		if !f.Source.IsWave() {
 			continue
 		}
 		if b := s.ImportClaudeHooks; b != nil && *b {
@@ -345,7 +346,7 @@ func workspaceSettings(cfg *Config) []workspaceSetting {
 // workspace's own files that take effect only once the workspace is
 // trusted, with the file that sets each and what it does, for the trust
 // prompt.
-func WorkspaceSettings(cfg *Config) []string {
+func WorkspaceSettings(cfg *settings.Config) []string {
 	var out []string
 	for _, s := range workspaceSettings(cfg) {
 		file := s.file

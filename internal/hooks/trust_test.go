@@ -15,6 +15,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // denyRm is a user hook that denies rm -rf: the user's own guard.
@@ -113,21 +114,21 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 			l := writeLayout(t, c.files)
 			paths := l.paths()
 			paths.ClaudeHome = filepath.Join(l.root, "claude")
-			full := hooks.Load(paths, nil)
+			full := settings.Load(paths, nil)
 			store := hooks.NewTrustStore(l.home)
 
 			untrusted := store.Decide(l.root, full, false)
 			require.False(t, untrusted.Trusted, "a workspace with settings and no commands still needs trust")
 			require.True(t, untrusted.NeedsTrust())
-			settings := hooks.WorkspaceSettings(full)
-			require.Len(t, settings, 1)
-			require.Contains(t, settings[0], c.setting)
+			listed := hooks.WorkspaceSettings(full)
+			require.Len(t, listed, 1)
+			require.Contains(t, listed[0], c.setting)
 			e := hooks.NewEngine(full)
 			e.Install(untrusted)
 			c.untrusted(t, l, e)
 
 			require.NoError(t, store.Trust(l.root, untrusted.Hash))
-			trusted := store.Decide(l.root, hooks.Load(paths, nil), false)
+			trusted := store.Decide(l.root, settings.Load(paths, nil), false)
 			require.True(t, trusted.Trusted)
 			e.Install(trusted)
 			c.trusted(t, l, e)
@@ -221,12 +222,12 @@ func TestTrustHashUnambiguous(t *testing.T) {
 			l := writeLayout(t, map[string]string{".wave/settings.json": c.a, "guard.sh": "#!/bin/sh\nexit 2\n"})
 			// Loaded as they are: the spelt-out matcher matches no tool, which
 			// lint says; the hash is the point here.
-			a := hooks.Load(l.paths(), nil)
+			a := settings.Load(l.paths(), nil)
 			require.NotEmpty(t, a.Hooks)
 			store := hooks.NewTrustStore(l.home)
 			require.NoError(t, store.Trust(l.root, hooks.WorkspaceHash(a)))
 			require.NoError(t, os.WriteFile(l.path(".wave/settings.json"), []byte(c.b), 0o644))
-			b := hooks.Load(l.paths(), nil)
+			b := settings.Load(l.paths(), nil)
 			require.NotEqual(t, hooks.WorkspaceHash(a), hooks.WorkspaceHash(b))
 			require.False(t, store.Decide(l.root, b, false).Trusted, "the second configuration asks for trust")
 		})
@@ -312,13 +313,13 @@ func TestTrustCoversSymlinks(t *testing.T) {
 	require.NoError(t, os.WriteFile(b, []byte("#!/bin/sh\n"), 0o755))
 	require.NoError(t, os.Remove(l.path("link.sh")))
 	require.NoError(t, os.Symlink(a, l.path("link.sh")))
-	toA := hooks.Load(l.paths(), nil)
+	toA := settings.Load(l.paths(), nil)
 	loaded := hooks.Resolve(toA, true)
 	require.Empty(t, loaded.Scripts(), "the prompt does not claim to cover what the link points to")
 	require.Equal(t, []string{"link.sh: outside the project: " + a + "; its contents are not covered"}, loaded.NotCovered())
 	require.NoError(t, os.Remove(l.path("link.sh")))
 	require.NoError(t, os.Symlink(b, l.path("link.sh")))
-	require.NotEqual(t, loaded.Hash, hooks.WorkspaceHash(hooks.Load(l.paths(), nil)), "retargeting the link")
+	require.NotEqual(t, loaded.Hash, hooks.WorkspaceHash(settings.Load(l.paths(), nil)), "retargeting the link")
 	ok, why := loaded.Check()
 	require.False(t, ok)
 	require.Equal(t, "link.sh changed since the workspace was trusted; it must be trusted again", why)
@@ -451,7 +452,7 @@ func TestPinnedScriptKeepsItsMode(t *testing.T) {
 	l := writeLayout(t, map[string]string{".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./hook.sh"}]}]}}`,
 		"hook.sh": "#!/bin/sh\ntouch \"$WAVE_PROJECT_DIR/ran\"\n"})
 	require.NoError(t, os.Chmod(l.path("hook.sh"), 0o644))
-	cfg := hooks.Load(l.paths(), nil)
+	cfg := settings.Load(l.paths(), nil)
 	e := hooks.NewEngine(cfg)
 	e.Install(hooks.Resolve(cfg, true))
 	res := e.Fire(context.Background(), input(event.Stop, l.root))

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/binary"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"path/filepath"
 )
 
@@ -72,11 +73,11 @@ func (e *trustEncoder) optStr(present bool, s string) {
 // with what, for how long, or what the user sees while it runs. File is
 // written relative to the project root; CommandRange (where the command is
 // in its file) changes nothing and is the one field left out.
-func (e *trustEncoder) hook(h *Hook, root string) {
+func (e *trustEncoder) hook(h *settings.Hook, root string) {
 	e.str(string(h.Event))
 	e.str(h.Source.String())
 	e.str(relTo(root, h.File))
-	e.optStr(h.Matcher != nil, matcherRaw(h.Matcher))
+	e.optStr(h.Matcher != nil, settings.MatcherRaw(h.Matcher))
 	e.str(h.Type)
 	e.str(h.Command)
 	e.uint(uint64(h.Timeout))
@@ -85,7 +86,7 @@ func (e *trustEncoder) hook(h *Hook, root string) {
 	e.strs(h.Env)
 	e.boolean(h.Async)
 	e.str(h.StatusMessage)
-	e.optStr(h.If != nil, ifRaw(h.If))
+	e.optStr(h.If != nil, settings.IfRaw(h.If))
 	o := &h.HookOptions
 	e.str(o.URL)
 	e.boolean(o.Headers != nil)
@@ -109,7 +110,7 @@ func (e *trustEncoder) hook(h *Hook, root string) {
 }
 
 // settings writes every setting of one workspace settings file that counts.
-func (e *trustEncoder) settings(f *File, root string) {
+func (e *trustEncoder) settings(f *settings.File, root string) {
 	e.str(f.Source.String())
 	e.str(relTo(root, f.Path))
 	s := &f.Settings
@@ -132,11 +133,11 @@ func (e *trustEncoder) file(f *fileState) {
 // contributes: its hooks in configuration order (which decides how their
 // answers combine), the settings of each of its files that counts, and the
 // files its hooks run.
-func encodeTrust(full *Config, files []fileState) []byte {
+func encodeTrust(full *settings.Config, files []fileState) []byte {
 	root := full.Paths.ProjectRoot
 	e := &trustEncoder{}
 	e.str(trustVersion)
-	var hooks []*Hook
+	var hooks []*settings.Hook
 	for i := range full.Hooks {
 		if full.Hooks[i].Source.FromWorkspace() {
 			hooks = append(hooks, &full.Hooks[i])
@@ -146,7 +147,7 @@ func encodeTrust(full *Config, files []fileState) []byte {
 	for _, h := range hooks {
 		e.hook(h, root)
 	}
-	var counted []*File
+	var counted []*settings.File
 	for i := range full.Files {
 		if settingsCount(full, &full.Files[i]) {
 			counted = append(counted, &full.Files[i])
@@ -167,8 +168,8 @@ func encodeTrust(full *Config, files []fileState) []byte {
 // effect once the workspace is trusted: a workspace file of ours, or one of
 // Claude Code's when importClaudeHooks is on (VS Code's hook files have no
 // settings of ours).
-func settingsCount(cfg *Config, f *File) bool {
-	return f.Source.FromWorkspace() && f.Source != SourceVSCode && (!f.Source.IsClaude() || cfg.ImportClaudeHooks)
+func settingsCount(cfg *settings.Config, f *settings.File) bool {
+	return f.Source.FromWorkspace() && f.Source != settings.SourceVSCode && (!f.Source.IsClaude() || cfg.ImportClaudeHooks)
 }
 
 // relTo is p relative to root when it lies in it, else p.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // notInTrust are the fields of Hook that the trust encoding leaves out, each
@@ -39,16 +40,16 @@ func otherValue(t *testing.T, v reflect.Value) bool {
 		v.Set(reflect.ValueOf([]string{}))
 	case event.Event:
 		v.Set(reflect.ValueOf(event.Stop))
-	case Source:
-		v.Set(reflect.ValueOf(SourceLocal))
-	case *Matcher:
-		m, err := CompileMatcher("Bash")
+	case settings.Source:
+		v.Set(reflect.ValueOf(settings.SourceLocal))
+	case *settings.Matcher:
+		m, err := settings.CompileMatcher("Bash")
 		require.NoError(t, err)
 		v.Set(reflect.ValueOf(m))
-	case *IfRule:
-		v.Set(reflect.ValueOf(ParseIfRule("Bash(git *)")))
-	case []Header:
-		v.Set(reflect.ValueOf([]Header{}))
+	case *settings.IfRule:
+		v.Set(reflect.ValueOf(settings.ParseIfRule("Bash(git *)")))
+	case []settings.Header:
+		v.Set(reflect.ValueOf([]settings.Header{}))
 	case json.RawMessage:
 		v.Set(reflect.ValueOf(json.RawMessage{}))
 	default:
@@ -63,19 +64,19 @@ func otherValue(t *testing.T, v reflect.Value) bool {
 // a field added later fails here until the encoding covers it (or
 // notInTrust says why it changes nothing).
 func TestTrustEncodingCoversEveryField(t *testing.T) {
-	base := func() *Config {
-		return &Config{Paths: Paths{ProjectRoot: "/repo"},
-			Hooks: []Hook{{Source: SourceProject, File: "/repo/.wave/settings.json"}},
-			Files: []File{{Source: SourceProject, Path: "/repo/.wave/settings.json"}}}
+	base := func() *settings.Config {
+		return &settings.Config{Paths: settings.Paths{ProjectRoot: "/repo"},
+			Hooks: []settings.Hook{{Source: settings.SourceProject, File: "/repo/.wave/settings.json"}},
+			Files: []settings.File{{Source: settings.SourceProject, Path: "/repo/.wave/settings.json"}}}
 	}
 	zero := encodeTrust(base(), nil)
 
-	var walk func(prefix string, v reflect.Value, get func(c *Config) reflect.Value)
-	walk = func(prefix string, typ reflect.Value, get func(c *Config) reflect.Value) {
+	var walk func(prefix string, v reflect.Value, get func(c *settings.Config) reflect.Value)
+	walk = func(prefix string, typ reflect.Value, get func(c *settings.Config) reflect.Value) {
 		for i := 0; i < typ.NumField(); i++ {
 			f := typ.Type().Field(i)
 			if f.Anonymous {
-				walk(prefix, typ.Field(i), func(c *Config) reflect.Value { return get(c).Field(i) })
+				walk(prefix, typ.Field(i), func(c *settings.Config) reflect.Value { return get(c).Field(i) })
 				continue
 			}
 			name := prefix + f.Name
@@ -91,8 +92,8 @@ func TestTrustEncodingCoversEveryField(t *testing.T) {
 			})
 		}
 	}
-	walk("Hook.", reflect.ValueOf(Hook{}), func(c *Config) reflect.Value { return reflect.ValueOf(&c.Hooks[0]).Elem() })
-	walk("Settings.", reflect.ValueOf(Settings{}), func(c *Config) reflect.Value { return reflect.ValueOf(&c.Files[0].Settings).Elem() })
+	walk("Hook.", reflect.ValueOf(settings.Hook{}), func(c *settings.Config) reflect.Value { return reflect.ValueOf(&c.Hooks[0]).Elem() })
+	walk("Settings.", reflect.ValueOf(settings.Settings{}), func(c *settings.Config) reflect.Value { return reflect.ValueOf(&c.Files[0].Settings).Elem() })
 
 	// The decoder's field lists (the encoding's order) name every field.
 	names := func(fields []field) []string {
@@ -115,8 +116,8 @@ func TestTrustEncodingCoversEveryField(t *testing.T) {
 		}
 		return out
 	}
-	require.ElementsMatch(t, all(reflect.TypeOf(Hook{})), names(hookFields))
-	require.ElementsMatch(t, append([]string{"Source", "Path"}, all(reflect.TypeOf(Settings{}))...), names(settingsFields))
+	require.ElementsMatch(t, all(reflect.TypeOf(settings.Hook{})), names(hookFields))
+	require.ElementsMatch(t, append([]string{"Source", "Path"}, all(reflect.TypeOf(settings.Settings{}))...), names(settingsFields))
 
 	cfg := base()
 	cfg.Hooks[0].Args = []string{"a"}
@@ -129,9 +130,9 @@ func TestTrustEncodingCoversEveryField(t *testing.T) {
 // trustView is what a configuration contributes to trust, as plain values
 // that reflect.DeepEqual compares: its workspace hooks (every field but
 // CommandRange), the settings of its files that count, and its files.
-func trustView(c *Config) any {
+func trustView(c *settings.Config) any {
 	type hookView struct {
-		Hook
+		settings.Hook
 		Matcher, If string
 		HasM, HasIf bool
 	}
@@ -140,8 +141,8 @@ func trustView(c *Config) any {
 		if !h.Source.FromWorkspace() {
 			continue
 		}
-		v := hookView{Hook: h, Matcher: matcherRaw(h.Matcher), If: ifRaw(h.If), HasM: h.Matcher != nil, HasIf: h.If != nil}
-		v.Hook.Matcher, v.Hook.If, v.Hook.CommandRange, v.Hook.Place = nil, nil, Range{}, HookPlace{}
+		v := hookView{Hook: h, Matcher: settings.MatcherRaw(h.Matcher), If: settings.IfRaw(h.If), HasM: h.Matcher != nil, HasIf: h.If != nil}
+		v.Hook.Matcher, v.Hook.If, v.Hook.CommandRange, v.Hook.Place = nil, nil, settings.Range{}, settings.HookPlace{}
 		v.Hook.File = relTo(c.Paths.ProjectRoot, h.File)
 		hooks = append(hooks, v)
 	}
@@ -271,7 +272,7 @@ func plain(root string, v reflect.Value, name string) any {
 		return 0
 	}
 	switch x := v.Interface().(type) {
-	case Source:
+	case settings.Source:
 		return x.String()
 	case event.Event:
 		return string(x)
@@ -292,10 +293,10 @@ func plain(root string, v reflect.Value, name string) any {
 			return byte(1)
 		}
 		return byte(2)
-	case *Matcher:
-		return []any{b2(x != nil), matcherRaw(x)}
-	case *IfRule:
-		return []any{b2(x != nil), ifRaw(x)}
+	case *settings.Matcher:
+		return []any{b2(x != nil), settings.MatcherRaw(x)}
+	case *settings.IfRule:
+		return []any{b2(x != nil), settings.IfRaw(x)}
 	case json.RawMessage:
 		return []any{b2(x != nil), string(x)}
 	case []string:
@@ -304,7 +305,7 @@ func plain(root string, v reflect.Value, name string) any {
 			list = append(list, s)
 		}
 		return list
-	case []Header:
+	case []settings.Header:
 		list := []any{b2(x != nil)}
 		for _, h := range x {
 			list = append(list, h.Name, h.Value)
@@ -318,7 +319,7 @@ func plain(root string, v reflect.Value, name string) any {
 // field of every workspace hook and counted settings file, and nothing
 // more: what the encoding says is the configuration, so no other
 // configuration can have it.
-func decodeBack(t *testing.T, cfg *Config, enc []byte) {
+func decodeBack(t *testing.T, cfg *settings.Config, enc []byte) {
 	d := &trustDecoder{b: enc}
 	version, err := d.str()
 	require.NoError(t, err)
@@ -338,7 +339,7 @@ func decodeBack(t *testing.T, cfg *Config, enc []byte) {
 	}
 	n, err := d.uint()
 	require.NoError(t, err)
-	var hooks []*Hook
+	var hooks []*settings.Hook
 	for i := range cfg.Hooks {
 		if cfg.Hooks[i].Source.FromWorkspace() {
 			hooks = append(hooks, &cfg.Hooks[i])
@@ -350,7 +351,7 @@ func decodeBack(t *testing.T, cfg *Config, enc []byte) {
 	}
 	n, err = d.uint()
 	require.NoError(t, err)
-	var files []*File
+	var files []*settings.File
 	for i := range cfg.Files {
 		if settingsCount(cfg, &cfg.Files[i]) {
 			files = append(files, &cfg.Files[i])
@@ -383,9 +384,9 @@ func FuzzTrustEncoding(f *testing.F) {
 	f.Add(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a", "args": []}]}]}}`,
 		`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}]}]}}`)
 	f.Fuzz(func(t *testing.T, a, b string) {
-		load := func(text string) *Config {
-			file := ParseFile("/repo/.wave/settings.json", SourceProject, []byte(text), "/repo")
-			return &Config{Paths: Paths{ProjectRoot: "/repo"}, Hooks: file.Hooks, Files: []File{file}}
+		load := func(text string) *settings.Config {
+			file := settings.ParseFile("/repo/.wave/settings.json", settings.SourceProject, []byte(text), "/repo")
+			return &settings.Config{Paths: settings.Paths{ProjectRoot: "/repo"}, Hooks: file.Hooks, Files: []settings.File{file}}
 		}
 		ca, cb := load(a), load(b)
 		ea, eb := encodeTrust(ca, nil), encodeTrust(cb, nil)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/shellread"
 	"io"
 	"io/fs"
@@ -62,7 +63,7 @@ var codeEnvVars = map[string]bool{"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_
 // placeholders substituted as the runner does. Paths the shell builds at run
 // time ($VARIABLES other than the project directory, globs, command
 // substitution) cannot be known here and are left out.
-func filesRun(h *Hook, root string) runFiles {
+func filesRun(h *settings.Hook, root string) runFiles {
 	dir := filepath.Join(root, h.Cwd)
 	var out runFiles
 	// dirs are where a relative path may be resolved from: the hook's
@@ -174,7 +175,7 @@ func filesRun(h *Hook, root string) runFiles {
 		env(e, true, "in the hook's env")
 	}
 	if h.Args != nil {
-		prog, args := execForm(h, root) // placeholders substituted as the runner does
+		prog, args := settings.ExecForm(h, root) // placeholders substituted as the runner does
 		add(shellread.SimpleCommand{Words: append([]string{prog}, args...)}, false)
 		return out
 	}

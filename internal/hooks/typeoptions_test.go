@@ -12,6 +12,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 func TestAllFiveHookTypesLoad(t *testing.T) {
@@ -21,7 +22,7 @@ func TestAllFiveHookTypesLoad(t *testing.T) {
 		{"type": "mcp_tool", "server": "db", "tool": "scan", "input": {"p": "${tool_input.command}"}},
 		{"type": "prompt", "prompt": "Safe? $ARGUMENTS", "model": "fast", "continueOnBlock": true},
 		{"type": "agent", "prompt": "Verify", "timeout": 90}]}]}}`
-	f := hooks.ParseFile("s.json", hooks.SourceUser, []byte(text), "")
+	f := settings.ParseFile("s.json", settings.SourceUser, []byte(text), "")
 	require.Empty(t, f.Diagnostics)
 	require.Len(t, f.Hooks, 5)
 	var got []string
@@ -30,7 +31,7 @@ func TestAllFiveHookTypesLoad(t *testing.T) {
 	}
 	require.Equal(t, []string{"command: true", "http: POST http://127.0.0.1:9/hooks", "mcp_tool: mcp_tool db/scan",
 		"prompt: prompt: Safe? $ARGUMENTS (model fast)", "agent: agent: Verify"}, got)
-	require.Equal(t, []hooks.Header{{Name: "X-Token", Value: "$T"}}, f.Hooks[1].Headers)
+	require.Equal(t, []settings.Header{{Name: "X-Token", Value: "$T"}}, f.Hooks[1].Headers)
 	require.Equal(t, []string{"T"}, f.Hooks[1].AllowedEnvVars)
 	require.JSONEq(t, `{"p": "${tool_input.command}"}`, string(f.Hooks[2].Input))
 	require.True(t, f.Hooks[3].ContinueOnBlock)
@@ -65,9 +66,9 @@ func TestOnceIsIgnoredInClaudeCodeFiles(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(root, ".claude"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(root, ".claude", "settings.json"), []byte(
 		`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo again", "once": true}]}]}}`), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	require.Len(t, cfg.Diagnostics(), 1)
-	require.Equal(t, hooks.SeverityInfo, cfg.Diagnostics()[0].Severity)
+	require.Equal(t, settings.SeverityInfo, cfg.Diagnostics()[0].Severity)
 	e := hooks.NewEngine(cfg)
 	e.SetWorkspaceTrusted(true)
 	in := input(event.UserPromptSubmit, root)
@@ -155,7 +156,7 @@ func TestTrustCoversTheNewHookFields(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(root, ".wave"), 0o755))
 		b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{hook}}}}})
 		require.NoError(t, os.WriteFile(filepath.Join(root, ".wave", "settings.json"), b, 0o644))
-		cfg := hooks.Load(hooks.Paths{WaveHome: t.TempDir(), ProjectRoot: root}, nil)
+		cfg := settings.Load(settings.Paths{WaveHome: t.TempDir(), ProjectRoot: root}, nil)
 		require.Empty(t, cfg.Diagnostics())
 		// The hash is of what the workspace's files say, not of where the project is.
 		return hooks.WorkspaceHash(cfg), hooks.WorkspaceCommands(cfg)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,11 +54,11 @@ type hookOutcome struct {
 // l, when not nil, is the trusted configuration the event runs: a hook of
 // it that runs a workspace script directly runs the bytes that were
 // checked against the trust (runCommand).
-func (e *Engine) execute(ctx context.Context, cfg *Config, l *Loaded, h *Hook, in event.Input, stdin []byte, eventEnv []string) hookOutcome {
+func (e *Engine) execute(ctx context.Context, cfg *settings.Config, l *Loaded, h *settings.Hook, in event.Input, stdin []byte, eventEnv []string) hookOutcome {
 	switch {
-	case h.Type == TypeHTTP:
+	case h.Type == settings.TypeHTTP:
 		return e.runHTTP(ctx, cfg, h, stdin)
-	case delegated(h.Type):
+	case settings.Delegated(h.Type):
 		return e.runDelegated(ctx, h, in, stdin)
 	}
 	return hookOutcome{Exec: e.runCommand(ctx, l, h, stdin, eventEnv)}
@@ -66,7 +67,7 @@ func (e *Engine) execute(ctx context.Context, cfg *Config, l *Loaded, h *Hook, i
 // runCommand runs a command hook. A trusted workspace hook that runs a
 // workspace script directly runs the copy of it that was checked against
 // the trust, or, when the script changed since, does not run.
-func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *Hook, stdin []byte, eventEnv []string) Exec {
+func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *settings.Hook, stdin []byte, eventEnv []string) Exec {
 	pin, err := l.pin(h)
 	if err != nil {
 		if l.Stale() {
@@ -80,14 +81,14 @@ func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *Hook, stdin []byt
 }
 
 // interpretHook reads the outcome of a hook of any type.
-func interpretHook(ev event.Event, h *Hook, o hookOutcome) verdict {
+func interpretHook(ev event.Event, h *settings.Hook, o hookOutcome) verdict {
 	switch {
-	case h.Type == TypeHTTP:
+	case h.Type == settings.TypeHTTP:
 		return interpretHTTP(ev, h, o)
-	case !delegated(h.Type):
+	case !settings.Delegated(h.Type):
 		return interpretEvent(ev, h, o.Exec)
 	case o.TimedOut:
-		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", seconds(h.Timeout), h.Display()), summary: "timed out"}
+		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", settings.Seconds(h.Timeout), h.Display()), summary: "timed out"}
 	case o.Cancelled:
 		return verdict{err: fmt.Sprintf("hook `%s` was cancelled", h.Display()), summary: "cancelled"}
 	case o.Failure != "":
@@ -98,7 +99,7 @@ func interpretHook(ev event.Event, h *Hook, o hookOutcome) verdict {
 			return verdict{permission: PermissionDeny, reason: msg, err: msg, summary: "answer cut: deny"}
 		}
 		return verdict{err: msg, summary: "answer cut: non-blocking error"}
-	case h.Type == TypeMCPTool:
+	case h.Type == settings.TypeMCPTool:
 		return interpretMCP(ev, h, o.Stdout)
 	}
 	return interpretModel(ev, h, o.Stdout)
@@ -111,12 +112,12 @@ func interpretHook(ev event.Event, h *Hook, o hookOutcome) verdict {
 // records here: the hook runs). It sets run.Skipped and returns true when
 // the hook must not run. direct is a run the user asked for by hand, where
 // `once` does not count.
-func (e *Engine) skipTyped(res *Result, cfg *Config, h *Hook, in event.Input, direct bool, run *Run) bool {
-	if ok, why := TypeRunsOn(h.Type, in.Event); !ok {
+func (e *Engine) skipTyped(res *Result, cfg *settings.Config, h *settings.Hook, in event.Input, direct bool, run *Run) bool {
+	if ok, why := settings.TypeRunsOn(h.Type, in.Event); !ok {
 		run.Skipped = why
 		return true
 	}
-	if h.Type == TypeHTTP {
+	if h.Type == settings.TypeHTTP {
 		if ok, why := cfg.HTTPPolicy.AllowsURL(h.URL); !ok {
 			run.Skipped = why
 			res.Warnings = append(res.Warnings, fmt.Sprintf("http hook `%s` did not run: %s", h.Display(), why))
@@ -124,7 +125,7 @@ func (e *Engine) skipTyped(res *Result, cfg *Config, h *Hook, in event.Input, di
 		}
 	}
 	if h.Once && !direct && in.SessionID != "" && !h.Source.IsClaude() {
-		key := in.SessionID + "\x00" + h.File + "\x00" + string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.runKey()
+		key := in.SessionID + "\x00" + h.File + "\x00" + string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.RunKey()
 		t := e.types
 		t.mu.Lock()
 		defer t.mu.Unlock()
@@ -147,7 +148,7 @@ const NeedsAgentHost = "needs an agent host: "
 // noteNotRun records a delegated hook that the agent host could not
 // evaluate: it did not run, and the first time in a session, a warning
 // says so and why.
-func (e *Engine) noteNotRun(sessionID string, h *Hook, why string, r *Run, v *verdict) {
+func (e *Engine) noteNotRun(sessionID string, h *settings.Hook, why string, r *Run, v *verdict) {
 	r.Ran, r.Skipped, r.Decision = false, NeedsAgentHost+why, "not run"
 	t := e.types
 	t.mu.Lock()
@@ -218,7 +219,7 @@ func (t *typeState) forget(sessionID string) {
 
 // asyncOutput keeps what an ended async hook said for the model, and says
 // whether an asyncRewake hook wakes the agent (with what text).
-func (e *Engine) asyncOutput(in event.Input, h *Hook, x Exec, v *verdict, res *Result) {
+func (e *Engine) asyncOutput(in event.Input, h *settings.Hook, x Exec, v *verdict, res *Result) {
 	for _, text := range []string{v.addContext, v.systemMessage} {
 		if text != "" {
 			e.types.post(in.SessionID, Delivery{Event: in.Event, Hook: h.Display(), Content: capText(text)})

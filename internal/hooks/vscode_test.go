@@ -12,6 +12,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // vscodeGuard is a PreToolUse hook as VS Code's documentation writes them:
@@ -60,11 +61,11 @@ func TestVSCodeHookFiles(t *testing.T) {
 		}
 		delete(without, "home/settings.json")
 		l := writeLayout(t, without)
-		cfg := hooks.Load(l.paths(), nil)
+		cfg := settings.Load(l.paths(), nil)
 		require.Empty(t, cfg.Hooks)
 		require.Empty(t, cfg.Diagnostics())
 		for _, f := range cfg.Files {
-			require.NotEqual(t, hooks.SourceVSCode, f.Source)
+			require.NotEqual(t, settings.SourceVSCode, f.Source)
 		}
 	})
 
@@ -73,7 +74,7 @@ func TestVSCodeHookFiles(t *testing.T) {
 		cfg := l.load(t)
 		require.Len(t, cfg.Hooks, 1)
 		h := cfg.Hooks[0]
-		require.Equal(t, hooks.SourceVSCode, h.Source)
+		require.Equal(t, settings.SourceVSCode, h.Source)
 		require.Equal(t, filepath.Join(l.root, ".github", "hooks", "security.json"), h.File)
 		require.Equal(t, 30*time.Second, h.Timeout, "VS Code's default timeout")
 		require.Equal(t, []string{"AUDIT_LEVEL=strict"}, h.Env)
@@ -118,7 +119,7 @@ func TestVSCodeHookFiles(t *testing.T) {
 			".github/hooks/d.json":   `{"disableAllHooks": true, "hooks": {"Stop": [{"type": "command"}]}}`,
 			".github/hooks/notes.md": `not a hook file`,
 		})
-		cfg := hooks.Load(l.paths(), nil)
+		cfg := settings.Load(l.paths(), nil)
 		e := hooks.NewEngine(cfg)
 		e.SetWorkspaceTrusted(true)
 		res := e.Fire(context.Background(), input(event.SessionStart, l.root))

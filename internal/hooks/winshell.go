@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"path/filepath"
 	"strings"
 	"unicode/utf16"
@@ -25,8 +26,8 @@ const (
 // -ExecutionPolicy Bypass); every other file is written for Claude Code,
 // which runs them in Git Bash and in PowerShell only when Git Bash is not
 // installed (gitBash == "").
-func windowsShellFor(h *Hook, gitBash string) shellKind {
-	if h.Source == SourceVSCode || gitBash == "" {
+func windowsShellFor(h *settings.Hook, gitBash string) shellKind {
+	if h.Source == settings.SourceVSCode || gitBash == "" {
 		return shellPowerShell
 	}
 	return shellGitBash

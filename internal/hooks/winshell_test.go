@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // The Windows shell choices run here with this system's path separator:
@@ -17,18 +18,18 @@ import (
 
 func TestWindowsShellFor(t *testing.T) {
 	tests := []struct {
-		source  Source
+		source  settings.Source
 		gitBash string
 		want    shellKind
 	}{
-		{SourceUser, `C:\Program Files\Git\bin\bash.exe`, shellGitBash},
-		{SourceClaudeProject, `C:\Program Files\Git\bin\bash.exe`, shellGitBash},
-		{SourceUser, "", shellPowerShell},
-		{SourceVSCode, `C:\Program Files\Git\bin\bash.exe`, shellPowerShell},
-		{SourceVSCode, "", shellPowerShell},
+		{settings.SourceUser, `C:\Program Files\Git\bin\bash.exe`, shellGitBash},
+		{settings.SourceClaudeProject, `C:\Program Files\Git\bin\bash.exe`, shellGitBash},
+		{settings.SourceUser, "", shellPowerShell},
+		{settings.SourceVSCode, `C:\Program Files\Git\bin\bash.exe`, shellPowerShell},
+		{settings.SourceVSCode, "", shellPowerShell},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, windowsShellFor(&Hook{Source: tt.source}, tt.gitBash), "%v with bash %q", tt.source, tt.gitBash)
+		require.Equal(t, tt.want, windowsShellFor(&settings.Hook{Source: tt.source}, tt.gitBash), "%v with bash %q", tt.source, tt.gitBash)
 	}
 }
 

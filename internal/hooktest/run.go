@@ -13,6 +13,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // Host is how a case's event is built and fired: the command line gives
@@ -24,14 +25,14 @@ type Host struct {
 	// Fire loads the settings of paths (texts stand in for files'
 	// contents), decides trust, and fires in through a new engine, waiting
 	// for every hook (async ones included) to end.
-	Fire func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *hooks.Loaded)
+	Fire func(ctx context.Context, paths settings.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *hooks.Loaded)
 }
 
 // Options are what every case shares.
 type Options struct {
 	// Paths are the wave home and the default project root (a case's
 	// project takes its place).
-	Paths hooks.Paths
+	Paths settings.Paths
 	// Trust runs the workspace's own hooks (--trust-workspace).
 	Trust bool
 }
@@ -84,7 +85,7 @@ const Trusted = "workspace hooks trusted for this run (--trust-workspace)"
 
 type prepared struct {
 	c     *Case
-	paths hooks.Paths
+	paths settings.Paths
 	texts map[string][]byte
 	in    event.Input
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // Options are what one adapter adds to the opening of a workspace. The zero
@@ -28,7 +29,7 @@ type Options struct {
 	// Filter changes what was loaded before it is installed (the ACP proxy
 	// leaves out Claude Code's hooks when the agent runs them itself); it
 	// must not change cfg itself.
-	Filter func(cfg *hooks.Config) *hooks.Config
+	Filter func(cfg *settings.Config) *settings.Config
 	// Delegate evaluates prompt, agent and mcp_tool hooks through the
 	// host's agent (wave/evaluateHook); nil skips them with
 	// hooks.NeedsAgentHost.
@@ -50,7 +51,7 @@ type Options struct {
 // settings of that root and their trust, and the session store.
 type Workspace struct {
 	Root   string
-	Paths  hooks.Paths
+	Paths  settings.Paths
 	Engine *hooks.Engine
 	Trust  *hooks.TrustStore
 	// Store is nil when the sessions directory cannot be made (StoreErr
@@ -99,18 +100,18 @@ func (h *Host) Open(root string, o Options) *Workspace {
 }
 
 // load reads every settings file (or the text in force).
-func (w *Workspace) load() *hooks.Config {
+func (w *Workspace) load() *settings.Config {
 	var texts map[string][]byte
 	if w.opts.Texts != nil {
 		texts = w.opts.Texts()
 	}
-	return hooks.Load(w.Paths, texts)
+	return settings.Load(w.Paths, texts)
 }
 
 // decide is the trust decision for exactly full, filtered as the adapter
 // asks: config and trust are decided together (docs/security.md,
 // "Workspace trust").
-func (w *Workspace) decide(full *hooks.Config) *hooks.Loaded {
+func (w *Workspace) decide(full *settings.Config) *hooks.Loaded {
 	l := w.Trust.Decide(w.Root, full, w.always)
 	if w.opts.Filter != nil {
 		l = l.WithConfig(w.opts.Filter(l.Config))

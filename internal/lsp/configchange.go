@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // configGuard is what ConfigChange needs to know about the settings files:
@@ -93,7 +93,7 @@ func (s *Server) guardConfigChanges() {
 		blocked := false
 		if src, ok := settingsSource(cfg, p); ok && counts(cfg, src) {
 			path, _ := json.Marshal(p)
-			out := s.fireObserved(s.connCtx, event.Input{Event: event.ConfigChange, Source: hooks.ConfigSource(src),
+			out := s.fireObserved(s.connCtx, event.Input{Event: event.ConfigChange, Source: settings.ConfigSource(src),
 				Extra: map[string]json.RawMessage{"file_path": path}})
 			blocked = out.Blocked
 		}
@@ -115,14 +115,14 @@ func (s *Server) guardConfigChanges() {
 
 // noteBlockedChanges adds a warning to each settings file whose change is
 // blocked, so that the editor shows why an edit has no effect.
-func (s *Server) noteBlockedChanges(cfg *hooks.Config) {
+func (s *Server) noteBlockedChanges(cfg *settings.Config) {
 	g := &s.observed.config
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for i := range cfg.Files {
 		f := &cfg.Files[i]
 		if g.held[f.Path] {
-			f.Diagnostics = append(f.Diagnostics, hooks.Diagnostic{File: f.Path, Severity: hooks.SeverityWarning, Code: codeChangeBlocked,
+			f.Diagnostics = append(f.Diagnostics, settings.Diagnostic{File: f.Path, Severity: settings.SeverityWarning, Code: codeChangeBlocked,
 				Message: "a ConfigChange hook blocked the latest change of this file: the version before it stays in force " +
 					"until the file changes again and no ConfigChange hook blocks that"})
 		}
@@ -130,24 +130,24 @@ func (s *Server) noteBlockedChanges(cfg *hooks.Config) {
 }
 
 // settingsSource is the source of a settings file of cfg.
-func settingsSource(cfg *hooks.Config, path string) (hooks.Source, bool) {
+func settingsSource(cfg *settings.Config, path string) (settings.Source, bool) {
 	for _, f := range cfg.Paths.SettingsFiles() {
 		if f.Path == path {
 			return f.Source, true
 		}
 	}
 	if dir := cfg.Paths.VSCodeHooksDir(); dir != "" && filepath.Dir(path) == dir {
-		return hooks.SourceVSCode, true
+		return settings.SourceVSCode, true
 	}
 	return 0, false
 }
 
 // counts reports whether a file of this source takes part in cfg.
-func counts(cfg *hooks.Config, src hooks.Source) bool {
+func counts(cfg *settings.Config, src settings.Source) bool {
 	switch {
 	case src.IsClaude():
 		return cfg.ImportClaudeHooks
-	case src == hooks.SourceVSCode:
+	case src == settings.SourceVSCode:
 		return cfg.ImportVSCodeHooks
 	}
 	return true

@@ -10,6 +10,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 func init() {
@@ -72,7 +73,7 @@ func (s *Server) runHookCommand(ctx context.Context, args []any) (*RunHookResult
 	in := hooks.SampleInput(h.Event, "sample", filepath.Join(s.store.Dir(), "session_sample.json"), s.root)
 	res := s.engine.FireHook(ctx, h, in)
 	command := h.Command
-	if h.Type != hooks.TypeCommand {
+	if h.Type != settings.TypeCommand {
 		command = h.Display() // POST <url>, prompt: …, mcp_tool server/tool
 	}
 	out := &RunHookResult{Event: h.Event, Command: command, Stdin: string(res.Stdin), Outcome: hooks.Summary(&res)}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 func init() {
@@ -31,8 +32,8 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 	place := hooks.Locate(text, off).Place()
 	switch place.Kind {
 	case hooks.PlaceRootKey:
-		for _, k := range hooks.RootKeys {
-			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
+		for _, k := range settings.RootKeys {
+			add(k, protocol.CompletionItemKindProperty, settings.KeyDocs[k])
 		}
 	case hooks.PlaceEventKey:
 		for _, e := range event.Events() {
@@ -40,25 +41,25 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 			add(string(e), protocol.CompletionItemKindEvent, spec.Summary)
 		}
 	case hooks.PlaceGroupKey:
-		add("matcher", protocol.CompletionItemKindProperty, hooks.KeyDocs["matcher"])
+		add("matcher", protocol.CompletionItemKindProperty, settings.KeyDocs["matcher"])
 		add("hooks", protocol.CompletionItemKindProperty, "The commands of this matcher group.")
 	case hooks.PlaceHookKey:
-		for _, k := range hooks.HookKeys {
-			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
+		for _, k := range settings.HookKeys {
+			add(k, protocol.CompletionItemKindProperty, settings.KeyDocs[k])
 		}
 	case hooks.PlaceHookValue:
 		switch place.Key {
 		case "type":
-			for _, t := range hooks.HookTypes {
-				add(t, protocol.CompletionItemKindValue, hooks.KeyDocs["type"])
+			for _, t := range settings.HookTypes {
+				add(t, protocol.CompletionItemKindValue, settings.KeyDocs["type"])
 			}
 		case "shell":
-			for _, sh := range hooks.Shells {
-				add(sh, protocol.CompletionItemKindValue, hooks.KeyDocs["shell"])
+			for _, sh := range settings.Shells {
+				add(sh, protocol.CompletionItemKindValue, settings.KeyDocs["shell"])
 			}
 		case "onFailure":
-			for _, v := range hooks.OnFailureValues {
-				add(v, protocol.CompletionItemKindValue, hooks.KeyDocs["onFailure"])
+			for _, v := range settings.OnFailureValues {
+				add(v, protocol.CompletionItemKindValue, settings.KeyDocs["onFailure"])
 			}
 		}
 	case hooks.PlaceMatcher:
@@ -71,7 +72,7 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 			}
 			break
 		}
-		for _, t := range hooks.KnownTools {
+		for _, t := range settings.KnownTools {
 			add(t, protocol.CompletionItemKindValue, "tool name")
 		}
 	}

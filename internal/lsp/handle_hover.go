@@ -7,6 +7,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 func init() {
@@ -27,29 +28,29 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 	var doc string
 	switch place := loc.Place(); place.Kind {
 	case hooks.PlaceEventKey:
-		doc, _ = hooks.EventDoc(event.Event(loc.Text))
+		doc, _ = settings.EventDoc(event.Event(loc.Text))
 	case hooks.PlaceRootKey, hooks.PlaceGroupKey, hooks.PlaceHookKey:
-		doc = hooks.KeyDocs[loc.Text]
+		doc = settings.KeyDocs[loc.Text]
 	case hooks.PlaceMatcher:
-		if m, err := hooks.CompileMatcherFor(place.Event, loc.Text); err == nil {
+		if m, err := settings.CompileMatcherFor(place.Event, loc.Text); err == nil {
 			doc = "Matcher: " + describeMatcherFor(place.Event, m)
 		}
 	}
 	if doc == "" {
 		return nil, nil
 	}
-	r := toRange(hooks.NewLineIndex(text).Span(loc.Start, loc.End))
+	r := toRange(settings.NewLineIndex(text).Span(loc.Start, loc.End))
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}, Range: &r}, nil
 }
 
-func describeMatcher(m *hooks.Matcher) string {
+func describeMatcher(m *settings.Matcher) string {
 	return m.Explain("Bash") + "; " + m.Explain("Write")
 }
 
 // describeMatcherFor explains a matcher with values its event is matched
 // against: tool names for tool events, the documented values otherwise; an
 // event that ignores matchers says so.
-func describeMatcherFor(ev event.Event, m *hooks.Matcher) string {
+func describeMatcherFor(ev event.Event, m *settings.Matcher) string {
 	spec, known := event.Spec(ev)
 	switch vals := event.MatcherValues[ev]; {
 	case !known:
@@ -78,9 +79,9 @@ func (s *Server) settingsText(u protocol.DocumentURI, pos protocol.Position) ([]
 	}
 	text, ok := s.docs.get(path)
 	if !ok {
-		if text, err = hooks.ReadSettingsText(path); err != nil {
+		if text, err = settings.ReadSettingsText(path); err != nil {
 			return nil, 0, false, nil
 		}
 	}
-	return text, hooks.NewLineIndex(text).Offset(hooks.Position{Line: int(pos.Line), Column: int(pos.Character)}), true, nil
+	return text, settings.NewLineIndex(text).Offset(settings.Position{Line: int(pos.Line), Column: int(pos.Character)}), true, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 func init() {
@@ -105,7 +106,7 @@ func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeRes
 		home = filepath.Clean(o)
 	}
 	if home == "" {
-		home = hooks.DefaultWaveHome()
+		home = settings.DefaultWaveHome()
 	}
 	if t := p.InitializationOptions.AskTimeoutSeconds; t != nil {
 		d, err := askTimeout(*t)
@@ -246,6 +247,6 @@ func (s *Server) exit() {
 // loadBuffers reads every settings file with the editor's unsaved text for
 // open files, which is diagnosed but never run (what runs is loaded by the
 // host's workspace, internal/host).
-func (s *Server) loadBuffers() *hooks.Config {
-	return hooks.Load(s.paths, s.docs.texts())
+func (s *Server) loadBuffers() *settings.Config {
+	return settings.Load(s.paths, s.docs.texts())
 }

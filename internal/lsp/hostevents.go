@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // serverFiredEvents are the events the server fires itself, whatever the
@@ -36,7 +36,7 @@ const CodeEventNotSent = "event-not-sent"
 // host never fires and the server does not fire itself, so that a hook
 // written for another agent does not wait in vain (UserPromptSubmit in a
 // host that does not report prompts).
-func (s *Server) explainHostEvents(cfg *hooks.Config) {
+func (s *Server) explainHostEvents(cfg *settings.Config) {
 	if s.hostEvents == nil {
 		return
 	}
@@ -47,7 +47,7 @@ func (s *Server) explainHostEvents(cfg *hooks.Config) {
 			if s.hostEvents[h.Event] || serverFiredEvents[h.Event] {
 				continue
 			}
-			f.Diagnostics = append(f.Diagnostics, hooks.Diagnostic{File: f.Path, Range: h.Place.Range, Severity: hooks.SeverityWarning,
+			f.Diagnostics = append(f.Diagnostics, settings.Diagnostic{File: f.Path, Range: h.Place.Range, Severity: settings.SeverityWarning,
 				Code: CodeEventNotSent, Message: fmt.Sprintf("the agent host never sends %s (it said which events it fires when it started the server): this hook never runs here", h.Event)})
 		}
 	}

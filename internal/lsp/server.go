@@ -19,6 +19,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/watcher"
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
@@ -133,7 +134,7 @@ type Server struct {
 	waveHome     string
 	progress     bool            // the client shows work-done progress
 	lensRefresh  bool            // the client re-asks for code lenses on workspace/codeLens/refresh
-	paths        hooks.Paths     // the settings files of root, with waveHome
+	paths        settings.Paths  // the settings files of root, with waveHome
 	ws           *host.Workspace // the workspace: engine, store and trust below are its
 	engine       *hooks.Engine
 	store        *session.Store

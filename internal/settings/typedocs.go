@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 // typeKeyDocs explain the keys of the hook types and their options, and
 // the http hook policy keys, for hover and completion (added to KeyDocs).

@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"errors"
@@ -52,14 +52,14 @@ func ReadFile(path string, src Source, projectRoot string) File {
 		return File{Path: path, Source: src}
 	case err != nil:
 		return File{Path: path, Source: src, Exists: true, Diagnostics: []Diagnostic{{
-			File: path, Severity: SeverityError, Code: CodeUnreadable, Message: "cannot read settings file: " + unreadableReason(path, err)}}}
+			File: path, Severity: SeverityError, Code: CodeUnreadable, Message: "cannot read settings file: " + UnreadableReason(path, err)}}}
 	}
 	return ParseFile(path, src, text, projectRoot)
 }
 
 // unreadableReason says why a settings file was not read, without repeating
 // its path (the diagnostic is already about that file).
-func unreadableReason(path string, err error) string {
+func UnreadableReason(path string, err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Path == path {
 		return pe.Err.Error()
@@ -373,7 +373,7 @@ func (p *fileParser) parseHook(ev event.Event, matcher *Matcher, v *hujson.Value
 		case "timeout":
 			if !HookKeyShapes[name].fits(&m.Value) {
 				p.report(&m.Value, SeverityError, CodeBadTimeout,
-					fmt.Sprintf("timeout must be a positive number of seconds; the default %s applies", seconds(h.Timeout)), "")
+					fmt.Sprintf("timeout must be a positive number of seconds; the default %s applies", Seconds(h.Timeout)), "")
 				continue
 			}
 			h.Timeout = secondsToDuration(m.Value.Value.(hujson.Literal).Float())
@@ -450,8 +450,8 @@ func (p *fileParser) finishHook(h Hook, v, cmdVal, overrideVal *hujson.Value, ov
 		return h, false
 	}
 	switch {
-	case pluginPlaceholder(&h) != "":
-		p.report(cmdVal, SeverityError, CodePluginPlaceholder, errPluginPlaceholder(pluginPlaceholder(&h)).Error()+
+	case PluginPlaceholder(&h) != "":
+		p.report(cmdVal, SeverityError, CodePluginPlaceholder, ErrPluginPlaceholder(PluginPlaceholder(&h)).Error()+
 			"; this hook will not run", "")
 	case h.Args != nil:
 		p.checkProgram(cmdVal, &h)

@@ -1,4 +1,4 @@
-package hooks_test
+package settings_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // TestLintCallsAScriptNotExecutableOnlyWhenItCannotRun checks lint's
@@ -42,14 +42,14 @@ func TestLintCallsAScriptNotExecutableOnlyWhenItCannotRun(t *testing.T) {
 		if tc.execForm {
 			hook["args"] = []string{}
 		}
-		settings, err := json.Marshal(map[string]any{"hooks": map[string]any{
+		settingsJSON, err := json.Marshal(map[string]any{"hooks": map[string]any{
 			"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{hook}}}}})
 		require.NoError(t, err)
 		path := filepath.Join(project, ".wave", "settings.json")
-		f := hooks.ParseFile(path, hooks.SourceProject, settings, project)
+		f := settings.ParseFile(path, settings.SourceProject, settingsJSON, project)
 		var flagged []string
 		for _, d := range f.Diagnostics {
-			if d.Code == hooks.CodeNotExecutable {
+			if d.Code == settings.CodeNotExecutable {
 				flagged = append(flagged, d.Message)
 			}
 		}

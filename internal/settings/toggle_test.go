@@ -1,4 +1,4 @@
-package hooks_test
+package settings_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // TestEnableEdit: turning a hook off or on is one edit of its "enabled"
@@ -47,9 +47,9 @@ func TestEnableEdit(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(c.text), t.TempDir())
+			f := settings.ParseFile("settings.json", settings.SourceUser, []byte(c.text), t.TempDir())
 			require.Len(t, f.Hooks, 1)
-			edit, err := hooks.EnableEdit([]byte(c.text), event.Stop, f.Hooks[0].Place, c.on, c.group)
+			edit, err := settings.EnableEdit([]byte(c.text), event.Stop, f.Hooks[0].Place, c.on, c.group)
 			if c.err != "" {
 				require.ErrorContains(t, err, c.err)
 				return
@@ -57,13 +57,13 @@ func TestEnableEdit(t *testing.T) {
 			require.NoError(t, err)
 			got := string(edit.Apply([]byte(c.text)))
 			require.Equal(t, c.want, got)
-			again := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(got), t.TempDir())
+			again := settings.ParseFile("settings.json", settings.SourceUser, []byte(got), t.TempDir())
 			require.Empty(t, again.Diagnostics)
 			require.Len(t, again.Hooks, 1)
 			require.Equal(t, !c.on, again.Hooks[0].Disabled)
 		})
 	}
 	// A file that changed since it was read: the place no longer holds a hook.
-	_, err := hooks.EnableEdit([]byte(`{"hooks": {}}`), event.Stop, hooks.HookPlace{}, false, false)
+	_, err := settings.EnableEdit([]byte(`{"hooks": {}}`), event.Stop, settings.HookPlace{}, false, false)
 	require.ErrorContains(t, err, "no longer where it was")
 }

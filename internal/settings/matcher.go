@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"fmt"
@@ -96,7 +96,7 @@ func (m *Matcher) Explain(value string) string {
 // String returns the matcher as written.
 func (m *Matcher) String() string { return m.raw }
 
-func matcherRaw(m *Matcher) string {
+func MatcherRaw(m *Matcher) string {
 	if m == nil {
 		return ""
 	}

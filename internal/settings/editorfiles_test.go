@@ -1,4 +1,4 @@
-package hooks_test
+package settings_test
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // The editors are written in other languages and keep their own list of
@@ -18,7 +18,7 @@ import (
 func TestEditorsKnowEveryWorkspaceSettingsFile(t *testing.T) {
 	root := filepath.FromSlash("/project")
 	var rels []string
-	for _, f := range (hooks.Paths{ProjectRoot: root}).SettingsFiles() {
+	for _, f := range (settings.Paths{ProjectRoot: root}).SettingsFiles() {
 		if rel, err := filepath.Rel(root, f.Path); err == nil && filepath.IsLocal(rel) {
 			rels = append(rels, filepath.ToSlash(rel))
 		}

@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ var pluginPlaceholders = []string{"${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA
 
 // pluginPlaceholder returns the plugin placeholder a hook's command or
 // arguments name, or "".
-func pluginPlaceholder(h *Hook) string {
+func PluginPlaceholder(h *Hook) string {
 	for _, ph := range pluginPlaceholders {
 		if strings.Contains(h.Command, ph) {
 			return ph
@@ -35,7 +35,7 @@ func pluginPlaceholder(h *Hook) string {
 }
 
 // errPluginPlaceholder is Claude Code's refusal of such a hook, in its words.
-func errPluginPlaceholder(ph string) error {
+func ErrPluginPlaceholder(ph string) error {
 	return fmt.Errorf("hook command references %s but the hook is not associated with a plugin; "+
 		"this variable is only available in hooks defined in a plugin's hooks/hooks.json file, not in settings files", ph)
 }
@@ -54,7 +54,7 @@ func substituteProjectDir(s, projectDir string) string {
 
 // execForm is the program and arguments an exec-form hook runs, with its
 // placeholders substituted.
-func execForm(h *Hook, projectDir string) (string, []string) {
+func ExecForm(h *Hook, projectDir string) (string, []string) {
 	args := make([]string, len(h.Args))
 	for i, a := range h.Args {
 		args[i] = substituteProjectDir(a, projectDir)

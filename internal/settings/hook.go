@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"fmt"
@@ -68,7 +68,7 @@ func (h *Hook) defaultTimeout() time.Duration {
 }
 
 // runKey identifies what a hook runs: hooks with the same key run once per event.
-func (h *Hook) runKey() string {
+func (h *Hook) RunKey() string {
 	var b strings.Builder
 	b.WriteString(h.Command)
 	if h.Args != nil {
@@ -104,7 +104,7 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func seconds(d time.Duration) string {
+func Seconds(d time.Duration) string {
 	if d%time.Second == 0 {
 		return fmt.Sprintf("%ds", int(d/time.Second))
 	}

@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"encoding/json"
@@ -25,7 +25,7 @@ const (
 var HookTypes = []string{TypeCommand, TypeHTTP, TypeMCPTool, TypePrompt, TypeAgent}
 
 // delegated reports whether hooks of type t are evaluated by the agent host.
-func delegated(t string) bool { return t == TypePrompt || t == TypeAgent || t == TypeMCPTool }
+func Delegated(t string) bool { return t == TypePrompt || t == TypeAgent || t == TypeMCPTool }
 
 // Default timeouts of prompt and agent hooks, as Claude Code documents them;
 // the other types use DefaultTimeout.
@@ -162,7 +162,7 @@ func (h *Hook) typeKey() string {
 // Claude Code 2.1.332 refuses prompt and agent hooks on PreSkillShellCommand;
 // its documentation lists neither model-switch event among those that run
 // them, so they are refused there too (docs/parity.md).
-var typeSupport = func() map[event.Event]string {
+var TypeSupport = func() map[event.Event]string {
 	m := map[event.Event]string{}
 	for _, e := range []string{"PermissionDenied", "PermissionRequest", "PostToolBatch", "PostToolUse", "PostToolUseFailure",
 		"PreToolUse", "Stop", "SubagentStop", "TaskCompleted", "TaskCreated", "TeammateIdle", "UserPromptExpansion", "UserPromptSubmit"} {
@@ -180,7 +180,7 @@ var typeSupport = func() map[event.Event]string {
 // TypeRunsOn reports whether Claude Code runs hooks of type t on event ev,
 // and if not, says so in words. Unknown events allow every type.
 func TypeRunsOn(t string, ev event.Event) (bool, string) {
-	switch typeSupport[ev] {
+	switch TypeSupport[ev] {
 	case "no-model":
 		if t == TypePrompt || t == TypeAgent {
 			return false, string(ev) + " runs command, http and mcp_tool hooks, not " + t + " hooks (as in Claude Code)"
@@ -230,7 +230,7 @@ func (h *Hook) describeOptions() []string {
 var onFailureIgnored = map[event.Event]bool{event.Stop: true, event.SubagentStop: true, event.TaskCompleted: true, event.TeammateIdle: true}
 
 // onFailureNote says why a hook's onFailure does nothing, "" when it counts.
-func onFailureNote(ev event.Event, h *Hook) string {
+func OnFailureNote(ev event.Event, h *Hook) string {
 	switch {
 	case h.OnFailure != OnFailureBlock:
 		return ""

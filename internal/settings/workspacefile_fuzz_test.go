@@ -1,4 +1,4 @@
-package hooks_test
+package settings_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // FuzzWorkspaceSettingsFile writes what a repository could ship as its
@@ -54,7 +54,7 @@ func FuzzWorkspaceSettingsFile(f *testing.F) {
 			}
 		}
 		if kind&4 != 0 { // around the cap: from 128 bytes under it to 127 over
-			if n := hooks.MaxSettingsFileBytes - 128 + int(pad) - b.Len(); n > 0 {
+			if n := settings.MaxSettingsFileBytes - 128 + int(pad) - b.Len(); n > 0 {
 				b.WriteString(strings.Repeat(" ", n))
 			}
 		}
@@ -64,19 +64,19 @@ func FuzzWorkspaceSettingsFile(f *testing.F) {
 			t.Fatal(err)
 		}
 
-		read, err := hooks.ReadSettingsText(path)
-		if err == nil && len(read) > hooks.MaxSettingsFileBytes {
-			t.Fatalf("the reader returned %d bytes, past the %d-byte cap", len(read), hooks.MaxSettingsFileBytes)
+		read, err := settings.ReadSettingsText(path)
+		if err == nil && len(read) > settings.MaxSettingsFileBytes {
+			t.Fatalf("the reader returned %d bytes, past the %d-byte cap", len(read), settings.MaxSettingsFileBytes)
 		}
-		file := hooks.ReadFile(path, hooks.SourceProject, root)
+		file := settings.ReadFile(path, settings.SourceProject, root)
 		switch {
-		case len(content) > hooks.MaxSettingsFileBytes:
+		case len(content) > settings.MaxSettingsFileBytes:
 			if err == nil {
 				t.Fatalf("a %d-byte file was read", len(content))
 			}
-			only(t, file, hooks.CodeUnreadable, "larger than 4 MiB")
-		case depth > hooks.MaxSettingsDepth:
-			only(t, file, hooks.CodeSyntax, "nest deeper than 128 levels")
+			only(t, file, settings.CodeUnreadable, "larger than 4 MiB")
+		case depth > settings.MaxSettingsDepth:
+			only(t, file, settings.CodeSyntax, "nest deeper than 128 levels")
 			if d := file.Diagnostics[0]; d.Range.Start == d.Range.End && len(content) > 0 {
 				t.Fatalf("the nesting diagnostic points nowhere: %+v", d)
 			}
@@ -84,7 +84,7 @@ func FuzzWorkspaceSettingsFile(f *testing.F) {
 			if err != nil {
 				t.Fatalf("a %d-byte regular file was refused: %v", len(content), err)
 			}
-			if want := hooks.ParseFile(path, hooks.SourceProject, content, root); !reflect.DeepEqual(want, file) {
+			if want := settings.ParseFile(path, settings.SourceProject, content, root); !reflect.DeepEqual(want, file) {
 				t.Fatalf("ReadFile and ParseFile differ on the same bytes:\n%+v\n%+v", file, want)
 			}
 		}
@@ -94,7 +94,7 @@ func FuzzWorkspaceSettingsFile(f *testing.F) {
 
 // only checks that a file has no hooks and exactly one diagnostic, with
 // this code and words.
-func only(t *testing.T, f hooks.File, code, says string) {
+func only(t *testing.T, f settings.File, code, says string) {
 	t.Helper()
 	if len(f.Hooks) != 0 || len(f.Diagnostics) != 1 || f.Diagnostics[0].Code != code || !strings.Contains(f.Diagnostics[0].Message, says) {
 		t.Fatalf("want no hooks and one %s diagnostic saying %q, got %d hooks and %+v", code, says, len(f.Hooks), f.Diagnostics)

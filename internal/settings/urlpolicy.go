@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"errors"
@@ -121,7 +121,7 @@ func parseHookURL(s string) (hookURL, error) {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
-		return hookURL{}, fmt.Errorf("it is not a URL (%v)", unwrapURLError(err))
+		return hookURL{}, fmt.Errorf("it is not a URL (%v)", UnwrapURLError(err))
 	case u.User != nil:
 		return hookURL{}, errors.New("it has user information (…@), which allowedHttpHookUrls never admits")
 	case u.Scheme != "http" && u.Scheme != "https":
@@ -298,7 +298,7 @@ func (p *HTTPPolicy) AllowsURL(url string) (bool, string) {
 }
 
 // envAllowed reports whether a header of h may read the variable name.
-func (p *HTTPPolicy) envAllowed(h *Hook, name string) bool {
+func (p *HTTPPolicy) EnvAllowed(h *Hook, name string) bool {
 	listed := false
 	for _, v := range h.AllowedEnvVars {
 		if v == name {
@@ -318,7 +318,7 @@ func (p *HTTPPolicy) envAllowed(h *Hook, name string) bool {
 }
 
 // unwrapURLError drops net/http's "Post "url": " prefix: messages name the hook already.
-func unwrapURLError(err error) error {
+func UnwrapURLError(err error) error {
 	var ue interface{ Unwrap() error }
 	if errors.As(err, &ue) {
 		if inner := ue.Unwrap(); inner != nil {

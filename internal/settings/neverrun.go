@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"fmt"
@@ -178,7 +178,7 @@ func (p *fileParser) checkIfMatcher(ev event.Event, m *Matcher, v *hujson.Value,
 // event and matcher (so both match the same calls) and the same run key
 // (so the engine runs the command once, for the first).
 func shadowKey(h *Hook) string {
-	return string(h.Event) + "\x00" + strings.TrimSpace(matcherRaw(h.Matcher)) + "\x00" + h.runKey()
+	return string(h.Event) + "\x00" + strings.TrimSpace(MatcherRaw(h.Matcher)) + "\x00" + h.RunKey()
 }
 
 // checkShadowed flags each hook of the file that an identical, enabled

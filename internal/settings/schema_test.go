@@ -1,4 +1,4 @@
-package hooks_test
+package settings_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // The VS Code extension validates settings files with a JSON schema. Its
@@ -65,10 +65,10 @@ func keyDocs(t *testing.T, schema *orderedJSON) {
 	for _, place := range []struct {
 		path   []string
 		keys   []string
-		shapes map[string]hooks.KeyShape
+		shapes map[string]settings.KeyShape
 	}{
-		{[]string{"properties"}, hooks.RootKeys, hooks.SettingsKeyShapes},
-		{[]string{"definitions", "hook", "properties"}, hooks.HookKeys, hooks.HookKeyShapes},
+		{[]string{"properties"}, settings.RootKeys, settings.SettingsKeyShapes},
+		{[]string{"definitions", "hook", "properties"}, settings.HookKeys, settings.HookKeyShapes},
 	} {
 		props := schema.at(place.path...)
 		require.NotNil(t, props, "the schema has %s", strings.Join(place.path, "."))
@@ -81,7 +81,7 @@ func keyDocs(t *testing.T, schema *orderedJSON) {
 			if props.at(k) == nil {
 				props.set(k, orderedJSON{object: true})
 			}
-			doc, ok := hooks.KeyDocs[k]
+			doc, ok := settings.KeyDocs[k]
 			require.True(t, ok, "hooks.KeyDocs explains %q", k)
 			prop := props.at(k)
 			writeShape(prop, place.shapes[k])
@@ -100,7 +100,7 @@ func keyDocs(t *testing.T, schema *orderedJSON) {
 // those the shape does not have. An object's additionalProperties is left
 // as written when the shape says nothing of its members ("hooks" lists its
 // events, "input" takes any).
-func writeShape(prop *orderedJSON, s hooks.KeyShape) {
+func writeShape(prop *orderedJSON, s settings.KeyShape) {
 	setIf := func(key string, ok bool, v any) {
 		if ok {
 			prop.set(key, value(v))
@@ -139,10 +139,10 @@ func writeShape(prop *orderedJSON, s hooks.KeyShape) {
 // same keys together), the keys it needs.
 func typeNeeds() orderedJSON {
 	var groups [][]string // types, in hooks.HookTypes order, grouped by what they need
-	for _, t := range hooks.HookTypes {
+	for _, t := range settings.HookTypes {
 		found := false
 		for i, g := range groups {
-			if slices.Equal(hooks.HookTypeNeeds[g[0]], hooks.HookTypeNeeds[t]) {
+			if slices.Equal(settings.HookTypeNeeds[g[0]], settings.HookTypeNeeds[t]) {
 				groups[i], found = append(g, t), true
 			}
 		}
@@ -158,7 +158,7 @@ func typeNeeds() orderedJSON {
 		}
 		all.elems = append(all.elems, object(
 			"if", object("properties", object("type", cond)),
-			"then", object("required", list(hooks.HookTypeNeeds[g[0]]))))
+			"then", object("required", list(settings.HookTypeNeeds[g[0]]))))
 	}
 	return all
 }
@@ -191,7 +191,7 @@ func schemaEvents() orderedJSON {
 		props := orderedJSON{object: true}
 		props.set("matcher", matcher)
 		props.set("hooks", groupHooks)
-		props.set("enabled", object("type", value("boolean"), "markdownDescription", value(hooks.KeyDocs["enabled"])))
+		props.set("enabled", object("type", value("boolean"), "markdownDescription", value(settings.KeyDocs["enabled"])))
 		snippet := object("type", value("command"))
 		body := orderedJSON{object: true}
 		label := "hook group"

@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ func (s Source) IsClaude() bool {
 
 // isWave reports whether the source is one of wavehooks' own settings files,
 // whose settings (not only hooks) count.
-func (s Source) isWave() bool {
+func (s Source) IsWave() bool {
 	return s == SourceUser || s == SourceProject || s == SourceLocal || s == SourceManaged
 }
 
@@ -489,7 +489,7 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 	counts := func(f *File) bool { return workspace || !f.Source.FromWorkspace() }
 	for i := range read {
 		f := &read[i]
-		if !f.Source.isWave() {
+		if !f.Source.IsWave() {
 			continue
 		}
 		if b := f.Settings.ImportClaudeHooks; b != nil && *b {
@@ -526,7 +526,7 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 			if b := f.Settings.AllowManagedHooksOnly; b != nil && *b && f.Source == SourceManaged {
 				cfg.ManagedOnly = true
 			}
-			if f.Settings.TranscriptFormat != "" && f.Source.isWave() {
+			if f.Settings.TranscriptFormat != "" && f.Source.IsWave() {
 				cfg.TranscriptFormat = f.Settings.TranscriptFormat
 			}
 			cfg.HTTPPolicy.merge(f)

@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"encoding/json"
@@ -387,7 +387,7 @@ func globRegexp(g string) string {
 	return b.String()
 }
 
-func ifRaw(r *IfRule) string {
+func IfRaw(r *IfRule) string {
 	if r == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package hooks
+package settings
 
 import (
 	"fmt"
@@ -399,7 +399,7 @@ func (f *typedFields) onFailure() {
 		return
 	}
 	f.h.OnFailure = lit.String()
-	if note := onFailureNote(f.h.Event, f.h); note != "" {
+	if note := OnFailureNote(f.h.Event, f.h); note != "" {
 		f.p.report(fv, SeverityWarning, CodeOptionIgnored, note, "")
 	}
 }

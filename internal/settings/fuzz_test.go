@@ -1,4 +1,4 @@
-package hooks_test
+package settings_test
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // FuzzParseFile feeds arbitrary text to the settings parser. ParseFile must
@@ -39,7 +39,7 @@ func FuzzParseFile(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
-		file := hooks.ParseFile("settings.json", hooks.SourceProject, text, root)
+		file := settings.ParseFile("settings.json", settings.SourceProject, text, root)
 		checkRanges(t, text, file.Diagnostics)
 		for i, h := range file.Hooks {
 			if !runnable(h) || h.Timeout <= 0 || h.Matcher == nil {
@@ -64,7 +64,7 @@ func FuzzParseFile(f *testing.F) {
 		}
 
 		// Deterministic: the same text parses to the same hooks and diagnostics.
-		again := hooks.ParseFile("settings.json", hooks.SourceProject, text, root)
+		again := settings.ParseFile("settings.json", settings.SourceProject, text, root)
 		if a, b := hookList(file.Hooks), hookList(again.Hooks); a != b {
 			t.Fatalf("two parses of one text differ:\n%s\n---\n%s", a, b)
 		}
@@ -77,7 +77,7 @@ func FuzzParseFile(f *testing.F) {
 		if err != nil {
 			t.Fatalf("ParseFile accepted text that hujson cannot standardize: %v", err)
 		}
-		plain := hooks.ParseFile("settings.json", hooks.SourceProject, std, root)
+		plain := settings.ParseFile("settings.json", settings.SourceProject, std, root)
 		if hasSyntaxError(plain) {
 			t.Fatalf("the standardized text has a syntax error: %v", plain.Diagnostics)
 		}
@@ -86,7 +86,7 @@ func FuzzParseFile(f *testing.F) {
 		}
 
 		// Round trip: the hooks written back as settings parse to the same hooks.
-		back := hooks.ParseFile("settings.json", hooks.SourceProject, writeSettings(t, file.Hooks), root)
+		back := settings.ParseFile("settings.json", settings.SourceProject, writeSettings(t, file.Hooks), root)
 		if hasSyntaxError(back) {
 			t.Fatalf("the written-back settings do not parse: %v", back.Diagnostics)
 		}
@@ -96,9 +96,9 @@ func FuzzParseFile(f *testing.F) {
 	})
 }
 
-func hasSyntaxError(f hooks.File) bool {
+func hasSyntaxError(f settings.File) bool {
 	for _, d := range f.Diagnostics {
-		if d.Code == hooks.CodeSyntax {
+		if d.Code == settings.CodeSyntax {
 			return true
 		}
 	}
@@ -107,12 +107,12 @@ func hasSyntaxError(f hooks.File) bool {
 
 // hookList describes hooks by what makes them run, one per line. Timeouts
 // are compared to the millisecond: they go through a float of seconds.
-func hookList(hs []hooks.Hook) string {
+func hookList(hs []settings.Hook) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d hooks\n", len(hs))
 	for _, h := range hs {
 		fmt.Fprintf(&b, "%s %q %q %q %dms", h.Event, h.Matcher.String(), h.Type, h.Command, h.Timeout.Round(time.Millisecond).Milliseconds())
-		if h.Type != hooks.TypeCommand || h.Shell != "" || h.Once {
+		if h.Type != settings.TypeCommand || h.Shell != "" || h.Once {
 			fmt.Fprintf(&b, " url=%q prompt=%q server=%q tool=%q shell=%q once=%v", h.URL, h.Prompt, h.Server, h.Tool, h.Shell, h.Once)
 		}
 		b.WriteString("\n")
@@ -120,7 +120,7 @@ func hookList(hs []hooks.Hook) string {
 	return b.String()
 }
 
-func diagList(ds []hooks.Diagnostic) string {
+func diagList(ds []settings.Diagnostic) string {
 	var b strings.Builder
 	for _, d := range ds {
 		b.WriteString(d.String() + "\n")
@@ -131,7 +131,7 @@ func diagList(ds []hooks.Diagnostic) string {
 // writeSettings writes hooks back as a plain settings file, one matcher
 // group per hook, in the order of the hooks: an event's key is written
 // again where a file named it twice with another event between.
-func writeSettings(t *testing.T, hs []hooks.Hook) []byte {
+func writeSettings(t *testing.T, hs []settings.Hook) []byte {
 	type entry struct {
 		Type    string  `json:"type"`
 		Command string  `json:"command"`
@@ -177,7 +177,7 @@ func writeSettings(t *testing.T, hs []hooks.Hook) []byte {
 	return []byte(b.String())
 }
 
-func checkRanges(t *testing.T, text []byte, ds []hooks.Diagnostic) {
+func checkRanges(t *testing.T, text []byte, ds []settings.Diagnostic) {
 	t.Helper()
 	for _, d := range ds {
 		if d.Message == "" || d.Code == "" {
@@ -190,10 +190,10 @@ func checkRanges(t *testing.T, text []byte, ds []hooks.Diagnostic) {
 // checkRange fails unless r is a well-ordered range whose ends are real
 // positions of text: an existing line, and a column (in UTF-16 code units,
 // as LSP counts) no further than that line's end.
-func checkRange(t *testing.T, text []byte, what string, r hooks.Range) {
+func checkRange(t *testing.T, text []byte, what string, r settings.Range) {
 	t.Helper()
 	lines := strings.Split(string(text), "\n")
-	for _, p := range []hooks.Position{r.Start, r.End} {
+	for _, p := range []settings.Position{r.Start, r.End} {
 		if p.Line < 0 || p.Line >= len(lines) || p.Column < 0 || p.Column > utf16Len(lines[p.Line]) {
 			t.Fatalf("%s: position %+v is outside the text (%d lines)", what, p, len(lines))
 		}
@@ -218,15 +218,15 @@ func utf16Len(s string) int {
 }
 
 // runnable reports whether a kept hook has what its type needs to run.
-func runnable(h hooks.Hook) bool {
+func runnable(h settings.Hook) bool {
 	switch h.Type {
-	case hooks.TypeCommand:
+	case settings.TypeCommand:
 		return strings.TrimSpace(h.Command) != ""
-	case hooks.TypeHTTP:
+	case settings.TypeHTTP:
 		return strings.HasPrefix(h.URL, "http://") || strings.HasPrefix(h.URL, "https://")
-	case hooks.TypePrompt, hooks.TypeAgent:
+	case settings.TypePrompt, settings.TypeAgent:
 		return strings.TrimSpace(h.Prompt) != ""
-	case hooks.TypeMCPTool:
+	case settings.TypeMCPTool:
 		return strings.TrimSpace(h.Server) != "" && strings.TrimSpace(h.Tool) != ""
 	}
 	return false

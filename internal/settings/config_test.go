@@ -1,4 +1,4 @@
-package hooks_test
+package settings_test
 
 import (
 	"flag"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -26,7 +26,7 @@ func TestDiagnosticsGolden(t *testing.T) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			text, err := os.ReadFile(path)
 			require.NoError(t, err)
-			f := hooks.ParseFile(filepath.Base(path), hooks.SourceProject, text, root)
+			f := settings.ParseFile(filepath.Base(path), settings.SourceProject, text, root)
 			var lines []string
 			for _, d := range f.Diagnostics {
 				lines = append(lines, strings.ReplaceAll(d.String(), root, "$ROOT"))
@@ -47,7 +47,7 @@ func TestEveryHookSurvivesItsNeighboursProblems(t *testing.T) {
 	root, _ := filepath.Abs("../../testdata/config/project")
 	text, err := os.ReadFile("../../testdata/config/every-kind.json")
 	require.NoError(t, err)
-	f := hooks.ParseFile("every-kind.json", hooks.SourceProject, text, root)
+	f := settings.ParseFile("every-kind.json", settings.SourceProject, text, root)
 	var cmds []string
 	for _, h := range f.Hooks {
 		cmds = append(cmds, string(h.Event)+": "+h.Command)
@@ -63,7 +63,7 @@ func TestEveryHookSurvivesItsNeighboursProblems(t *testing.T) {
 		"PostToolUse: $CLAUDE_PROJECT_DIR/scripts/not-executable.sh",
 		"PostToolUse: jq -r .tool_name",
 	}, cmds)
-	require.Equal(t, hooks.DefaultTimeout, f.Hooks[2].Timeout, "a bad timeout falls back to the default")
+	require.Equal(t, settings.DefaultTimeout, f.Hooks[2].Timeout, "a bad timeout falls back to the default")
 	require.Equal(t, "5s", f.Hooks[6].Timeout.String())
 }
 
@@ -81,9 +81,9 @@ func TestMergeOrderAndBrokenFiles(t *testing.T) {
 	write(filepath.Join(root, ".wave", "settings.local.json"), hook("echo local"))
 	write(filepath.Join(claude, "settings.json"), hook("echo claude-user"))
 	write(filepath.Join(root, ".claude", "settings.json"), hook("echo claude-project"))
-	paths := hooks.Paths{WaveHome: home, ProjectRoot: root, ClaudeHome: claude}
+	paths := settings.Paths{WaveHome: home, ProjectRoot: root, ClaudeHome: claude}
 
-	commands := func(cfg *hooks.Config) []string {
+	commands := func(cfg *settings.Config) []string {
 		var out []string
 		for i := range cfg.Hooks {
 			if ok, _ := cfg.Active(&cfg.Hooks[i]); ok {
@@ -92,20 +92,20 @@ func TestMergeOrderAndBrokenFiles(t *testing.T) {
 		}
 		return out
 	}
-	cfg := hooks.Load(paths, nil)
+	cfg := settings.Load(paths, nil)
 	require.Equal(t, []string{"user: echo user", "local: echo local"}, commands(cfg), "Claude Code files are off by default")
 	diags := cfg.Diagnostics()
 	require.Len(t, diags, 1)
-	require.Equal(t, hooks.CodeSyntax, diags[0].Code)
+	require.Equal(t, settings.CodeSyntax, diags[0].Code)
 	require.Equal(t, filepath.Join(root, ".wave", "settings.json"), diags[0].File)
 
 	write(filepath.Join(root, ".wave", "settings.local.json"), `{"importClaudeHooks": true, "transcriptFormat": "jsonl", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo local"}]}]}}`)
-	cfg = hooks.Load(paths, nil)
+	cfg = settings.Load(paths, nil)
 	require.Equal(t, []string{"user: echo user", "local: echo local", "claude-user: echo claude-user", "claude-project: echo claude-project"}, commands(cfg))
 	require.Equal(t, "jsonl", cfg.TranscriptFormat)
 
 	// An editor's unsaved text replaces the file on disk.
-	cfg = hooks.Load(paths, map[string][]byte{filepath.Join(root, ".wave", "settings.json"): []byte(hook("echo project"))})
+	cfg = settings.Load(paths, map[string][]byte{filepath.Join(root, ".wave", "settings.json"): []byte(hook("echo project"))})
 	require.Empty(t, cfg.Diagnostics())
 	require.Equal(t, "project: echo project", commands(cfg)[1])
 }
@@ -114,21 +114,21 @@ func TestMergeOrderAndBrokenFiles(t *testing.T) {
 // 30 s for UserPromptSubmit, 10 s for MessageDisplay) whether it comes from our files or Claude Code's,
 // and VS Code's 30 s in VS Code's hook files.
 func TestDefaultTimeouts(t *testing.T) {
-	settings := `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}],
+	settingsJSON := `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}],
 		"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true"}]}],
 		"MessageDisplay": [{"hooks": [{"type": "command", "command": "true"}]}],
 		"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 7}]}]}}`
 	cases := []struct {
-		source hooks.Source
+		source settings.Source
 		want   []string
 	}{
-		{hooks.SourceUser, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "MessageDisplay 10s", "Stop 7s"}},
-		{hooks.SourceClaudeProject, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "MessageDisplay 10s", "Stop 7s"}},
-		{hooks.SourceVSCode, []string{"PreToolUse 30s", "UserPromptSubmit 30s", "MessageDisplay 30s", "Stop 7s"}},
+		{settings.SourceUser, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "MessageDisplay 10s", "Stop 7s"}},
+		{settings.SourceClaudeProject, []string{"PreToolUse 10m0s", "UserPromptSubmit 30s", "MessageDisplay 10s", "Stop 7s"}},
+		{settings.SourceVSCode, []string{"PreToolUse 30s", "UserPromptSubmit 30s", "MessageDisplay 30s", "Stop 7s"}},
 	}
 	for _, c := range cases {
 		t.Run(c.source.String(), func(t *testing.T) {
-			f := hooks.ParseFile("settings.json", c.source, []byte(settings), t.TempDir())
+			f := settings.ParseFile("settings.json", c.source, []byte(settingsJSON), t.TempDir())
 			require.Empty(t, f.Diagnostics)
 			var got []string
 			for _, h := range f.Hooks {
