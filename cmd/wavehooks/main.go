@@ -20,9 +20,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/lsp"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -139,7 +139,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	// Orphaned hook processes become the server's children, to be reaped
 	// here rather than left to an init that may not reap (hooks.AdoptOrphans).
-	if stopAdopting, err := hooks.AdoptOrphans(); err != nil {
+	if stopAdopting, err := proc.AdoptOrphans(); err != nil {
 		logger.Debug("hook orphans are left to init", "reason", err)
 	} else {
 		defer stopAdopting()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"regexp"
 	"strings"
@@ -86,7 +87,7 @@ func (e *Engine) runDelegated(ctx context.Context, h *settings.Hook, in event.In
 	defer cancel()
 	start := time.Now()
 	answer, err := d.EvaluateHook(tctx, ev)
-	o := hookOutcome{Exec: Exec{Duration: time.Since(start)}}
+	o := hookOutcome{Exec: proc.Exec{Duration: time.Since(start)}}
 	var ns *NotSupportedError
 	switch {
 	case errors.As(err, &ns):
@@ -99,8 +100,8 @@ func (e *Engine) runDelegated(ctx context.Context, h *settings.Hook, in event.In
 		o.Failure, o.ExitCode = err.Error(), -1
 	default:
 		o.Stdout = string(compactJSON(answer))
-		if len(o.Stdout) > MaxOutput {
-			o.Stdout, o.StdoutTruncated = o.Stdout[:MaxOutput], true
+		if len(o.Stdout) > proc.MaxOutput {
+			o.Stdout, o.StdoutTruncated = o.Stdout[:proc.MaxOutput], true
 		}
 	}
 	return o
@@ -357,5 +358,5 @@ func interpretMCP(ev event.Event, h *settings.Hook, raw string) verdict {
 		}
 		return verdict{err: msg, summary: "isError: non-blocking error"}
 	}
-	return interpret(ev, h, Exec{Stdout: text})
+	return interpret(ev, h, proc.Exec{Stdout: text})
 }

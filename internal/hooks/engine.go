@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"strings"
 	"sync"
@@ -19,7 +20,7 @@ import (
 // waits for them, and Close kills them.
 type Engine struct {
 	state   atomic.Pointer[Loaded]
-	runner  *Runner
+	runner  *proc.Runner
 	bg      *background
 	onStale atomic.Pointer[func()]
 	types   *typeState
@@ -29,7 +30,7 @@ type Engine struct {
 // workspace not trusted (Install another decision); its hooks run in the
 // config's project root with the server's environment.
 func NewEngine(cfg *settings.Config) *Engine {
-	e := &Engine{runner: NewRunner(cfg.Paths.ProjectRoot, environ()), bg: newBackground(), types: newTypeState()}
+	e := &Engine{runner: proc.NewRunner(cfg.Paths.ProjectRoot, proc.Environ()), bg: newBackground(), types: newTypeState()}
 	e.state.Store(Resolve(cfg, false))
 	return e
 }
@@ -238,7 +239,7 @@ func (e *Engine) fire(ctx context.Context, cfg *settings.Config, l *Loaded, trus
 	}
 	combine(&res, verdicts)
 	updatedToolOutput(&res, verdicts, in.ToolName)
-	env.collect(&res, jobs, e.runner.env)
+	env.collect(&res, jobs, e.runner.Env)
 	return res
 }
 
@@ -366,7 +367,7 @@ func record(ev event.Event, h *settings.Hook, o hookOutcome, r *Run) verdict {
 	r.Problems = append(v.problems[:len(v.problems):len(v.problems)], v.notes...)
 	if (x.StdoutTruncated && !v.cut) || x.StderrTruncated {
 		v.problems = append(v.problems[:len(v.problems):len(v.problems)],
-			fmt.Sprintf("output of `%s` exceeded %d bytes and was truncated", h.Display(), MaxOutput))
+			fmt.Sprintf("output of `%s` exceeded %d bytes and was truncated", h.Display(), proc.MaxOutput))
 	}
 	return v
 }

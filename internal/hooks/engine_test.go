@@ -16,6 +16,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -330,8 +331,8 @@ func TestFloodedOutputIsCappedAndSaysSo(t *testing.T) {
 	e, root := setup(t, one(event.PostToolUse, "cat >/dev/null; head -c 52428800 /dev/zero | tr '\\0' a; head -c 3000000 /dev/zero >&2"))
 	res := e.Fire(context.Background(), input(event.PostToolUse, root))
 	r := res.Runs[0]
-	require.Len(t, r.Stdout, hooks.MaxOutput)
-	require.Len(t, r.Stderr, hooks.MaxOutput)
+	require.Len(t, r.Stdout, proc.MaxOutput)
+	require.Len(t, r.Stderr, proc.MaxOutput)
 	require.True(t, r.StdoutTruncated)
 	require.True(t, r.StderrTruncated)
 	require.Contains(t, strings.Join(res.Warnings, "\n"), "truncated")

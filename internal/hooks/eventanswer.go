@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"path/filepath"
 	"regexp"
@@ -293,7 +294,7 @@ var discardingEvents = map[event.Event]bool{event.StopFailure: true, event.Instr
 // reading, then what Claude Code does differently for its later events —
 // fields an event discards, failures it does not show, WorktreeCreate's
 // path on stdout.
-func interpretEvent(ev event.Event, h *settings.Hook, x Exec) verdict {
+func interpretEvent(ev event.Event, h *settings.Hook, x proc.Exec) verdict {
 	if ev == event.WorktreeCreate {
 		return worktreeVerdict(h, x)
 	}
@@ -378,7 +379,7 @@ var ansiRE = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x
 // of stdout (or, as an http hook answers, hookSpecificOutput.worktreePath).
 // A relative path is relative to the directory the hook ran in; it is made
 // absolute, and checked, by ResolveWorktreePath.
-func worktreeVerdict(h *settings.Hook, x Exec) verdict {
+func worktreeVerdict(h *settings.Hook, x proc.Exec) verdict {
 	fail := func(reason, summary string) verdict {
 		return verdict{block: true, reason: reason, summary: summary}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -126,7 +127,7 @@ func TestFaultEndlessOutputUntilTimeout(t *testing.T) {
 	res := e.Fire(context.Background(), input(event.PostToolUse, root))
 	r := res.Runs[0]
 	require.True(t, r.TimedOut)
-	require.Len(t, r.Stdout, hooks.MaxOutput)
+	require.Len(t, r.Stdout, proc.MaxOutput)
 	require.True(t, r.StdoutTruncated)
 	require.Contains(t, strings.Join(res.Warnings, "\n"), "truncated")
 	require.Contains(t, strings.Join(res.Errors, "\n"), "timed out")

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -51,7 +52,7 @@ func FuzzInterpret(f *testing.F) {
 		events := event.Events()
 		ev := events[int(n)%len(events)]
 		h := &settings.Hook{Event: ev, Command: "fuzz-hook", Timeout: time.Second, Type: "command"}
-		x := Exec{ExitCode: exit, Stdout: stdout, Stderr: stderr}
+		x := proc.Exec{ExitCode: exit, Stdout: stdout, Stderr: stderr}
 
 		v := interpret(ev, h, x)
 		if again := interpret(ev, h, x); !reflect.DeepEqual(v, again) {
@@ -78,7 +79,7 @@ func FuzzInterpret(f *testing.F) {
 		}
 		if v.json {
 			// Keys match exactly: the same answer with its keys upper-cased decides nothing.
-			upper := interpret(ev, h, Exec{ExitCode: 0, Stdout: strings.ToUpper(trimmed)})
+			upper := interpret(ev, h, proc.Exec{ExitCode: 0, Stdout: strings.ToUpper(trimmed)})
 			if upper.permission != PermissionNone || upper.block || upper.stop {
 				t.Fatalf("an answer with upper-cased keys decided: %q -> %+v", strings.ToUpper(trimmed), upper)
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"io"
 	"net/http"
@@ -76,20 +77,20 @@ func (e *Engine) runHTTP(ctx context.Context, cfg *settings.Config, h *settings.
 	}
 	req.Header.Set("Content-Type", "application/json")
 	for _, hd := range h.Headers {
-		req.Header.Set(hd.Name, headerValue(&cfg.HTTPPolicy, h, hd.Value, e.runner.env))
+		req.Header.Set(hd.Name, headerValue(&cfg.HTTPPolicy, h, hd.Value, e.runner.Env))
 	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
 		return fail(settings.UnwrapURLError(err))
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxOutput+1))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, proc.MaxOutput+1))
 	if err != nil {
 		return fail(err)
 	}
 	o.Duration, o.HTTPStatus = time.Since(start), resp.StatusCode
-	if len(body) > MaxOutput {
-		body, o.StdoutTruncated = body[:MaxOutput], true
+	if len(body) > proc.MaxOutput {
+		body, o.StdoutTruncated = body[:proc.MaxOutput], true
 	}
 	o.Stdout = string(body)
 	return o
@@ -117,7 +118,7 @@ func interpretHTTP(ev event.Event, h *settings.Hook, o hookOutcome) verdict {
 		}
 		return verdict{err: msg, summary: fmt.Sprintf("HTTP %d: non-blocking error", o.HTTPStatus)}
 	case o.StdoutTruncated:
-		msg := fmt.Sprintf("the answer of %s exceeded %d bytes and was cut; it is ignored", what, MaxOutput)
+		msg := fmt.Sprintf("the answer of %s exceeded %d bytes and was cut; it is ignored", what, proc.MaxOutput)
 		if ev.DecidesPermission() {
 			return verdict{permission: PermissionDeny, reason: msg, err: msg, summary: "answer cut: deny"}
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -133,15 +134,15 @@ func TestHTTPHookAnswers(t *testing.T) {
 			require.Contains(t, res.Errors[0], "answered HTTP 302")
 		}},
 		{"an answer over 1 MiB is cut and denies a tool", event.PreToolUse, func(w http.ResponseWriter, _ *http.Request) {
-			_, _ = io.WriteString(w, `{"systemMessage": "`+strings.Repeat("x", hooks.MaxOutput)+`"}`)
+			_, _ = io.WriteString(w, `{"systemMessage": "`+strings.Repeat("x", proc.MaxOutput)+`"}`)
 		}, func(t *testing.T, res hooks.Result) {
 			require.Equal(t, hooks.PermissionDeny, res.Permission)
 			require.Contains(t, res.Reason, "exceeded 1048576 bytes")
 			require.True(t, res.Runs[0].StdoutTruncated)
-			require.Len(t, res.Runs[0].Stdout, hooks.MaxOutput)
+			require.Len(t, res.Runs[0].Stdout, proc.MaxOutput)
 		}},
 		{"an answer over 1 MiB elsewhere is an error", event.PostToolUse, func(w http.ResponseWriter, _ *http.Request) {
-			_, _ = io.WriteString(w, strings.Repeat(" ", hooks.MaxOutput+10))
+			_, _ = io.WriteString(w, strings.Repeat(" ", proc.MaxOutput+10))
 		}, func(t *testing.T, res hooks.Result) {
 			require.False(t, res.Blocked)
 			require.Len(t, res.Errors, 1)

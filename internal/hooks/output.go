@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
@@ -123,7 +124,7 @@ type permissionRequestDecision struct {
 // nothing else (the reason of a JSON answer that blocks is the feedback);
 // otherwise its JSON when stdout is a JSON object that validates, and
 // its exit code for what the JSON does not say or when it does not validate.
-func interpret(ev event.Event, h *settings.Hook, x Exec) verdict {
+func interpret(ev event.Event, h *settings.Hook, x proc.Exec) verdict {
 	if x.StartErr != "" {
 		return verdict{err: fmt.Sprintf("hook `%s` could not start: %s", h.Display(), x.StartErr), summary: "could not start"}
 	}
@@ -174,8 +175,8 @@ func interpret(ev event.Event, h *settings.Hook, x Exec) verdict {
 // cannot be read, and guessing would let a hook's deny turn into an allow.
 // It is an error the user sees; PreToolUse and PermissionRequest deny (fail
 // closed), other events go by the exit code as with any unreadable answer.
-func cutAnswer(ev event.Event, h *settings.Hook, x Exec) verdict {
-	msg := fmt.Sprintf("the JSON answer of hook `%s` is longer than the %d-byte output cap: it was cut and cannot be read", h.Display(), MaxOutput)
+func cutAnswer(ev event.Event, h *settings.Hook, x proc.Exec) verdict {
+	msg := fmt.Sprintf("the JSON answer of hook `%s` is longer than the %d-byte output cap: it was cut and cannot be read", h.Display(), proc.MaxOutput)
 	if ev.DecidesPermission() {
 		return verdict{permission: PermissionDeny, reason: msg + "; the tool call is denied",
 			err: msg + "; the tool call is denied", cut: true, summary: "json cut at the output cap: deny"}
@@ -213,7 +214,7 @@ func ignoreStdout(v verdict, h *settings.Hook) verdict {
 	return v
 }
 
-func interpretExit(ev event.Event, h *settings.Hook, x Exec, stdout string) verdict {
+func interpretExit(ev event.Event, h *settings.Hook, x proc.Exec, stdout string) verdict {
 	stderr := strings.TrimSpace(x.Stderr)
 	switch x.ExitCode {
 	case 0:

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/shellread"
 	"io"
@@ -149,7 +150,7 @@ func substituteVarPrefix(w, root string) string {
 // runs as configured, its script checked just before.
 // It returns an error, and the hook must not run, when the script is no
 // longer what was trusted.
-func (l *Loaded) pin(h *settings.Hook) (*pinnedRun, error) {
+func (l *Loaded) pin(h *settings.Hook) (*proc.PinnedRun, error) {
 	if l == nil || !l.Trusted || !h.Source.FromWorkspace() || l.root == "" {
 		return nil, nil
 	}
@@ -184,7 +185,7 @@ func (l *Loaded) pin(h *settings.Hook) (*pinnedRun, error) {
 	}
 	// A memfd, sealed; where there is none, an unlinked temporary file of
 	// ours (mode 0600), which no path leads to.
-	f, err := newMemFile("wavehooks-script")
+	f, err := proc.NewMemFile("wavehooks-script")
 	if err != nil {
 		return nil, nil
 	}
@@ -192,12 +193,12 @@ func (l *Loaded) pin(h *settings.Hook) (*pinnedRun, error) {
 		_ = f.Close()
 		return nil, nil
 	}
-	sealScript(f)
+	proc.SealScript(f)
 	if _, err := f.Seek(0, io.SeekStart); err != nil { // where /dev/fd/3 shares the offset (macOS)
 		_ = f.Close()
 		return nil, nil
 	}
-	return &pinnedRun{argv: argv, script: f}, nil
+	return &proc.PinnedRun{Argv: argv, Script: f}, nil
 }
 
 // shellArgv is how a shell runs the pinned script as it would run the

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
 )
 
 // Every way a hook's child can leave the hook's process group, for
@@ -107,7 +108,7 @@ func TestBackgroundChildrenOfAHookThatExitedKeepRunning(t *testing.T) {
 // themselves keep their exit statuses: the reaper never takes one from
 // os/exec, even with many hooks starting and ending around it.
 func TestOrphansAreAdoptedAndReaped(t *testing.T) {
-	stop, err := hooks.AdoptOrphans()
+	stop, err := proc.AdoptOrphans()
 	require.NoError(t, err)
 	defer stop()
 	dir := t.TempDir()

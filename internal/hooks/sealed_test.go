@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
 )
 
 // A background child of a hook that exited cannot fill memory through the
@@ -53,7 +53,7 @@ func TestBackgroundChildCannotFillMemory(t *testing.T) {
 			for _, n := range []int{1, 2, 3} {
 				st, err := os.Stat(fmt.Sprintf("/proc/%d/fd/%d", pid, n))
 				require.NoError(t, err)
-				require.LessOrEqual(t, st.Size(), int64(hooks.MaxOutput), "fd %d of the child holds %d bytes", n, st.Size())
+				require.LessOrEqual(t, st.Size(), int64(proc.MaxOutput), "fd %d of the child holds %d bytes", n, st.Size())
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/shellread"
 	"io"
@@ -304,9 +305,9 @@ type fileState struct {
 	// maybe marks a file the hook runs only if it exists (runFiles.maybe).
 	maybe bool
 
-	key   statKey // the file's identity and times when it was hashed
-	racy  bool    // changed too shortly before it was hashed for key to prove it unchanged
-	valid bool    // key was read
+	key   proc.StatKey // the file's identity and times when it was hashed
+	racy  bool         // changed too shortly before it was hashed for key to prove it unchanged
+	valid bool         // key was read
 }
 
 // stateAbsent is the State of a file that does not exist.
@@ -356,7 +357,7 @@ func workspaceFile(path, root, realRoot string, prev *fileState) (fileState, boo
 // hashFile hashes a regular file's contents. When prev recorded the same
 // file, unchanged by its identity, size and times, and not racy, its hash is
 // reused without reading the file again.
-func hashFile(path string, prev *fileState) (state string, key statKey, racy, valid bool) {
+func hashFile(path string, prev *fileState) (state string, key proc.StatKey, racy, valid bool) {
 	start := time.Now()
 	// O_NONBLOCK: opening a FIFO planted where a script was must not hang the server.
 	file, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -371,7 +372,7 @@ func hashFile(path string, prev *fileState) (state string, key statKey, racy, va
 	if !st.Mode().IsRegular() {
 		return "not a regular file", key, false, false
 	}
-	key, valid = statKeyOf(st)
+	key, valid = proc.StatKeyOf(st)
 	if valid && prev != nil && prev.valid && !prev.racy && prev.key == key {
 		return prev.State, key, false, true
 	}
@@ -387,7 +388,7 @@ func hashFile(path string, prev *fileState) (state string, key statKey, racy, va
 	// A change within the file system's time granularity of the read could
 	// leave size and times as they were: such a file is hashed again on
 	// every check (as git treats "racily clean" files).
-	racy = valid && key.changed.After(start.Add(-racyWindow))
+	racy = valid && key.Changed.After(start.Add(-racyWindow))
 	return state, key, racy, valid
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -199,7 +200,7 @@ func TestWorkspaceFileFIFO(t *testing.T) {
 // read it again while it is unchanged, and still finds a rewrite of the
 // same size in the same second: the change time moves.
 func TestCheckRereadsOnlyChangedFiles(t *testing.T) {
-	if _, ok := statKeyOf(mustStat(t, t.TempDir())); !ok {
+	if _, ok := proc.StatKeyOf(mustStat(t, t.TempDir())); !ok {
 		t.Skip("no change times here: every check reads the files")
 	}
 	defer func(w time.Duration) { racyWindow = w }(racyWindow)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"strings"
 	"sync"
@@ -44,7 +45,7 @@ const (
 // hook's answer (in Stdout; Failure when the agent host answered with an
 // error). NotRun says why a hook that was started could not run at all.
 type hookOutcome struct {
-	Exec
+	proc.Exec
 	HTTPStatus int
 	Failure    string
 	NotRun     string
@@ -67,7 +68,7 @@ func (e *Engine) execute(ctx context.Context, cfg *settings.Config, l *Loaded, h
 // runCommand runs a command hook. A trusted workspace hook that runs a
 // workspace script directly runs the copy of it that was checked against
 // the trust, or, when the script changed since, does not run.
-func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *settings.Hook, stdin []byte, eventEnv []string) Exec {
+func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *settings.Hook, stdin []byte, eventEnv []string) proc.Exec {
 	pin, err := l.pin(h)
 	if err != nil {
 		if l.Stale() {
@@ -75,9 +76,9 @@ func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *settings.Hook, st
 				(*f)()
 			}
 		}
-		return Exec{ExitCode: -1, StartErr: "the hook did not run: " + err.Error()}
+		return proc.Exec{ExitCode: -1, StartErr: "the hook did not run: " + err.Error()}
 	}
-	return e.runner.runHook(ctx, h, stdin, eventEnv, pin)
+	return e.runner.RunPinned(ctx, h, stdin, eventEnv, pin)
 }
 
 // interpretHook reads the outcome of a hook of any type.
@@ -94,7 +95,7 @@ func interpretHook(ev event.Event, h *settings.Hook, o hookOutcome) verdict {
 	case o.Failure != "":
 		return verdict{err: fmt.Sprintf("%s hook `%s` failed: %s", h.Type, h.Display(), o.Failure), summary: "the agent host answered an error: non-blocking error"}
 	case o.StdoutTruncated:
-		msg := fmt.Sprintf("the answer to %s hook `%s` exceeded %d bytes; it is ignored", h.Type, h.Display(), MaxOutput)
+		msg := fmt.Sprintf("the answer to %s hook `%s` exceeded %d bytes; it is ignored", h.Type, h.Display(), proc.MaxOutput)
 		if ev.DecidesPermission() {
 			return verdict{permission: PermissionDeny, reason: msg, err: msg, summary: "answer cut: deny"}
 		}
@@ -219,7 +220,7 @@ func (t *typeState) forget(sessionID string) {
 
 // asyncOutput keeps what an ended async hook said for the model, and says
 // whether an asyncRewake hook wakes the agent (with what text).
-func (e *Engine) asyncOutput(in event.Input, h *settings.Hook, x Exec, v *verdict, res *Result) {
+func (e *Engine) asyncOutput(in event.Input, h *settings.Hook, x proc.Exec, v *verdict, res *Result) {
 	for _, text := range []string{v.addContext, v.systemMessage} {
 		if text != "" {
 			e.types.post(in.SessionID, Delivery{Event: in.Event, Hook: h.Display(), Content: capText(text)})

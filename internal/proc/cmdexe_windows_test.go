@@ -1,4 +1,4 @@
-package hooks_test
+package proc_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -20,7 +20,7 @@ import (
 // a quote. On main Go's quoting turned it into \", and `echo "hi there"`
 // printed \"hi there\".
 func TestCmdExeGetsTheArgumentsAsWritten(t *testing.T) {
-	r := hooks.NewRunner(t.TempDir(), nil)
+	r := proc.NewRunner(t.TempDir(), nil)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -41,7 +41,7 @@ func TestCmdExeGetsTheArgumentsAsWritten(t *testing.T) {
 // starts on the next try (seen once in about ten runs of make test-wine, on
 // cmd.exe). What the test checks is what cmd.exe reads once it runs; any
 // other start failure, or a third one, is the test's failure.
-func runStarted(t *testing.T, r *hooks.Runner, h *settings.Hook) hooks.Exec {
+func runStarted(t *testing.T, r *proc.Runner, h *settings.Hook) proc.Exec {
 	t.Helper()
 	for try := 1; ; try++ {
 		got := r.RunHook(context.Background(), h, nil)
@@ -60,7 +60,7 @@ func runStarted(t *testing.T, r *hooks.Runner, h *settings.Hook) hooks.Exec {
 func TestARootedCwdStaysInTheProject(t *testing.T) {
 	project := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(project, "tmp"), 0o755))
-	r := hooks.NewRunner(project, nil)
+	r := proc.NewRunner(project, nil)
 	got := r.RunHook(context.Background(), &settings.Hook{Command: "cmd", Args: []string{"/c", "cd"}, Cwd: "/tmp", Timeout: time.Minute}, nil)
 	require.Equal(t, 0, got.ExitCode, "%+v", got)
 	require.True(t, strings.EqualFold(filepath.Join(project, "tmp"), strings.TrimSpace(got.Stdout)), "cwd %q", got.Stdout)

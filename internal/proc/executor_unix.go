@@ -1,6 +1,6 @@
 //go:build !windows
 
-package hooks
+package proc
 
 import (
 	"github.com/wavehooks/wavehooks/internal/settings"

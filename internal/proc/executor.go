@@ -1,4 +1,4 @@
-package hooks
+package proc
 
 import (
 	"context"
@@ -41,14 +41,14 @@ type Exec struct {
 // Runner runs hook commands. The zero value is not usable; use NewRunner.
 type Runner struct {
 	dir string
-	env []string
+	Env []string
 }
 
 // NewRunner returns a runner whose hooks run in projectRoot with the given
 // environment plus WAVE_PROJECT_DIR and CLAUDE_PROJECT_DIR.
 func NewRunner(projectRoot string, env []string) *Runner {
 	env = append(env[:len(env):len(env)], "WAVE_PROJECT_DIR="+projectRoot, "CLAUDE_PROJECT_DIR="+projectRoot)
-	return &Runner{dir: projectRoot, env: env}
+	return &Runner{dir: projectRoot, Env: env}
 }
 
 // RunHook runs one configured hook in its own process group with stdin as
@@ -73,13 +73,13 @@ func (r *Runner) RunHook(ctx context.Context, h *settings.Hook, stdin []byte) Ex
 // RunHookEnv is RunHook with variables of the event ("NAME=value") added to
 // the runner's environment; the hook's own env still wins.
 func (r *Runner) RunHookEnv(ctx context.Context, h *settings.Hook, stdin []byte, eventEnv []string) Exec {
-	return r.runHook(ctx, h, stdin, eventEnv, nil)
+	return r.RunPinned(ctx, h, stdin, eventEnv, nil)
 }
 
-// runHook is RunHookEnv; with pin, the hook runs the sealed copy of its
+// runPinned is RunHookEnv; with pin, the hook runs the sealed copy of its
 // trusted script instead of the file (pinscript.go), which the child gets as
 // its descriptor 3.
-func (r *Runner) runHook(ctx context.Context, h *settings.Hook, stdin []byte, eventEnv []string, pin *pinnedRun) Exec {
+func (r *Runner) RunPinned(ctx context.Context, h *settings.Hook, stdin []byte, eventEnv []string, pin *PinnedRun) Exec {
 	if ph := settings.PluginPlaceholder(h); ph != "" {
 		pin.close()
 		return Exec{ExitCode: -1, StartErr: settings.ErrPluginPlaceholder(ph).Error()}
@@ -87,20 +87,20 @@ func (r *Runner) runHook(ctx context.Context, h *settings.Hook, stdin []byte, ev
 	var cmd *exec.Cmd
 	if pin != nil {
 		defer pin.close() // the child has its own copy once started
-		cmd = exec.Command(pin.argv[0], pin.argv[1:]...)
-		cmd.ExtraFiles = []*os.File{pin.script}
+		cmd = exec.Command(pin.Argv[0], pin.Argv[1:]...)
+		cmd.ExtraFiles = []*os.File{pin.Script}
 	} else if h.Args != nil {
 		prog, args := settings.ExecForm(h, r.dir) // placeholders substituted: internal/hooks/placeholder.go
 		cmd = exec.Command(prog, args...)
 	} else {
 		cmd = shellCommand(h) // sh -c, or the hook's shell; on Windows Git Bash or PowerShell (executor_windows.go)
 	}
-	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd.Dir, cmd.Env = r.dir, r.Env
 	if h.Cwd != "" {
 		cmd.Dir = filepath.Join(r.dir, h.Cwd)
 	}
 	if len(h.Env) > 0 || len(eventEnv) > 0 {
-		cmd.Env = append(append(r.env[:len(r.env):len(r.env)], eventEnv...), h.Env...) // later entries win
+		cmd.Env = append(append(r.Env[:len(r.Env):len(r.Env)], eventEnv...), h.Env...) // later entries win
 	}
 	return r.run(ctx, cmd, stdin, h.Timeout)
 }
@@ -365,12 +365,12 @@ func (s *fileSupply) get(name string) (*os.File, error) {
 		return f, nil
 	default:
 		go s.refill(name)
-		return newMemFile(name)
+		return NewMemFile(name)
 	}
 }
 
 func (s *fileSupply) refill(name string) {
-	f, err := newMemFile(name)
+	f, err := NewMemFile(name)
 	if err != nil {
 		return
 	}
@@ -392,4 +392,4 @@ func newTempFile(name string) (*os.File, error) {
 }
 
 // environ is the environment hooks inherit by default.
-func environ() []string { return os.Environ() }
+func Environ() []string { return os.Environ() }

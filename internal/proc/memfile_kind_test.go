@@ -1,6 +1,6 @@
 //go:build linux
 
-package hooks
+package proc
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // -tags wavehooks_nomemfd (make test-fallback) the unlinked temporary files
 // macOS uses, so that the rest of this package's tests run that path.
 func TestMemFileKind(t *testing.T) {
-	f, err := newMemFile("wavehooks-kind")
+	f, err := NewMemFile("wavehooks-kind")
 	require.NoError(t, err)
 	defer f.Close()
 	target, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))

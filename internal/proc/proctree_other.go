@@ -1,6 +1,6 @@
 //go:build !linux && !windows
 
-package hooks
+package proc
 
 import (
 	"os"

@@ -1,6 +1,6 @@
 //go:build !wavehooks_nomemfd
 
-package hooks
+package proc
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 // poll and no goroutine copying, which is most of what separates running a
 // hook from a bare fork/exec. It allows seals, which bound what the file can
 // hold once the hook has exited (sealInput, sealOutput).
-func newMemFile(name string) (*os.File, error) {
+func NewMemFile(name string) (*os.File, error) {
 	fd, err := unix.MemfdCreate(name, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
 	if err != nil {
 		return newTempFile(name)
@@ -50,7 +50,7 @@ func sealOutput(f *os.File) {
 // sealScript seals the in-memory copy of a trusted script that a hook is
 // about to run (pinscript.go) against any change, for good: what the hook
 // runs is what was checked. It reports whether the seals hold.
-func sealScript(f *os.File) bool {
+func SealScript(f *os.File) bool {
 	_, err := unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE)
 	return err == nil
 }

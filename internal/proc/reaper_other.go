@@ -1,6 +1,6 @@
 //go:build !linux
 
-package hooks
+package proc
 
 import "errors"
 

@@ -1,6 +1,6 @@
 //go:build windows
 
-package hooks
+package proc
 
 import (
 	"os"
@@ -19,7 +19,7 @@ import (
 // sparse, so that cutting a flooding hook's output back to MaxOutput
 // (cut) leaves a hole that takes no disk space while the hook writes on
 // past it, as on Linux and macOS.
-func newMemFile(name string) (*os.File, error) {
+func NewMemFile(name string) (*os.File, error) {
 	path := filepath.Join(os.TempDir(), name+"-"+strconv.Itoa(os.Getpid())+"-"+
 		strconv.FormatInt(time.Now().UnixNano(), 36)+"-"+strconv.FormatUint(memFileSeq.Add(1), 10))
 	p, err := windows.UTF16PtrFromString(path)
@@ -47,4 +47,4 @@ func sealOutput(*os.File)      {}
 
 // sealScript cannot seal: the copy of a script a hook runs is an unlinked
 // temporary file, which no path leads to (pinscript.go).
-func sealScript(*os.File) bool { return false }
+func SealScript(*os.File) bool { return false }

@@ -1,13 +1,13 @@
 //go:build !windows && (!linux || wavehooks_nomemfd)
 
-package hooks
+package proc
 
 import "os"
 
 // newMemFile returns an unlinked temporary file where memfd does not exist
 // (macOS), and on Linux built with -tags wavehooks_nomemfd, which is how
 // this path is tested (make test-fallback).
-func newMemFile(name string) (*os.File, error) { return newTempFile(name) }
+func NewMemFile(name string) (*os.File, error) { return newTempFile(name) }
 
 // sealInput does nothing: only memfds can be sealed.
 func sealInput(*os.File) {}
@@ -21,4 +21,4 @@ func sealOutput(*os.File) {}
 
 // sealScript cannot seal: the copy of a script a hook runs is an unlinked
 // temporary file, which no path leads to (pinscript.go).
-func sealScript(*os.File) bool { return false }
+func SealScript(*os.File) bool { return false }

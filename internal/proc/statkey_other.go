@@ -1,6 +1,6 @@
 //go:build !linux
 
-package hooks
+package proc
 
 import (
 	"os"
@@ -9,9 +9,9 @@ import (
 
 // statKey would identify a file's contents without reading them; where the
 // change time is not read, files are hashed again on every check.
-type statKey struct {
-	changed time.Time
+type StatKey struct {
+	Changed time.Time
 }
 
 // statKeyOf reports that no key is known, so the file is always hashed again.
-func statKeyOf(os.FileInfo) (statKey, bool) { return statKey{}, false }
+func StatKeyOf(os.FileInfo) (StatKey, bool) { return StatKey{}, false }
