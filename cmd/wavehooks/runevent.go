@@ -19,6 +19,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
@@ -106,9 +107,9 @@ func prepareInput(ev event.Event, data []byte, projectRoot string) (event.Input,
 // loadForRun loads the settings the paths name (texts stand in for files'
 // contents, as in hooks.Load) and makes the one trust decision for them:
 // the configuration an engine is built from and what it installs.
-func loadForRun(paths settings.Paths, texts map[string][]byte, trust bool) (*settings.Config, *hooks.Loaded) {
+func loadForRun(paths settings.Paths, texts map[string][]byte, trusted bool) (*settings.Config, *trust.Loaded) {
 	cfg := settings.Load(paths, texts)
-	return cfg, hooks.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, trust)
+	return cfg, trust.NewTrustStore(paths.WaveHome).Decide(paths.ProjectRoot, cfg, trusted)
 }
 
 // reportSettings prints the diagnostics of the configuration that runs
@@ -117,14 +118,14 @@ func loadForRun(paths settings.Paths, texts map[string][]byte, trust bool) (*set
 // settings that waits for trust: an untrusted project's disableAllHooks
 // leaves the user's own hooks running, and saying that they "do not run"
 // would be false.
-func reportSettings(stderr io.Writer, command string, l *hooks.Loaded) {
+func reportSettings(stderr io.Writer, command string, l *trust.Loaded) {
 	for _, d := range l.Config.Diagnostics() {
 		fmt.Fprintln(stderr, safetext.Line(d.String(), 0))
 	}
 	if l.Trusted {
 		return
 	}
-	for _, s := range hooks.WorkspaceSettings(l.Full) {
+	for _, s := range trust.WorkspaceSettings(l.Full) {
 		fmt.Fprintf(stderr, "wavehooks %s: the workspace is not trusted, so its setting %s does not apply: "+
 			"your own hooks run as if it were not set (--trust-workspace, or Trust in the editor, applies it)\n", command, safetext.Line(s, 0))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooktest"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // testHooks is `wavehooks test [PATH…]`: the case files of the paths (by
@@ -111,7 +112,7 @@ func testHost(stderr io.Writer) hooktest.Host {
 	reported := map[string]bool{}
 	return hooktest.Host{
 		Prepare: prepareInput,
-		Fire: func(ctx context.Context, paths settings.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *hooks.Loaded) {
+		Fire: func(ctx context.Context, paths settings.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *trust.Loaded) {
 			cfg, loaded := loadForRun(paths, texts, trust)
 			if key := fmt.Sprint(paths.ProjectRoot, "\x00", texts); !reported[key] {
 				reported[key] = true

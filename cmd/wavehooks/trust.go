@@ -7,10 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // trustCommand is `wavehooks trust`: trust a project's own hooks and
@@ -45,7 +45,7 @@ func trustCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "wavehooks trust:", safetext.Line(err.Error(), 0))
 		return 2
 	}
-	store := hooks.NewTrustStore(hc.WaveHome)
+	store := trust.NewTrustStore(hc.WaveHome)
 	shown := safetext.Line(root, 0)
 	if *revoke {
 		had, err := store.Revoke(root)

@@ -13,6 +13,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // BenchmarkOneTrueHook compares one matching `true` hook through the whole
@@ -102,7 +103,7 @@ func BenchmarkTrustedWorkspaceScript(b *testing.B) {
 	}
 	work := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	ws := hooks.NewEngine(work)
-	ws.Install(hooks.Resolve(work, true))
+	ws.Install(trust.Resolve(work, true))
 	user, _ := benchEngine(b, one(event.PreToolUse, script))
 	in := input(event.PreToolUse, root)
 	var tu, tw time.Duration

@@ -12,6 +12,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // TestDisabledHooksDoNotRun: "enabled": false on a hook, or on its matcher
@@ -84,8 +85,8 @@ func TestTurningAHookOffNeedsNoTrust(t *testing.T) {
 	}
 	const off = `, "enabled": false`
 	l := writeLayout(t, map[string]string{".wave/settings.json": settings("", "", "exit 0")})
-	store := hooks.NewTrustStore(l.home)
-	decide := func(text string) *hooks.Loaded {
+	store := trust.NewTrustStore(l.home)
+	decide := func(text string) *trust.Loaded {
 		require.NoError(t, os.WriteFile(l.path(".wave/settings.json"), []byte(text), 0o644))
 		return store.Decide(l.root, l.load(t), false)
 	}
@@ -109,6 +110,6 @@ func TestTurningAHookOffNeedsNoTrust(t *testing.T) {
 	require.True(t, decide(settings(off, off, "exit 0")).Trusted, "more off")
 	l2 := decide(settings("", "", "exit 0"))
 	require.False(t, l2.Trusted, "a hook turned back on waits for trust")
-	require.Equal(t, []string{"true", "exit 0"}, hooks.WorkspaceCommands(l2.Full), "the prompt lists it")
-	require.Equal(t, []string{"exit 0"}, hooks.WorkspaceCommands(decide(settings(off, "", "exit 0")).Full), "a hook that is off is not listed")
+	require.Equal(t, []string{"true", "exit 0"}, trust.WorkspaceCommands(l2.Full), "the prompt lists it")
+	require.Equal(t, []string{"exit 0"}, trust.WorkspaceCommands(decide(settings(off, "", "exit 0")).Full), "a hook that is off is not listed")
 }

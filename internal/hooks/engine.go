@@ -8,6 +8,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,7 +20,7 @@ import (
 // the new hooks). Async hooks outlive the event that started them: Wait
 // waits for them, and Close kills them.
 type Engine struct {
-	state   atomic.Pointer[Loaded]
+	state   atomic.Pointer[trust.Loaded]
 	runner  *proc.Runner
 	bg      *background
 	onStale atomic.Pointer[func()]
@@ -31,22 +32,22 @@ type Engine struct {
 // config's project root with the server's environment.
 func NewEngine(cfg *settings.Config) *Engine {
 	e := &Engine{runner: proc.NewRunner(cfg.Paths.ProjectRoot, proc.Environ()), bg: newBackground(), types: newTypeState()}
-	e.state.Store(Resolve(cfg, false))
+	e.state.Store(trust.Resolve(cfg, false))
 	return e
 }
 
 // Install swaps the configuration and its trust decision in one step;
 // events already running keep the old ones.
-func (e *Engine) Install(l *Loaded) { e.state.Store(l) }
+func (e *Engine) Install(l *trust.Loaded) { e.state.Store(l) }
 
 // Loaded returns the configuration in use with its trust decision.
-func (e *Engine) Loaded() *Loaded { return e.state.Load() }
+func (e *Engine) Loaded() *trust.Loaded { return e.state.Load() }
 
 // Config returns the configuration in use.
 func (e *Engine) Config() *settings.Config { return e.state.Load().Config }
 
 // SetConfig swaps the configuration, with the workspace not trusted.
-func (e *Engine) SetConfig(cfg *settings.Config) { e.Install(Resolve(cfg, false)) }
+func (e *Engine) SetConfig(cfg *settings.Config) { e.Install(trust.Resolve(cfg, false)) }
 
 // SetWorkspaceTrusted makes the configuration in use trusted or not, for a
 // caller that made that decision for the configuration it installed itself
@@ -56,7 +57,7 @@ func (e *Engine) SetConfig(cfg *settings.Config) { e.Install(Resolve(cfg, false)
 func (e *Engine) SetWorkspaceTrusted(trusted bool) {
 	for {
 		old := e.state.Load()
-		if e.state.CompareAndSwap(old, old.withTrust(trusted)) {
+		if e.state.CompareAndSwap(old, old.WithTrust(trusted)) {
 			return
 		}
 	}
@@ -171,7 +172,7 @@ func (e *Engine) Fire(ctx context.Context, in event.Input) Result {
 // trustOf returns how an event asks whether the workspace's hooks may run:
 // once, when the first of them matches, checking that the files they run
 // are unchanged.
-func (e *Engine) trustOf(l *Loaded) func() (bool, string) {
+func (e *Engine) trustOf(l *trust.Loaded) func() (bool, string) {
 	var once sync.Once
 	var ok bool
 	var why string
@@ -200,7 +201,7 @@ type job struct {
 
 // fire runs the hooks of cfg for in; direct runs them whatever the policy
 // says (for FireHook, where the user asked for that one hook).
-func (e *Engine) fire(ctx context.Context, cfg *settings.Config, l *Loaded, trust func() (bool, string), in event.Input, direct bool) Result {
+func (e *Engine) fire(ctx context.Context, cfg *settings.Config, l *trust.Loaded, trust func() (bool, string), in event.Input, direct bool) Result {
 	res := Result{Event: in.Event, Continue: true}
 	jobs, async := e.plan(&res, cfg, trust, in, direct)
 	if len(jobs) == 0 && len(async) == 0 {
@@ -307,7 +308,7 @@ func (e *Engine) plan(res *Result, cfg *settings.Config, trust func() (bool, str
 
 // runJobs runs the foreground jobs, each command once (a duplicate shares
 // its first's outcome), in parallel, and waits for all of them.
-func (e *Engine) runJobs(ctx context.Context, cfg *settings.Config, l *Loaded, in event.Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
+func (e *Engine) runJobs(ctx context.Context, cfg *settings.Config, l *trust.Loaded, in event.Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
 	execs := make([]hookOutcome, len(jobs))
 	if len(jobs) == 1 {
 		execs[0] = e.execute(ctx, cfg, l, jobs[0].hook, in, stdins.of(jobs[0].hook), env.forJob(0))
@@ -376,7 +377,7 @@ func record(ev event.Event, h *settings.Hook, o hookOutcome, r *Run) verdict {
 // applies and Close kills it; the event's ctx does not, since the event does
 // not wait for it. When it ends, the engine's OnAsyncDone function gets a
 // Result of that hook alone: what it said is reported, never applied.
-func (e *Engine) startAsync(in event.Input, gate ReadGate, l *Loaded, h *settings.Hook, stdin []byte, env []string, run *Run) {
+func (e *Engine) startAsync(in event.Input, gate ReadGate, l *trust.Loaded, h *settings.Hook, stdin []byte, env []string, run *Run) {
 	r := *run
 	gate.Enter()
 	started := e.bg.start(func(ctx context.Context, report func(event.Input, Result)) {

@@ -18,6 +18,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -531,8 +532,8 @@ func TestWorkspaceHooksWaitForTrust(t *testing.T) {
 	require.Contains(t, res.Warnings[0], "not trusted")
 	require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[0].Skipped)
 
-	store := hooks.NewTrustStore(home)
-	hash := hooks.WorkspaceHash(cfg)
+	store := trust.NewTrustStore(home)
+	hash := trust.WorkspaceHash(cfg)
 	require.False(t, store.Trusted(root, hash))
 	require.NoError(t, store.Trust(root, hash))
 	require.True(t, store.Trusted(root, hash))
@@ -543,7 +544,7 @@ func TestWorkspaceHooksWaitForTrust(t *testing.T) {
 	// Changing the commands invalidates the trust.
 	require.NoError(t, os.WriteFile(filepath.Join(root, ".wave", "settings.json"), []byte(one(event.SessionStart, "echo other")), 0o644))
 	cfg2 := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
-	require.False(t, store.Trusted(root, hooks.WorkspaceHash(cfg2)))
+	require.False(t, store.Trusted(root, trust.WorkspaceHash(cfg2)))
 }
 
 func writeAndLoad(tb testing.TB, home, root, settingsJSON string) *settings.Config {

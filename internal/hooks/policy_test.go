@@ -13,6 +13,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // marker is a settings file whose one Stop hook leaves a file named after
@@ -191,10 +192,10 @@ func TestPolicyIsExplained(t *testing.T) {
 func TestManagedHooksNeedNoTrustPrompt(t *testing.T) {
 	l := writeLayout(t, map[string]string{"managed": marker("managed", ""), ".wave/settings.json": marker("project", `"disableAllHooks": true`)})
 	cfg := settings.Load(l.paths(), nil)
-	require.Empty(t, hooks.WorkspaceCommands(cfg), "disabled workspace hooks need no trust")
+	require.Empty(t, trust.WorkspaceCommands(cfg), "disabled workspace hooks need no trust")
 	l = writeLayout(t, map[string]string{"managed": marker("managed", ""), ".wave/settings.json": marker("project", "")})
 	cfg = settings.Load(l.paths(), nil)
-	require.Len(t, hooks.WorkspaceCommands(cfg), 1, "only the project's hook is the workspace's")
+	require.Len(t, trust.WorkspaceCommands(cfg), 1, "only the project's hook is the workspace's")
 }
 
 func TestDefaultManagedFile(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 func TestAllFiveHookTypesLoad(t *testing.T) {
@@ -159,7 +160,7 @@ func TestTrustCoversTheNewHookFields(t *testing.T) {
 		cfg := settings.Load(settings.Paths{WaveHome: t.TempDir(), ProjectRoot: root}, nil)
 		require.Empty(t, cfg.Diagnostics())
 		// The hash is of what the workspace's files say, not of where the project is.
-		return hooks.WorkspaceHash(cfg), hooks.WorkspaceCommands(cfg)
+		return trust.WorkspaceHash(cfg), trust.WorkspaceCommands(cfg)
 	}
 	base := map[string]any{"type": "http", "url": "http://127.0.0.1:9/a", "headers": map[string]any{"Authorization": "Bearer $T"},
 		"allowedEnvVars": []string{"T"}}

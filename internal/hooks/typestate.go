@@ -6,6 +6,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,7 +56,7 @@ type hookOutcome struct {
 // l, when not nil, is the trusted configuration the event runs: a hook of
 // it that runs a workspace script directly runs the bytes that were
 // checked against the trust (runCommand).
-func (e *Engine) execute(ctx context.Context, cfg *settings.Config, l *Loaded, h *settings.Hook, in event.Input, stdin []byte, eventEnv []string) hookOutcome {
+func (e *Engine) execute(ctx context.Context, cfg *settings.Config, l *trust.Loaded, h *settings.Hook, in event.Input, stdin []byte, eventEnv []string) hookOutcome {
 	switch {
 	case h.Type == settings.TypeHTTP:
 		return e.runHTTP(ctx, cfg, h, stdin)
@@ -68,8 +69,8 @@ func (e *Engine) execute(ctx context.Context, cfg *settings.Config, l *Loaded, h
 // runCommand runs a command hook. A trusted workspace hook that runs a
 // workspace script directly runs the copy of it that was checked against
 // the trust, or, when the script changed since, does not run.
-func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *settings.Hook, stdin []byte, eventEnv []string) proc.Exec {
-	pin, err := l.pin(h)
+func (e *Engine) runCommand(ctx context.Context, l *trust.Loaded, h *settings.Hook, stdin []byte, eventEnv []string) proc.Exec {
+	pin, err := l.Pin(h)
 	if err != nil {
 		if l.Stale() {
 			if f := e.onStale.Load(); f != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // vscodeGuard is a PreToolUse hook as VS Code's documentation writes them:
@@ -85,7 +86,7 @@ func TestVSCodeHookFiles(t *testing.T) {
 		res := e.Fire(context.Background(), in)
 		require.Equal(t, hooks.PermissionNone, res.Permission, "a workspace file waits for trust")
 		require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[0].Skipped)
-		require.Contains(t, hooks.WorkspaceCommands(cfg), "./guard.sh (in scripts, with AUDIT_LEVEL=strict)")
+		require.Contains(t, trust.WorkspaceCommands(cfg), "./guard.sh (in scripts, with AUDIT_LEVEL=strict)")
 
 		e.SetWorkspaceTrusted(true)
 		res = e.Fire(context.Background(), in)
@@ -104,10 +105,10 @@ func TestVSCodeHookFiles(t *testing.T) {
 
 	t.Run("trust covers the VS Code files", func(t *testing.T) {
 		l := writeLayout(t, files)
-		before := hooks.WorkspaceHash(l.load(t))
+		before := trust.WorkspaceHash(l.load(t))
 		other := `{"hooks": {"PreToolUse": [{"type": "command", "command": "./guard.sh", "cwd": "scripts", "env": {"AUDIT_LEVEL": "lax"}}]}}`
 		require.NoError(t, os.WriteFile(filepath.Join(l.root, ".github", "hooks", "security.json"), []byte(other), 0o644))
-		require.NotEqual(t, before, hooks.WorkspaceHash(l.load(t)), "a changed env must be trusted again")
+		require.NotEqual(t, before, trust.WorkspaceHash(l.load(t)), "a changed env must be trusted again")
 	})
 
 	t.Run("matcher groups, several files in name order, broken files", func(t *testing.T) {

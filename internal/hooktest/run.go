@@ -14,6 +14,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Host is how a case's event is built and fired: the command line gives
@@ -25,7 +26,7 @@ type Host struct {
 	// Fire loads the settings of paths (texts stand in for files'
 	// contents), decides trust, and fires in through a new engine, waiting
 	// for every hook (async ones included) to end.
-	Fire func(ctx context.Context, paths settings.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *hooks.Loaded)
+	Fire func(ctx context.Context, paths settings.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *trust.Loaded)
 }
 
 // Options are what every case shares.
@@ -148,11 +149,11 @@ func Run(ctx context.Context, h Host, opts Options, cases []*Case) (*Report, err
 
 // trustNote says plainly whether a project's own hooks ran: trusted for
 // this run, trusted by the user before, or skipped as untrusted.
-func trustNote(l *hooks.Loaded, trust bool, root string) string {
-	if trust {
+func trustNote(l *trust.Loaded, trusted bool, root string) string {
+	if trusted {
 		return Trusted
 	}
-	n := len(hooks.WorkspaceCommands(l.Full))
+	n := len(trust.WorkspaceCommands(l.Full))
 	switch {
 	case n == 0:
 		return ""

@@ -8,6 +8,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Options are what one adapter adds to the opening of a workspace. The zero
@@ -53,7 +54,7 @@ type Workspace struct {
 	Root   string
 	Paths  settings.Paths
 	Engine *hooks.Engine
-	Trust  *hooks.TrustStore
+	Trust  *trust.TrustStore
 	// Store is nil when the sessions directory cannot be made (StoreErr
 	// says why) or with NoStore: sessions then live in memory.
 	Store    *session.Store
@@ -75,7 +76,7 @@ func (h *Host) Open(root string, o Options) *Workspace {
 	if o.WaveHome != "" {
 		c.WaveHome = o.WaveHome
 	}
-	w := &Workspace{Root: root, Paths: c.Paths(root), Trust: hooks.NewTrustStore(c.WaveHome),
+	w := &Workspace{Root: root, Paths: c.Paths(root), Trust: trust.NewTrustStore(c.WaveHome),
 		host: h, opts: o, always: c.TrustWorkspace || o.TrustWorkspace}
 	full := w.load()
 	w.Engine = hooks.NewEngine(full)
@@ -111,7 +112,7 @@ func (w *Workspace) load() *settings.Config {
 // decide is the trust decision for exactly full, filtered as the adapter
 // asks: config and trust are decided together (docs/security.md,
 // "Workspace trust").
-func (w *Workspace) decide(full *settings.Config) *hooks.Loaded {
+func (w *Workspace) decide(full *settings.Config) *trust.Loaded {
 	l := w.Trust.Decide(w.Root, full, w.always)
 	if w.opts.Filter != nil {
 		l = l.WithConfig(w.opts.Filter(l.Config))
@@ -120,12 +121,12 @@ func (w *Workspace) decide(full *settings.Config) *hooks.Loaded {
 }
 
 // Loaded is the configuration in force with its trust decision.
-func (w *Workspace) Loaded() *hooks.Loaded { return w.Engine.Loaded() }
+func (w *Workspace) Loaded() *trust.Loaded { return w.Engine.Loaded() }
 
 // Reload reads the settings again, decides trust for exactly what it read
 // and installs the two together; the next event uses them. Reloads take
 // turns: one that started later is never overwritten by an earlier one.
-func (w *Workspace) Reload() *hooks.Loaded {
+func (w *Workspace) Reload() *trust.Loaded {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	l := w.decide(w.load())

@@ -13,10 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/lsp"
 	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Load: loadSessions sessions of loadEvents events each, all at once over one
@@ -276,7 +276,7 @@ func TestLoadReloadStorm(t *testing.T) {
 	require.NoError(t, os.WriteFile(settingsJSON, []byte(trusted), 0o644))
 	// The user trusted this version in an earlier session.
 	paths := settings.Paths{WaveHome: home, ProjectRoot: root}
-	require.NoError(t, hooks.NewTrustStore(home).Trust(root, hooks.WorkspaceHash(settings.Load(paths, nil))))
+	require.NoError(t, trust.NewTrustStore(home).Trust(root, trust.WorkspaceHash(settings.Load(paths, nil))))
 
 	clients := make([]*editor, stormClients)
 	for k := range clients {

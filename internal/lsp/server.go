@@ -20,6 +20,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 	"github.com/wavehooks/wavehooks/internal/watcher"
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
@@ -138,7 +139,7 @@ type Server struct {
 	ws           *host.Workspace // the workspace: engine, store and trust below are its
 	engine       *hooks.Engine
 	store        *session.Store
-	trust        *hooks.TrustStore
+	trust        *trust.TrustStore
 	reloadMu     sync.Mutex  // one reload (load, decide trust, install) at a time; guards watch's script registrations
 	trustPrompt  sync.Mutex  // one trust prompt at a time; guards trustAsked
 	trustAsked   string      // the hash the user last answered the prompt for

@@ -1,4 +1,4 @@
-package hooks
+package trust
 
 import (
 	"bytes"
@@ -150,7 +150,7 @@ func substituteVarPrefix(w, root string) string {
 // runs as configured, its script checked just before.
 // It returns an error, and the hook must not run, when the script is no
 // longer what was trusted.
-func (l *Loaded) pin(h *settings.Hook) (*proc.PinnedRun, error) {
+func (l *Loaded) Pin(h *settings.Hook) (*proc.PinnedRun, error) {
 	if l == nil || !l.Trusted || !h.Source.FromWorkspace() || l.root == "" {
 		return nil, nil
 	}

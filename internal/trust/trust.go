@@ -1,4 +1,4 @@
-package hooks
+package trust
 
 import (
 	"crypto/sha256"
@@ -82,7 +82,7 @@ func (d *Loaded) loaded(trusted bool) *Loaded {
 }
 
 // withTrust is the same configuration under another trust decision.
-func (l *Loaded) withTrust(trusted bool) *Loaded { return l.loaded(trusted) }
+func (l *Loaded) WithTrust(trusted bool) *Loaded { return l.loaded(trusted) }
 
 // WithConfig is the same decision with cfg in force instead of Config (the
 // ACP proxy leaves out hooks its agent runs itself); Full and the trust are
