@@ -6,7 +6,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -29,25 +28,25 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 	add := func(label string, kind protocol.CompletionItemKind, doc string) {
 		list.Items = append(list.Items, protocol.CompletionItem{Label: label, Kind: kind, Detail: doc})
 	}
-	place := hooks.Locate(text, off).Place()
+	place := Locate(text, off).Place()
 	switch place.Kind {
-	case hooks.PlaceRootKey:
+	case PlaceRootKey:
 		for _, k := range settings.RootKeys {
 			add(k, protocol.CompletionItemKindProperty, settings.KeyDocs[k])
 		}
-	case hooks.PlaceEventKey:
+	case PlaceEventKey:
 		for _, e := range event.Events() {
 			spec, _ := event.Spec(e)
 			add(string(e), protocol.CompletionItemKindEvent, spec.Summary)
 		}
-	case hooks.PlaceGroupKey:
+	case PlaceGroupKey:
 		add("matcher", protocol.CompletionItemKindProperty, settings.KeyDocs["matcher"])
 		add("hooks", protocol.CompletionItemKindProperty, "The commands of this matcher group.")
-	case hooks.PlaceHookKey:
+	case PlaceHookKey:
 		for _, k := range settings.HookKeys {
 			add(k, protocol.CompletionItemKindProperty, settings.KeyDocs[k])
 		}
-	case hooks.PlaceHookValue:
+	case PlaceHookValue:
 		switch place.Key {
 		case "type":
 			for _, t := range settings.HookTypes {
@@ -62,7 +61,7 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 				add(v, protocol.CompletionItemKindValue, settings.KeyDocs["onFailure"])
 			}
 		}
-	case hooks.PlaceMatcher:
+	case PlaceMatcher:
 		// The event's own values (PreSkillShellCommand's shells too), else
 		// tool names for the tool events; nothing for names the user chose.
 		spec, ok := event.Spec(place.Event)

@@ -6,7 +6,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -21,17 +20,17 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 	if err != nil || !ok {
 		return nil, err
 	}
-	loc := hooks.Locate(text, off)
+	loc := Locate(text, off)
 	if !loc.InString {
 		return nil, nil
 	}
 	var doc string
 	switch place := loc.Place(); place.Kind {
-	case hooks.PlaceEventKey:
+	case PlaceEventKey:
 		doc, _ = settings.EventDoc(event.Event(loc.Text))
-	case hooks.PlaceRootKey, hooks.PlaceGroupKey, hooks.PlaceHookKey:
+	case PlaceRootKey, PlaceGroupKey, PlaceHookKey:
 		doc = settings.KeyDocs[loc.Text]
-	case hooks.PlaceMatcher:
+	case PlaceMatcher:
 		if m, err := settings.CompileMatcherFor(place.Event, loc.Text); err == nil {
 			doc = "Matcher: " + describeMatcherFor(place.Event, m)
 		}

@@ -1,4 +1,4 @@
-package hooks
+package lsp
 
 import "github.com/wavehooks/wavehooks/internal/event"
 
