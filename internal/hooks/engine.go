@@ -5,13 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/trust"
-	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // Engine fires events: it picks the hooks an event matches, runs them in
@@ -45,23 +46,6 @@ func (e *Engine) Loaded() *trust.Loaded { return e.state.Load() }
 
 // Config returns the configuration in use.
 func (e *Engine) Config() *settings.Config { return e.state.Load().Config }
-
-// SetConfig swaps the configuration, with the workspace not trusted.
-func (e *Engine) SetConfig(cfg *settings.Config) { e.Install(trust.Resolve(cfg, false)) }
-
-// SetWorkspaceTrusted makes the configuration in use trusted or not, for a
-// caller that made that decision for the configuration it installed itself
-// (a one-shot command, a test). A server that reloads must Install a
-// Loaded instead, so that a decision never applies to a configuration it
-// was not made for.
-func (e *Engine) SetWorkspaceTrusted(trusted bool) {
-	for {
-		old := e.state.Load()
-		if e.state.CompareAndSwap(old, old.WithTrust(trusted)) {
-			return
-		}
-	}
-}
 
 // WorkspaceTrusted reports whether the workspace's hooks may run.
 func (e *Engine) WorkspaceTrusted() bool { return e.state.Load().Trusted }

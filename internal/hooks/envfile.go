@@ -27,7 +27,7 @@ type EnvVar struct {
 
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// ParseEnvFile reads the variables a CLAUDE_ENV_FILE sets, without running
+// parseEnvFile reads the variables a CLAUDE_ENV_FILE sets, without running
 // anything: Claude Code sources the file in the shell of each later Bash
 // command, but here the values go to the editor, so only what can be read
 // for certain is taken. That is `export NAME=value`, `declare -x NAME=value`
@@ -37,7 +37,7 @@ var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // before and then from lookup (the hook's environment). `unset NAME` takes
 // back a variable the file set. Anything else — commands, $(…), backticks,
 // arithmetic — is not run; each such statement is a problem, by line.
-func ParseEnvFile(text string, lookup func(string) (string, bool)) (vars []EnvVar, problems []string) {
+func parseEnvFile(text string, lookup func(string) (string, bool)) (vars []EnvVar, problems []string) {
 	p := &envParser{src: text, lookup: lookup, line: 1, set: map[string]int{}}
 	for {
 		words, line, err := p.statement()
@@ -535,7 +535,7 @@ func (e *hookEnv) collect(res *Result, jobs []job, runnerEnv []string) {
 		if err != nil || len(text) == 0 {
 			continue
 		}
-		vars, problems := ParseEnvFile(string(text), func(name string) (string, bool) {
+		vars, problems := parseEnvFile(string(text), func(name string) (string, bool) {
 			if v, ok := set[name]; ok {
 				return v, true
 			}

@@ -2,9 +2,10 @@ package hooks
 
 import (
 	"encoding/json"
+	"time"
+
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/settings"
-	"time"
 )
 
 // Permission is a PreToolUse decision.
@@ -87,16 +88,6 @@ type Result struct {
 	// Rewake is set in the Result of an asyncRewake hook that exited 2 (as
 	// OnAsyncDone reports it): the text that wakes the agent.
 	Rewake string
-}
-
-// Ran reports whether any hook process ran for the event.
-func (r *Result) Ran() bool {
-	for i := range r.Runs {
-		if r.Runs[i].Ran {
-			return true
-		}
-	}
-	return false
 }
 
 // Run is the story of one configured hook during one event, for the

@@ -81,9 +81,6 @@ func (d *Loaded) loaded(trusted bool) *Loaded {
 	return l
 }
 
-// withTrust is the same configuration under another trust decision.
-func (l *Loaded) WithTrust(trusted bool) *Loaded { return l.loaded(trusted) }
-
 // WithConfig is the same decision with cfg in force instead of Config (the
 // ACP proxy leaves out hooks its agent runs itself); Full and the trust are
 // unchanged.
