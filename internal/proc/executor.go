@@ -90,7 +90,7 @@ func (r *Runner) RunPinned(ctx context.Context, h *settings.Hook, stdin []byte, 
 		cmd = exec.Command(pin.Argv[0], pin.Argv[1:]...)
 		cmd.ExtraFiles = []*os.File{pin.Script}
 	} else if h.Args != nil {
-		prog, args := settings.ExecForm(h, r.dir) // placeholders substituted: internal/hooks/placeholder.go
+		prog, args := settings.ExecForm(h, r.dir) // placeholders substituted: internal/settings/placeholder.go
 		cmd = exec.Command(prog, args...)
 	} else {
 		cmd = shellCommand(h) // sh -c, or the hook's shell; on Windows Git Bash or PowerShell (executor_windows.go)

@@ -10,7 +10,7 @@ import (
 // KeyShape is the JSON shape of a settings or hook key's value: its JSON
 // type and the values it allows. The parser checks values against it
 // (parse.go, parsetypes.go), and the VS Code schema's shapes are written
-// from it (internal/hooks/schema_test.go), so that the editor and the server accept
+// from it (internal/settings/schema_test.go), so that the editor and the server accept
 // the same values. What only the parser can tell (a header name, a URL that
 // parses, a cwd inside the project, an "if" rule) is checked by the parser
 // after the shape fits.

@@ -626,7 +626,7 @@ func scriptGivenToInterpreter(command string) (interp, script string) {
 func (p *fileParser) checkProgram(v *hujson.Value, h *Hook) {
 	prog := h.Command
 	if p.root != "" {
-		prog = substituteProjectDir(prog, p.root) // as the runner does: internal/hooks/placeholder.go
+		prog = substituteProjectDir(prog, p.root) // as the runner does: internal/settings/placeholder.go
 	}
 	switch {
 	case strings.ContainsAny(prog, "$`"):

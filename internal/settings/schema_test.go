@@ -20,7 +20,7 @@ import (
 // events — one entry each, with what its matcher is compared with, when it
 // fires, what exit 2 does and the fields its stdin adds — are made from the
 // server's event specs, its keys' shapes (type, allowed values, elements)
-// and each hook type's required keys are the parser's (internal/hooks/keyshapes.go),
+// and each hook type's required keys are the parser's (internal/settings/keyshapes.go),
 // and its keys' descriptions are the server's hover texts, so that the
 // schema cannot know another set of events or keys or say something else
 // about one: `go test ./hooks -run TestVSCodeSchemaEvents -args -update`
