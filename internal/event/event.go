@@ -206,7 +206,7 @@ func Events() []Event {
 	return out
 }
 
-// canBlock reports whether a block (exit 2 or decision "block") stops
+// CanBlock reports whether a block (exit 2 or decision "block") stops
 // something for the event: the prompt, stopping, the compaction, or it sends
 // feedback to the model. Other events cannot be blocked: exit 2 is an error
 // for the user and decision "block" is ignored.
@@ -219,7 +219,7 @@ func (e Event) CanBlock() bool {
 	return false
 }
 
-// decidesPermission reports whether the event's hooks decide a permission.
+// DecidesPermission reports whether the event's hooks decide a permission.
 // PreModelSwitch's decides the switch, PreSkillShellCommand's whether a
 // skill's shell command runs.
 func (e Event) DecidesPermission() bool {

@@ -168,7 +168,7 @@ func changedFileName(extra map[string]json.RawMessage) string {
 	return filepath.Base(p)
 }
 
-// laterSample fills a plausible input of one of Claude Code's later events
+// LaterSample fills a plausible input of one of Claude Code's later events
 // into in, for "Run hook".
 func LaterSample(in *Input) {
 	raw := func(kv ...string) map[string]json.RawMessage {
@@ -232,7 +232,7 @@ func LaterSample(in *Input) {
 	}
 }
 
-// quietEvents are the events whose hooks' failures Claude Code only writes
+// QuietEvents are the events whose hooks' failures Claude Code only writes
 // to its debug log: the run history is that log here, so a failure (exit 2
 // included) or an answer that does not validate becomes no error or warn
 // block, and the run's decision says what happened.

@@ -327,7 +327,7 @@ var fieldDefaults = map[Event]map[string]json.RawMessage{
 	PreSkillShellCommand: {"command_name": json.RawMessage(`""`), "invoked_by": json.RawMessage(`"other"`)},
 }
 
-// vscodeStdin is the stdin of VS Code's hooks: Claude Code's fields and,
+// VSCodeStdin is the stdin of VS Code's hooks: Claude Code's fields and,
 // after them, the common fields VS Code sends: timestamp, sessionId and
 // hookEventName.
 func (in *Input) VSCodeStdin() []byte {

@@ -76,7 +76,7 @@ func (r *Runner) RunHookEnv(ctx context.Context, h *settings.Hook, stdin []byte,
 	return r.RunPinned(ctx, h, stdin, eventEnv, nil)
 }
 
-// runPinned is RunHookEnv; with pin, the hook runs the sealed copy of its
+// RunPinned is RunHookEnv; with pin, the hook runs the sealed copy of its
 // trusted script instead of the file (pinscript.go), which the child gets as
 // its descriptor 3.
 func (r *Runner) RunPinned(ctx context.Context, h *settings.Hook, stdin []byte, eventEnv []string, pin *PinnedRun) Exec {
@@ -391,5 +391,5 @@ func newTempFile(name string) (*os.File, error) {
 	return file, nil
 }
 
-// environ is the environment hooks inherit by default.
+// Environ is the environment hooks inherit by default.
 func Environ() []string { return os.Environ() }

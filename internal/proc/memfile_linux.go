@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// newMemFile returns an anonymous in-memory file (memfd) for a hook's stdin,
+// NewMemFile returns an anonymous in-memory file (memfd) for a hook's stdin,
 // stdout or stderr: the child writes and reads it directly, with no pipe to
 // poll and no goroutine copying, which is most of what separates running a
 // hook from a bare fork/exec. It allows seals, which bound what the file can
@@ -47,7 +47,7 @@ func sealOutput(f *os.File) {
 	_, _ = unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_WRITE)
 }
 
-// sealScript seals the in-memory copy of a trusted script that a hook is
+// SealScript seals the in-memory copy of a trusted script that a hook is
 // about to run (pinscript.go) against any change, for good: what the hook
 // runs is what was checked. It reports whether the seals hold.
 func SealScript(f *os.File) bool {

@@ -4,7 +4,7 @@ package proc
 
 import "os"
 
-// newMemFile returns an unlinked temporary file where memfd does not exist
+// NewMemFile returns an unlinked temporary file where memfd does not exist
 // (macOS), and on Linux built with -tags wavehooks_nomemfd, which is how
 // this path is tested (make test-fallback).
 func NewMemFile(name string) (*os.File, error) { return newTempFile(name) }
@@ -19,6 +19,6 @@ func stopGrowth(*os.File) bool { return false }
 // sealOutput does nothing: only memfds can be sealed.
 func sealOutput(*os.File) {}
 
-// sealScript cannot seal: the copy of a script a hook runs is an unlinked
+// SealScript cannot seal: the copy of a script a hook runs is an unlinked
 // temporary file, which no path leads to (pinscript.go).
 func SealScript(*os.File) bool { return false }

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// newMemFile returns a temporary file for a hook's stdin, stdout or stderr.
+// NewMemFile returns a temporary file for a hook's stdin, stdout or stderr.
 // Windows cannot delete a file that is open, so it is created
 // delete-on-close (gone once the server and the hook have both closed it)
 // and marked temporary (kept in the cache where memory allows). It is
@@ -45,6 +45,6 @@ func sealInput(*os.File)       {}
 func stopGrowth(*os.File) bool { return false }
 func sealOutput(*os.File)      {}
 
-// sealScript cannot seal: the copy of a script a hook runs is an unlinked
+// SealScript cannot seal: the copy of a script a hook runs is an unlinked
 // temporary file, which no path leads to (pinscript.go).
 func SealScript(*os.File) bool { return false }

@@ -2,7 +2,7 @@ package proc
 
 import "os"
 
-// pinnedRun is how a hook runs the bytes that were checked: its program and
+// PinnedRun is how a hook runs the bytes that were checked: its program and
 // arguments, and the sealed file that holds the script, which the child
 // gets as file descriptor 3.
 type PinnedRun struct {

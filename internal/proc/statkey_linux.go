@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// statKey identifies a file's contents without reading them: the same
+// StatKey identifies a file's contents without reading them: the same
 // device, inode, size, modification and change times. The change time
 // cannot be set back by a user, so a rewrite that restores the modification
 // time still changes the key.
@@ -17,7 +17,7 @@ type StatKey struct {
 	Changed  time.Time // the change time
 }
 
-// statKeyOf reads a file's key from its Stat.
+// StatKeyOf reads a file's key from its Stat.
 func StatKeyOf(fi os.FileInfo) (StatKey, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {

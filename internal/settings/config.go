@@ -58,7 +58,7 @@ func (s Source) IsClaude() bool {
 	return s == SourceClaudeUser || s == SourceClaudeProject || s == SourceClaudeLocal
 }
 
-// isWave reports whether the source is one of wavehooks' own settings files,
+// IsWave reports whether the source is one of wavehooks' own settings files,
 // whose settings (not only hooks) count.
 func (s Source) IsWave() bool {
 	return s == SourceUser || s == SourceProject || s == SourceLocal || s == SourceManaged

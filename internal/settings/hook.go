@@ -67,7 +67,7 @@ func (h *Hook) defaultTimeout() time.Duration {
 	return defaultTimeout(h.Event, h.Source)
 }
 
-// runKey identifies what a hook runs: hooks with the same key run once per event.
+// RunKey identifies what a hook runs: hooks with the same key run once per event.
 func (h *Hook) RunKey() string {
 	var b strings.Builder
 	b.WriteString(h.Command)

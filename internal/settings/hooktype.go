@@ -24,7 +24,7 @@ const (
 // HookTypes lists the hook types, for completion and diagnostics.
 var HookTypes = []string{TypeCommand, TypeHTTP, TypeMCPTool, TypePrompt, TypeAgent}
 
-// delegated reports whether hooks of type t are evaluated by the agent host.
+// Delegated reports whether hooks of type t are evaluated by the agent host.
 func Delegated(t string) bool { return t == TypePrompt || t == TypeAgent || t == TypeMCPTool }
 
 // Default timeouts of prompt and agent hooks, as Claude Code documents them;
@@ -155,7 +155,7 @@ func (h *Hook) typeKey() string {
 	return b.String()
 }
 
-// typeSupport says on which events Claude Code runs each hook type: every
+// TypeSupport says on which events Claude Code runs each hook type: every
 // type on the events that decide something about a tool call, a prompt or
 // stopping; no prompt or agent hooks where there is nothing for a model to
 // judge; only command and mcp_tool hooks on SessionStart and Setup.
@@ -229,7 +229,7 @@ func (h *Hook) describeOptions() []string {
 // failed hook must not keep an agent or a teammate working.
 var onFailureIgnored = map[event.Event]bool{event.Stop: true, event.SubagentStop: true, event.TaskCompleted: true, event.TeammateIdle: true}
 
-// onFailureNote says why a hook's onFailure does nothing, "" when it counts.
+// OnFailureNote says why a hook's onFailure does nothing, "" when it counts.
 func OnFailureNote(ev event.Event, h *Hook) string {
 	switch {
 	case h.OnFailure != OnFailureBlock:

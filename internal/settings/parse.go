@@ -57,7 +57,7 @@ func ReadFile(path string, src Source, projectRoot string) File {
 	return ParseFile(path, src, text, projectRoot)
 }
 
-// unreadableReason says why a settings file was not read, without repeating
+// UnreadableReason says why a settings file was not read, without repeating
 // its path (the diagnostic is already about that file).
 func UnreadableReason(path string, err error) string {
 	var pe *fs.PathError
@@ -604,7 +604,7 @@ var missingScriptExit2 = map[string]bool{"sh": true, "dash": true, "python": tru
 
 // scriptGivenToInterpreter returns the interpreter and the script of a
 // command of the form "INTERPRETER [options] SCRIPT …", read as trust reads
-// it (interpreterScript in trustfiles.go), so lint and trust agree on what
+// it (InterpreterScript in trustfiles.go), so lint and trust agree on what
 // a hook runs. Only a word that looks like a file (a path, or a name with an
 // extension) counts, so that an option's value the reader does not know is
 // never reported as a missing script.
@@ -651,7 +651,7 @@ func (p *fileParser) checkProgram(v *hujson.Value, h *Hook) {
 }
 
 // checkFile flags a script that is missing, a directory, or that cannot
-// run by itself; execForm says the hook runs it with no shell ("args").
+// run by itself; ExecForm says the hook runs it with no shell ("args").
 func (p *fileParser) checkFile(v *hujson.Value, script string, execForm bool) {
 	if script == "" {
 		return

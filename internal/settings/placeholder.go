@@ -18,7 +18,7 @@ var projectDirPlaceholders = []string{"${CLAUDE_PROJECT_DIR}", "${WAVE_PROJECT_D
 // which wavehooks does not load: a hook naming one cannot find its script.
 var pluginPlaceholders = []string{"${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"}
 
-// pluginPlaceholder returns the plugin placeholder a hook's command or
+// PluginPlaceholder returns the plugin placeholder a hook's command or
 // arguments name, or "".
 func PluginPlaceholder(h *Hook) string {
 	for _, ph := range pluginPlaceholders {
@@ -34,7 +34,7 @@ func PluginPlaceholder(h *Hook) string {
 	return ""
 }
 
-// errPluginPlaceholder is Claude Code's refusal of such a hook, in its words.
+// ErrPluginPlaceholder is Claude Code's refusal of such a hook, in its words.
 func ErrPluginPlaceholder(ph string) error {
 	return fmt.Errorf("hook command references %s but the hook is not associated with a plugin; "+
 		"this variable is only available in hooks defined in a plugin's hooks/hooks.json file, not in settings files", ph)
@@ -52,7 +52,7 @@ func substituteProjectDir(s, projectDir string) string {
 	return s
 }
 
-// execForm is the program and arguments an exec-form hook runs, with its
+// ExecForm is the program and arguments an exec-form hook runs, with its
 // placeholders substituted.
 func ExecForm(h *Hook, projectDir string) (string, []string) {
 	args := make([]string, len(h.Args))

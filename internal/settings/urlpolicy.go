@@ -297,7 +297,7 @@ func (p *HTTPPolicy) AllowsURL(url string) (bool, string) {
 	return false, fmt.Sprintf("its URL %s is not in allowedHttpHookUrls (set in %s)", url, strings.Join(p.URLsFrom, ", "))
 }
 
-// envAllowed reports whether a header of h may read the variable name.
+// EnvAllowed reports whether a header of h may read the variable name.
 func (p *HTTPPolicy) EnvAllowed(h *Hook, name string) bool {
 	listed := false
 	for _, v := range h.AllowedEnvVars {
@@ -317,7 +317,7 @@ func (p *HTTPPolicy) EnvAllowed(h *Hook, name string) bool {
 	return false
 }
 
-// unwrapURLError drops net/http's "Post "url": " prefix: messages name the hook already.
+// UnwrapURLError drops net/http's "Post "url": " prefix: messages name the hook already.
 func UnwrapURLError(err error) error {
 	var ue interface{ Unwrap() error }
 	if errors.As(err, &ue) {

@@ -40,7 +40,7 @@ var wrappers = map[string]wrapper{
 	"caffeinate": {valued: set("-t", "-w")},
 }
 
-// stripPrefixWords drops what comes before the program of a simple command:
+// StripPrefixWords drops what comes before the program of a simple command:
 // variable assignments, env with its options and assignments, wrappers
 // with their options (timeout 5, nice -n 10, xargs -0, sudo -u x), and (in a
 // shell command) keywords such as if, exec and time.
@@ -156,28 +156,28 @@ func interpreterOf(name string) (interpreter, bool) {
 	return interpreter{}, false
 }
 
-// scriptRun is what an interpreter command runs, as interpreterScript reads it.
+// ScriptRun is what an interpreter command runs, as InterpreterScript reads it.
 type ScriptRun struct {
-	// name is the program as written (python3, node).
+	// Name is the program as written (python3, node).
 	Name string
-	// lang is the interpreter's family: "sh", "python", "node", "perl", "ruby" or "".
+	// Lang is the interpreter's family: "sh", "python", "node", "perl", "ruby" or "".
 	Lang string
-	// script is the script file it runs, "" when none is named.
+	// Script is the script file it runs, "" when none is named.
 	Script string
-	// inline are a shell's commands given with -c: they may run workspace files in turn.
+	// Inline are a shell's commands given with -c: they may run workspace files in turn.
 	Inline string
-	// fromStdin reports that it reads its script from its input (sh, bash -s, python3 -).
+	// FromStdin reports that it reads its script from its input (sh, bash -s, python3 -).
 	FromStdin bool
-	// modules are what node -r/--require/--import/--loader, perl -M/-m,
+	// Modules are what node -r/--require/--import/--loader, perl -M/-m,
 	// ruby -r and python -m load; includes are perl's -I directories.
 	Modules, Includes []string
-	// node reports that the script is found as node finds it (x, x.js, x/index.js).
+	// Node reports that the script is found as node finds it (x, x.js, x/index.js).
 	Node bool
-	// index is where script is in the words, 0 when there is none.
+	// Index is where script is in the words, 0 when there is none.
 	Index int
 }
 
-// interpreterScript returns what an interpreter command runs (bash x.sh,
+// InterpreterScript returns what an interpreter command runs (bash x.sh,
 // python3 -u x.py, node x.js, deno run x.ts, source x.sh, . x.sh), the
 // commands of a shell given them (sh -c '...'), the modules it loads, and
 // whether it reads its script from its input; nothing when the program is

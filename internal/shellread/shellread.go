@@ -9,7 +9,7 @@ import (
 // This file is the one reader of POSIX shell command lines: quoting,
 // backslashes, $ expansions, backticks, comments and redirection operators
 // are read here, and nowhere else. It turns a line into tokens; its two
-// users decide what they mean: the "if" rules (splitShell, shellsplit.go)
+// users decide what they mean: the "if" rules (SplitShell, shellsplit.go)
 // refuse compound statements and here-documents, and trust (shellCommands,
 // trustfiles.go) splits a line of any shape into the commands it runs.
 // It is a reader for matching, not a shell: nothing is expanded or run.
@@ -47,7 +47,7 @@ var (
 	errCompound     = errors.New("compound statements are not read")
 )
 
-// assignRE is a word that assigns a variable (FOO=1, a[0]=x, PATH+=:/x):
+// AssignRE is a word that assigns a variable (FOO=1, a[0]=x, PATH+=:/x):
 // before a command's program, it is not the program.
 var AssignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=`)
 
@@ -338,24 +338,24 @@ func readCommands(line string, strict bool, depth int, command func(words []stri
 	return ReadSimpleCommands(line, strict, depth, func(c SimpleCommand, depth int) error { return command(c.Words, depth) })
 }
 
-// simpleCommand is one simple command as readSimpleCommands reads it.
+// SimpleCommand is one simple command as ReadSimpleCommands reads it.
 type SimpleCommand struct {
-	// words are its words, redirection targets left out.
+	// Words are its words, redirection targets left out.
 	Words []string
-	// stdin is the target of its last "<" redirection (sh < x.sh), "" if none.
+	// Stdin is the target of its last "<" redirection (sh < x.sh), "" if none.
 	Stdin string
-	// hereDoc reports a here-document or here-string ("<<", "<<-", "<<<") as its input.
+	// HereDoc reports a here-document or here-string ("<<", "<<-", "<<<") as its input.
 	HereDoc bool
-	// redirected reports any redirection of it (2>&1, > out, < in).
+	// Redirected reports any redirection of it (2>&1, > out, < in).
 	Redirected bool
-	// pipedFrom are the words of the command whose output it reads through a
+	// PipedFrom are the words of the command whose output it reads through a
 	// pipe (cat x.sh | sh), nil when it reads none.
 	PipedFrom []string
-	// piped reports that it reads a pipe, even when pipedFrom is unknown.
+	// Piped reports that it reads a pipe, even when PipedFrom is unknown.
 	Piped bool
 }
 
-// readSimpleCommands is readCommands with each command's input: the file
+// ReadSimpleCommands is readCommands with each command's input: the file
 // its "<" redirection reads, and the command that pipes into it.
 func ReadSimpleCommands(line string, strict bool, depth int, command func(c SimpleCommand, depth int) error) (complex bool, err error) {
 	var cur SimpleCommand

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestShellReaders reads lines where the "if" reader (splitShell) and the
+// TestShellReaders reads lines where the "if" reader (SplitShell) and the
 // trust reader (shellCommands) could part ways, since they share one
 // tokenizer (readShell): operators and comments inside quotes, escapes,
 // substitutions, here-documents, unterminated quotes. The if reader refuses
@@ -15,7 +15,7 @@ import (
 func TestShellReaders(t *testing.T) {
 	cases := []struct {
 		name, line string
-		ifCmds     []string // splitShell's commands, when it reads the line
+		ifCmds     []string // SplitShell's commands, when it reads the line
 		ifErr      error
 		complex    bool
 		trust      [][]string

@@ -2,7 +2,7 @@ package shellread
 
 import "strings"
 
-// splitShell splits a shell command line into its simple commands, each as
+// SplitShell splits a shell command line into its simple commands, each as
 // its words joined by single spaces with quotes removed, redirections and
 // leading VAR=value assignments dropped: what an "if" rule like "Bash(git *)"
 // is compared with. Commands inside $(…), backticks and <(…) are listed
@@ -16,7 +16,7 @@ func SplitShell(line string) (cmds []string, complex bool, err error) {
 	return cmds, complex, err
 }
 
-// firstCommandWords returns the words of the first simple command of a
+// FirstCommandWords returns the words of the first simple command of a
 // shell command line (quotes removed, leading assignments and redirections
 // dropped; $VAR and $(…) left as written), or nil when it cannot be read.
 func FirstCommandWords(line string) []string {
@@ -27,7 +27,7 @@ func FirstCommandWords(line string) []string {
 	return first
 }
 
-// splitLine is splitShell, with the words of the line's first top-level
+// splitLine is SplitShell, with the words of the line's first top-level
 // command beside.
 func splitLine(line string) (cmds, first []string, complex bool, err error) {
 	complex, err = readCommands(line, true, 0, func(words []string, depth int) error {

@@ -143,7 +143,7 @@ func substituteVarPrefix(w, root string) string {
 	return w
 }
 
-// pin prepares a trusted workspace hook to run the script bytes the user
+// Pin prepares a trusted workspace hook to run the script bytes the user
 // trusted. It returns nil with no error when the hook runs no workspace
 // script directly, or runs one in a way that cannot be pinned (a script
 // whose first line names no shell, another interpreter, Windows): that hook
