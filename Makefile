@@ -73,9 +73,9 @@ test-wine:
 test-hooks: build
 	$(BIN) test testdata/hooktests
 
-# The hook executor's tests on the temporary files macOS uses instead of memfds (internal/hooks/memfile_other.go).
+# The hook executor's tests on the temporary files macOS uses instead of memfds (internal/proc/memfile_other.go).
 test-fallback:
-	$(GO) test -race -count=1 -tags wavehooks_nomemfd ./internal/hooks/...
+	$(GO) test -race -count=1 -tags wavehooks_nomemfd ./internal/proc/... ./internal/trust/... ./internal/hooks/...
 
 # The Go tests without the long ones (crash loops, load, the conformance suite): for a quick check while editing.
 test-short:
@@ -124,10 +124,10 @@ lint: build
 # Each fuzz target for a bounded time (the seed corpora in */testdata/fuzz also run in plain go test).
 FUZZTIME ?= 20s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./internal/hooks
+	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./internal/settings
 	$(GO) test -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) ./internal/hooks
-	$(GO) test -run '^$$' -fuzz '^FuzzTrustEncoding$$' -fuzztime $(FUZZTIME) ./internal/hooks
-	$(GO) test -run '^$$' -fuzz '^FuzzWorkspaceSettingsFile$$' -fuzztime $(FUZZTIME) ./internal/hooks
+	$(GO) test -run '^$$' -fuzz '^FuzzTrustEncoding$$' -fuzztime $(FUZZTIME) ./internal/trust
+	$(GO) test -run '^$$' -fuzz '^FuzzWorkspaceSettingsFile$$' -fuzztime $(FUZZTIME) ./internal/settings
 	$(GO) test -run '^$$' -fuzz '^FuzzFraming$$'   -fuzztime $(FUZZTIME) ./internal/lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzParams$$'    -fuzztime $(FUZZTIME) ./internal/lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$'  -fuzztime $(FUZZTIME) ./internal/lsp

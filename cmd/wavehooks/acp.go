@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"github.com/wavehooks/wavehooks/internal/acp"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // acpProxy is `wavehooks acp [flags] -- <agent command…>`: the editor starts
@@ -63,7 +63,7 @@ func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return acp.Run(ctx, acp.Options{
 		Agent: agent, AgentStderr: stderr,
 		WaveHome: paths.WaveHome, ProjectRoot: paths.ProjectRoot, ProjectFixed: c.project != "",
-		ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
+		ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
 		TrustWorkspace: c.trust, Logger: logger,
 	}, stdin, stdout)
 }

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // hookListing is one hook as `wavehooks hooks list --format json` prints it.
@@ -57,7 +57,7 @@ func hooksCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wavehooks hooks:", safetext.Line(err.Error(), 0))
 		return 2
 	}
-	cfg := hooks.Load(paths, nil)
+	cfg := settings.Load(paths, nil)
 	if verb == "list" {
 		return listHooks(cfg, *format, stdout, stderr)
 	}
@@ -65,7 +65,7 @@ func hooksCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wavehooks hooks %s: name the hook's ID (`wavehooks hooks list` shows them)\n", verb)
 		return 2
 	}
-	h, err := hooks.FindHook(cfg, id)
+	h, err := settings.FindHook(cfg, id)
 	if err == nil {
 		_, err = host.SetHookEnabled(h, verb == "enable")
 	}
@@ -80,11 +80,11 @@ func hooksCommand(args []string, stdout, stderr io.Writer) int {
 			state += " (a workspace hook: it runs once the workspace is trusted with it on)"
 		}
 	}
-	fmt.Fprintf(stdout, "%s %s: %s is %s\n", hooks.HookID(h), h.Event, safetext.Line(h.Display(), 200), state)
+	fmt.Fprintf(stdout, "%s %s: %s is %s\n", settings.HookID(h), h.Event, safetext.Line(h.Display(), 200), state)
 	return 0
 }
 
-func listHooks(cfg *hooks.Config, format string, stdout, stderr io.Writer) int {
+func listHooks(cfg *settings.Config, format string, stdout, stderr io.Writer) int {
 	if format != "text" && format != "json" {
 		fmt.Fprintf(stderr, "wavehooks hooks list: --format must be text or json, not %q\n", format)
 		return 2
@@ -92,7 +92,7 @@ func listHooks(cfg *hooks.Config, format string, stdout, stderr io.Writer) int {
 	list := []hookListing{}
 	for i := range cfg.Hooks {
 		h := &cfg.Hooks[i]
-		l := hookListing{ID: hooks.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
+		l := hookListing{ID: settings.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
 			Line: h.Place.Range.Start.Line + 1, Event: string(h.Event), Matcher: h.Matcher.String(), Command: h.Display()}
 		if h.Disabled {
 			_, l.Why = cfg.Active(h)

@@ -69,3 +69,44 @@ func TestOnlyTheHostBuildsAnEngine(t *testing.T) {
 	}
 	require.Equal(t, []string{"../../internal/host/workspace.go"}, builders)
 }
+
+// The hook packages import only the ones below them, as the README's
+// dependency line says: event and shellread none, settings the two of them,
+// proc settings, trust proc and settings, and the engine (hooks) all five.
+// Go refuses a cycle, but not a low package that starts to lean on a
+// sibling (event on settings, shellread on event), which would bring the
+// one package of six jobs back (issue #25).
+func TestHookPackagesImportOnlyTheLayersBelow(t *testing.T) {
+	const mod = "github.com/wavehooks/wavehooks/internal/"
+	hookPkgs := map[string]bool{"event": true, "shellread": true, "settings": true, "proc": true, "trust": true, "hooks": true}
+	allowed := map[string][]string{
+		"event":     nil,
+		"shellread": nil,
+		"settings":  {"event", "shellread"},
+		"proc":      {"event", "settings"},
+		"trust":     {"event", "settings", "shellread", "proc"},
+		"hooks":     {"event", "settings", "shellread", "proc", "trust"},
+	}
+	for pkg, ok := range allowed {
+		t.Run(pkg, func(t *testing.T) {
+			files, err := filepath.Glob(filepath.Join("..", "..", "internal", pkg, "*.go"))
+			require.NoError(t, err)
+			require.NotEmpty(t, files)
+			for _, f := range files {
+				if strings.HasSuffix(f, "_test.go") {
+					continue
+				}
+				parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+				require.NoError(t, err)
+				for _, imp := range parsed.Imports {
+					path, _ := strconv.Unquote(imp.Path.Value)
+					name, internal := strings.CutPrefix(path, mod)
+					if !internal || !hookPkgs[name] {
+						continue
+					}
+					require.Contains(t, ok, name, "%s imports internal/%s, a package at or above its own layer", f, name)
+				}
+			}
+		})
+	}
+}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // lint prints every configuration diagnostic and exits 1 if any is an error,
@@ -30,20 +30,20 @@ func lint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wavehooks lint:", safetext.Line(err.Error(), 0))
 		return 2
 	}
-	cfg := hooks.Load(paths, nil)
+	cfg := settings.Load(paths, nil)
 	diags := cfg.Diagnostics()
 	errors, warnings := 0, 0
 	for _, d := range diags {
 		switch d.Severity {
-		case hooks.SeverityError:
+		case settings.SeverityError:
 			errors++
-		case hooks.SeverityWarning:
+		case settings.SeverityWarning:
 			warnings++
 		}
 	}
 	if *format == "json" {
 		if diags == nil {
-			diags = []hooks.Diagnostic{}
+			diags = []settings.Diagnostic{}
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

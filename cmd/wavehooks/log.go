@@ -18,8 +18,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/watcher"
 )
 
@@ -27,7 +29,7 @@ import (
 // session and one event, when the flags name them.
 type logFilter struct {
 	session string
-	event   hooks.Event
+	event   event.Event
 }
 
 func (f logFilter) keep(r hooks.RunRecord) bool {
@@ -46,7 +48,7 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	waveHome := fs.String("wave-home", "", "wave home directory (default $WAVE_HOME or ~/.wave)")
 	session := fs.String("session", "", "only this session's runs")
-	event := fs.String("event", "", "only this event's runs (PreToolUse, Stop, …)")
+	eventName := fs.String("event", "", "only this event's runs (PreToolUse, Stop, …)")
 	limit := fs.Int("limit", 50, "at most this many runs, the newest (0: all)")
 	follow := fs.Bool("follow", false, "keep printing runs as they are recorded, until interrupted")
 	explain := fs.Bool("explain", false, "print what every hook of each run did (as `wavehooks run --explain`)")
@@ -71,17 +73,17 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	filter := logFilter{session: *session}
-	if *event != "" {
-		i := slices.IndexFunc(hooks.Events(), func(e hooks.Event) bool { return strings.EqualFold(string(e), *event) })
+	if *eventName != "" {
+		i := slices.IndexFunc(event.Events(), func(e event.Event) bool { return strings.EqualFold(string(e), *eventName) })
 		if i < 0 {
-			fmt.Fprintf(stderr, "wavehooks log: unknown --event %q\n", safetext.Line(*event, 0))
+			fmt.Fprintf(stderr, "wavehooks log: unknown --event %q\n", safetext.Line(*eventName, 0))
 			return 2
 		}
-		filter.event = hooks.Events()[i]
+		filter.event = event.Events()[i]
 	}
 	home := *waveHome
 	if home == "" {
-		home = hooks.DefaultWaveHome()
+		home = settings.DefaultWaveHome()
 	}
 	dir := hooks.RunLogDir(home)
 	emit := func(r hooks.RunRecord) error { return printRun(stdout, r, *format, *explain) }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -104,19 +105,19 @@ func TestLogShowsServeRuns(t *testing.T) {
 
 	out, stderr, code = env.run(t, "", "log", "--format", "json", "--session", s1)
 	require.Equal(t, 0, code, stderr)
-	var events []hooks.Event
+	var events []event.Event
 	for _, l := range lines(out) {
 		var r hooks.RunRecord
 		require.NoError(t, json.Unmarshal([]byte(l), &r), l)
 		require.Equal(t, s1, r.SessionID)
 		events = append(events, r.Event)
-		if r.Event == hooks.PreToolUse && r.MatchValue == "Bash" {
+		if r.Event == event.PreToolUse && r.MatchValue == "Bash" {
 			require.NotNil(t, r.Decision)
 			require.Equal(t, hooks.PermissionDeny, r.Decision.Permission)
 			require.Contains(t, r.Hooks[0].Command, "\x1b]0;owned", "JSON keeps the command as it is, escaped by JSON")
 		}
 	}
-	require.Subset(t, events, []hooks.Event{hooks.PreToolUse, hooks.UserPromptSubmit})
+	require.Subset(t, events, []event.Event{event.PreToolUse, event.UserPromptSubmit})
 	require.Less(t, strings.Index(out, `"PreToolUse"`), strings.Index(out, `"UserPromptSubmit"`), "oldest first")
 
 	out, stderr, code = env.run(t, "", "log", "--explain", "--session", s1, "--event", "PreToolUse", "--limit", "2")

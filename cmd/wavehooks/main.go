@@ -20,9 +20,10 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/lsp"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 const usage = `wavehooks — hooks for AI coding agents, in your editor
@@ -96,7 +97,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.trust, "trust-workspace", false, "run the project's own hooks without asking")
 }
 
-func (c *commonFlags) paths() (hooks.Paths, error) {
+func (c *commonFlags) paths() (settings.Paths, error) {
 	hc, root, err := c.host()
 	return hc.Paths(root), err
 }
@@ -105,7 +106,7 @@ func (c *commonFlags) paths() (hooks.Paths, error) {
 func (c *commonFlags) host() (host.Config, string, error) {
 	home := c.waveHome
 	if home == "" {
-		home = hooks.DefaultWaveHome()
+		home = settings.DefaultWaveHome()
 	}
 	root := c.project
 	if root == "" {
@@ -115,7 +116,7 @@ func (c *commonFlags) host() (host.Config, string, error) {
 		}
 		root = wd
 	}
-	return host.Config{WaveHome: home, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
+	return host.Config{WaveHome: home, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
 		TrustWorkspace: c.trust}, root, nil
 }
 
@@ -137,15 +138,15 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	// Orphaned hook processes become the server's children, to be reaped
-	// here rather than left to an init that may not reap (hooks.AdoptOrphans).
-	if stopAdopting, err := hooks.AdoptOrphans(); err != nil {
+	// here rather than left to an init that may not reap (proc.AdoptOrphans).
+	if stopAdopting, err := proc.AdoptOrphans(); err != nil {
 		logger.Debug("hook orphans are left to init", "reason", err)
 	} else {
 		defer stopAdopting()
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
-	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: hooks.DefaultClaudeHome(), ManagedFile: hooks.DefaultManagedFile(),
+	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
 		TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
 	growPipe(stdin)
 	growPipe(stdout)

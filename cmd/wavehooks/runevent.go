@@ -12,9 +12,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/trust"
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
@@ -86,7 +88,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func openForRun(hc host.Config, root string, texts map[string][]byte, onAsync func(run hooks.EventRun)) *host.Workspace {
 	o := host.Options{NoStore: true, Texts: func() map[string][]byte { return texts }}
 	if onAsync != nil {
-		o.OnAsyncRun = func(_ hooks.Input, _ hooks.Result, run hooks.EventRun) { onAsync(run) }
+		o.OnAsyncRun = func(_ event.Input, _ hooks.Result, run hooks.EventRun) { onAsync(run) }
 	}
 	return host.New(hc).Open(root, o)
 }
@@ -97,14 +99,14 @@ func openForRun(hc host.Config, root string, texts map[string][]byte, onAsync fu
 // settings that waits for trust: an untrusted project's disableAllHooks
 // leaves the user's own hooks running, and saying that they "do not run"
 // would be false.
-func reportSettings(stderr io.Writer, command string, l *hooks.Loaded) {
+func reportSettings(stderr io.Writer, command string, l *trust.Loaded) {
 	for _, d := range l.Config.Diagnostics() {
 		fmt.Fprintln(stderr, safetext.Line(d.String(), 0))
 	}
 	if l.Trusted {
 		return
 	}
-	for _, s := range hooks.WorkspaceSettings(l.Full) {
+	for _, s := range trust.WorkspaceSettings(l.Full) {
 		fmt.Fprintf(stderr, "wavehooks %s: the workspace is not trusted, so its setting %s does not apply: "+
 			"your own hooks run as if it were not set (--trust-workspace, or Trust in the editor, applies it)\n", command, safetext.Line(s, 0))
 	}
@@ -243,7 +245,7 @@ func writeIndented(w *bufio.Writer, b []byte) error {
 type runRequest struct {
 	host    host.Config
 	root    string
-	in      hooks.Input
+	in      event.Input
 	explain bool
 }
 
@@ -256,19 +258,19 @@ func decodeRun(args []string, stdin io.Reader, stderr io.Writer) (runRequest, in
 	var c commonFlags
 	c.register(fs)
 	explain := fs.Bool("explain", false, "explain, for a person, which hooks matched, ran, and what each decided")
-	event, rest := "", args
+	name, rest := "", args
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		event, rest = args[0], args[1:]
+		name, rest = args[0], args[1:]
 	}
 	if err := fs.Parse(rest); err != nil {
 		return runRequest{}, 2
 	}
-	if event == "" && fs.NArg() > 0 {
-		event = fs.Arg(0)
+	if name == "" && fs.NArg() > 0 {
+		name = fs.Arg(0)
 	}
-	ev := hooks.Event(event)
-	if _, ok := hooks.Spec(ev); !ok {
-		fmt.Fprintf(stderr, "wavehooks run: unknown event %q (known: %v)\n", event, hooks.Events())
+	ev := event.Event(name)
+	if _, ok := event.Spec(ev); !ok {
+		fmt.Fprintf(stderr, "wavehooks run: unknown event %q (known: %v)\n", name, event.Events())
 		return runRequest{}, 2
 	}
 	hc, root, err := c.host()

@@ -11,10 +11,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/hooktest"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // testHooks is `wavehooks test [PATH…]`: the case files of the paths (by
@@ -111,7 +114,7 @@ func testHost(stderr io.Writer) hooktest.Host {
 	reported := map[string]bool{}
 	return hooktest.Host{
 		Prepare: host.PrepareInput,
-		Fire: func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, trust bool, in hooks.Input) (hooks.Result, *hooks.Loaded) {
+		Fire: func(ctx context.Context, paths settings.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *trust.Loaded) {
 			hc := host.Config{WaveHome: paths.WaveHome, ClaudeHome: paths.ClaudeHome, ManagedFile: paths.ManagedFile, TrustWorkspace: trust}
 			ws := openForRun(hc, paths.ProjectRoot, texts, nil)
 			loaded := ws.Loaded()

@@ -7,9 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // trustCommand is `wavehooks trust`: trust a project's own hooks and
@@ -17,7 +18,7 @@ import (
 // to show the trust prompt (ACP editors, `wavehooks run` in scripts). It
 // shows the same listing as the editor's prompt (host.TrustListing) and
 // records the answer in the store the server reads, with the same hash
-// (hooks.TrustStore.Decide and Trust), so that what is trusted is exactly
+// (trust.TrustStore.Decide and Trust), so that what is trusted is exactly
 // what was shown. Exit 0 trusted, revoked or nothing to trust; 1 declined
 // or not recorded; 2 bad usage.
 func trustCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -44,7 +45,7 @@ func trustCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "wavehooks trust:", safetext.Line(err.Error(), 0))
 		return 2
 	}
-	store := hooks.NewTrustStore(hc.WaveHome)
+	store := trust.NewTrustStore(hc.WaveHome)
 	shown := safetext.Line(root, 0)
 	if *revoke {
 		had, err := store.Revoke(root)
@@ -59,7 +60,7 @@ func trustCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		}
 		return 0
 	}
-	l := store.Decide(root, hooks.Load(hc.Paths(root), nil), false)
+	l := store.Decide(root, settings.Load(hc.Paths(root), nil), false)
 	if !l.NeedsTrust() {
 		fmt.Fprintf(stdout, "%s has no hooks or settings of its own that need trust\n", shown)
 		return 0
@@ -89,7 +90,7 @@ func trustCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	// The trust holds only if the files are still what was shown: decide
 	// again, as the next event will.
-	if again := store.Decide(root, hooks.Load(hc.Paths(root), nil), false); !again.Trusted {
+	if again := store.Decide(root, settings.Load(hc.Paths(root), nil), false); !again.Trusted {
 		fmt.Fprintln(stderr, "wavehooks trust: the project's hooks, settings or scripts changed while you were asked; run `wavehooks trust` again")
 		return 1
 	}

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
@@ -188,7 +189,7 @@ func (b *bridge) handle(conn net.Conn) {
 
 // bridgeDeny is Claude Code's PreToolUse answer that denies with a reason.
 func bridgeDeny(reason string) acpmsg.BridgeAnswer {
-	return acpmsg.BridgeAnswer{HookSpecificOutput: acpmsg.PreToolUseOutput{HookEventName: string(hooks.PreToolUse),
+	return acpmsg.BridgeAnswer{HookSpecificOutput: acpmsg.PreToolUseOutput{HookEventName: string(event.PreToolUse),
 		PermissionDecision: "deny", PermissionDecisionReason: &reason}}
 }
 
@@ -201,7 +202,7 @@ func ptr[T any](v T) *T { return &v }
 // Claude Code's own permission flow decides and a permission request may
 // follow (requestPermission then reuses this outcome).
 func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
-	if in.Event != string(hooks.PreToolUse) || in.ToolName == "" || in.ToolUseID == "" {
+	if in.Event != string(event.PreToolUse) || in.ToolName == "" || in.ToolUseID == "" {
 		return bridgeDeny(fmt.Sprintf("wavehooks' hook bridge got %q for tool %q (id %q); it only answers PreToolUse for a named tool call",
 			in.Event, in.ToolName, in.ToolUseID))
 	}
@@ -222,7 +223,7 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 	st.mu.Unlock()
 	p.flushText(st)
 	ctx := st.ctx()
-	out, ok := p.fire(ctx, st, hooks.PreToolUse, in.ToolName, func(ctx context.Context) (session.Outcome, error) {
+	out, ok := p.fire(ctx, st, event.PreToolUse, in.ToolName, func(ctx context.Context) (session.Outcome, error) {
 		// An ask is Claude Code's own prompt, which comes after the hook:
 		// the answer stays "ask" here, as at a permission request.
 		pend, err := st.session().StartPreToolUse(ctx, t.id, in.ToolName, in.ToolInput)
@@ -234,7 +235,7 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 	var answer acpmsg.BridgeAnswer // set by a deny
 	var note string
 	denied := true
-	specific := acpmsg.PreToolUseOutput{HookEventName: string(hooks.PreToolUse)}
+	specific := acpmsg.PreToolUseOutput{HookEventName: string(event.PreToolUse)}
 	switch {
 	case ctx.Err() != nil:
 		answer, note = bridgeDeny("the editor cancelled the turn"), "cancelled by the editor: denied"
@@ -273,9 +274,9 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 	t.bridged = &bridgedRun{out: out, ok: ok}
 	t.denied = t.denied || denied
 	st.mu.Unlock()
-	p.finish(st, hooks.PreToolUse, in.ToolName, &out, note)
+	p.finish(st, event.PreToolUse, in.ToolName, &out, note)
 	if denied && ctx.Err() == nil {
-		p.deniedMessage(st, t, hooks.PreToolUse, *answer.HookSpecificOutput.PermissionDecisionReason)
+		p.deniedMessage(st, t, event.PreToolUse, *answer.HookSpecificOutput.PermissionDecisionReason)
 		p.flush() // the bridge is not the proxy's read loop: nothing else sends it now
 	}
 	return answer
@@ -355,7 +356,7 @@ func (b *bridge) bridgeSettings(line []byte) ([]byte, error) {
 	}
 	var pre []json.RawMessage
 	if raw := hk["PreToolUse"]; !isNull(raw) && (json.Unmarshal(raw, &pre) != nil || pre == nil) {
-		return line, errors.New("its settings' hooks.PreToolUse is not a list")
+		return line, errors.New("its settings' event.PreToolUse is not a list")
 	}
 	// A repository's .claude/settings.json could turn every hook off,
 	// the bridge's with them; this layer ranks above the project's.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
@@ -168,7 +168,7 @@ func (p *Proxy) deepFromAgent(line []byte) {
 		p.sendAgent(resultLine(e.id, deepPermissionAnswer(e.params)))
 		if st != nil {
 			reason := "a permission request was denied: its " + deepText + ", more than its hooks can read"
-			p.recordNote(st, hooks.PreToolUse, "", "denied: the request's "+deepText)
+			p.recordNote(st, event.PreToolUse, "", "denied: the request's "+deepText)
 			p.notice(st, levelWarning, reason)
 		}
 	default:

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -78,8 +78,8 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 		make func(t *testing.T, p *Proxy, other *bytes.Buffer) // what the proxy sends to either side, or (other) to hooks and the bridge's hook command
 	}{
 		{"hook_message.jsonl", func(t *testing.T, p *Proxy, other *bytes.Buffer) {
-			p.hookMessage(goldenSession(), hooks.PreToolUse, levelWarning, "  a hook's <warning> & more\n")
-			p.hookMessage(goldenSession(), hooks.Stop, levelInfo, "the agent goes on")
+			p.hookMessage(goldenSession(), event.PreToolUse, levelWarning, "  a hook's <warning> & more\n")
+			p.hookMessage(goldenSession(), event.Stop, levelInfo, "the agent goes on")
 		}},
 		{"notice.jsonl", func(t *testing.T, p *Proxy, other *bytes.Buffer) {
 			p.noticeTo("sess-1", levelError, "this session's transcript cannot be kept")
@@ -97,11 +97,11 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 				Options []acpmsg.PermissionOption `json:"options"`
 			}
 			require.NoError(t, json.Unmarshal(m.Params, &opts))
-			p.denyPermission(m, st, st.tool("call-1"), hooks.PreToolUse, opts.Options, "Denied by a PreToolUse hook: no", true)
+			p.denyPermission(m, st, st.tool("call-1"), event.PreToolUse, opts.Options, "Denied by a PreToolUse hook: no", true)
 			p.allowPermission(permissionRequest(t), st, st.tool("call-1"), opts.Options)
 			out := session.Outcome{}
-			p.answerPermission(permissionRequest(t), st, st.tool("call-1"), hooks.PreToolUse, "Bash", opts.Options, true, true, &out, "")
-			p.denyPermission(permissionRequest(t), st, st.tool("call-1"), hooks.PreToolUse, nil, "no options", true)
+			p.answerPermission(permissionRequest(t), st, st.tool("call-1"), event.PreToolUse, "Bash", opts.Options, true, true, &out, "")
+			p.denyPermission(permissionRequest(t), st, st.tool("call-1"), event.PreToolUse, nil, "no options", true)
 			p.sendAgent(resultLine(json.RawMessage("5"), deepPermissionAnswer([]byte(`{"options":[{"optionId":"r","name":"R","kind":"reject_always"}]}`))))
 		}},
 		{"ask_request.jsonl", func(t *testing.T, p *Proxy, other *bytes.Buffer) {
@@ -123,7 +123,7 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 			p.sendEditor(errorLine(nil, rpcerr.ParseError, "wavehooks: parse error: x", nil))
 			p.sendEditor(errorLine(json.RawMessage(`"a"`), rpcerr.InvalidParams, "wavehooks: invalid params: session/prompt needs a sessionId", nil))
 			p.sendAgent(errorLine(json.RawMessage("3"), rpcerr.HookDenied, "Denied by a PreToolUse hook: no",
-				&acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(hooks.PreToolUse), Tool: "Write", Decision: "deny"}}))
+				&acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(event.PreToolUse), Tool: "Write", Decision: "deny"}}))
 			p.sendEditor(rawErrorLine(json.RawMessage("4"), json.RawMessage(`{"code":-32603,"message":"boom"}`)))
 			p.sendEditor(resultLine(json.RawMessage("6"), acpmsg.PromptResponse{StopReason: acpmsg.StopRefusal}))
 		}},

@@ -449,3 +449,32 @@ func readFile(t *testing.T, path string) string {
 	require.NoError(t, err)
 	return string(data)
 }
+
+// lastFailure is the content of the last update that marked a tool call of
+// the session failed: what the editor's tool card ends up showing.
+func (r *rig) lastFailure(sess string) string {
+	last := ""
+	for _, m := range r.noted(methodSessionUpdate) {
+		var p struct {
+			SessionID string         `json:"sessionId"`
+			Update    map[string]any `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil || p.SessionID != sess {
+			continue
+		}
+		if k := p.Update["sessionUpdate"]; (k == "tool_call" || k == "tool_call_update") && p.Update["status"] == "failed" && p.Update["content"] != nil {
+			last = mustJSON(p.Update["content"])
+		}
+	}
+	return last
+}
+
+// newSession opens one more session on the rig's agent, in the project.
+func (r *rig) newSession() (string, map[string]any) {
+	r.t.Helper()
+	res := r.call("session/new", map[string]any{"cwd": r.project, "mcpServers": []any{}})
+	require.Nil(r.t, res.Error, "session/new: %s", res.Line)
+	var out map[string]any
+	require.NoError(r.t, json.Unmarshal(res.Result, &out))
+	return out["sessionId"].(string), out
+}

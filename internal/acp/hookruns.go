@@ -2,6 +2,7 @@ package acp
 
 import (
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
@@ -22,5 +23,5 @@ func (p *Proxy) hookRuns(m *message) {
 		p.mu.Unlock()
 	}
 	p.toEditor(m, resultLine(m.ID, acpmsg.HookRunsResponse[hooks.EventRun]{
-		Runs: p.host.History.List(params.SessionID, hooks.Event(params.Event), params.Limit)}))
+		Runs: p.host.History.List(params.SessionID, event.Event(params.Event), params.Limit)}))
 }

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // operation is an agent's file or terminal request seen as the tool call
@@ -249,7 +249,7 @@ func (w *workspace) judgedBySameHooks(decided, op string) bool {
 	cfg := w.Engine.Config()
 	for i := range cfg.Hooks {
 		h := &cfg.Hooks[i]
-		if h.Event != hooks.PreToolUse || !h.Matcher.Match(op) || h.Matcher.Match(decided) {
+		if h.Event != event.PreToolUse || !h.Matcher.Match(op) || h.Matcher.Match(decided) {
 			continue
 		}
 		if ok, _ := cfg.Active(h); ok {

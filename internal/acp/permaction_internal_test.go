@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -50,11 +50,11 @@ func TestPermissionAction(t *testing.T) {
 			wantPre: permNext, want: permAskEditor},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			require.Equal(t, tc.wantPre, permissionAction(hooks.PreToolUse, tc.cancelled, !tc.notRun, tc.pre), "PreToolUse")
-			require.Equal(t, tc.want, permissionAction(hooks.PermissionRequest, tc.cancelled, !tc.notRun, tc.perm), "PermissionRequest")
+			require.Equal(t, tc.wantPre, permissionAction(event.PreToolUse, tc.cancelled, !tc.notRun, tc.pre), "PreToolUse")
+			require.Equal(t, tc.want, permissionAction(event.PermissionRequest, tc.cancelled, !tc.notRun, tc.perm), "PermissionRequest")
 		})
 	}
 	t.Run("defer denies", func(t *testing.T) {
-		require.Equal(t, permDeny, permissionAction(hooks.PreToolUse, false, true, answer("defer", "deny", true, false)))
+		require.Equal(t, permDeny, permissionAction(event.PreToolUse, false, true, answer("defer", "deny", true, false)))
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
@@ -50,7 +51,7 @@ func (p *Proxy) requestPermission(m *message) {
 	// The hook bridge ran PreToolUse for this call already (bridge.go).
 	out, ok, bridged := st.bridgedOutcome(t)
 	if !bridged {
-		out, ok = p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+		out, ok = p.fire(ctx, st, event.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
 			// "ask" is the editor's own prompt, which comes after the hooks (and
 			// after the PermissionRequest hooks): the answer stays "ask" here,
 			// and the user's answer is recorded when the editor gives it
@@ -71,9 +72,9 @@ func (p *Proxy) requestPermission(m *message) {
 	if ok && out.Decision == string(hooks.PermissionAsk) {
 		askReason = out.Reason
 	}
-	note, next := p.answerPermission(m, st, t, hooks.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out, askReason)
+	note, next := p.answerPermission(m, st, t, event.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out, askReason)
 	if !bridged {
-		p.finish(st, hooks.PreToolUse, name, &out, note)
+		p.finish(st, event.PreToolUse, name, &out, note)
 	}
 	if next {
 		p.permissionRequestHooks(ctx, m, st, t, name, input, params.Options, askReason)
@@ -86,11 +87,11 @@ func (p *Proxy) requestPermission(m *message) {
 // no decision the editor shows its dialog.
 func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sessState, t *toolState, name string,
 	input json.RawMessage, options []acpmsg.PermissionOption, askReason string) {
-	out, ok := p.fire(ctx, st, hooks.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
-		return st.session().RunHooks(ctx, hooks.Input{Event: hooks.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
+	out, ok := p.fire(ctx, st, event.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
+		return st.session().RunHooks(ctx, event.Input{Event: event.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
 	})
-	note, _ := p.answerPermission(m, st, t, hooks.PermissionRequest, name, options, ctx.Err() != nil, ok, &out, askReason)
-	p.finish(st, hooks.PermissionRequest, name, &out, note)
+	note, _ := p.answerPermission(m, st, t, event.PermissionRequest, name, options, ctx.Err() != nil, ok, &out, askReason)
+	p.finish(st, event.PermissionRequest, name, &out, note)
 }
 
 // permAction is what the proxy does with an agent's permission request
@@ -113,9 +114,9 @@ const (
 // flow.AskedElsewhere); for PermissionRequest, Permission is its allow or
 // deny. A rewritten input is never let through on an allow: the agent
 // would run the original.
-func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome) permAction {
+func permissionAction(ev event.Event, cancelled, ran bool, out *session.Outcome) permAction {
 	verdict := hooks.Permission(out.Decision)
-	if ev != hooks.PreToolUse {
+	if ev != event.PreToolUse {
 		verdict = hooks.Permission(out.Permission)
 	}
 	switch {
@@ -127,7 +128,7 @@ func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome)
 		return permAskRewritten
 	case verdict == hooks.PermissionAllow:
 		return permAllow
-	case ev == hooks.PreToolUse:
+	case ev == event.PreToolUse:
 		return permNext
 	}
 	return permAskEditor
@@ -138,7 +139,7 @@ func permissionAction(ev hooks.Event, cancelled, ran bool, out *session.Outcome)
 // the run history, and whether the PermissionRequest hooks come next.
 // askReason is a PreToolUse hook's reason for asking ("" when none asked):
 // the request the editor gets carries it.
-func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hooks.Event, name string,
+func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev event.Event, name string,
 	options []acpmsg.PermissionOption, cancelled, ran bool, out *session.Outcome, askReason string) (note string, next bool) {
 	switch permissionAction(ev, cancelled, ran, out) {
 	case permCancel:
@@ -172,7 +173,7 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev hoo
 // neither) and shows the editor the tool call as failed with the reason,
 // and the reason once more as a hook message in the agent's reply: some
 // clients (CodeCompanion) never show a failed tool call's content.
-func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev hooks.Event, options []acpmsg.PermissionOption, reason string, cont bool) string {
+func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev event.Event, options []acpmsg.PermissionOption, reason string, cont bool) string {
 	st.mu.Lock()
 	t.checked, t.denied, t.denyReason = methodRequestPermission, true, reason
 	st.mu.Unlock()
@@ -195,7 +196,7 @@ func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev hooks
 // deniedMessage tells the user, in the agent's reply, that a tool call was
 // refused and why: the one "[wavehooks] …" message of a deny, whatever the
 // client shows of the failed tool call.
-func (p *Proxy) deniedMessage(st *sessState, t *toolState, ev hooks.Event, reason string) {
+func (p *Proxy) deniedMessage(st *sessState, t *toolState, ev event.Event, reason string) {
 	st.mu.Lock()
 	what := t.title
 	if what == "" {
@@ -262,7 +263,7 @@ func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
 		ToolCallID:    t.id,
 		Status:        "failed",
 		Content:       []acpmsg.ToolCallContent{denyContent(reason)},
-		Meta:          &acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(hooks.PreToolUse), Decision: "deny"}},
+		Meta:          &acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(event.PreToolUse), Decision: "deny"}},
 	}
 	if !t.announced {
 		title := t.title
@@ -373,7 +374,7 @@ func (p *Proxy) clientOperation(m *message) {
 	st.markChecked(m.Method, op.kind)
 
 	ctx := st.ctx()
-	out, ok := p.fire(ctx, st, hooks.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
+	out, ok := p.fire(ctx, st, event.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
 		return st.session().PreToolUse(ctx, t.id, name, input, func(ctx context.Context, req session.AskRequest) bool {
 			return p.askUser(ctx, st, t, req)
 		})
@@ -381,8 +382,8 @@ func (p *Proxy) clientOperation(m *message) {
 	var note string
 	deny := func(reason string) {
 		p.toAgent(m, errorLine(m.ID, rpcerr.HookDenied, reason,
-			&acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(hooks.PreToolUse), Tool: name, Decision: "deny"}}))
-		p.hookMessage(st, hooks.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
+			&acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(event.PreToolUse), Tool: name, Decision: "deny"}}))
+		p.hookMessage(st, event.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -414,7 +415,7 @@ func (p *Proxy) clientOperation(m *message) {
 		p.mu.Unlock()
 		p.toEditor(m, line)
 	}
-	p.finish(st, hooks.PreToolUse, name, &out, note)
+	p.finish(st, event.PreToolUse, name, &out, note)
 }
 
 // refuseUnread answers a guarded request of the agent's whose params the

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -33,7 +33,7 @@ func (p *Proxy) prompt(m *message) {
 	st.ws.reload() // settings changed since the last prompt apply from this one on
 	ctx := st.ctx()
 	text := promptText(params.Prompt)
-	out, ok := p.fire(ctx, st, hooks.UserPromptSubmit, "", func(ctx context.Context) (session.Outcome, error) {
+	out, ok := p.fire(ctx, st, event.UserPromptSubmit, "", func(ctx context.Context) (session.Outcome, error) {
 		return st.session().UserPromptSubmit(ctx, text)
 	})
 	switch {
@@ -47,7 +47,7 @@ func (p *Proxy) prompt(m *message) {
 			"wavehooks: the prompt could not be recorded, so its UserPromptSubmit hooks could not run; it was not sent to the agent", nil))
 		return
 	case out.Blocked || !out.Continue:
-		p.finish(st, hooks.UserPromptSubmit, "", &out, "the prompt was not sent to the agent")
+		p.finish(st, event.UserPromptSubmit, "", &out, "the prompt was not sent to the agent")
 		p.toEditor(m, resultLine(m.ID, acpmsg.PromptResponse{StopReason: acpmsg.StopRefusal}))
 		return
 	}
@@ -55,9 +55,9 @@ func (p *Proxy) prompt(m *message) {
 	if out.UpdatedPrompt != "" {
 		note, prompt = "a hook rewrote the prompt (updatedPrompt): the agent gets the rewritten text", rewrittenPrompt(prompt, out.UpdatedPrompt)
 	}
-	p.finish(st, hooks.UserPromptSubmit, "", &out, note)
+	p.finish(st, event.UserPromptSubmit, "", &out, note)
 	line := m.line
-	before, after := st.takePending(), marked(hooks.UserPromptSubmit, out.AdditionalContext)
+	before, after := st.takePending(), marked(event.UserPromptSubmit, out.AdditionalContext)
 	if len(before)+len(after) > 0 || out.UpdatedPrompt != "" {
 		line = withPrompt(m, textBlocks(before), prompt, textBlocks(after))
 	}
@@ -141,19 +141,19 @@ func (p *Proxy) promptAnswered(t *turn, m *message) {
 		p.answerTurn(t, m)
 		return
 	}
-	out, ok := p.fire(st.ctx(), st, hooks.Stop, "", func(ctx context.Context) (session.Outcome, error) { return st.session().Stop(ctx) })
+	out, ok := p.fire(st.ctx(), st, event.Stop, "", func(ctx context.Context) (session.Outcome, error) { return st.session().Stop(ctx) })
 	if !ok {
 		p.answerTurn(t, m)
 		return
 	}
 	if cancelled, _ = t.state(); out.Blocked && out.Continue && !cancelled {
-		p.finish(st, hooks.Stop, "", &out, "the agent goes on with a follow-up prompt")
-		p.hookMessage(st, hooks.Stop, levelInfo, "the agent goes on: "+out.Reason)
+		p.finish(st, event.Stop, "", &out, "the agent goes on with a follow-up prompt")
+		p.hookMessage(st, event.Stop, levelInfo, "the agent goes on: "+out.Reason)
 		m.passed = true // held: the editor gets the answer to the follow-up instead
 		p.followUp(t, out.Reason)
 		return
 	}
-	p.finish(st, hooks.Stop, "", &out, "")
+	p.finish(st, event.Stop, "", &out, "")
 	p.answerTurn(t, m)
 }
 
@@ -162,7 +162,7 @@ func (p *Proxy) promptAnswered(t *turn, m *message) {
 // comes back to promptAnswered for the same turn.
 func (p *Proxy) followUp(t *turn, reason string) {
 	st := t.st
-	texts := append(st.takePending(), marked(hooks.Stop, []string{reason})...)
+	texts := append(st.takePending(), marked(event.Stop, []string{reason})...)
 	p.mu.Lock()
 	p.seq++
 	id := ownID("stop", p.seq)

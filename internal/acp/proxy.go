@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 )
@@ -317,7 +318,7 @@ func (p *Proxy) workspace(root string) *workspace {
 	if w := p.workspaces[root]; w != nil {
 		return w
 	}
-	w := newWorkspace(p.host, root, p.skipClaude, func(in hooks.Input, _ hooks.Result, run hooks.EventRun) {
+	w := newWorkspace(p.host, root, p.skipClaude, func(in event.Input, _ hooks.Result, run hooks.EventRun) {
 		p.logRun(run, in.MatchValue(), in.SessionID)
 	})
 	for _, d := range w.Engine.Config().Diagnostics() {

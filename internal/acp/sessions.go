@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -28,11 +28,11 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 	if call.method != methodSessionNew {
 		source = "resume"
 	}
-	out, ok := p.fire(st.ctx(), st, hooks.SessionStart, source, func(ctx context.Context) (session.Outcome, error) {
+	out, ok := p.fire(st.ctx(), st, event.SessionStart, source, func(ctx context.Context) (session.Outcome, error) {
 		return st.session().SessionStart(ctx, source)
 	})
 	if ok && out.Continue {
-		st.addPending(marked(hooks.SessionStart, out.AdditionalContext)...)
+		st.addPending(marked(event.SessionStart, out.AdditionalContext)...)
 	}
 	p.passEditor(m)
 	if memErr != nil {
@@ -40,7 +40,7 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 			"): its hooks run all the same, on the session kept in memory (their transcript_path is empty), and nothing of it is saved")
 	}
 	if ok {
-		p.finish(st, hooks.SessionStart, source, &out, "")
+		p.finish(st, event.SessionStart, source, &out, "")
 	}
 	p.offerTrust(st)
 }
@@ -147,11 +147,11 @@ func (p *Proxy) endSession(acpID, reason string) {
 	p.flushText(st)
 	// SessionEnd runs even when the proxy is stopping: it is the hooks' one
 	// chance to clean up. Their own timeouts bound it.
-	out, ok := p.fire(context.Background(), st, hooks.SessionEnd, reason, func(ctx context.Context) (session.Outcome, error) {
+	out, ok := p.fire(context.Background(), st, event.SessionEnd, reason, func(ctx context.Context) (session.Outcome, error) {
 		return st.session().SessionEnd(ctx, reason)
 	})
 	if ok {
-		p.finish(st, hooks.SessionEnd, reason, &out, "")
+		p.finish(st, event.SessionEnd, reason, &out, "")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
@@ -20,7 +21,7 @@ import (
 // be kept still runs every hook. ok is false when the hooks' answer is not
 // known even so: the caller then fails closed where the event guards
 // something (a deny, a prompt not sent).
-func (p *Proxy) fire(ctx context.Context, st *sessState, ev hooks.Event, matchValue string,
+func (p *Proxy) fire(ctx context.Context, st *sessState, ev event.Event, matchValue string,
 	f func(context.Context) (session.Outcome, error)) (session.Outcome, bool) {
 	p.flush() // what came before the event reaches its side before the hooks take their time
 	out, err := f(ctx)
@@ -50,7 +51,7 @@ func (p *Proxy) fire(ctx context.Context, st *sessState, ev hooks.Event, matchVa
 // finish ends an event as every host does (host.Finish): the run is
 // recorded with note, what the proxy did with the hooks' decision, and
 // logged; what hooks said for the user is shown (surface).
-func (p *Proxy) finish(st *sessState, ev hooks.Event, matchValue string, out *session.Outcome, note string) {
+func (p *Proxy) finish(st *sessState, ev event.Event, matchValue string, out *session.Outcome, note string) {
 	sessionID := st.session().ID()
 	rep := p.host.Finish(sessionID, matchValue, out, note)
 	if rep.Recorded {
@@ -76,7 +77,7 @@ func (p *Proxy) logRun(run hooks.EventRun, matchValue, sessionID string) {
 
 // recordNote adds to the history something the proxy could not let hooks
 // decide, so that "why did my hook not stop this?" has an answer there too.
-func (p *Proxy) recordNote(st *sessState, ev hooks.Event, matchValue, outcome string) {
+func (p *Proxy) recordNote(st *sessState, ev event.Event, matchValue, outcome string) {
 	run := p.host.History.Add(hooks.EventRun{SessionID: st.session().ID(), Event: ev, MatchValue: matchValue,
 		Hooks: []hooks.Run{}, Outcome: outcome})
 	p.log.Info("not enforced", "event", run.Event, "match", matchValue, "session", run.SessionID, "outcome", outcome)
@@ -84,7 +85,7 @@ func (p *Proxy) recordNote(st *sessState, ev hooks.Event, matchValue, outcome st
 
 // surface shows the user what hooks said (host.Notices) as agent message
 // chunks marked as from a hook (ACP has no other channel to the user's eyes).
-func (p *Proxy) surface(st *sessState, ev hooks.Event, notices []host.Notice) {
+func (p *Proxy) surface(st *sessState, ev event.Event, notices []host.Notice) {
 	for _, n := range notices {
 		p.hookMessage(st, ev, string(n.Level), n.Text)
 	}
@@ -119,7 +120,7 @@ const (
 // hookMessage sends the editor an agent_message_chunk that says it comes
 // from a hook, in its text (for the person reading) and in _meta.wavehooks
 // (for an editor or script that tells them apart).
-func (p *Proxy) hookMessage(st *sessState, ev hooks.Event, level, text string) {
+func (p *Proxy) hookMessage(st *sessState, ev event.Event, level, text string) {
 	label := "[wavehooks] " + string(ev) + " hook"
 	if level != levelInfo {
 		label += " " + level
@@ -136,7 +137,7 @@ func (p *Proxy) hookMessage(st *sessState, ev hooks.Event, level, text string) {
 
 // marked prefixes each context text with the event it came from, as the
 // model sees hook context in `wavehooks serve`'s apiMessages.
-func marked(ev hooks.Event, texts []string) []string {
+func marked(ev event.Event, texts []string) []string {
 	out := make([]string, 0, len(texts))
 	for _, t := range texts {
 		if strings.TrimSpace(t) != "" {

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Trust through the editor (issue #26 item 4). A project's own hooks run
@@ -77,7 +77,7 @@ func trustQuestion(acpID, id, root, listing string) acpmsg.RequestPermissionRequ
 // askTrust puts the trust question to the user and records a "Trust" in
 // the trust store, for exactly the configuration listed (l's hash): when
 // the files changed meanwhile, the new configuration is not trusted.
-func (p *Proxy) askTrust(st *sessState, l *hooks.Loaded) {
+func (p *Proxy) askTrust(st *sessState, l *trust.Loaded) {
 	w := st.ws
 	p.mu.Lock()
 	p.seq++

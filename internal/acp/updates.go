@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/session"
@@ -106,7 +106,7 @@ func (p *Proxy) toolFinished(st *sessState, t *toolState, name string, input jso
 		p.uncheckedTool(st, name)
 	}
 	ctx := st.ctx()
-	ev := hooks.PostToolUse
+	ev := event.PostToolUse
 	var out session.Outcome
 	var ok bool
 	if status == "completed" {
@@ -114,11 +114,11 @@ func (p *Proxy) toolFinished(st *sessState, t *toolState, name string, input jso
 			return st.session().PostToolUse(ctx, t.id, name, input, response)
 		})
 	} else {
-		ev = hooks.PostToolUseFailure
+		ev = event.PostToolUseFailure
 		p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
 			Result: failure, Success: boolPtr(false)})
 		out, ok = p.fire(ctx, st, ev, name, func(ctx context.Context) (session.Outcome, error) {
-			return st.session().RunHooks(ctx, hooks.Input{Event: ev, ToolName: name, ToolInput: input, ToolUseID: t.id,
+			return st.session().RunHooks(ctx, event.Input{Event: ev, ToolName: name, ToolInput: input, ToolUseID: t.id,
 				Extra: map[string]json.RawMessage{"error": mustRaw(failure)}}, nil)
 		})
 	}
@@ -147,7 +147,7 @@ func (p *Proxy) uncheckedTool(st *sessState, name string) {
 	if _, err := st.session().AddWarning(text); err != nil {
 		p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", name, "err", err)
 	}
-	p.recordNote(st, hooks.PreToolUse, name, "not enforced: ran without a permission request")
+	p.recordNote(st, event.PreToolUse, name, "not enforced: ran without a permission request")
 }
 
 // keepDenyReason is the line of an agent's update of a tool call: as it

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
+	hooksettings "github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // workspace is one project root's hooks and sessions, opened by the host
@@ -27,10 +29,10 @@ type workspace struct {
 	trustOffered bool
 }
 
-func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(hooks.Input, hooks.Result, hooks.EventRun)) *workspace {
+func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(event.Input, hooks.Result, hooks.EventRun)) *workspace {
 	w := &workspace{skipClaude: skipClaude}
 	w.Workspace = h.Open(root, host.Options{AsyncNote: "async", OnAsyncRun: onAsync,
-		Filter: func(cfg *hooks.Config) *hooks.Config {
+		Filter: func(cfg *hooksettings.Config) *hooksettings.Config {
 			w.mu.Lock()
 			skip := w.skipClaude
 			w.mu.Unlock()
@@ -41,7 +43,7 @@ func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(hooks
 
 // reload reads the settings files again; the proxy calls it at every
 // prompt, so a change of the settings applies from the next prompt on.
-func (w *workspace) reload() *hooks.Config { return w.Reload().Config }
+func (w *workspace) reload() *hooksettings.Config { return w.Reload().Config }
 
 // setSkipClaude says whether the agent runs Claude Code's hooks itself.
 func (w *workspace) setSkipClaude(skip bool) {
@@ -56,12 +58,12 @@ func (w *workspace) setSkipClaude(skip bool) {
 
 // withoutClaudeHooks is cfg without the hooks of Claude Code's settings
 // files when skip is set; cfg itself is never changed.
-func withoutClaudeHooks(cfg *hooks.Config, skip bool) *hooks.Config {
+func withoutClaudeHooks(cfg *hooksettings.Config, skip bool) *hooksettings.Config {
 	if !skip || !cfg.ImportClaudeHooks {
 		return cfg
 	}
 	c := *cfg
-	c.Hooks = make([]hooks.Hook, 0, len(cfg.Hooks))
+	c.Hooks = make([]hooksettings.Hook, 0, len(cfg.Hooks))
 	for _, h := range cfg.Hooks {
 		if !h.Source.IsClaude() {
 			c.Hooks = append(c.Hooks, h)
@@ -86,7 +88,7 @@ func (w *workspace) matchingPreToolHooks(tool string) bool {
 	cfg := w.Engine.Config()
 	for i := range cfg.Hooks {
 		h := &cfg.Hooks[i]
-		if h.Event != hooks.PreToolUse || !h.Matcher.Match(tool) {
+		if h.Event != event.PreToolUse || !h.Matcher.Match(tool) {
 			continue
 		}
 		if ok, _ := cfg.Active(h); ok {

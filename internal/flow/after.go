@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
@@ -14,13 +15,13 @@ import (
 // hooks' answer res to the event in: the user's answer when PreToolUse
 // hooks said "ask" (and did not stop the agent), and whether the path a
 // WorktreeCreate hook printed is a directory.
-func QuestionsFor(in hooks.Input, res hooks.Result) Questions {
+func QuestionsFor(in event.Input, res hooks.Result) Questions {
 	var q Questions
 	switch {
-	case in.Event == hooks.PreToolUse && res.Continue && res.Permission == hooks.PermissionAsk:
+	case in.Event == event.PreToolUse && res.Continue && res.Permission == hooks.PermissionAsk:
 		q.Ask = &AskQuestion{ToolUseID: in.ToolUseID, ToolName: in.ToolName,
 			ToolInput: rawjson.OrEmptyObject(effectiveInput(in, res)), Reason: res.Reason}
-	case in.Event == hooks.WorktreeCreate && !res.Blocked && res.WorktreePath != "":
+	case in.Event == event.WorktreeCreate && !res.Blocked && res.WorktreePath != "":
 		q.Worktree = res.WorktreePath
 	}
 	return q
@@ -32,38 +33,38 @@ func QuestionsFor(in hooks.Input, res hooks.Result) Questions {
 // questions. Every event shares the notices (warnings, errors, what async
 // hooks said, continue:false); each then has its own rules, documented on
 // the function that applies them.
-func After(in hooks.Input, res hooks.Result, st State, f Facts) Effects {
+func After(in event.Input, res hooks.Result, st State, f Facts) Effects {
 	e := newEffects(res)
 	switch in.Event {
-	case hooks.PreToolUse:
+	case event.PreToolUse:
 		e.preToolUse(in, &res, f)
-	case hooks.PostToolUse:
+	case event.PostToolUse:
 		e.postToolUse(in, &res)
-	case hooks.SessionStart:
+	case event.SessionStart:
 		e.notices(&res)
 		e.sessionStart(in, &res)
 		if e.Continue {
-			e.context(hooks.SessionStart, append(append([]string(nil), res.Context...), res.AdditionalContext...))
+			e.context(event.SessionStart, append(append([]string(nil), res.Context...), res.AdditionalContext...))
 		}
-	case hooks.UserPromptSubmit:
+	case event.UserPromptSubmit:
 		e.userPromptSubmit(&res)
-	case hooks.Stop:
+	case event.Stop:
 		e.stop(&res, st)
-	case hooks.SessionEnd:
+	case event.SessionEnd:
 		// SessionEnd hooks cannot change the conversation, nor stop anything:
 		// only what they say to the user is kept.
 		e.deliver(&res)
 		e.warningsAndErrors(&res)
-	case hooks.PermissionRequest:
+	case event.PermissionRequest:
 		e.notices(&res)
 		e.permissionRequest(in, &res)
-	case hooks.SubagentStart:
+	case event.SubagentStart:
 		e.notices(&res)
 		e.AdditionalContext = append(append(e.AdditionalContext, res.Context...), res.AdditionalContext...)
-	case hooks.SubagentStop:
+	case event.SubagentStop:
 		e.notices(&res)
 		e.subagentStop(StringField(in.Extra, "agent_id"), &res, st)
-	case hooks.PreCompact:
+	case event.PreCompact:
 		e.notices(&res)
 		if res.Blocked && e.Continue {
 			e.Blocked, e.Reason = true, res.Reason
@@ -72,7 +73,7 @@ func After(in hooks.Input, res hooks.Result, st State, f Facts) Effects {
 		if e.Continue {
 			e.contextOf(in.Event, &res)
 		}
-	case hooks.PostToolUseFailure, hooks.Notification, hooks.PostCompact:
+	case event.PostToolUseFailure, event.Notification, event.PostCompact:
 		e.notices(&res)
 		if e.Continue {
 			if res.Blocked {
@@ -90,7 +91,7 @@ func After(in hooks.Input, res hooks.Result, st State, f Facts) Effects {
 // the files FileChanged watches from the session's start on, a re-scan of
 // skills, the session's title (not on clear or compact, where Claude Code
 // ignores it), and, unless a hook stopped the session, its first user turn.
-func (e *effects) sessionStart(in hooks.Input, res *hooks.Result) {
+func (e *effects) sessionStart(in event.Input, res *hooks.Result) {
 	e.WatchPaths, e.ReloadSkills = res.WatchPaths, res.ReloadSkills
 	if in.Source != "clear" && in.Source != "compact" {
 		e.SessionTitle = res.SessionTitle
@@ -150,7 +151,7 @@ func (e *effects) warningsAndErrors(res *hooks.Result) {
 }
 
 // context gives the model texts as hook blocks of ev.
-func (e *effects) context(ev hooks.Event, texts []string) {
+func (e *effects) context(ev event.Event, texts []string) {
 	if len(texts) > 0 {
 		e.change(Change{Kind: Context, Event: ev, Texts: texts})
 	}
@@ -159,7 +160,7 @@ func (e *effects) context(ev hooks.Event, texts []string) {
 
 // contextOf gives the model each plain-text context of res as a user
 // message and each additionalContext as a hook block.
-func (e *effects) contextOf(ev hooks.Event, res *hooks.Result) {
+func (e *effects) contextOf(ev event.Event, res *hooks.Result) {
 	for _, c := range res.Context {
 		e.change(Change{Kind: UserText, Text: c})
 	}
@@ -175,7 +176,7 @@ func (e *effects) feedback(reason string) {
 
 // effectiveInput is the input a tool runs with: a hook's updatedInput, or
 // the call's own.
-func effectiveInput(in hooks.Input, res hooks.Result) json.RawMessage {
+func effectiveInput(in event.Input, res hooks.Result) json.RawMessage {
 	if res.UpdatedInput != nil {
 		return res.UpdatedInput
 	}
@@ -186,7 +187,7 @@ func effectiveInput(in hooks.Input, res hooks.Result) json.RawMessage {
 // puts the reason in the tool block as its failed result, and a user's deny
 // also ends the turn (docs/hooks.md, "JSON output":
 // shouldContinueRecursion=false). An "ask" nobody could answer is a deny.
-func (e *effects) preToolUse(in hooks.Input, res *hooks.Result, f Facts) {
+func (e *effects) preToolUse(in event.Input, res *hooks.Result, f Facts) {
 	perm, reason, refusal := res.Permission, res.Reason, HookBlockedTool
 	userDenied := false
 	switch {
@@ -234,7 +235,7 @@ func (e *effects) preToolUse(in hooks.Input, res *hooks.Result, f Facts) {
 	}
 	e.notices(res)
 	if e.Continue {
-		e.context(hooks.PreToolUse, res.AdditionalContext)
+		e.context(event.PreToolUse, res.AdditionalContext)
 	}
 }
 
@@ -249,7 +250,7 @@ const DeferReason = "deferred by a PreToolUse hook: the tool does not run until 
 // resumes by sending wave/preToolUse for the same call again, whose hooks
 // decide anew. updatedInput, the reason and additionalContext are ignored,
 // as Claude Code ignores them for defer.
-func (e *effects) deferTool(in hooks.Input, res *hooks.Result) {
+func (e *effects) deferTool(in event.Input, res *hooks.Result) {
 	e.Permission, e.Reason = string(hooks.PermissionDeny), DeferReason
 	e.ToolInput = rawjson.OrEmptyObject(in.ToolInput)
 	e.notices(res)
@@ -272,7 +273,7 @@ func decision(res *hooks.Result) string {
 // the model sees (updatedToolOutput: a redaction, say), and then the tool
 // block keeps only the replacement, so the model never sees the original;
 // a block sends the reason to the model as a user message.
-func (e *effects) postToolUse(in hooks.Input, res *hooks.Result) {
+func (e *effects) postToolUse(in event.Input, res *hooks.Result) {
 	e.ToolResponse = in.ToolResponse
 	if len(e.ToolResponse) == 0 {
 		e.ToolResponse = json.RawMessage("null")
@@ -288,7 +289,7 @@ func (e *effects) postToolUse(in hooks.Input, res *hooks.Result) {
 		if res.Blocked {
 			e.feedback(res.Reason)
 		}
-		e.context(hooks.PostToolUse, res.AdditionalContext)
+		e.context(event.PostToolUse, res.AdditionalContext)
 	}
 }
 
@@ -315,7 +316,7 @@ func (e *effects) userPromptSubmit(res *hooks.Result) {
 	}
 	e.notices(res)
 	if e.Continue && !res.Blocked {
-		e.contextOf(hooks.UserPromptSubmit, res)
+		e.contextOf(event.UserPromptSubmit, res)
 	}
 }
 
@@ -339,7 +340,7 @@ func (e *effects) stop(res *hooks.Result, st State) {
 		} else {
 			e.Blocked, e.Reason = true, strings.Join(res.AdditionalContext, "\n")
 		}
-		e.context(hooks.Stop, res.AdditionalContext)
+		e.context(event.Stop, res.AdditionalContext)
 	}
 }
 
@@ -347,7 +348,7 @@ func (e *effects) stop(res *hooks.Result, st State) {
 // when no hook decided and the host asks the user as usual), the effective
 // tool input in ToolInput; a deny is recorded in the tool block of
 // in.ToolUseID when the session has one.
-func (e *effects) permissionRequest(in hooks.Input, res *hooks.Result) {
+func (e *effects) permissionRequest(in event.Input, res *hooks.Result) {
 	perm, reason := res.Permission, res.Reason
 	if !res.Continue {
 		perm = hooks.PermissionDeny
@@ -374,7 +375,7 @@ func (e *effects) permissionRequest(in hooks.Input, res *hooks.Result) {
 		}
 	}
 	if e.Continue {
-		e.contextOf(hooks.PermissionRequest, res)
+		e.contextOf(event.PermissionRequest, res)
 	}
 }
 

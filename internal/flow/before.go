@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // Before is what an event does before its hooks run: the input as the
@@ -21,35 +21,35 @@ import (
 //     blocked; Stop gets last_assistant_message.
 //   - CwdChanged needs an absolute new_cwd, gets old_cwd when the caller
 //     left it out, and makes new_cwd the cwd of later events.
-func Before(in hooks.Input, st State) (hooks.Input, []Change, error) {
+func Before(in event.Input, st State) (event.Input, []Change, error) {
 	switch in.Event {
-	case hooks.UserPromptSubmit:
+	case event.UserPromptSubmit:
 		return in, []Change{{Kind: AddPrompt, Text: in.Prompt}, {Kind: SetStopStreak, N: 0}}, nil
-	case hooks.PreToolUse:
+	case event.PreToolUse:
 		return in, []Change{recordTool(in)}, nil
-	case hooks.PostToolUse:
+	case event.PostToolUse:
 		result, success := DescribeResponse(in.ToolResponse)
 		return in, []Change{recordTool(in),
 			{Kind: SetToolResult, Tool: ToolCall{ID: in.ToolUseID}, Text: result, Success: success}}, nil
-	case hooks.Stop:
+	case event.Stop:
 		in.StopHookActive, in.LastAssistantMessage = st.StopStreak() > 0, st.LastAssistantText()
-	case hooks.SubagentStop:
+	case event.SubagentStop:
 		if st.SubagentStopStreak(StringField(in.Extra, "agent_id")) > 0 {
 			in.StopHookActive = true
 		}
-	case hooks.CwdChanged:
+	case event.CwdChanged:
 		return cwdChanged(in, st)
 	}
 	return in, nil, nil
 }
 
-func recordTool(in hooks.Input) Change {
+func recordTool(in event.Input) Change {
 	return Change{Kind: RecordTool, Tool: ToolCall{ID: in.ToolUseID, Name: in.ToolName, Input: in.ToolInput}}
 }
 
 // cwdChanged checks CwdChanged's new_cwd (an absolute path, if given) and
 // fills in old_cwd, when the caller left it out, with the session's cwd.
-func cwdChanged(in hooks.Input, st State) (hooks.Input, []Change, error) {
+func cwdChanged(in event.Input, st State) (event.Input, []Change, error) {
 	dir := StringField(in.Extra, "new_cwd")
 	if dir != "" && !filepath.IsAbs(dir) {
 		return in, nil, Invalid("input.new_cwd", "must be an absolute path, not %q", dir)

@@ -3,6 +3,7 @@ package flow
 import (
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -110,7 +111,7 @@ type Change struct {
 	Kind    ChangeKind
 	Text    string
 	Texts   []string
-	Event   hooks.Event
+	Event   event.Event
 	Tool    ToolCall
 	Success bool
 	Refusal string

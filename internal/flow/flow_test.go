@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
@@ -26,24 +27,24 @@ func (s state) StopStreak() int                     { return s.stops }
 func (s state) SubagentStopStreak(agent string) int { return s.subagent[agent] }
 func (s state) LastAssistantText() string           { return s.last }
 
-func ok(ev hooks.Event) hooks.Result { return hooks.Result{Event: ev, Continue: true} }
+func ok(ev event.Event) hooks.Result { return hooks.Result{Event: ev, Continue: true} }
 
 func tool(id string) flow.ToolCall { return flow.ToolCall{ID: id} }
 
-var bash = hooks.Input{Event: hooks.PreToolUse, ToolName: "Bash", ToolUseID: "t1", ToolInput: json.RawMessage(`{"command":"ls"}`)}
+var bash = event.Input{Event: event.PreToolUse, ToolName: "Bash", ToolUseID: "t1", ToolInput: json.RawMessage(`{"command":"ls"}`)}
 
 // Each case is one rule of docs/hooks.md or docs/parity.md: the hooks'
 // combined answer in, what the agent is told and what the conversation
 // gets out.
 func TestAfter(t *testing.T) {
-	withRes := func(ev hooks.Event, f func(*hooks.Result)) hooks.Result {
+	withRes := func(ev event.Event, f func(*hooks.Result)) hooks.Result {
 		r := ok(ev)
 		f(&r)
 		return r
 	}
 	cases := []struct {
 		name    string
-		in      hooks.Input
+		in      event.Input
 		res     hooks.Result
 		st      state
 		facts   flow.Facts
@@ -51,7 +52,7 @@ func TestAfter(t *testing.T) {
 		changes []flow.Change
 	}{{
 		name: "PreToolUse without an opinion allows the call as it came",
-		in:   bash, res: ok(hooks.PreToolUse),
+		in:   bash, res: ok(event.PreToolUse),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, "allow", a.Permission)
 			require.Equal(t, "none", a.Decision)
@@ -60,7 +61,7 @@ func TestAfter(t *testing.T) {
 	}, {
 		name: "PreToolUse updatedInput rewrites the tool block's input",
 		in:   bash,
-		res: withRes(hooks.PreToolUse, func(r *hooks.Result) {
+		res: withRes(event.PreToolUse, func(r *hooks.Result) {
 			r.Permission, r.UpdatedInput = hooks.PermissionAllow, json.RawMessage(`{"command":"ls -a"}`)
 		}),
 		check: func(t *testing.T, a flow.Answer) {
@@ -71,7 +72,7 @@ func TestAfter(t *testing.T) {
 	}, {
 		name: "PreToolUse deny puts the reason in the tool block as a failed result",
 		in:   bash,
-		res:  withRes(hooks.PreToolUse, func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionDeny, "no ls" }),
+		res:  withRes(event.PreToolUse, func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionDeny, "no ls" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, "deny", a.Permission)
 			require.Equal(t, "no ls", a.Reason)
@@ -81,7 +82,7 @@ func TestAfter(t *testing.T) {
 	}, {
 		name: "PreToolUse ask with nobody to ask is a deny that says so",
 		in:   bash,
-		res:  withRes(hooks.PreToolUse, func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionAsk, "risky" }),
+		res:  withRes(event.PreToolUse, func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionAsk, "risky" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, "deny", a.Permission)
 			require.Equal(t, "ask", a.Decision)
@@ -92,7 +93,7 @@ func TestAfter(t *testing.T) {
 	}, {
 		name: "PreToolUse ask the user allows runs the call",
 		in:   bash, facts: flow.Facts{Ask: flow.UserAllowed},
-		res: withRes(hooks.PreToolUse, func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionAsk, "risky" }),
+		res: withRes(event.PreToolUse, func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionAsk, "risky" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, "allow", a.Permission)
 			require.True(t, a.Asked)
@@ -101,7 +102,7 @@ func TestAfter(t *testing.T) {
 	}, {
 		name: "PreToolUse ask put to a prompt outside the session stays ask, with no result in its block",
 		in:   bash, facts: flow.Facts{Ask: flow.AskedElsewhere},
-		res: withRes(hooks.PreToolUse, func(r *hooks.Result) {
+		res: withRes(event.PreToolUse, func(r *hooks.Result) {
 			r.Permission, r.Reason, r.UpdatedInput = hooks.PermissionAsk, "risky", json.RawMessage(`{"command":"ls -l"}`)
 		}),
 		check: func(t *testing.T, a flow.Answer) {
@@ -116,7 +117,7 @@ func TestAfter(t *testing.T) {
 	}, {
 		name: "PreToolUse ask the user denies also ends the turn",
 		in:   bash, facts: flow.Facts{Ask: flow.UserDenied},
-		res: withRes(hooks.PreToolUse, func(r *hooks.Result) {
+		res: withRes(event.PreToolUse, func(r *hooks.Result) {
 			r.Permission, r.AdditionalContext = hooks.PermissionAsk, []string{"never seen"}
 		}),
 		check: func(t *testing.T, a flow.Answer) {
@@ -131,7 +132,7 @@ func TestAfter(t *testing.T) {
 	}, {
 		name: "PreToolUse continue:false denies, whatever the permission, and shows why",
 		in:   bash,
-		res: withRes(hooks.PreToolUse, func(r *hooks.Result) {
+		res: withRes(event.PreToolUse, func(r *hooks.Result) {
 			r.Continue, r.StopReason, r.Permission = false, "halt", hooks.PermissionAllow
 		}),
 		check: func(t *testing.T, a flow.Answer) {
@@ -147,23 +148,23 @@ func TestAfter(t *testing.T) {
 	}, {
 		name: "async output is delivered first, then warnings and errors, then context",
 		in:   bash,
-		res: withRes(hooks.PreToolUse, func(r *hooks.Result) {
-			r.Delivered = []hooks.Delivery{{Event: hooks.PostToolUse, Hook: "lint.sh", Content: "lint done"}}
+		res: withRes(event.PreToolUse, func(r *hooks.Result) {
+			r.Delivered = []hooks.Delivery{{Event: event.PostToolUse, Hook: "lint.sh", Content: "lint done"}}
 			r.Warnings, r.Errors, r.AdditionalContext = []string{"careful"}, []string{"broke"}, []string{"ctx"}
 		}),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, []string{"lint done", "ctx"}, a.AdditionalContext)
 		},
 		changes: []flow.Change{
-			{Kind: flow.Deliver, Delivered: []hooks.Delivery{{Event: hooks.PostToolUse, Hook: "lint.sh", Content: "lint done"}}},
+			{Kind: flow.Deliver, Delivered: []hooks.Delivery{{Event: event.PostToolUse, Hook: "lint.sh", Content: "lint done"}}},
 			{Kind: flow.Warn, Text: "careful"}, {Kind: flow.Error, Text: "broke"},
-			{Kind: flow.Context, Event: hooks.PreToolUse, Texts: []string{"ctx"}},
+			{Kind: flow.Context, Event: event.PreToolUse, Texts: []string{"ctx"}},
 		},
 	}, {
 		name: "PostToolUse updatedToolOutput replaces what the model sees, and a block is feedback",
-		in: hooks.Input{Event: hooks.PostToolUse, ToolName: "Read", ToolUseID: "t2",
+		in: event.Input{Event: event.PostToolUse, ToolName: "Read", ToolUseID: "t2",
 			ToolResponse: json.RawMessage(`{"content":"secret"}`)},
-		res: withRes(hooks.PostToolUse, func(r *hooks.Result) {
+		res: withRes(event.PostToolUse, func(r *hooks.Result) {
 			r.UpdatedToolOutput, r.Blocked, r.Reason = json.RawMessage(`{"content":"[redacted]","success":false}`), true, "redacted a key"
 		}),
 		check: func(t *testing.T, a flow.Answer) {
@@ -176,8 +177,8 @@ func TestAfter(t *testing.T) {
 		},
 	}, {
 		name: "UserPromptSubmit block erases the prompt and tells the user only",
-		in:   hooks.Input{Event: hooks.UserPromptSubmit, Prompt: "rm -rf /"},
-		res: withRes(hooks.UserPromptSubmit, func(r *hooks.Result) {
+		in:   event.Input{Event: event.UserPromptSubmit, Prompt: "rm -rf /"},
+		res: withRes(event.UserPromptSubmit, func(r *hooks.Result) {
 			r.Blocked, r.Reason, r.AdditionalContext = true, "not that", []string{"dropped"}
 		}),
 		check: func(t *testing.T, a flow.Answer) {
@@ -187,33 +188,33 @@ func TestAfter(t *testing.T) {
 		changes: []flow.Change{{Kind: flow.ErasePrompt}, {Kind: flow.Error, Text: "not that"}},
 	}, {
 		name: "UserPromptSubmit plain stdout is a user message, additionalContext hook blocks",
-		in:   hooks.Input{Event: hooks.UserPromptSubmit, Prompt: "hi"},
-		res: withRes(hooks.UserPromptSubmit, func(r *hooks.Result) {
+		in:   event.Input{Event: event.UserPromptSubmit, Prompt: "hi"},
+		res: withRes(event.UserPromptSubmit, func(r *hooks.Result) {
 			r.Context, r.AdditionalContext = []string{"date: today"}, []string{"branch: main"}
 		}),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, []string{"date: today", "branch: main"}, a.AdditionalContext)
 		},
 		changes: []flow.Change{{Kind: flow.UserText, Text: "date: today"},
-			{Kind: flow.Context, Event: hooks.UserPromptSubmit, Texts: []string{"branch: main"}}},
+			{Kind: flow.Context, Event: event.UserPromptSubmit, Texts: []string{"branch: main"}}},
 	}, {
 		name: "SessionStart's plain stdout and additionalContext are all hook blocks",
-		in:   hooks.Input{Event: hooks.SessionStart, Source: "startup"},
-		res: withRes(hooks.SessionStart, func(r *hooks.Result) {
+		in:   event.Input{Event: event.SessionStart, Source: "startup"},
+		res: withRes(event.SessionStart, func(r *hooks.Result) {
 			r.Context, r.AdditionalContext = []string{"a"}, []string{"b"}
 		}),
-		changes: []flow.Change{{Kind: flow.Context, Event: hooks.SessionStart, Texts: []string{"a", "b"}}},
+		changes: []flow.Change{{Kind: flow.Context, Event: event.SessionStart, Texts: []string{"a", "b"}}},
 	}, {
 		name: "SessionStart's watchPaths are returned for FileChanged to watch",
-		in:   hooks.Input{Event: hooks.SessionStart, Source: "startup"},
-		res:  withRes(hooks.SessionStart, func(r *hooks.Result) { r.WatchPaths = []string{"/p/.env"} }),
+		in:   event.Input{Event: event.SessionStart, Source: "startup"},
+		res:  withRes(event.SessionStart, func(r *hooks.Result) { r.WatchPaths = []string{"/p/.env"} }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, []string{"/p/.env"}, a.WatchPaths)
 		},
 	}, {
 		name: "SessionStart's title is ignored on compact, as in Claude Code; the rest is passed on",
-		in:   hooks.Input{Event: hooks.SessionStart, Source: "compact"},
-		res: withRes(hooks.SessionStart, func(r *hooks.Result) {
+		in:   event.Input{Event: event.SessionStart, Source: "compact"},
+		res: withRes(event.SessionStart, func(r *hooks.Result) {
 			r.SessionTitle, r.ReloadSkills, r.InitialUserMessage = "t", true, "go"
 		}),
 		check: func(t *testing.T, a flow.Answer) {
@@ -223,8 +224,8 @@ func TestAfter(t *testing.T) {
 		},
 	}, {
 		name: "SessionStart stopped by a hook starts no first turn",
-		in:   hooks.Input{Event: hooks.SessionStart, Source: "startup"},
-		res: withRes(hooks.SessionStart, func(r *hooks.Result) {
+		in:   event.Input{Event: event.SessionStart, Source: "startup"},
+		res: withRes(event.SessionStart, func(r *hooks.Result) {
 			r.Continue, r.StopReason, r.SessionTitle, r.InitialUserMessage = false, "no", "t", "go"
 		}),
 		check: func(t *testing.T, a flow.Answer) {
@@ -234,8 +235,8 @@ func TestAfter(t *testing.T) {
 		changes: []flow.Change{{Kind: flow.Error, Text: "stopped by hook: no"}},
 	}, {
 		name: "Stop block sends the agent on and counts the streak",
-		in:   hooks.Input{Event: hooks.Stop}, st: state{stops: 2},
-		res: withRes(hooks.Stop, func(r *hooks.Result) { r.Blocked, r.Reason = true, "tests fail" }),
+		in:   event.Input{Event: event.Stop}, st: state{stops: 2},
+		res: withRes(event.Stop, func(r *hooks.Result) { r.Blocked, r.Reason = true, "tests fail" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.True(t, a.Blocked)
 			require.Equal(t, "tests fail", a.Reason)
@@ -243,18 +244,18 @@ func TestAfter(t *testing.T) {
 		changes: []flow.Change{{Kind: flow.SetStopStreak, N: 3}, {Kind: flow.UserText, Text: "tests fail"}},
 	}, {
 		name: "Stop additionalContext alone also sends the agent on",
-		in:   hooks.Input{Event: hooks.Stop},
-		res:  withRes(hooks.Stop, func(r *hooks.Result) { r.AdditionalContext = []string{"one more", "thing"} }),
+		in:   event.Input{Event: event.Stop},
+		res:  withRes(event.Stop, func(r *hooks.Result) { r.AdditionalContext = []string{"one more", "thing"} }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.True(t, a.Blocked)
 			require.Equal(t, "one more\nthing", a.Reason)
 		},
 		changes: []flow.Change{{Kind: flow.SetStopStreak, N: 1},
-			{Kind: flow.Context, Event: hooks.Stop, Texts: []string{"one more", "thing"}}},
+			{Kind: flow.Context, Event: event.Stop, Texts: []string{"one more", "thing"}}},
 	}, {
 		name: "Stop blocked too often in a row is let stop, with a warning",
-		in:   hooks.Input{Event: hooks.Stop}, st: state{stops: flow.MaxStopStreak},
-		res: withRes(hooks.Stop, func(r *hooks.Result) { r.Blocked, r.Reason = true, "again" }),
+		in:   event.Input{Event: event.Stop}, st: state{stops: flow.MaxStopStreak},
+		res: withRes(event.Stop, func(r *hooks.Result) { r.Blocked, r.Reason = true, "again" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.False(t, a.Blocked)
 		},
@@ -262,9 +263,9 @@ func TestAfter(t *testing.T) {
 			Text: "Stop hooks blocked stopping 8 times in a row; this block was not honoured and the agent stops: again"}},
 	}, {
 		name: "SubagentStop counts each agent's streak apart and adds nothing",
-		in:   hooks.Input{Event: hooks.SubagentStop, Extra: map[string]json.RawMessage{"agent_id": json.RawMessage(`"a2"`)}},
+		in:   event.Input{Event: event.SubagentStop, Extra: map[string]json.RawMessage{"agent_id": json.RawMessage(`"a2"`)}},
 		st:   state{subagent: map[string]int{"a1": flow.MaxStopStreak, "a2": 1}},
-		res: withRes(hooks.SubagentStop, func(r *hooks.Result) {
+		res: withRes(event.SubagentStop, func(r *hooks.Result) {
 			r.Blocked, r.Reason, r.AdditionalContext = true, "keep going", []string{"for the subagent"}
 		}),
 		check: func(t *testing.T, a flow.Answer) {
@@ -274,68 +275,68 @@ func TestAfter(t *testing.T) {
 		changes: []flow.Change{{Kind: flow.SetSubagentStopStreak, Agent: "a2", N: 2}},
 	}, {
 		name: "SessionEnd keeps what hooks say to the user and cannot stop anything",
-		in:   hooks.Input{Event: hooks.SessionEnd, Reason: "exit"},
-		res: withRes(hooks.SessionEnd, func(r *hooks.Result) {
+		in:   event.Input{Event: event.SessionEnd, Reason: "exit"},
+		res: withRes(event.SessionEnd, func(r *hooks.Result) {
 			r.Continue, r.StopReason, r.Warnings = false, "ignored", []string{"bye"}
 		}),
 		changes: []flow.Change{{Kind: flow.Warn, Text: "bye"}},
 	}, {
 		name: "PermissionRequest deny is recorded in the tool block",
-		in:   hooks.Input{Event: hooks.PermissionRequest, ToolName: "Bash", ToolUseID: "t3"},
-		res:  withRes(hooks.PermissionRequest, func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionDeny, "no" }),
+		in:   event.Input{Event: event.PermissionRequest, ToolName: "Bash", ToolUseID: "t3"},
+		res:  withRes(event.PermissionRequest, func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionDeny, "no" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, "deny", a.Permission)
 		},
 		changes: []flow.Change{{Kind: flow.SetToolResult, Tool: tool("t3"), Text: "no", Refusal: flow.HookBlockedTool}},
 	}, {
 		name: "PermissionRequest without a decision leaves the host to ask",
-		in:   hooks.Input{Event: hooks.PermissionRequest, ToolName: "Bash", ToolUseID: "t3"},
-		res:  ok(hooks.PermissionRequest),
+		in:   event.Input{Event: event.PermissionRequest, ToolName: "Bash", ToolUseID: "t3"},
+		res:  ok(event.PermissionRequest),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Empty(t, a.Permission)
 		},
 	}, {
 		name: "PreCompact block stops the compaction and tells the user",
-		in:   hooks.Input{Event: hooks.PreCompact},
-		res:  withRes(hooks.PreCompact, func(r *hooks.Result) { r.Blocked, r.Reason = true, "not now" }),
+		in:   event.Input{Event: event.PreCompact},
+		res:  withRes(event.PreCompact, func(r *hooks.Result) { r.Blocked, r.Reason = true, "not now" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.True(t, a.Blocked)
 		},
 		changes: []flow.Change{{Kind: flow.Error, Text: "compaction blocked by a PreCompact hook: not now"}},
 	}, {
 		name: "ConfigChange from policy settings cannot be blocked",
-		in:   hooks.Input{Event: hooks.ConfigChange, Source: "policy_settings"},
-		res:  withRes(hooks.ConfigChange, func(r *hooks.Result) { r.Blocked, r.Reason = true, "no" }),
+		in:   event.Input{Event: event.ConfigChange, Source: "policy_settings"},
+		res:  withRes(event.ConfigChange, func(r *hooks.Result) { r.Blocked, r.Reason = true, "no" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.False(t, a.Blocked)
 		},
 	}, {
 		name: "ConfigChange from user settings can",
-		in:   hooks.Input{Event: hooks.ConfigChange, Source: "user_settings"},
-		res:  withRes(hooks.ConfigChange, func(r *hooks.Result) { r.Blocked, r.Reason = true, "no" }),
+		in:   event.Input{Event: event.ConfigChange, Source: "user_settings"},
+		res:  withRes(event.ConfigChange, func(r *hooks.Result) { r.Blocked, r.Reason = true, "no" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.True(t, a.Blocked)
 			require.Equal(t, "no", a.Reason)
 		},
 	}, {
 		name: "MessageDisplay shows the delta, or a hook's replacement, and touches nothing",
-		in:   hooks.Input{Event: hooks.MessageDisplay, Extra: map[string]json.RawMessage{"delta": json.RawMessage(`"hello"`)}},
-		res:  withRes(hooks.MessageDisplay, func(r *hooks.Result) { r.Warnings = []string{"not shown"} }),
+		in:   event.Input{Event: event.MessageDisplay, Extra: map[string]json.RawMessage{"delta": json.RawMessage(`"hello"`)}},
+		res:  withRes(event.MessageDisplay, func(r *hooks.Result) { r.Warnings = []string{"not shown"} }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, "hello", *a.DisplayContent)
 		},
 	}, {
 		name: "WorktreeCreate takes the path as resolved",
-		in:   hooks.Input{Event: hooks.WorktreeCreate}, facts: flow.Facts{WorktreePath: "/p/wt"},
-		res: withRes(hooks.WorktreeCreate, func(r *hooks.Result) { r.WorktreePath = "wt" }),
+		in:   event.Input{Event: event.WorktreeCreate}, facts: flow.Facts{WorktreePath: "/p/wt"},
+		res: withRes(event.WorktreeCreate, func(r *hooks.Result) { r.WorktreePath = "wt" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, "/p/wt", a.WorktreePath)
 			require.False(t, a.Blocked)
 		},
 	}, {
 		name: "WorktreeCreate fails on a refused path",
-		in:   hooks.Input{Event: hooks.WorktreeCreate}, facts: flow.Facts{WorktreeErr: errors.New("not a directory")},
-		res: withRes(hooks.WorktreeCreate, func(r *hooks.Result) { r.WorktreePath = "wt" }),
+		in:   event.Input{Event: event.WorktreeCreate}, facts: flow.Facts{WorktreeErr: errors.New("not a directory")},
+		res: withRes(event.WorktreeCreate, func(r *hooks.Result) { r.WorktreePath = "wt" }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.True(t, a.Blocked)
 			require.Empty(t, a.WorktreePath)
@@ -343,28 +344,28 @@ func TestAfter(t *testing.T) {
 		changes: []flow.Change{{Kind: flow.Error, Text: "worktree creation failed: not a directory"}},
 	}, {
 		name: "PermissionDenied retry tells the model to retry only a call the user asked for",
-		in:   hooks.Input{Event: hooks.PermissionDenied, ToolName: "Bash", ToolUseID: "t4"},
-		res:  withRes(hooks.PermissionDenied, func(r *hooks.Result) { r.Retry = true }),
+		in:   event.Input{Event: event.PermissionDenied, ToolName: "Bash", ToolUseID: "t4"},
+		res:  withRes(event.PermissionDenied, func(r *hooks.Result) { r.Retry = true }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.True(t, a.Retry)
 		},
-		changes: []flow.Change{{Kind: flow.Context, Event: hooks.PermissionDenied,
+		changes: []flow.Change{{Kind: flow.Context, Event: event.PermissionDenied,
 			Texts: []string{"The denied Bash call (t4) may be retried once, through the same permission check, and only if the user asked for what it does. " +
 				"If they did, make it again now; if they did not, leave it, tell them that you made this call without being asked and that it was refused before it ran, " +
 				"and go on with what they did ask for."}}},
 	}, {
 		name: "ElicitationResult keeps the user's answer and drops content unless accepted",
-		in: hooks.Input{Event: hooks.ElicitationResult, Extra: map[string]json.RawMessage{
+		in: event.Input{Event: event.ElicitationResult, Extra: map[string]json.RawMessage{
 			"action": json.RawMessage(`"decline"`), "content": json.RawMessage(`{"x":1}`)}},
-		res: ok(hooks.ElicitationResult),
+		res: ok(event.ElicitationResult),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Equal(t, "decline", a.Action)
 			require.Nil(t, a.Content)
 		},
 	}, {
 		name: "DirectoryAdded context reaches the model only when the user added it",
-		in:   hooks.Input{Event: hooks.DirectoryAdded, Source: "workspace_folder"},
-		res:  withRes(hooks.DirectoryAdded, func(r *hooks.Result) { r.AdditionalContext = []string{"new dir"} }),
+		in:   event.Input{Event: event.DirectoryAdded, Source: "workspace_folder"},
+		res:  withRes(event.DirectoryAdded, func(r *hooks.Result) { r.AdditionalContext = []string{"new dir"} }),
 		check: func(t *testing.T, a flow.Answer) {
 			require.Empty(t, a.AdditionalContext)
 		},
@@ -385,17 +386,17 @@ func TestAfter(t *testing.T) {
 // Every event has rules: a quiet answer (no hook had anything to say)
 // changes nothing and lets the agent go on.
 func TestAfterQuietAnswerOfEveryEvent(t *testing.T) {
-	for _, ev := range hooks.Events() {
-		in := hooks.Input{Event: ev, ToolName: "Bash", ToolUseID: "t1"}
+	for _, ev := range event.Events() {
+		in := event.Input{Event: ev, ToolName: "Bash", ToolUseID: "t1"}
 		eff := flow.After(in, ok(ev), state{root: "/p"}, flow.Facts{})
 		require.True(t, eff.Continue, ev)
 		require.False(t, eff.Blocked, ev)
 		changes := eff.Changes
-		if ev == hooks.Stop {
+		if ev == event.Stop {
 			require.Equal(t, []flow.Change{{Kind: flow.SetStopStreak, N: 0}}, changes)
 			continue
 		}
-		if ev == hooks.SubagentStop {
+		if ev == event.SubagentStop {
 			require.Equal(t, []flow.Change{{Kind: flow.SetSubagentStopStreak, N: 0}}, changes)
 			continue
 		}
@@ -406,12 +407,12 @@ func TestAfterQuietAnswerOfEveryEvent(t *testing.T) {
 func TestBefore(t *testing.T) {
 	st := state{root: "/p", last: "done.", stops: 1, subagent: map[string]int{"a1": 1}}
 	t.Run("UserPromptSubmit records the prompt and ends a stop streak", func(t *testing.T) {
-		_, changes, err := flow.Before(hooks.Input{Event: hooks.UserPromptSubmit, Prompt: "hi"}, st)
+		_, changes, err := flow.Before(event.Input{Event: event.UserPromptSubmit, Prompt: "hi"}, st)
 		require.NoError(t, err)
 		require.Equal(t, []flow.Change{{Kind: flow.AddPrompt, Text: "hi"}, {Kind: flow.SetStopStreak}}, changes)
 	})
 	t.Run("PostToolUse records the call with its result", func(t *testing.T) {
-		in := hooks.Input{Event: hooks.PostToolUse, ToolName: "Bash", ToolUseID: "t1",
+		in := event.Input{Event: event.PostToolUse, ToolName: "Bash", ToolUseID: "t1",
 			ToolResponse: json.RawMessage(`{"output":"x","success":false}`)}
 		_, changes, err := flow.Before(in, st)
 		require.NoError(t, err)
@@ -421,7 +422,7 @@ func TestBefore(t *testing.T) {
 		}, changes)
 	})
 	t.Run("Stop learns whether the last stop was blocked, and the last reply", func(t *testing.T) {
-		in, _, err := flow.Before(hooks.Input{Event: hooks.Stop}, st)
+		in, _, err := flow.Before(event.Input{Event: event.Stop}, st)
 		require.NoError(t, err)
 		require.True(t, in.StopHookActive)
 		require.Equal(t, "done.", in.LastAssistantMessage)
@@ -429,20 +430,20 @@ func TestBefore(t *testing.T) {
 	t.Run("SubagentStop is active per agent", func(t *testing.T) {
 		for agent, active := range map[string]bool{"a1": true, "a2": false} {
 			raw, _ := json.Marshal(agent)
-			in, _, err := flow.Before(hooks.Input{Event: hooks.SubagentStop, Extra: map[string]json.RawMessage{"agent_id": raw}}, st)
+			in, _, err := flow.Before(event.Input{Event: event.SubagentStop, Extra: map[string]json.RawMessage{"agent_id": raw}}, st)
 			require.NoError(t, err)
 			require.Equal(t, active, in.StopHookActive, agent)
 		}
 	})
 	t.Run("CwdChanged fills old_cwd and moves the session", func(t *testing.T) {
-		in, changes, err := flow.Before(hooks.Input{Event: hooks.CwdChanged,
+		in, changes, err := flow.Before(event.Input{Event: event.CwdChanged,
 			Extra: map[string]json.RawMessage{"new_cwd": json.RawMessage(`"/p/sub/../src"`)}}, st)
 		require.NoError(t, err)
 		require.JSONEq(t, `"/p"`, string(in.Extra["old_cwd"]))
 		require.Equal(t, []flow.Change{{Kind: flow.SetCwd, Text: "/p/src"}}, changes)
 	})
 	t.Run("CwdChanged refuses a relative new_cwd and changes nothing", func(t *testing.T) {
-		_, changes, err := flow.Before(hooks.Input{Event: hooks.CwdChanged,
+		_, changes, err := flow.Before(event.Input{Event: event.CwdChanged,
 			Extra: map[string]json.RawMessage{"new_cwd": json.RawMessage(`"src"`)}}, st)
 		var invalid *flow.InvalidError
 		require.ErrorAs(t, err, &invalid)
@@ -452,7 +453,7 @@ func TestBefore(t *testing.T) {
 }
 
 func TestQuestionsFor(t *testing.T) {
-	askRes := ok(hooks.PreToolUse)
+	askRes := ok(event.PreToolUse)
 	askRes.Permission, askRes.Reason, askRes.UpdatedInput = hooks.PermissionAsk, "why", json.RawMessage(`{"command":"ls -a"}`)
 	q := flow.QuestionsFor(bash, askRes)
 	require.Equal(t, &flow.AskQuestion{ToolUseID: "t1", ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls -a"}`), Reason: "why"}, q.Ask,
@@ -461,9 +462,9 @@ func TestQuestionsFor(t *testing.T) {
 	askRes.Continue = false
 	require.Nil(t, flow.QuestionsFor(bash, askRes).Ask, "a hook that stops the agent leaves nothing to ask")
 
-	wt := ok(hooks.WorktreeCreate)
+	wt := ok(event.WorktreeCreate)
 	wt.WorktreePath = "wt"
-	require.Equal(t, "wt", flow.QuestionsFor(hooks.Input{Event: hooks.WorktreeCreate}, wt).Worktree)
+	require.Equal(t, "wt", flow.QuestionsFor(event.Input{Event: event.WorktreeCreate}, wt).Worktree)
 }
 
 func TestCheckToolCall(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -42,8 +43,8 @@ import (
 //   - PostModelSwitch: context becomes hook blocks.
 //   - PreSkillShellCommand: see skillShellCommand.
 //   - StopFailure, InstructionsLoaded, WorktreeRemove: nothing but notices.
-func (e *effects) later(in hooks.Input, res *hooks.Result, f Facts) {
-	if in.Event == hooks.MessageDisplay {
+func (e *effects) later(in event.Input, res *hooks.Result, f Facts) {
+	if in.Event == event.MessageDisplay {
 		text := StringField(in.Extra, "delta")
 		if res.DisplayContent != nil {
 			text = *res.DisplayContent
@@ -54,11 +55,11 @@ func (e *effects) later(in hooks.Input, res *hooks.Result, f Facts) {
 	e.notices(res)
 	blocked := func() { e.Blocked, e.Reason = true, res.Reason }
 	switch in.Event {
-	case hooks.Setup:
+	case event.Setup:
 		if e.Continue {
 			e.contextOf(in.Event, res)
 		}
-	case hooks.UserPromptExpansion:
+	case event.UserPromptExpansion:
 		if res.Blocked {
 			blocked()
 			e.SuppressOriginalPrompt = res.SuppressOriginalPrompt
@@ -66,50 +67,50 @@ func (e *effects) later(in hooks.Input, res *hooks.Result, f Facts) {
 		} else if e.Continue {
 			e.contextOf(in.Event, res)
 		}
-	case hooks.PermissionDenied:
+	case event.PermissionDenied:
 		e.Retry = res.Retry
 		if res.Retry && e.Continue {
 			e.context(in.Event, []string{fmt.Sprintf(retryText, in.ToolName, in.ToolUseID)})
 		}
-	case hooks.PostToolBatch:
+	case event.PostToolBatch:
 		if res.Blocked && e.Continue {
 			e.feedback(res.Reason)
 		}
 		if e.Continue && !res.Blocked {
 			e.contextOf(in.Event, res)
 		}
-	case hooks.TaskCreated, hooks.TaskCompleted, hooks.TeammateIdle:
+	case event.TaskCreated, event.TaskCompleted, event.TeammateIdle:
 		if res.Blocked {
 			blocked()
 		}
-	case hooks.ConfigChange:
+	case event.ConfigChange:
 		if res.Blocked && in.Source != "policy_settings" {
 			blocked()
 		}
-	case hooks.CwdChanged, hooks.FileChanged:
+	case event.CwdChanged, event.FileChanged:
 		e.WatchPaths = res.WatchPaths
-	case hooks.DirectoryAdded:
+	case event.DirectoryAdded:
 		if in.Source == "slash_command" && e.Continue {
 			e.contextOf(in.Event, res)
 		}
-	case hooks.WorktreeCreate:
+	case event.WorktreeCreate:
 		e.worktreeCreated(res, f)
-	case hooks.PreModelSwitch:
+	case event.PreModelSwitch:
 		e.Permission, e.Reason = string(res.Permission), res.Reason
 		if !e.Continue {
 			e.Permission, e.Reason = string(hooks.PermissionDeny), cmp.Or(res.Reason, "stopped by hook: "+res.StopReason)
 		}
 		e.Blocked = e.Permission == string(hooks.PermissionDeny)
-	case hooks.PostModelSwitch:
+	case event.PostModelSwitch:
 		if e.Continue {
 			e.contextOf(in.Event, res)
 		}
-	case hooks.PreSkillShellCommand:
+	case event.PreSkillShellCommand:
 		e.skillShellCommand(res)
-	case hooks.Elicitation:
+	case event.Elicitation:
 		e.Blocked, e.Reason = res.Blocked, res.Reason
 		e.Action, e.Content = res.Action, res.Content
-	case hooks.ElicitationResult:
+	case event.ElicitationResult:
 		e.Blocked, e.Reason = res.Blocked, res.Reason
 		e.Action, e.Content = StringField(in.Extra, "action"), in.Extra["content"]
 		if res.Action != "" {

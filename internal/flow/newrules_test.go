@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
@@ -13,9 +14,9 @@ import (
 // TestSkillShellCommandRules: only a refusal keeps a skill's shell command
 // from running; each refusal gives the host a reason to show.
 func TestSkillShellCommandRules(t *testing.T) {
-	in := hooks.Input{Event: hooks.PreSkillShellCommand, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls"}`)}
+	in := event.Input{Event: event.PreSkillShellCommand, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls"}`)}
 	with := func(f func(*hooks.Result)) hooks.Result {
-		r := ok(hooks.PreSkillShellCommand)
+		r := ok(event.PreSkillShellCommand)
 		f(&r)
 		return r
 	}
@@ -25,7 +26,7 @@ func TestSkillShellCommandRules(t *testing.T) {
 		perm, reason   string
 		blocked, stops bool
 	}{
-		{"no answer runs it", ok(hooks.PreSkillShellCommand), "allow", "", false, false},
+		{"no answer runs it", ok(event.PreSkillShellCommand), "allow", "", false, false},
 		{"allow adds nothing", with(func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionAllow, "fine" }), "allow", "", false, false},
 		{"deny", with(func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionDeny, "no" }), "deny", "no", true, false},
 		{"ask", with(func(r *hooks.Result) { r.Permission, r.Reason = hooks.PermissionAsk, "sure?" }), "deny", flow.SkillAskRefused + ": sure?", true, false},
@@ -50,7 +51,7 @@ func TestSkillShellCommandRules(t *testing.T) {
 // result in its block), ignores updatedInput and additionalContext, and
 // reads as a deny to anyone who knows no defer.
 func TestPreToolUseDefer(t *testing.T) {
-	res := ok(hooks.PreToolUse)
+	res := ok(event.PreToolUse)
 	res.Permission, res.UpdatedInput, res.AdditionalContext = hooks.PermissionDefer, json.RawMessage(`{"command":"rm"}`), []string{"ctx"}
 	e := flow.After(bash, res, state{}, flow.Facts{})
 	require.Equal(t, "deny", e.Permission)

@@ -8,12 +8,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // jsonAnswers configures one command hook per JSON answer on ev; each hook
 // reads its stdin and prints its answer.
-func jsonAnswers(ev hooks.Event, outs ...string) string {
+func jsonAnswers(ev event.Event, outs ...string) string {
 	var hs []any
 	for _, o := range outs {
 		b, _ := json.Marshal(o)
@@ -33,17 +35,17 @@ func TestLaterAnswerFields(t *testing.T) {
 	osc := "\x1b]777;notify;Claude;done\x07"
 	cases := []struct {
 		name  string
-		event hooks.Event
+		event event.Event
 		outs  []string
 		check func(t *testing.T, r hooks.Result)
 	}{{
-		name: "defer beats ask and allow", event: hooks.PreToolUse,
+		name: "defer beats ask and allow", event: event.PreToolUse,
 		outs: []string{
 			`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}`,
 			`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}`},
 		check: func(t *testing.T, r hooks.Result) { require.Equal(t, hooks.PermissionDefer, r.Permission) },
 	}, {
-		name: "deny beats defer", event: hooks.PreToolUse,
+		name: "deny beats defer", event: event.PreToolUse,
 		outs: []string{
 			`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}`,
 			`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}`},
@@ -52,7 +54,7 @@ func TestLaterAnswerFields(t *testing.T) {
 			require.Equal(t, "no", r.Reason)
 		},
 	}, {
-		name: "suppressOriginalPrompt", event: hooks.UserPromptSubmit,
+		name: "suppressOriginalPrompt", event: event.UserPromptSubmit,
 		outs: []string{`{"decision": "block", "reason": "secrets in the prompt", "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "suppressOriginalPrompt": true}}`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.True(t, r.Blocked)
@@ -60,14 +62,14 @@ func TestLaterAnswerFields(t *testing.T) {
 			require.Contains(t, r.Runs[0].Decision, "suppress original prompt")
 		},
 	}, {
-		name: "suppressOriginalPrompt is not PostToolUse's", event: hooks.PostToolUse,
+		name: "suppressOriginalPrompt is not PostToolUse's", event: event.PostToolUse,
 		outs: []string{`{"hookSpecificOutput": {"hookEventName": "PostToolUse", "suppressOriginalPrompt": true}}`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.False(t, r.SuppressOriginalPrompt)
 			require.Contains(t, r.Runs[0].Decision, "ignored suppressOriginalPrompt: PostToolUse does not read it")
 		},
 	}, {
-		name: "sessionTitle on UserPromptSubmit: the last wins", event: hooks.UserPromptSubmit,
+		name: "sessionTitle on UserPromptSubmit: the last wins", event: event.UserPromptSubmit,
 		outs: []string{
 			`{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "sessionTitle": "Parser work"}}`,
 			`{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "sessionTitle": "Fix the parser"}}`},
@@ -76,7 +78,7 @@ func TestLaterAnswerFields(t *testing.T) {
 			require.Equal(t, []string{"several UserPromptSubmit hooks answered the session title differently; the last one in configuration order was used"}, r.Warnings)
 		},
 	}, {
-		name: "classifierContext: every hook's", event: hooks.PostToolUse,
+		name: "classifierContext: every hook's", event: event.PostToolUse,
 		outs: []string{
 			`{"hookSpecificOutput": {"hookEventName": "PostToolUse", "classifierContext": "ran against staging"}}`,
 			`{"hookSpecificOutput": {"hookEventName": "PostToolUse", "classifierContext": "read-only query"}}`},
@@ -85,7 +87,7 @@ func TestLaterAnswerFields(t *testing.T) {
 			require.Empty(t, r.AdditionalContext, "not for the model")
 		},
 	}, {
-		name: "permissionDisplay: the last wins", event: hooks.PreToolUse,
+		name: "permissionDisplay: the last wins", event: event.PreToolUse,
 		outs: []string{
 			`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDisplay": {"title": "Deploy?"}}}`,
 			`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDisplay": {"title": "Deploy to prod?"}}}`},
@@ -95,14 +97,14 @@ func TestLaterAnswerFields(t *testing.T) {
 			require.Contains(t, r.Warnings[0], "the permission display differently")
 		},
 	}, {
-		name: "terminalSequence", event: hooks.Notification,
+		name: "terminalSequence", event: event.Notification,
 		outs: []string{`{"terminalSequence": "` + jsonEscape(osc) + `"}`, `{"terminalSequence": "\u0007"}`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Equal(t, []string{osc, "\a"}, r.TerminalSequences)
 			require.Empty(t, r.Warnings)
 		},
 	}, {
-		name: "terminalSequence on an event that discards the output", event: hooks.StopFailure,
+		name: "terminalSequence on an event that discards the output", event: event.StopFailure,
 		outs: []string{`{"terminalSequence": "` + jsonEscape(osc) + `", "systemMessage": "dropped"}`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Equal(t, []string{osc}, r.TerminalSequences, "Claude Code still writes it")
@@ -119,10 +121,10 @@ func TestLaterAnswerFields(t *testing.T) {
 	for name, seq := range refused {
 		cases = append(cases, struct {
 			name  string
-			event hooks.Event
+			event event.Event
 			outs  []string
 			check func(t *testing.T, r hooks.Result)
-		}{name: "terminalSequence refused: " + name, event: hooks.Notification,
+		}{name: "terminalSequence refused: " + name, event: event.Notification,
 			outs: []string{`{"terminalSequence": "` + jsonEscape(seq) + `", "systemMessage": "still read"}`},
 			check: func(t *testing.T, r hooks.Result) {
 				require.Nil(t, r.TerminalSequences)
@@ -147,8 +149,8 @@ func TestLaterAnswerFields(t *testing.T) {
 // TestExplainShowsEscapesNotControls: what a hook printed reaches
 // --explain escaped, so that it cannot drive the reader's terminal.
 func TestExplainShowsEscapesNotControls(t *testing.T) {
-	e, root := setup(t, one(hooks.Notification, `cat >/dev/null; printf '\033]52;c;cm0gLXJmIH4=\007\033[2J' >&2; exit 1`))
-	res := e.Fire(context.Background(), input(hooks.Notification, root))
+	e, root := setup(t, one(event.Notification, `cat >/dev/null; printf '\033]52;c;cm0gLXJmIH4=\007\033[2J' >&2; exit 1`))
+	res := e.Fire(context.Background(), input(event.Notification, root))
 	out := hooks.Explain(hooks.NewEventRun("s", "", &res))
 	require.NotContains(t, out, "\x1b")
 	require.NotContains(t, out, "\a")
@@ -170,25 +172,25 @@ func TestUpdatedPrompt(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		event  hooks.Event
+		event  event.Event
 		outs   []string
 		prompt string
 		warn   string
 		note   string
 	}{
-		{name: "one hook rewrites", event: hooks.UserPromptSubmit, outs: []string{rewrite("be brief: fix it")}, prompt: "be brief: fix it"},
-		{name: "the same rewrite twice is no conflict", event: hooks.UserPromptSubmit, outs: []string{rewrite("a"), rewrite("a") + " "}, prompt: "a"},
-		{name: "the last of two different rewrites wins", event: hooks.UserPromptSubmit, outs: []string{rewrite("first"), `{}`, rewrite("second")},
+		{name: "one hook rewrites", event: event.UserPromptSubmit, outs: []string{rewrite("be brief: fix it")}, prompt: "be brief: fix it"},
+		{name: "the same rewrite twice is no conflict", event: event.UserPromptSubmit, outs: []string{rewrite("a"), rewrite("a") + " "}, prompt: "a"},
+		{name: "the last of two different rewrites wins", event: event.UserPromptSubmit, outs: []string{rewrite("first"), `{}`, rewrite("second")},
 			prompt: "second", warn: "several UserPromptSubmit hooks answered the rewritten prompt differently; the last one in configuration order was used"},
-		{name: "a block beats a rewrite", event: hooks.UserPromptSubmit,
+		{name: "a block beats a rewrite", event: event.UserPromptSubmit,
 			outs: []string{rewrite("fine"), `{"decision": "block", "reason": "no"}`}, warn: "updatedPrompt ignored: a hook blocked the prompt"},
-		{name: "an empty rewrite is rejected", event: hooks.UserPromptSubmit, outs: []string{rewrite(" ")},
+		{name: "an empty rewrite is rejected", event: event.UserPromptSubmit, outs: []string{rewrite(" ")},
 			warn: "hook output ignored: updatedPrompt must not be empty"},
-		{name: "PreToolUse does not read it", event: hooks.PreToolUse,
+		{name: "PreToolUse does not read it", event: event.PreToolUse,
 			outs: []string{`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedPrompt": "x"}}`},
 			note: "ignored updatedPrompt: PreToolUse does not read it"},
 	}
-	doc, _ := hooks.EventDoc(hooks.UserPromptSubmit)
+	doc, _ := settings.EventDoc(event.UserPromptSubmit)
 	require.Contains(t, doc, "`updatedPrompt` (wavehooks' own extension", "lint's hover says Claude Code does not read it")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

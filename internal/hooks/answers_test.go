@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -18,13 +19,13 @@ import (
 func TestExitTwoBlocksWhateverStdoutSays(t *testing.T) {
 	// The events whose hooks' output Claude Code discards (hooks reference:
 	// StopFailure, InstructionsLoaded, WorktreeRemove).
-	discardsOutput := map[hooks.Event]bool{hooks.StopFailure: true, hooks.InstructionsLoaded: true, hooks.WorktreeRemove: true}
-	for _, ev := range hooks.Events() {
+	discardsOutput := map[event.Event]bool{event.StopFailure: true, event.InstructionsLoaded: true, event.WorktreeRemove: true}
+	for _, ev := range event.Events() {
 		t.Run(string(ev), func(t *testing.T) {
 			fire := func(stdout string) hooks.Result {
 				cmd := `jq -r .hook_event_name >/dev/null; printf '%s' '` + stdout + `'; echo no >&2; exit 2`
 				e, root := setup(t, one(ev, cmd))
-				return e.Fire(context.Background(), hooks.Input{Event: ev, SessionID: "s", Cwd: root})
+				return e.Fire(context.Background(), event.Input{Event: ev, SessionID: "s", Cwd: root})
 			}
 			want := fire("")
 			require.Empty(t, want.Warnings)
@@ -53,7 +54,7 @@ func TestExitTwoBlocksWhateverStdoutSays(t *testing.T) {
 				require.Contains(t, got.Runs[0].Decision, "stdout ignored: exit 2 blocks")
 				require.Contains(t, strings.Join(got.Runs[0].Problems, "\n"), "stdout ignored: exit 2 blocks")
 			}
-			if ev == hooks.PreToolUse || ev == hooks.PermissionRequest {
+			if ev == event.PreToolUse || ev == event.PermissionRequest {
 				require.Equal(t, hooks.PermissionDeny, want.Permission)
 				require.Equal(t, "no", want.Reason, "the model gets stderr as the reason")
 			}
@@ -74,24 +75,24 @@ func TestExitTwoBlocksWhateverStdoutSays(t *testing.T) {
 func TestExitTwoTakesTheBlockingJSONsReason(t *testing.T) {
 	cases := []struct {
 		name   string
-		event  hooks.Event
+		event  event.Event
 		stdout string
 		stderr string
 		reason string
 	}{
-		{"Stop block, stderr set", hooks.Stop, `{"decision":"block","reason":"run the tests"}`, "stderr text", "run the tests"},
-		{"Stop block, no stderr", hooks.Stop, `{"decision":"block","reason":"run the tests"}`, "", "run the tests"},
-		{"Stop reason without a decision", hooks.Stop, `{"reason":"not a block"}`, "stderr text", "stderr text"},
-		{"SubagentStop block", hooks.SubagentStop, `{"decision":"block","reason":"keep going"}`, "stderr text", "keep going"},
-		{"PreToolUse deny", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`, "stderr text", "no rm"},
-		{"PreToolUse top-level block", hooks.PreToolUse, `{"decision":"block","reason":"no rm"}`, "stderr text", "no rm"},
-		{"PreToolUse deny without a reason keeps stderr", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`, "stderr text", "stderr text"},
-		{"PreToolUse allow keeps stderr", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"fine"}}`, "stderr text", "stderr text"},
-		{"PreToolUse ask keeps stderr", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`, "stderr text", "stderr text"},
-		{"PermissionRequest deny message", hooks.PermissionRequest, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not on main"}}}`, "stderr text", "not on main"},
-		{"PostToolUse block", hooks.PostToolUse, `{"decision":"block","reason":"lint failed"}`, "stderr text", "lint failed"},
-		{"UserPromptSubmit block", hooks.UserPromptSubmit, `{"decision":"block","reason":"no secrets"}`, "stderr text", "no secrets"},
-		{"invalid JSON keeps stderr", hooks.Stop, `{"decision":"block"}`, "stderr text", "stderr text"},
+		{"Stop block, stderr set", event.Stop, `{"decision":"block","reason":"run the tests"}`, "stderr text", "run the tests"},
+		{"Stop block, no stderr", event.Stop, `{"decision":"block","reason":"run the tests"}`, "", "run the tests"},
+		{"Stop reason without a decision", event.Stop, `{"reason":"not a block"}`, "stderr text", "stderr text"},
+		{"SubagentStop block", event.SubagentStop, `{"decision":"block","reason":"keep going"}`, "stderr text", "keep going"},
+		{"PreToolUse deny", event.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`, "stderr text", "no rm"},
+		{"PreToolUse top-level block", event.PreToolUse, `{"decision":"block","reason":"no rm"}`, "stderr text", "no rm"},
+		{"PreToolUse deny without a reason keeps stderr", event.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`, "stderr text", "stderr text"},
+		{"PreToolUse allow keeps stderr", event.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"fine"}}`, "stderr text", "stderr text"},
+		{"PreToolUse ask keeps stderr", event.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`, "stderr text", "stderr text"},
+		{"PermissionRequest deny message", event.PermissionRequest, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not on main"}}}`, "stderr text", "not on main"},
+		{"PostToolUse block", event.PostToolUse, `{"decision":"block","reason":"lint failed"}`, "stderr text", "lint failed"},
+		{"UserPromptSubmit block", event.UserPromptSubmit, `{"decision":"block","reason":"no secrets"}`, "stderr text", "no secrets"},
+		{"invalid JSON keeps stderr", event.Stop, `{"decision":"block"}`, "stderr text", "stderr text"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -101,7 +102,7 @@ func TestExitTwoTakesTheBlockingJSONsReason(t *testing.T) {
 			}
 			e, root := setup(t, one(c.event, cmd+"; exit 2"))
 			res := e.Fire(context.Background(), input(c.event, root))
-			if c.event == hooks.PreToolUse || c.event == hooks.PermissionRequest {
+			if c.event == event.PreToolUse || c.event == event.PermissionRequest {
 				require.Equal(t, hooks.PermissionDeny, res.Permission)
 			} else {
 				require.True(t, res.Blocked)
@@ -119,36 +120,36 @@ func TestExitTwoTakesTheBlockingJSONsReason(t *testing.T) {
 func TestJSONKeysAreCaseSensitive(t *testing.T) {
 	cases := []struct {
 		name     string
-		event    hooks.Event
+		event    event.Event
 		out      string
 		check    func(t *testing.T, r hooks.Result)
 		warnings []string
 	}{
-		{"upper-case hookSpecificOutput is ignored", hooks.PreToolUse, `{"HOOKSPECIFICOUTPUT":{"PERMISSIONDECISION":"deny"}}`,
+		{"upper-case hookSpecificOutput is ignored", event.PreToolUse, `{"HOOKSPECIFICOUTPUT":{"PERMISSIONDECISION":"deny"}}`,
 			func(t *testing.T, r hooks.Result) { require.Equal(t, hooks.PermissionNone, r.Permission) },
 			[]string{`ignored key "HOOKSPECIFICOUTPUT": keys are case-sensitive; did you mean "hookSpecificOutput"?`}},
-		{"Continue is not continue", hooks.PostToolUse, `{"Continue":false,"StopReason":"halt"}`,
+		{"Continue is not continue", event.PostToolUse, `{"Continue":false,"StopReason":"halt"}`,
 			func(t *testing.T, r hooks.Result) {
 				require.True(t, r.Continue)
 				require.Empty(t, r.StopReason)
 			},
 			[]string{`ignored key "Continue": keys are case-sensitive; did you mean "continue"?`,
 				`ignored key "StopReason": keys are case-sensitive; did you mean "stopReason"?`}},
-		{"a nested key in the wrong case", hooks.PreToolUse,
+		{"a nested key in the wrong case", event.PreToolUse,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","PermissionDecision":"deny","permissionDecisionReason":"x"}}`,
 			func(t *testing.T, r hooks.Result) { require.Equal(t, hooks.PermissionNone, r.Permission) },
 			[]string{`ignored key "hookSpecificOutput.PermissionDecision": keys are case-sensitive; did you mean "hookSpecificOutput.permissionDecision"?`}},
-		{"the exact key wins beside its miscased twin", hooks.Stop, `{"Decision":"approve","decision":"block","reason":"tests are red"}`,
+		{"the exact key wins beside its miscased twin", event.Stop, `{"Decision":"approve","decision":"block","reason":"tests are red"}`,
 			func(t *testing.T, r hooks.Result) {
 				require.True(t, r.Blocked)
 				require.Equal(t, "tests are red", r.Reason)
 			},
 			[]string{`ignored key "Decision": keys are case-sensitive; did you mean "decision"?`}},
-		{"a miscased key does not hide a type error", hooks.Stop, `{"SystemMessage":"x","continue":"no"}`,
+		{"a miscased key does not hide a type error", event.Stop, `{"SystemMessage":"x","continue":"no"}`,
 			func(t *testing.T, r hooks.Result) { require.True(t, r.Continue) },
 			[]string{"hook output ignored: continue must be a boolean, not string",
 				`ignored key "SystemMessage": keys are case-sensitive; did you mean "systemMessage"?`}},
-		{"unknown keys stay silent", hooks.Stop, `{"continueX":false,"somethingNew":1}`,
+		{"unknown keys stay silent", event.Stop, `{"continueX":false,"somethingNew":1}`,
 			func(t *testing.T, r hooks.Result) { require.True(t, r.Continue) }, nil},
 	}
 	for _, c := range cases {

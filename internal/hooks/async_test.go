@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -66,9 +67,9 @@ func TestAsyncHookDoesNotDelayTheEvent(t *testing.T) {
 	e := hooks.NewEngine(l.load(t))
 	defer e.Close()
 	done := make(chan hooks.Result, 1)
-	e.OnAsyncDone(func(_ hooks.Input, res hooks.Result) { done <- res })
+	e.OnAsyncDone(func(_ event.Input, res hooks.Result) { done <- res })
 
-	res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, l.root))
+	res := e.Fire(context.Background(), input(event.UserPromptSubmit, l.root))
 	// The event is back while the async hook still waits at its gate.
 	select {
 	case <-done:
@@ -85,7 +86,7 @@ func TestAsyncHookDoesNotDelayTheEvent(t *testing.T) {
 
 	openGate(t, gate)
 	late := waitAsync(t, done)
-	require.Equal(t, hooks.UserPromptSubmit, late.Event)
+	require.Equal(t, event.UserPromptSubmit, late.Event)
 	require.Len(t, late.Runs, 1)
 	r := late.Runs[0]
 	require.True(t, r.Ran)
@@ -108,8 +109,8 @@ func TestAsyncHookTimeoutKillsItsProcessGroup(t *testing.T) {
 	e := hooks.NewEngine(l.load(t))
 	defer e.Close()
 	done := make(chan hooks.Result, 1)
-	e.OnAsyncDone(func(_ hooks.Input, res hooks.Result) { done <- res })
-	res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+	e.OnAsyncDone(func(_ event.Input, res hooks.Result) { done <- res })
+	res := e.Fire(context.Background(), input(event.Stop, l.root))
 	require.Empty(t, res.Errors, "the event knows nothing of the hook yet")
 	late := waitAsync(t, done)
 	require.True(t, late.Runs[0].TimedOut)
@@ -130,13 +131,13 @@ func TestCloseKillsAsyncHooks(t *testing.T) {
 	makeGate(t, l.root)
 	e := hooks.NewEngine(l.load(t))
 	done := make(chan hooks.Result, 2)
-	e.OnAsyncDone(func(_ hooks.Input, res hooks.Result) { done <- res })
-	e.Fire(context.Background(), input(hooks.UserPromptSubmit, l.root))
+	e.OnAsyncDone(func(_ event.Input, res hooks.Result) { done <- res })
+	e.Fire(context.Background(), input(event.UserPromptSubmit, l.root))
 	e.Close() // the gate is never opened: only the kill ends the hook
 	late := waitAsync(t, done)
 	require.Contains(t, late.Errors[0], "was cancelled")
 
-	res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, l.root))
+	res := e.Fire(context.Background(), input(event.UserPromptSubmit, l.root))
 	require.Equal(t, "async hooks are not started while the engine shuts down", res.Runs[0].Skipped)
 }
 
@@ -147,9 +148,9 @@ func TestAsyncHookCancelledEventLeavesItRunning(t *testing.T) {
 	e := hooks.NewEngine(l.load(t))
 	defer e.Close()
 	done := make(chan hooks.Result, 1)
-	e.OnAsyncDone(func(_ hooks.Input, res hooks.Result) { done <- res })
+	e.OnAsyncDone(func(_ event.Input, res hooks.Result) { done <- res })
 	ctx, cancel := context.WithCancel(context.Background())
-	e.Fire(ctx, input(hooks.UserPromptSubmit, l.root))
+	e.Fire(ctx, input(event.UserPromptSubmit, l.root))
 	cancel() // the event is over; the hook it started in the background is not
 	openGate(t, gate)
 	late := waitAsync(t, done)

@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // BenchmarkOneTrueHook compares one matching `true` hook through the whole
@@ -19,8 +22,8 @@ import (
 // iteration, so machine noise hits both alike; ns/op is the engine's cost,
 // and engine/baseline is the ratio the target is about.
 func BenchmarkOneTrueHook(b *testing.B) {
-	e, root := benchEngine(b, one(hooks.PreToolUse, "true"))
-	in := input(hooks.PreToolUse, root)
+	e, root := benchEngine(b, one(event.PreToolUse, "true"))
+	in := input(event.PreToolUse, root)
 	var base, eng time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -46,7 +49,7 @@ func BenchmarkNoMatchingHook(b *testing.B) {
 		{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]},
 		{"matcher":"Write|Edit","hooks":[{"type":"command","command":"true"}]},
 		{"matcher":"mcp__.*","hooks":[{"type":"command","command":"true"}]}]}}`)
-	in := input(hooks.PreToolUse, root)
+	in := input(event.PreToolUse, root)
 	in.ToolName = "Read"
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -65,7 +68,7 @@ func BenchmarkTenParallelSleeps(b *testing.B) {
 		cmds = append(cmds, fmt.Sprintf(`{"type":"command","command":"sleep 0.2; : %d"}`, i))
 	}
 	e, root := benchEngine(b, `{"hooks":{"Stop":[{"hooks":[`+strings.Join(cmds, ",")+`]}]}}`)
-	in := input(hooks.Stop, root)
+	in := input(event.Stop, root)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if res := e.Fire(context.Background(), in); len(res.Errors) > 0 {
@@ -91,18 +94,18 @@ func BenchmarkTrustedWorkspaceScript(b *testing.B) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	settings := one(hooks.PreToolUse, "./hook.sh")
+	settingsJSON := one(event.PreToolUse, "./hook.sh")
 	if err := os.MkdirAll(filepath.Join(root, ".wave"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, ".wave", "settings.json"), []byte(settings), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, ".wave", "settings.json"), []byte(settingsJSON), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	work := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	work := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	ws := hooks.NewEngine(work)
-	ws.Install(hooks.Resolve(work, true))
-	user, _ := benchEngine(b, one(hooks.PreToolUse, script))
-	in := input(hooks.PreToolUse, root)
+	ws.Install(trust.Resolve(work, true))
+	user, _ := benchEngine(b, one(event.PreToolUse, script))
+	in := input(event.PreToolUse, root)
 	var tu, tw time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

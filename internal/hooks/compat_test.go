@@ -12,7 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // Claude Code compatibility details (docs/parity.md): each feature through
@@ -31,7 +33,7 @@ func TestIfRuleNarrowsAHook(t *testing.T) {
 		}}})
 	e, root := setup(t, string(settings))
 	fire := func(tool, toolInput string) hooks.Result {
-		in := input(hooks.PreToolUse, root)
+		in := input(event.PreToolUse, root)
 		in.ToolName, in.ToolInput = tool, json.RawMessage(toolInput)
 		return e.Fire(context.Background(), in)
 	}
@@ -63,16 +65,16 @@ func TestIfRuleNarrowsAHook(t *testing.T) {
 // A hook with "if" on an event that is not a tool event never runs, as in
 // Claude Code, and the file says so.
 func TestIfRuleOnANonToolEvent(t *testing.T) {
-	settings := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo ran > stop.txt", "if": "Bash"}]}]}}`
-	f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(settings), t.TempDir())
+	settingsJSON := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo ran > stop.txt", "if": "Bash"}]}]}}`
+	f := settings.ParseFile("settings.json", settings.SourceUser, []byte(settingsJSON), t.TempDir())
 	require.Len(t, f.Diagnostics, 1)
-	require.Equal(t, hooks.CodeBadIf, f.Diagnostics[0].Code)
+	require.Equal(t, settings.CodeBadIf, f.Diagnostics[0].Code)
 	require.Contains(t, f.Diagnostics[0].Message, "on Stop a hook with \"if\" never runs")
 
 	home, root := t.TempDir(), t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	e := hooks.NewEngine(hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil))
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	e := hooks.NewEngine(settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil))
+	res := e.Fire(context.Background(), input(event.Stop, root))
 	require.False(t, res.Ran())
 	require.Contains(t, res.Runs[0].Skipped, "only evaluated on tool events")
 	require.NoFileExists(t, filepath.Join(root, "stop.txt"))
@@ -80,17 +82,17 @@ func TestIfRuleOnANonToolEvent(t *testing.T) {
 
 // A typo in a key is reported, with the key meant, where it is.
 func TestUnknownKeysAreReportedWithTheKeyMeant(t *testing.T) {
-	settings := `{
+	settingsJSON := `{
   "disableAllHook": true,
   "permissions": {"allow": ["Bash"]},
   "hooks": {"PreToolUse": [{"matchers": "Bash", "hooks": [
     {"type": "command", "command": "true", "timout": 5, "Async": true, "once": true, "colour": "red"}]}]}
 }`
-	f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(settings), t.TempDir())
+	f := settings.ParseFile("settings.json", settings.SourceUser, []byte(settingsJSON), t.TempDir())
 	var got []string
 	for _, d := range f.Diagnostics {
-		require.Equal(t, hooks.CodeUnknownKey, d.Code)
-		require.Equal(t, hooks.SeverityWarning, d.Severity)
+		require.Equal(t, settings.CodeUnknownKey, d.Code)
+		require.Equal(t, settings.SeverityWarning, d.Severity)
 		got = append(got, strings.TrimPrefix(d.String(), "settings.json:"))
 	}
 	require.Equal(t, []string{
@@ -100,7 +102,7 @@ func TestUnknownKeysAreReportedWithTheKeyMeant(t *testing.T) {
 		`5:57: warning: unknown key "Async" in a hook; did you mean "async"? It is ignored as written [unknown-key]`,
 		`5:86: warning: unknown key "colour" in a hook; it is ignored [unknown-key]`,
 	}, got, "Claude Code's own settings (permissions) and keys it accepts (once) are not typos")
-	require.Equal(t, hooks.DefaultTimeout, f.Hooks[0].Timeout, "the misspelt timeout did not apply")
+	require.Equal(t, settings.DefaultTimeout, f.Hooks[0].Timeout, "the misspelt timeout did not apply")
 }
 
 // A guard copied from Claude Code's docs in the exec form starts: the
@@ -118,7 +120,7 @@ case "$cmd" in *"rm -rf"*) echo "blocked: $cmd" >&2; exit 2 ;; esac
 			"command": "${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh", "args": ["${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR", "${HOME}"]}]}]}}`,
 	})
 	e := hooks.NewEngine(l.load(t))
-	in := input(hooks.PreToolUse, l.root)
+	in := input(event.PreToolUse, l.root)
 	in.ToolInput = json.RawMessage(`{"command":"rm -rf build"}`)
 	res := e.Fire(context.Background(), in)
 	require.Empty(t, res.Errors)
@@ -138,10 +140,10 @@ func TestPluginPlaceholderOutsideAPlugin(t *testing.T) {
 		`{"type": "command", "command": "touch ran; \"${CLAUDE_PLUGIN_ROOT}\"/format.sh"}`,
 	} {
 		l := writeLayout(t, map[string]string{"home/settings.json": `{"hooks": {"Stop": [{"hooks": [` + hook + `]}]}}`})
-		cfg := hooks.Load(l.paths(), nil)
+		cfg := settings.Load(l.paths(), nil)
 		require.Len(t, cfg.Diagnostics(), 1)
-		require.Equal(t, hooks.CodePluginPlaceholder, cfg.Diagnostics()[0].Code)
-		res := hooks.NewEngine(cfg).Fire(context.Background(), input(hooks.Stop, l.root))
+		require.Equal(t, settings.CodePluginPlaceholder, cfg.Diagnostics()[0].Code)
+		res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.Stop, l.root))
 		require.Len(t, res.Errors, 1)
 		require.Contains(t, res.Errors[0], "references ${CLAUDE_PLUGIN_ROOT} but the hook is not associated with a plugin")
 		require.NoFileExists(t, filepath.Join(l.root, "ran"))
@@ -152,7 +154,7 @@ func TestPluginPlaceholderOutsideAPlugin(t *testing.T) {
 const rawStdinHook = `cat > "$WAVE_PROJECT_DIR/stdin.raw"`
 
 // fireRaw runs ev's rawStdinHook with in and returns the bytes it read.
-func fireRaw(t *testing.T, in hooks.Input) string {
+func fireRaw(t *testing.T, in event.Input) string {
 	t.Helper()
 	e, root := setup(t, one(in.Event, rawStdinHook))
 	in.Cwd = cmpOr(in.Cwd, root)
@@ -175,17 +177,17 @@ func cmpOr(a, b string) string {
 // the same bytes: the same keys in the same order, values as sent. The only
 // additions are Wave's older names of two fields, right after them.
 func TestClaudeCodesStdinReachesTheHookUnchanged(t *testing.T) {
-	for _, ev := range []hooks.Event{hooks.PreToolUse, hooks.PostToolUse, hooks.UserPromptSubmit, hooks.Stop, hooks.SessionStart, hooks.SessionEnd} {
+	for _, ev := range []event.Event{event.PreToolUse, event.PostToolUse, event.UserPromptSubmit, event.Stop, event.SessionStart, event.SessionEnd} {
 		t.Run(string(ev), func(t *testing.T) {
 			recorded, err := os.ReadFile(filepath.Join("../../testdata/claude-stdin", string(ev)+".json"))
 			require.NoError(t, err)
-			in, err := hooks.ParseInput(ev, recorded)
+			in, err := event.ParseInput(ev, recorded)
 			require.NoError(t, err)
 			want := string(recorded)
 			switch ev {
-			case hooks.UserPromptSubmit:
+			case event.UserPromptSubmit:
 				want = strings.Replace(want, `"prompt":"run it"`, `"prompt":"run it","user_prompt":"run it"`, 1)
-			case hooks.SessionEnd:
+			case event.SessionEnd:
 				want = strings.Replace(want, `"reason":"other"`, `"reason":"other","end_source":"other"`, 1)
 			}
 			require.Equal(t, want, fireRaw(t, in))
@@ -199,57 +201,57 @@ func TestClaudeCodesStdinReachesTheHookUnchanged(t *testing.T) {
 // PostToolUse, last_assistant_message and the task lists on Stop.
 func TestStdinFromTypedFieldsInClaudeCodesOrder(t *testing.T) {
 	ms := int64(243)
-	base := hooks.Input{SessionID: "s1", TranscriptPath: "/t.json", Cwd: "/p", PromptID: "p-1", Effort: "high"}
+	base := event.Input{SessionID: "s1", TranscriptPath: "/t.json", Cwd: "/p", PromptID: "p-1", Effort: "high"}
 	cases := []struct {
-		in   func(in hooks.Input) hooks.Input
+		in   func(in event.Input) event.Input
 		want string
 	}{
-		{func(in hooks.Input) hooks.Input {
-			in.Event, in.ToolName, in.ToolUseID, in.PermissionMode = hooks.PreToolUse, "Bash", "t1", "plan"
+		{func(in event.Input) event.Input {
+			in.Event, in.ToolName, in.ToolUseID, in.PermissionMode = event.PreToolUse, "Bash", "t1", "plan"
 			in.ToolInput = json.RawMessage(`{"z": 1, "a": "<&>"}`)
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"plan","effort":{"level":"high"},"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"z":1,"a":"<&>"},"tool_use_id":"t1"}`},
-		{func(in hooks.Input) hooks.Input {
-			in.Event, in.ToolName, in.ToolUseID, in.DurationMs = hooks.PostToolUse, "Bash", "t1", &ms
+		{func(in event.Input) event.Input {
+			in.Event, in.ToolName, in.ToolUseID, in.DurationMs = event.PostToolUse, "Bash", "t1", &ms
 			in.ToolInput, in.ToolResponse = json.RawMessage(`{"command":"ls"}`), json.RawMessage(`{"stdout":"a"}`)
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","effort":{"level":"high"},"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"a"},"tool_use_id":"t1","duration_ms":243}`},
-		{func(in hooks.Input) hooks.Input {
-			in.Event, in.Prompt = hooks.UserPromptSubmit, "hi"
+		{func(in event.Input) event.Input {
+			in.Event, in.Prompt = event.UserPromptSubmit, "hi"
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"hi","user_prompt":"hi"}`},
-		{func(in hooks.Input) hooks.Input {
-			in.Event, in.LastAssistantMessage = hooks.Stop, "done"
+		{func(in event.Input) event.Input {
+			in.Event, in.LastAssistantMessage = event.Stop, "done"
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","effort":{"level":"high"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done","background_tasks":[],"session_crons":[]}`},
-		{func(in hooks.Input) hooks.Input {
-			in.Event, in.Source, in.PromptID = hooks.SessionStart, "startup", ""
+		{func(in event.Input) event.Input {
+			in.Event, in.Source, in.PromptID = event.SessionStart, "startup", ""
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","hook_event_name":"SessionStart","source":"startup"}`},
-		{func(in hooks.Input) hooks.Input {
-			in.Event, in.Reason = hooks.SessionEnd, "clear"
+		{func(in event.Input) event.Input {
+			in.Event, in.Reason = event.SessionEnd, "clear"
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","hook_event_name":"SessionEnd","reason":"clear","end_source":"clear"}`},
 		// The later events as Claude Code 2.1.330 sends them (docs/conformance.md):
 		// UserPromptExpansion has permission_mode, PostToolBatch both,
 		// StopFailure effort only, the task events neither.
-		{func(in hooks.Input) hooks.Input {
-			in.Event = hooks.UserPromptExpansion
+		{func(in event.Input) event.Input {
+			in.Event = event.UserPromptExpansion
 			in.Extra = map[string]json.RawMessage{"command_name": json.RawMessage(`"greet"`)}
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","hook_event_name":"UserPromptExpansion","expansion_type":"","command_name":"greet","command_args":"","command_source":"","prompt":""}`},
-		{func(in hooks.Input) hooks.Input {
-			in.Event = hooks.PostToolBatch
+		{func(in event.Input) event.Input {
+			in.Event = event.PostToolBatch
 			in.Extra = map[string]json.RawMessage{"tool_calls": json.RawMessage(`[]`)}
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","permission_mode":"default","effort":{"level":"high"},"hook_event_name":"PostToolBatch","tool_calls":[]}`},
-		{func(in hooks.Input) hooks.Input {
-			in.Event = hooks.StopFailure
+		{func(in event.Input) event.Input {
+			in.Event = event.StopFailure
 			in.Extra = map[string]json.RawMessage{"error": json.RawMessage(`"rate_limit"`)}
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","effort":{"level":"high"},"hook_event_name":"StopFailure","error":"rate_limit"}`},
-		{func(in hooks.Input) hooks.Input {
-			in.Event = hooks.TaskCreated
+		{func(in event.Input) event.Input {
+			in.Event = event.TaskCreated
 			in.Extra = map[string]json.RawMessage{"task_id": json.RawMessage(`"1"`), "task_subject": json.RawMessage(`"Write tests"`)}
 			return in
 		}, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","prompt_id":"p-1","hook_event_name":"TaskCreated","task_id":"1","task_subject":"Write tests"}`},
@@ -266,23 +268,23 @@ func TestStdinFromTypedFieldsInClaudeCodesOrder(t *testing.T) {
 // Claude Code puts them; a client written for Wave's earlier release may
 // still send user_prompt / end_source.
 func TestStdinKeepsTheClientsOrder(t *testing.T) {
-	in, err := hooks.ParseInput(hooks.PreToolUse, []byte(`{"tool_input": {"b": [2, 1], "a": {"y": 1, "x": 2}}, "tool_name": "Bash", "extra_b": 1, "extra_a": 2}`))
+	in, err := event.ParseInput(event.PreToolUse, []byte(`{"tool_input": {"b": [2, 1], "a": {"y": 1, "x": 2}}, "tool_name": "Bash", "extra_b": 1, "extra_a": 2}`))
 	require.NoError(t, err)
 	in.SessionID, in.TranscriptPath, in.Cwd, in.ToolUseID = "s1", "/t.json", "/p", "t1"
 	require.Equal(t, `{"session_id":"s1","transcript_path":"/t.json","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse",`+
 		`"tool_input":{"b":[2,1],"a":{"y":1,"x":2}},"tool_use_id":"t1","tool_name":"Bash","extra_b":1,"extra_a":2}`+"\n", fireRaw(t, in))
 
-	in, err = hooks.ParseInput(hooks.SessionStart, []byte(`{"source": "startup", "permission_mode": "plan"}`))
+	in, err = event.ParseInput(event.SessionStart, []byte(`{"source": "startup", "permission_mode": "plan"}`))
 	require.NoError(t, err)
 	require.Contains(t, fireRaw(t, in), `"source":"startup","permission_mode":"plan"`, "what the client sent is kept, on any event")
 
-	in, err = hooks.ParseInput(hooks.UserPromptSubmit, []byte(`{"user_prompt": "from an older client"}`))
+	in, err = event.ParseInput(event.UserPromptSubmit, []byte(`{"user_prompt": "from an older client"}`))
 	require.NoError(t, err)
 	require.Equal(t, "from an older client", in.Prompt)
-	in, err = hooks.ParseInput(hooks.SessionEnd, []byte(`{"end_source": "logout"}`))
+	in, err = event.ParseInput(event.SessionEnd, []byte(`{"end_source": "logout"}`))
 	require.NoError(t, err)
 	require.Equal(t, "logout", in.Reason)
-	_, err = hooks.ParseInput(hooks.Stop, []byte(`{"effort": "high"}`))
+	_, err = event.ParseInput(event.Stop, []byte(`{"effort": "high"}`))
 	require.ErrorContains(t, err, `effort must be an object like {"level": "high"}`)
 }
 
@@ -307,7 +309,7 @@ echo "Loaded the project environment"
 			"Stop": [{"hooks": [{"type": "command", "command": "echo \"${CLAUDE_ENV_FILE-unset}\" > $ROOT/stop-env-file"}]}]}}`,
 	})
 	e := hooks.NewEngine(l.load(t))
-	res := e.Fire(context.Background(), input(hooks.SessionStart, l.root))
+	res := e.Fire(context.Background(), input(event.SessionStart, l.root))
 	require.Empty(t, res.Errors)
 	require.Equal(t, []string{"Loaded the project environment"}, res.Context)
 	require.Equal(t, map[string]string{"NODE_ENV": "test", "PATH": os.Getenv("PATH") + ":./node_modules/.bin"}, res.Env)
@@ -322,7 +324,7 @@ echo "Loaded the project environment"
 	require.Regexp(t, `/wavehooks-env-[0-9]+/sessionstart-hook-1\.sh\n$`, string(b), "a file per hook, named as Claude Code names them")
 	require.NoDirExists(t, filepath.Dir(strings.TrimSpace(string(b))), "the event's files are removed once read")
 
-	res = e.Fire(context.Background(), input(hooks.Stop, l.root))
+	res = e.Fire(context.Background(), input(event.Stop, l.root))
 	require.Nil(t, res.Env)
 	b, err = os.ReadFile(filepath.Join(l.root, "stop-env-file"))
 	require.NoError(t, err)
@@ -332,7 +334,7 @@ echo "Loaded the project environment"
 // Setup, CwdChanged and FileChanged hooks get a CLAUDE_ENV_FILE too, as
 // the hooks reference says, and what they write comes back as env.
 func TestEnvFileEvents(t *testing.T) {
-	for _, ev := range []hooks.Event{hooks.SessionStart, hooks.Setup, hooks.CwdChanged, hooks.FileChanged} {
+	for _, ev := range []event.Event{event.SessionStart, event.Setup, event.CwdChanged, event.FileChanged} {
 		t.Run(string(ev), func(t *testing.T) {
 			e, root := setup(t, one(ev, `set -u; jq -r .hook_event_name | sed 's/^/export FROM=/' >> "$CLAUDE_ENV_FILE"`))
 			res := e.Fire(context.Background(), input(ev, root))
@@ -359,7 +361,7 @@ func TestEnvFileThatIsNotASmallRegularFile(t *testing.T) {
 				{"type": "command", "command": %q},
 				{"type": "command", "command": "jq -r .hook_event_name | sed 's/^/export FROM=/' >> \"$CLAUDE_ENV_FILE\""}]}]}}`, c.replace)})
 			e := hooks.NewEngine(l.load(t))
-			res := e.Fire(context.Background(), input(hooks.SessionStart, l.root))
+			res := e.Fire(context.Background(), input(event.SessionStart, l.root))
 			require.Empty(t, res.Errors)
 			require.Equal(t, map[string]string{"FROM": "SessionStart"}, res.Env)
 			require.Len(t, res.Warnings, 1)
@@ -373,8 +375,8 @@ func TestEnvFileThatIsNotASmallRegularFile(t *testing.T) {
 // read (under set -u too): CLAUDECODE, CLAUDE_CODE_SESSION_ID, CLAUDE_PID,
 // and CLAUDE_EFFORT when the effort is known.
 func TestHooksGetClaudeCodesVariables(t *testing.T) {
-	e, root := setup(t, one(hooks.PreToolUse, `set -u; cat >/dev/null; echo "$CLAUDECODE|$CLAUDE_CODE_SESSION_ID|$CLAUDE_PID|${CLAUDE_EFFORT-none}" > "$CLAUDE_PROJECT_DIR/vars"`))
-	in := input(hooks.PreToolUse, root)
+	e, root := setup(t, one(event.PreToolUse, `set -u; cat >/dev/null; echo "$CLAUDECODE|$CLAUDE_CODE_SESSION_ID|$CLAUDE_PID|${CLAUDE_EFFORT-none}" > "$CLAUDE_PROJECT_DIR/vars"`))
+	in := input(event.PreToolUse, root)
 	e.Fire(context.Background(), in)
 	b, err := os.ReadFile(filepath.Join(root, "vars"))
 	require.NoError(t, err)

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"regexp"
 	"strings"
 	"time"
@@ -29,7 +32,7 @@ type Delegate interface {
 type Evaluation struct {
 	// Type is "prompt", "agent" or "mcp_tool".
 	Type      string
-	Event     Event
+	Event     event.Event
 	SessionID string
 	// Input is the event's JSON input, the stdin a command hook would read.
 	Input json.RawMessage
@@ -64,7 +67,7 @@ func (e *Engine) SetDelegate(d Delegate) {
 
 // runDelegated asks the agent host to evaluate a prompt, agent or mcp_tool
 // hook, within the hook's timeout.
-func (e *Engine) runDelegated(ctx context.Context, h *Hook, in Input, stdin []byte) hookOutcome {
+func (e *Engine) runDelegated(ctx context.Context, h *settings.Hook, in event.Input, stdin []byte) hookOutcome {
 	var d Delegate
 	if p := e.types.delegate.Load(); p != nil {
 		d = *p
@@ -75,7 +78,7 @@ func (e *Engine) runDelegated(ctx context.Context, h *Hook, in Input, stdin []by
 	input := bytes.TrimSpace(stdin)
 	ev := Evaluation{Type: h.Type, Event: in.Event, SessionID: in.SessionID, Input: input, Timeout: h.Timeout, Model: h.Model}
 	switch h.Type {
-	case TypeMCPTool:
+	case settings.TypeMCPTool:
 		ev.Server, ev.Tool, ev.Arguments = h.Server, h.Tool, substituteInput(h.Input, input)
 	default:
 		ev.Prompt = expandArguments(h.Prompt, string(input))
@@ -84,7 +87,7 @@ func (e *Engine) runDelegated(ctx context.Context, h *Hook, in Input, stdin []by
 	defer cancel()
 	start := time.Now()
 	answer, err := d.EvaluateHook(tctx, ev)
-	o := hookOutcome{Exec: Exec{Duration: time.Since(start)}}
+	o := hookOutcome{Exec: proc.Exec{Duration: time.Since(start)}}
 	var ns *NotSupportedError
 	switch {
 	case errors.As(err, &ns):
@@ -97,8 +100,8 @@ func (e *Engine) runDelegated(ctx context.Context, h *Hook, in Input, stdin []by
 		o.Failure, o.ExitCode = err.Error(), -1
 	default:
 		o.Stdout = string(compactJSON(answer))
-		if len(o.Stdout) > MaxOutput {
-			o.Stdout, o.StdoutTruncated = o.Stdout[:MaxOutput], true
+		if len(o.Stdout) > proc.MaxOutput {
+			o.Stdout, o.StdoutTruncated = o.Stdout[:proc.MaxOutput], true
 		}
 	}
 	return o
@@ -203,7 +206,7 @@ type modelAnswer struct {
 // interpretModel reads a prompt or agent hook's answer: {"ok": …} as
 // Claude Code's response schema, any other object as a hook JSON answer.
 // An answer that is neither is a non-blocking error.
-func interpretModel(ev Event, h *Hook, raw string) verdict {
+func interpretModel(ev event.Event, h *settings.Hook, raw string) verdict {
 	obj, err := answerObject(raw)
 	if err != "" {
 		return verdict{err: fmt.Sprintf("%s hook `%s`: %s", h.Type, h.Display(), err), summary: "unusable answer: non-blocking error"}
@@ -264,8 +267,8 @@ func answerObject(raw string) (json.RawMessage, string) {
 // event, as Claude Code documents it, written as the equivalent hook JSON
 // answer; nil when it does nothing there. note describes it for the run
 // history. Agent hooks behave as prompt hooks with continueOnBlock.
-func okFalse(ev Event, h *Hook, reason string, impossible bool) (json.RawMessage, string) {
-	cont := h.ContinueOnBlock || h.Type == TypeAgent
+func okFalse(ev event.Event, h *settings.Hook, reason string, impossible bool) (json.RawMessage, string) {
+	cont := h.ContinueOnBlock || h.Type == settings.TypeAgent
 	block := func(note string) (json.RawMessage, string) {
 		b, _ := json.Marshal(map[string]any{"decision": "block", "reason": reason})
 		return b, note
@@ -275,12 +278,12 @@ func okFalse(ev Event, h *Hook, reason string, impossible bool) (json.RawMessage
 		return b, note
 	}
 	switch ev {
-	case Stop, SubagentStop:
-		if impossible && h.Type == TypePrompt {
+	case event.Stop, event.SubagentStop:
+		if impossible && h.Type == settings.TypePrompt {
 			return nil, "impossible: the agent may stop"
 		}
 		return block("the reason goes back to the model and the agent continues")
-	case PreToolUse:
+	case event.PreToolUse:
 		b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": string(ev),
 			"permissionDecision": "deny", "permissionDecisionReason": reason}})
 		if cont {
@@ -291,15 +294,15 @@ func okFalse(ev Event, h *Hook, reason string, impossible bool) (json.RawMessage
 		m["continue"], m["stopReason"] = false, reason
 		b, _ = json.Marshal(m)
 		return b, "deny, and the turn ends"
-	case PostToolUse, Event("TeammateIdle"):
+	case event.PostToolUse, event.Event("TeammateIdle"):
 		if cont {
 			return block("the reason goes back to the model")
 		}
 		return stop("the turn ends")
-	case PermissionRequest, Event("PermissionDenied"):
+	case event.PermissionRequest, event.Event("PermissionDenied"):
 		return nil, "no effect on " + string(ev)
 	}
-	if ev.canBlock() || typeSupport[ev] == "all" {
+	if ev.CanBlock() || settings.TypeSupport[ev] == "all" {
 		return block("blocked")
 	}
 	return nil, "no effect on " + string(ev)
@@ -308,7 +311,7 @@ func okFalse(ev Event, h *Hook, reason string, impossible bool) (json.RawMessage
 // strictJSON reads a JSON answer of an http, prompt or agent hook, where an
 // answer that does not validate is a non-blocking error rather than a
 // fall-back to an exit code these hooks do not have.
-func strictJSON(ev Event, h *Hook, obj []byte, what string) verdict {
+func strictJSON(ev event.Event, h *settings.Hook, obj []byte, what string) verdict {
 	v, probs := interpretJSON(ev, obj)
 	if probs != nil {
 		return verdict{err: fmt.Sprintf("%s hook `%s` answered JSON that does not validate: %s", what, h.Display(), strings.Join(probs, "; ")),
@@ -330,7 +333,7 @@ type mcpResult struct {
 // interpretMCP reads an mcp_tool hook's result: the text of its content is
 // read like a command hook's stdout after exit 0; isError is a non-blocking
 // error.
-func interpretMCP(ev Event, h *Hook, raw string) verdict {
+func interpretMCP(ev event.Event, h *settings.Hook, raw string) verdict {
 	var text string
 	var r mcpResult
 	b := bytes.TrimSpace([]byte(raw))
@@ -355,5 +358,5 @@ func interpretMCP(ev Event, h *Hook, raw string) verdict {
 		}
 		return verdict{err: msg, summary: "isError: non-blocking error"}
 	}
-	return interpret(ev, h, Exec{Stdout: text})
+	return interpret(ev, h, proc.Exec{Stdout: text})
 }

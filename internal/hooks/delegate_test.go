@@ -10,7 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // fakeHost stands in for the agent host's model and MCP servers (the only
@@ -40,7 +42,7 @@ func answers(s string) func(context.Context, hooks.Evaluation) (json.RawMessage,
 }
 
 // typedHook configures one hook of any type for an event.
-func typedHook(ev hooks.Event, hook map[string]any) string {
+func typedHook(ev event.Event, hook map[string]any) string {
 	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{string(ev): []any{map[string]any{"hooks": []any{hook}}}}})
 	return string(b)
 }
@@ -56,73 +58,73 @@ func TestPromptHookAnswers(t *testing.T) {
 	agent := map[string]any{"type": "agent", "prompt": "Verify the tests pass"}
 	cases := []struct {
 		name   string
-		event  hooks.Event
+		event  event.Event
 		hook   map[string]any
 		answer string
 		check  func(t *testing.T, res hooks.Result)
 	}{
-		{"ok:true lets Stop happen", hooks.Stop, prompt(), `{"ok": true}`, func(t *testing.T, res hooks.Result) {
+		{"ok:true lets Stop happen", event.Stop, prompt(), `{"ok": true}`, func(t *testing.T, res hooks.Result) {
 			require.False(t, res.Blocked)
 			require.True(t, res.Continue)
 			require.Equal(t, "ok: no objection", res.Runs[0].Decision)
 		}},
-		{"ok:false on Stop: the reason goes back to the model", hooks.Stop, prompt(), `{"ok": false, "reason": "tests are red"}`,
+		{"ok:false on Stop: the reason goes back to the model", event.Stop, prompt(), `{"ok": false, "reason": "tests are red"}`,
 			func(t *testing.T, res hooks.Result) {
 				require.True(t, res.Blocked)
 				require.Equal(t, "tests are red", res.Reason)
 				require.True(t, res.Continue)
 			}},
-		{"impossible lets Stop happen", hooks.Stop, prompt(), `{"ok": false, "reason": "cannot be done", "impossible": true}`,
+		{"impossible lets Stop happen", event.Stop, prompt(), `{"ok": false, "reason": "cannot be done", "impossible": true}`,
 			func(t *testing.T, res hooks.Result) {
 				require.False(t, res.Blocked)
 				require.Contains(t, res.Runs[0].Decision, "impossible")
 			}},
-		{"ok:false on PreToolUse denies and ends the turn", hooks.PreToolUse, prompt(), `{"ok": false, "reason": "too risky"}`,
+		{"ok:false on PreToolUse denies and ends the turn", event.PreToolUse, prompt(), `{"ok": false, "reason": "too risky"}`,
 			func(t *testing.T, res hooks.Result) {
 				require.Equal(t, hooks.PermissionDeny, res.Permission)
 				require.Equal(t, "too risky", res.Reason)
 				require.False(t, res.Continue)
 				require.Equal(t, "too risky", res.StopReason)
 			}},
-		{"continueOnBlock: deny, and the turn goes on", hooks.PreToolUse, prompt("continueOnBlock", true), `{"ok": false, "reason": "too risky"}`,
+		{"continueOnBlock: deny, and the turn goes on", event.PreToolUse, prompt("continueOnBlock", true), `{"ok": false, "reason": "too risky"}`,
 			func(t *testing.T, res hooks.Result) {
 				require.Equal(t, hooks.PermissionDeny, res.Permission)
 				require.True(t, res.Continue)
 			}},
-		{"agent hooks behave as continueOnBlock", hooks.PostToolUse, agent, `{"ok": false, "reason": "a test fails"}`,
+		{"agent hooks behave as continueOnBlock", event.PostToolUse, agent, `{"ok": false, "reason": "a test fails"}`,
 			func(t *testing.T, res hooks.Result) {
 				require.True(t, res.Blocked)
 				require.Equal(t, "a test fails", res.Reason)
 				require.True(t, res.Continue)
 			}},
-		{"ok:false on UserPromptSubmit blocks the prompt", hooks.UserPromptSubmit, prompt(), `{"ok": false, "reason": "off topic"}`,
+		{"ok:false on UserPromptSubmit blocks the prompt", event.UserPromptSubmit, prompt(), `{"ok": false, "reason": "off topic"}`,
 			func(t *testing.T, res hooks.Result) {
 				require.True(t, res.Blocked)
 				require.Equal(t, "off topic", res.Reason)
 			}},
-		{"ok:false has no effect on PermissionRequest", hooks.PermissionRequest, prompt(), `{"ok": false, "reason": "no"}`,
+		{"ok:false has no effect on PermissionRequest", event.PermissionRequest, prompt(), `{"ok": false, "reason": "no"}`,
 			func(t *testing.T, res hooks.Result) {
 				require.Equal(t, hooks.PermissionNone, res.Permission)
 				require.Contains(t, res.Runs[0].Decision, "no effect")
 			}},
-		{"a hook JSON answer is read as such", hooks.PreToolUse, prompt(),
+		{"a hook JSON answer is read as such", event.PreToolUse, prompt(),
 			`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "check with the user"}}`,
 			func(t *testing.T, res hooks.Result) {
 				require.Equal(t, hooks.PermissionAsk, res.Permission)
 				require.Equal(t, "check with the user", res.Reason)
 			}},
-		{"a model's text holding the JSON", hooks.Stop, prompt(), `"` + "```json\\n{\\\"ok\\\": false, \\\"reason\\\": \\\"summarise first\\\"}\\n```" + `"`,
+		{"a model's text holding the JSON", event.Stop, prompt(), `"` + "```json\\n{\\\"ok\\\": false, \\\"reason\\\": \\\"summarise first\\\"}\\n```" + `"`,
 			func(t *testing.T, res hooks.Result) {
 				require.True(t, res.Blocked)
 				require.Equal(t, "summarise first", res.Reason)
 			}},
-		{"an answer that is not JSON is a non-blocking error", hooks.Stop, prompt(), `"I think it is fine"`,
+		{"an answer that is not JSON is a non-blocking error", event.Stop, prompt(), `"I think it is fine"`,
 			func(t *testing.T, res hooks.Result) {
 				require.False(t, res.Blocked)
 				require.Len(t, res.Errors, 1)
 				require.Contains(t, res.Errors[0], "not a JSON object")
 			}},
-		{"ok must be a boolean", hooks.Stop, prompt(), `{"ok": "yes"}`, func(t *testing.T, res hooks.Result) {
+		{"ok must be a boolean", event.Stop, prompt(), `{"ok": "yes"}`, func(t *testing.T, res hooks.Result) {
 			require.False(t, res.Blocked)
 			require.Len(t, res.Errors, 1)
 			require.Contains(t, res.Errors[0], `"ok" must be true or false`)
@@ -134,7 +136,7 @@ func TestPromptHookAnswers(t *testing.T) {
 			host := &fakeHost{answer: answers(c.answer)}
 			e.SetDelegate(host)
 			in := input(c.event, root)
-			if c.event == hooks.PermissionRequest {
+			if c.event == event.PermissionRequest {
 				in.ToolName, in.ToolInput = "Bash", json.RawMessage(`{"command":"ls"}`)
 			}
 			res := e.Fire(context.Background(), in)
@@ -159,32 +161,32 @@ func TestPromptHookAnswers(t *testing.T) {
 }
 
 func TestPromptHookTimeoutsAndDefaults(t *testing.T) {
-	e, root := setup(t, typedHook(hooks.Stop, map[string]any{"type": "prompt", "prompt": "p", "timeout": 0.2}))
+	e, root := setup(t, typedHook(event.Stop, map[string]any{"type": "prompt", "prompt": "p", "timeout": 0.2}))
 	cancelled := make(chan struct{})
 	e.SetDelegate(&fakeHost{answer: func(ctx context.Context, _ hooks.Evaluation) (json.RawMessage, error) {
 		<-ctx.Done() // a model that never answers
 		close(cancelled)
 		return nil, ctx.Err()
 	}})
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	res := e.Fire(context.Background(), input(event.Stop, root))
 	<-cancelled // the call was cancelled, not left running
 	require.True(t, res.Runs[0].TimedOut)
 	require.False(t, res.Blocked)
 	require.Equal(t, []string{"hook timed out after 200ms: `prompt: p`"}, res.Errors)
 
 	// Claude Code's default timeouts: 30 s for prompt hooks, 60 s for agent hooks.
-	cfg := hooks.ParseFile("s.json", hooks.SourceUser, []byte(`{"hooks": {"Stop": [{"hooks": [
+	cfg := settings.ParseFile("s.json", settings.SourceUser, []byte(`{"hooks": {"Stop": [{"hooks": [
 		{"type": "prompt", "prompt": "p"}, {"type": "agent", "prompt": "a"}, {"type": "prompt", "prompt": "q", "timeout": 5}]}]}}`), "")
 	require.Empty(t, cfg.Diagnostics)
-	require.Equal(t, hooks.DefaultPromptTimeout, cfg.Hooks[0].Timeout)
-	require.Equal(t, hooks.DefaultAgentTimeout, cfg.Hooks[1].Timeout)
+	require.Equal(t, settings.DefaultPromptTimeout, cfg.Hooks[0].Timeout)
+	require.Equal(t, settings.DefaultAgentTimeout, cfg.Hooks[1].Timeout)
 	require.Equal(t, "5s", cfg.Hooks[2].Timeout.String())
 
 	// The agent host's error is the hook's non-blocking error.
 	e.SetDelegate(&fakeHost{answer: func(context.Context, hooks.Evaluation) (json.RawMessage, error) {
 		return nil, errors.New("the model is overloaded")
 	}})
-	res = e.Fire(context.Background(), input(hooks.Stop, root))
+	res = e.Fire(context.Background(), input(event.Stop, root))
 	require.Equal(t, []string{"prompt hook `prompt: p` failed: the model is overloaded"}, res.Errors)
 }
 
@@ -208,7 +210,7 @@ func TestDelegatedHooksWithoutAnAgentHostDoNotRun(t *testing.T) {
 			if c.host != nil {
 				e.SetDelegate(c.host)
 			}
-			in := input(hooks.Stop, root)
+			in := input(event.Stop, root)
 			res := e.Fire(context.Background(), in)
 			require.Len(t, res.Runs, 3)
 			for _, r := range res.Runs[:2] {
@@ -257,10 +259,10 @@ func TestMCPToolHook(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, root := setup(t, typedHook(hooks.PostToolUse, hook))
+			e, root := setup(t, typedHook(event.PostToolUse, hook))
 			host := &fakeHost{answer: answers(c.answer)}
 			e.SetDelegate(host)
-			res := e.Fire(context.Background(), input(hooks.PostToolUse, root))
+			res := e.Fire(context.Background(), input(event.PostToolUse, root))
 			c.check(t, res)
 			asked := host.evaluations()
 			require.Len(t, asked, 1)

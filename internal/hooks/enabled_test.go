@@ -9,7 +9,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // TestDisabledHooksDoNotRun: "enabled": false on a hook, or on its matcher
@@ -23,7 +26,7 @@ func TestDisabledHooksDoNotRun(t *testing.T) {
   {"matcher": "Bash", "hooks": [`+mark("on")+`}, `+mark("off")+`, "enabled": false}, `+mark("on-explicit")+`, "enabled": true}]},
   {"matcher": "Bash", "enabled": false, "hooks": [`+mark("group-off")+`}]}
 ]}}`)
-	in := input(hooks.PreToolUse, root)
+	in := input(event.PreToolUse, root)
 	in.ToolName = "Bash"
 	res := e.Fire(context.Background(), in)
 	require.Len(t, res.Runs, 4)
@@ -60,7 +63,7 @@ func TestEnabledMustBeABoolean(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"hooks": {"Stop": [
   {"enabled": "no", "hooks": [{"type": "command", "command": "true", "enabled": 0}]}]}}`), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	var msgs []string
 	for _, d := range cfg.Diagnostics() {
 		msgs = append(msgs, d.Message)
@@ -82,8 +85,8 @@ func TestTurningAHookOffNeedsNoTrust(t *testing.T) {
 	}
 	const off = `, "enabled": false`
 	l := writeLayout(t, map[string]string{".wave/settings.json": settings("", "", "exit 0")})
-	store := hooks.NewTrustStore(l.home)
-	decide := func(text string) *hooks.Loaded {
+	store := trust.NewTrustStore(l.home)
+	decide := func(text string) *trust.Loaded {
 		require.NoError(t, os.WriteFile(l.path(".wave/settings.json"), []byte(text), 0o644))
 		return store.Decide(l.root, l.load(t), false)
 	}
@@ -107,6 +110,6 @@ func TestTurningAHookOffNeedsNoTrust(t *testing.T) {
 	require.True(t, decide(settings(off, off, "exit 0")).Trusted, "more off")
 	l2 := decide(settings("", "", "exit 0"))
 	require.False(t, l2.Trusted, "a hook turned back on waits for trust")
-	require.Equal(t, []string{"true", "exit 0"}, hooks.WorkspaceCommands(l2.Full), "the prompt lists it")
-	require.Equal(t, []string{"exit 0"}, hooks.WorkspaceCommands(decide(settings(off, "", "exit 0")).Full), "a hook that is off is not listed")
+	require.Equal(t, []string{"true", "exit 0"}, trust.WorkspaceCommands(l2.Full), "the prompt lists it")
+	require.Equal(t, []string{"exit 0"}, trust.WorkspaceCommands(decide(settings(off, "", "exit 0")).Full), "a hook that is off is not listed")
 }

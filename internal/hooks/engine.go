@@ -8,6 +8,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Engine fires events: it picks the hooks an event matches, runs them in
@@ -16,8 +21,8 @@ import (
 // the new hooks). Async hooks outlive the event that started them: Wait
 // waits for them, and Close kills them.
 type Engine struct {
-	state   atomic.Pointer[Loaded]
-	runner  *Runner
+	state   atomic.Pointer[trust.Loaded]
+	runner  *proc.Runner
 	bg      *background
 	onStale atomic.Pointer[func()]
 	types   *typeState
@@ -26,38 +31,21 @@ type Engine struct {
 // NewEngine returns an engine for cfg, as Load returns it, with the
 // workspace not trusted (Install another decision); its hooks run in the
 // config's project root with the server's environment.
-func NewEngine(cfg *Config) *Engine {
-	e := &Engine{runner: NewRunner(cfg.Paths.ProjectRoot, environ()), bg: newBackground(), types: newTypeState()}
-	e.state.Store(Resolve(cfg, false))
+func NewEngine(cfg *settings.Config) *Engine {
+	e := &Engine{runner: proc.NewRunner(cfg.Paths.ProjectRoot, proc.Environ()), bg: newBackground(), types: newTypeState()}
+	e.state.Store(trust.Resolve(cfg, false))
 	return e
 }
 
 // Install swaps the configuration and its trust decision in one step;
 // events already running keep the old ones.
-func (e *Engine) Install(l *Loaded) { e.state.Store(l) }
+func (e *Engine) Install(l *trust.Loaded) { e.state.Store(l) }
 
 // Loaded returns the configuration in use with its trust decision.
-func (e *Engine) Loaded() *Loaded { return e.state.Load() }
+func (e *Engine) Loaded() *trust.Loaded { return e.state.Load() }
 
 // Config returns the configuration in use.
-func (e *Engine) Config() *Config { return e.state.Load().Config }
-
-// SetConfig swaps the configuration, with the workspace not trusted.
-func (e *Engine) SetConfig(cfg *Config) { e.Install(Resolve(cfg, false)) }
-
-// SetWorkspaceTrusted makes the configuration in use trusted or not, for a
-// caller that made that decision for the configuration it installed itself
-// (a one-shot command, a test). A server that reloads must Install a
-// Loaded instead, so that a decision never applies to a configuration it
-// was not made for.
-func (e *Engine) SetWorkspaceTrusted(trusted bool) {
-	for {
-		old := e.state.Load()
-		if e.state.CompareAndSwap(old, old.withTrust(trusted)) {
-			return
-		}
-	}
-}
+func (e *Engine) Config() *settings.Config { return e.state.Load().Config }
 
 // WorkspaceTrusted reports whether the workspace's hooks may run.
 func (e *Engine) WorkspaceTrusted() bool { return e.state.Load().Trusted }
@@ -72,7 +60,7 @@ func (e *Engine) OnStale(f func()) { e.onStale.Store(&f) }
 // with the event's input and a Result of that one hook (its Run, and its
 // warnings and errors, which were applied to nothing). It is called on the
 // hook's own goroutine.
-func (e *Engine) OnAsyncDone(f func(in Input, res Result)) {
+func (e *Engine) OnAsyncDone(f func(in event.Input, res Result)) {
 	e.bg.mu.Lock()
 	defer e.bg.mu.Unlock()
 	e.bg.report = f
@@ -100,7 +88,7 @@ type background struct {
 
 	mu     sync.Mutex // guards closed and report, and orders wg.Add before Close's Wait
 	closed bool
-	report func(Input, Result)
+	report func(event.Input, Result)
 }
 
 func newBackground() *background {
@@ -109,7 +97,7 @@ func newBackground() *background {
 }
 
 // start runs f on a goroutine of its own unless the engine is closed.
-func (b *background) start(f func(ctx context.Context, report func(Input, Result))) bool {
+func (b *background) start(f func(ctx context.Context, report func(event.Input, Result))) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -127,7 +115,7 @@ func (b *background) start(f func(ctx context.Context, report func(Input, Result
 // StatusMessages returns the statusMessage of every hook that would run in
 // the foreground for an event whose matchers see matchValue, in
 // configuration order and without repeats, for a progress title.
-func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
+func (e *Engine) StatusMessages(ev event.Event, matchValue string) []string {
 	l := e.state.Load()
 	cfg, trusted := l.Config, l.Trusted
 	var out []string
@@ -153,7 +141,7 @@ func (e *Engine) StatusMessages(ev Event, matchValue string) []string {
 // lists them (Run.Async) and OnAsyncDone hears how they ended; what they
 // said for the model comes with the next event of their session
 // (Result.Delivered).
-func (e *Engine) Fire(ctx context.Context, in Input) Result {
+func (e *Engine) Fire(ctx context.Context, in event.Input) Result {
 	return e.FireGated(ctx, in, nil)
 }
 
@@ -161,7 +149,7 @@ func (e *Engine) Fire(ctx context.Context, in Input) Result {
 // synchronous hooks as one batch, each async hook on its own, since it
 // outlives the event. A nil gate is told nothing. The session store passes
 // its gate here so that no hook reads half a write of its transcript.
-func (e *Engine) FireGated(ctx context.Context, in Input, gate ReadGate) Result {
+func (e *Engine) FireGated(ctx context.Context, in event.Input, gate ReadGate) Result {
 	if gate == nil {
 		gate = noGate{}
 	}
@@ -169,7 +157,7 @@ func (e *Engine) FireGated(ctx context.Context, in Input, gate ReadGate) Result 
 	res := e.fire(ctx, l.Config, l, e.trustOf(l), in, false, gate)
 	if in.SessionID != "" {
 		res.Delivered = e.types.take(in.SessionID)
-		if in.Event == SessionEnd {
+		if in.Event == event.SessionEnd {
 			e.types.forget(in.SessionID)
 		}
 	}
@@ -179,7 +167,7 @@ func (e *Engine) FireGated(ctx context.Context, in Input, gate ReadGate) Result 
 // trustOf returns how an event asks whether the workspace's hooks may run:
 // once, when the first of them matches, checking that the files they run
 // are unchanged.
-func (e *Engine) trustOf(l *Loaded) func() (bool, string) {
+func (e *Engine) trustOf(l *trust.Loaded) func() (bool, string) {
 	var once sync.Once
 	var ok bool
 	var why string
@@ -201,14 +189,14 @@ func trustedForDirect() (bool, string) { return true, "" }
 
 // job is one matching hook of an event.
 type job struct {
-	hook  *Hook
+	hook  *settings.Hook
 	run   int // index into res.Runs
 	first int // index of the job with the same command that really runs
 }
 
 // fire runs the hooks of cfg for in, inside gate; direct runs them whatever
 // the policy says (for FireHook, where the user asked for that one hook).
-func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() (bool, string), in Input, direct bool, gate ReadGate) Result {
+func (e *Engine) fire(ctx context.Context, cfg *settings.Config, l *trust.Loaded, trust func() (bool, string), in event.Input, direct bool, gate ReadGate) Result {
 	res := Result{Event: in.Event, Continue: true}
 	jobs, async := e.plan(&res, cfg, trust, in, direct)
 	if len(jobs) == 0 && len(async) == 0 {
@@ -246,7 +234,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() 
 	}
 	combine(&res, verdicts)
 	updatedToolOutput(&res, verdicts, in.ToolName)
-	env.collect(&res, jobs, e.runner.env)
+	env.collect(&res, jobs, e.runner.Env)
 	return res
 }
 
@@ -255,7 +243,7 @@ func (e *Engine) fire(ctx context.Context, cfg *Config, l *Loaded, trust func() 
 // an earlier hook runs the same command. Each hook gets a Run in res.Runs
 // that says why; the ones that run are returned as foreground jobs (in
 // configuration order; a duplicate points at its first) and background ones.
-func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in Input, direct bool) (jobs, async []job) {
+func (e *Engine) plan(res *Result, cfg *settings.Config, trust func() (bool, string), in event.Input, direct bool) (jobs, async []job) {
 	value := in.MatchValue()
 	usesMatcher := in.Event.UsesMatcher()
 	byKey := map[string]int{}
@@ -282,7 +270,7 @@ func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in 
 		}
 		if run.Matched {
 			ok, why := cfg.Active(h)
-			switch first, dup := byKey[h.runKey()]; {
+			switch first, dup := byKey[h.RunKey()]; {
 			case !ok && !direct:
 				run.Skipped = why
 			case h.Source.FromWorkspace() && !isTrue(trust):
@@ -296,10 +284,10 @@ func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in 
 				}
 			case e.skipTyped(res, cfg, h, in, direct, &run):
 			case h.Async:
-				byKey[h.runKey()] = -1
+				byKey[h.RunKey()] = -1
 				async = append(async, job{hook: h, run: len(res.Runs)})
 			default:
-				byKey[h.runKey()] = len(jobs)
+				byKey[h.RunKey()] = len(jobs)
 				jobs = append(jobs, job{hook: h, run: len(res.Runs), first: len(jobs)})
 			}
 		}
@@ -314,7 +302,7 @@ func (e *Engine) plan(res *Result, cfg *Config, trust func() (bool, string), in 
 
 // runJobs runs the foreground jobs, each command once (a duplicate shares
 // its first's outcome), in parallel, and waits for all of them.
-func (e *Engine) runJobs(ctx context.Context, cfg *Config, l *Loaded, in Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
+func (e *Engine) runJobs(ctx context.Context, cfg *settings.Config, l *trust.Loaded, in event.Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
 	execs := make([]hookOutcome, len(jobs))
 	if len(jobs) == 1 {
 		execs[0] = e.execute(ctx, cfg, l, jobs[0].hook, in, stdins.of(jobs[0].hook), env.forJob(0))
@@ -329,7 +317,7 @@ func (e *Engine) runJobs(ctx context.Context, cfg *Config, l *Loaded, in Input, 
 			continue
 		}
 		wg.Add(1)
-		go func(i int, h *Hook, env []string) {
+		go func(i int, h *settings.Hook, env []string) {
 			defer wg.Done()
 			execs[i] = e.execute(ctx, cfg, l, h, in, stdins.of(h), env)
 		}(i, j.hook, env.forJob(i))
@@ -341,16 +329,16 @@ func (e *Engine) runJobs(ctx context.Context, cfg *Config, l *Loaded, in Input, 
 // hookStdins gives each hook the stdin of its source: Claude Code's JSON,
 // or for VS Code's hook files VS Code's shape of it, built on first use.
 type hookStdins struct {
-	in             *Input
+	in             *event.Input
 	claude, vscode []byte
 }
 
-func (s *hookStdins) of(h *Hook) []byte {
-	if h.Source != SourceVSCode {
+func (s *hookStdins) of(h *settings.Hook) []byte {
+	if h.Source != settings.SourceVSCode {
 		return s.claude
 	}
 	if s.vscode == nil {
-		s.vscode = s.in.vscodeStdin()
+		s.vscode = s.in.VSCodeStdin()
 	}
 	return s.vscode
 }
@@ -361,7 +349,7 @@ func isTrue(f func() (bool, string)) bool {
 }
 
 // record interprets what a hook did and writes it into its Run.
-func record(ev Event, h *Hook, o hookOutcome, r *Run) verdict {
+func record(ev event.Event, h *settings.Hook, o hookOutcome, r *Run) verdict {
 	if o.NotRun != "" {
 		return verdict{}
 	}
@@ -374,7 +362,7 @@ func record(ev Event, h *Hook, o hookOutcome, r *Run) verdict {
 	r.Problems = append(v.problems[:len(v.problems):len(v.problems)], v.notes...)
 	if (x.StdoutTruncated && !v.cut) || x.StderrTruncated {
 		v.problems = append(v.problems[:len(v.problems):len(v.problems)],
-			fmt.Sprintf("output of `%s` exceeded %d bytes and was truncated", h.Display(), MaxOutput))
+			fmt.Sprintf("output of `%s` exceeded %d bytes and was truncated", h.Display(), proc.MaxOutput))
 	}
 	return v
 }
@@ -383,10 +371,10 @@ func record(ev Event, h *Hook, o hookOutcome, r *Run) verdict {
 // applies and Close kills it; the event's ctx does not, since the event does
 // not wait for it. When it ends, the engine's OnAsyncDone function gets a
 // Result of that hook alone: what it said is reported, never applied.
-func (e *Engine) startAsync(in Input, gate ReadGate, l *Loaded, h *Hook, stdin []byte, env []string, run *Run) {
+func (e *Engine) startAsync(in event.Input, gate ReadGate, l *trust.Loaded, h *settings.Hook, stdin []byte, env []string, run *Run) {
 	r := *run
 	gate.Enter()
-	started := e.bg.start(func(ctx context.Context, report func(Input, Result)) {
+	started := e.bg.start(func(ctx context.Context, report func(event.Input, Result)) {
 		x := e.runCommand(ctx, l, h, stdin, env)
 		gate.Leave()
 		v := record(in.Event, h, hookOutcome{Exec: x}, &r)
@@ -443,7 +431,7 @@ func combine(res *Result, vs []verdict) {
 	for i := range vs {
 		v := &vs[i]
 		switch {
-		case res.Event.decidesPermission():
+		case res.Event.DecidesPermission():
 			if v.permission == res.Permission && v.permission != PermissionNone && v.reason != "" {
 				reasons = append(reasons, capText(v.reason))
 			}
@@ -463,12 +451,12 @@ func combine(res *Result, vs []verdict) {
 			}
 		}
 	}
-	if res.Blocked && res.Event == UserPromptSubmit {
+	if res.Blocked && res.Event == event.UserPromptSubmit {
 		// A blocked prompt never reaches the model, and neither does context for it.
 		res.Context, res.AdditionalContext = nil, nil
 	}
 	combineAnswers(res, vs)
-	if res.Blocked && res.Event == UserPromptSubmit && res.UpdatedPrompt != "" {
+	if res.Blocked && res.Event == event.UserPromptSubmit && res.UpdatedPrompt != "" {
 		// A block beats a rewrite: the prompt goes nowhere.
 		res.UpdatedPrompt = ""
 		res.Warnings = append(res.Warnings, "updatedPrompt ignored: a hook blocked the prompt")

@@ -14,7 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -30,37 +34,37 @@ var scripts = func() string {
 
 // setup writes settings.json (a user-level file, so its hooks always run) and
 // returns an engine for a fresh project root.
-func setup(t *testing.T, settings string) (*hooks.Engine, string) {
+func setup(t *testing.T, settingsJSON string) (*hooks.Engine, string) {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
-	settings = strings.ReplaceAll(settings, "$SCRIPTS", scripts)
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	settingsJSON = strings.ReplaceAll(settingsJSON, "$SCRIPTS", scripts)
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	require.Empty(t, cfg.Diagnostics(), "test settings must be valid")
 	return hooks.NewEngine(cfg), root
 }
 
 // one configures a single hook command for an event.
-func one(ev hooks.Event, command string) string {
+func one(ev event.Event, command string) string {
 	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{string(ev): []any{
 		map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command}}}}}})
 	return string(b)
 }
 
-func input(ev hooks.Event, root string) hooks.Input {
-	in := hooks.Input{SessionID: "sess_1234abcd", TranscriptPath: "/tmp/session_1234abcd.json", Cwd: root, Event: ev}
+func input(ev event.Event, root string) event.Input {
+	in := event.Input{SessionID: "sess_1234abcd", TranscriptPath: "/tmp/session_1234abcd.json", Cwd: root, Event: ev}
 	switch ev {
-	case hooks.PreToolUse, hooks.PostToolUse:
+	case event.PreToolUse, event.PostToolUse:
 		in.ToolName, in.ToolUseID = "Bash", "toolu_1"
 		in.ToolInput = json.RawMessage(`{"command":"ls -la"}`)
-		if ev == hooks.PostToolUse {
+		if ev == event.PostToolUse {
 			in.ToolResponse = json.RawMessage(`{"success":true,"content":"a\nb"}`)
 		}
-	case hooks.UserPromptSubmit:
+	case event.UserPromptSubmit:
 		in.Prompt = "Please create a file"
-	case hooks.SessionStart:
+	case event.SessionStart:
 		in.Source = "startup"
-	case hooks.SessionEnd:
+	case event.SessionEnd:
 		in.Reason = "other"
 	}
 	return in
@@ -68,17 +72,17 @@ func input(ev hooks.Event, root string) hooks.Input {
 
 func TestStdinCarriesEveryFieldOfItsEvent(t *testing.T) {
 	cases := []struct {
-		event hooks.Event
+		event event.Event
 		want  map[string]any
 	}{
-		{hooks.PreToolUse, map[string]any{"permission_mode": "default", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"},
+		{event.PreToolUse, map[string]any{"permission_mode": "default", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"},
 			"tool_use_id": "toolu_1"}},
-		{hooks.PostToolUse, map[string]any{"permission_mode": "default", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"},
+		{event.PostToolUse, map[string]any{"permission_mode": "default", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"},
 			"tool_use_id": "toolu_1", "tool_response": map[string]any{"success": true, "content": "a\nb"}}},
-		{hooks.UserPromptSubmit, map[string]any{"permission_mode": "default", "prompt": "Please create a file", "user_prompt": "Please create a file"}},
-		{hooks.Stop, map[string]any{"permission_mode": "default", "stop_hook_active": false, "background_tasks": []any{}, "session_crons": []any{}}},
-		{hooks.SessionStart, map[string]any{"source": "startup"}},
-		{hooks.SessionEnd, map[string]any{"reason": "other", "end_source": "other"}},
+		{event.UserPromptSubmit, map[string]any{"permission_mode": "default", "prompt": "Please create a file", "user_prompt": "Please create a file"}},
+		{event.Stop, map[string]any{"permission_mode": "default", "stop_hook_active": false, "background_tasks": []any{}, "session_crons": []any{}}},
+		{event.SessionStart, map[string]any{"source": "startup"}},
+		{event.SessionEnd, map[string]any{"reason": "other", "end_source": "other"}},
 	}
 	for _, c := range cases {
 		t.Run(string(c.event), func(t *testing.T) {
@@ -100,8 +104,8 @@ func TestStdinCarriesEveryFieldOfItsEvent(t *testing.T) {
 }
 
 func TestHooksRunInProjectRootWithProjectDirEnv(t *testing.T) {
-	e, root := setup(t, one(hooks.UserPromptSubmit, `cat >/dev/null; echo "$(pwd)|$WAVE_PROJECT_DIR|$CLAUDE_PROJECT_DIR"`))
-	res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, root))
+	e, root := setup(t, one(event.UserPromptSubmit, `cat >/dev/null; echo "$(pwd)|$WAVE_PROJECT_DIR|$CLAUDE_PROJECT_DIR"`))
+	res := e.Fire(context.Background(), input(event.UserPromptSubmit, root))
 	real, _ := filepath.EvalSymlinks(root)
 	require.Equal(t, []string{real + "|" + root + "|" + root}, res.Context)
 }
@@ -121,26 +125,26 @@ func TestExitCodes(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		event hooks.Event
+		event event.Event
 		code  int
 		want  want
 	}{
-		{"PreToolUse exit 0 allows without opinion", hooks.PreToolUse, 0, want{}},
-		{"PreToolUse exit 2 denies with stderr", hooks.PreToolUse, 2, want{permission: hooks.PermissionDeny, reason: "bad"}},
-		{"PreToolUse exit 1 is a non-blocking error", hooks.PreToolUse, 1, want{errors: []string{"bad"}}},
-		{"PostToolUse exit 0 does nothing", hooks.PostToolUse, 0, want{}},
-		{"PostToolUse exit 2 gives feedback", hooks.PostToolUse, 2, want{blocked: true, reason: "bad"}},
-		{"PostToolUse exit 3 is an error", hooks.PostToolUse, 3, want{errors: []string{"bad"}}},
-		{"UserPromptSubmit exit 0 adds stdout as context", hooks.UserPromptSubmit, 0, want{context: []string{"ctx"}}},
-		{"UserPromptSubmit exit 2 blocks", hooks.UserPromptSubmit, 2, want{blocked: true, reason: "bad"}},
-		{"UserPromptSubmit exit 1 is an error and the prompt goes on", hooks.UserPromptSubmit, 1, want{errors: []string{"bad"}, context: nil}},
-		{"Stop exit 0 lets the agent stop", hooks.Stop, 0, want{}},
-		{"Stop exit 2 blocks stopping", hooks.Stop, 2, want{blocked: true, reason: "bad"}},
-		{"Stop exit 1 is an error", hooks.Stop, 1, want{errors: []string{"bad"}}},
-		{"SessionStart exit 0 adds context", hooks.SessionStart, 0, want{context: []string{"ctx"}}},
-		{"SessionStart exit 2 is an error for the user", hooks.SessionStart, 2, want{errors: []string{"bad"}}},
-		{"SessionEnd exit 2 is an error for the user", hooks.SessionEnd, 2, want{errors: []string{"bad"}}},
-		{"SessionEnd exit 5 is an error", hooks.SessionEnd, 5, want{errors: []string{"bad"}}},
+		{"PreToolUse exit 0 allows without opinion", event.PreToolUse, 0, want{}},
+		{"PreToolUse exit 2 denies with stderr", event.PreToolUse, 2, want{permission: hooks.PermissionDeny, reason: "bad"}},
+		{"PreToolUse exit 1 is a non-blocking error", event.PreToolUse, 1, want{errors: []string{"bad"}}},
+		{"PostToolUse exit 0 does nothing", event.PostToolUse, 0, want{}},
+		{"PostToolUse exit 2 gives feedback", event.PostToolUse, 2, want{blocked: true, reason: "bad"}},
+		{"PostToolUse exit 3 is an error", event.PostToolUse, 3, want{errors: []string{"bad"}}},
+		{"UserPromptSubmit exit 0 adds stdout as context", event.UserPromptSubmit, 0, want{context: []string{"ctx"}}},
+		{"UserPromptSubmit exit 2 blocks", event.UserPromptSubmit, 2, want{blocked: true, reason: "bad"}},
+		{"UserPromptSubmit exit 1 is an error and the prompt goes on", event.UserPromptSubmit, 1, want{errors: []string{"bad"}, context: nil}},
+		{"Stop exit 0 lets the agent stop", event.Stop, 0, want{}},
+		{"Stop exit 2 blocks stopping", event.Stop, 2, want{blocked: true, reason: "bad"}},
+		{"Stop exit 1 is an error", event.Stop, 1, want{errors: []string{"bad"}}},
+		{"SessionStart exit 0 adds context", event.SessionStart, 0, want{context: []string{"ctx"}}},
+		{"SessionStart exit 2 is an error for the user", event.SessionStart, 2, want{errors: []string{"bad"}}},
+		{"SessionEnd exit 2 is an error for the user", event.SessionEnd, 2, want{errors: []string{"bad"}}},
+		{"SessionEnd exit 5 is an error", event.SessionEnd, 5, want{errors: []string{"bad"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -165,73 +169,73 @@ func TestExitCodes(t *testing.T) {
 func TestJSONOutput(t *testing.T) {
 	cases := []struct {
 		name  string
-		event hooks.Event
+		event event.Event
 		out   string
 		check func(t *testing.T, r hooks.Result)
 	}{
-		{"continue false stops with its reason", hooks.PostToolUse, `{"continue":false,"stopReason":"build broke"}`, func(t *testing.T, r hooks.Result) {
+		{"continue false stops with its reason", event.PostToolUse, `{"continue":false,"stopReason":"build broke"}`, func(t *testing.T, r hooks.Result) {
 			require.False(t, r.Continue)
 			require.Equal(t, "build broke", r.StopReason)
 		}},
-		{"systemMessage is a warning", hooks.Stop, `{"systemMessage":"careful"}`, func(t *testing.T, r hooks.Result) {
+		{"systemMessage is a warning", event.Stop, `{"systemMessage":"careful"}`, func(t *testing.T, r hooks.Result) {
 			require.Equal(t, []string{"careful"}, r.Warnings)
 			require.True(t, r.Continue)
 		}},
-		{"PreToolUse allow", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"safe"}}`,
+		{"PreToolUse allow", event.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"safe"}}`,
 			func(t *testing.T, r hooks.Result) {
 				require.Equal(t, hooks.PermissionAllow, r.Permission)
 				require.Equal(t, "safe", r.Reason)
 			}},
-		{"PreToolUse deny", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`,
+		{"PreToolUse deny", event.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`,
 			func(t *testing.T, r hooks.Result) {
 				require.Equal(t, hooks.PermissionDeny, r.Permission)
 				require.Equal(t, "no", r.Reason)
 			}},
-		{"PreToolUse ask", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`,
+		{"PreToolUse ask", event.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`,
 			func(t *testing.T, r hooks.Result) {
 				require.Equal(t, hooks.PermissionAsk, r.Permission)
 				require.Equal(t, "sure?", r.Reason)
 			}},
-		{"PreToolUse updatedInput", hooks.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command": "ls"}}}`,
+		{"PreToolUse updatedInput", event.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command": "ls"}}}`,
 			func(t *testing.T, r hooks.Result) {
 				require.JSONEq(t, `{"command":"ls"}`, string(r.UpdatedInput))
 			}},
-		{"deprecated approve means allow", hooks.PreToolUse, `{"decision":"approve","reason":"ok"}`, func(t *testing.T, r hooks.Result) {
+		{"deprecated approve means allow", event.PreToolUse, `{"decision":"approve","reason":"ok"}`, func(t *testing.T, r hooks.Result) {
 			require.Equal(t, hooks.PermissionAllow, r.Permission)
 			require.Equal(t, "ok", r.Reason)
 		}},
-		{"deprecated block means deny", hooks.PreToolUse, `{"decision":"block","reason":"nope"}`, func(t *testing.T, r hooks.Result) {
+		{"deprecated block means deny", event.PreToolUse, `{"decision":"block","reason":"nope"}`, func(t *testing.T, r hooks.Result) {
 			require.Equal(t, hooks.PermissionDeny, r.Permission)
 			require.Equal(t, "nope", r.Reason)
 		}},
-		{"PostToolUse block gives feedback", hooks.PostToolUse, `{"decision":"block","reason":"lint failed"}`, func(t *testing.T, r hooks.Result) {
+		{"PostToolUse block gives feedback", event.PostToolUse, `{"decision":"block","reason":"lint failed"}`, func(t *testing.T, r hooks.Result) {
 			require.True(t, r.Blocked)
 			require.Equal(t, "lint failed", r.Reason)
 		}},
-		{"PostToolUse additionalContext", hooks.PostToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"tests pass"}}`,
+		{"PostToolUse additionalContext", event.PostToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"tests pass"}}`,
 			func(t *testing.T, r hooks.Result) {
 				require.Equal(t, []string{"tests pass"}, r.AdditionalContext)
 			}},
-		{"UserPromptSubmit block in hookSpecificOutput", hooks.UserPromptSubmit,
+		{"UserPromptSubmit block in hookSpecificOutput", event.UserPromptSubmit,
 			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","decision":"block","reason":"secret in prompt"}}`, func(t *testing.T, r hooks.Result) {
 				require.True(t, r.Blocked)
 				require.Equal(t, "secret in prompt", r.Reason)
 				require.Empty(t, r.Context)
 			}},
-		{"UserPromptSubmit additionalContext", hooks.UserPromptSubmit, `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"use tabs"}}`,
+		{"UserPromptSubmit additionalContext", event.UserPromptSubmit, `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"use tabs"}}`,
 			func(t *testing.T, r hooks.Result) {
 				require.Equal(t, []string{"use tabs"}, r.AdditionalContext)
 				require.Empty(t, r.Context, "a JSON answer is not plain context")
 			}},
-		{"Stop block", hooks.Stop, `{"decision":"block","reason":"tests are red"}`, func(t *testing.T, r hooks.Result) {
+		{"Stop block", event.Stop, `{"decision":"block","reason":"tests are red"}`, func(t *testing.T, r hooks.Result) {
 			require.True(t, r.Blocked)
 			require.Equal(t, "tests are red", r.Reason)
 		}},
-		{"SessionStart additionalContext", hooks.SessionStart, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}`,
+		{"SessionStart additionalContext", event.SessionStart, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}`,
 			func(t *testing.T, r hooks.Result) {
 				require.Equal(t, []string{"branch main"}, r.AdditionalContext)
 			}},
-		{"unknown fields are ignored", hooks.Stop, `{"suppressOutput":true,"somethingNew":1}`, func(t *testing.T, r hooks.Result) {
+		{"unknown fields are ignored", event.Stop, `{"suppressOutput":true,"somethingNew":1}`, func(t *testing.T, r hooks.Result) {
 			require.Empty(t, r.Warnings)
 			require.False(t, r.Blocked)
 		}},
@@ -249,19 +253,19 @@ func TestJSONOutput(t *testing.T) {
 func TestInvalidJSONWarnsAndFallsBackToExitCode(t *testing.T) {
 	cases := []struct {
 		name, out string
-		event     hooks.Event
+		event     event.Event
 		code      int
 		problem   string
 		perm      hooks.Permission
 		blocked   bool
 	}{
-		{"not JSON at all", `{"continue": tru`, hooks.PreToolUse, 1, "not a valid JSON object", hooks.PermissionNone, false},
-		{"wrong type", `{"continue":"no"}`, hooks.PreToolUse, 0, "continue must be a boolean", hooks.PermissionNone, false},
-		{"block without reason", `{"decision":"block"}`, hooks.Stop, 0, `decision "block" needs a non-empty "reason"`, hooks.PermissionNone, false},
-		{"block without reason, exit 1", `{"decision":"block"}`, hooks.PostToolUse, 1, `decision "block" needs a non-empty "reason"`, hooks.PermissionNone, false},
-		{"event name mismatch", `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny"}}`, hooks.PreToolUse, 0,
+		{"not JSON at all", `{"continue": tru`, event.PreToolUse, 1, "not a valid JSON object", hooks.PermissionNone, false},
+		{"wrong type", `{"continue":"no"}`, event.PreToolUse, 0, "continue must be a boolean", hooks.PermissionNone, false},
+		{"block without reason", `{"decision":"block"}`, event.Stop, 0, `decision "block" needs a non-empty "reason"`, hooks.PermissionNone, false},
+		{"block without reason, exit 1", `{"decision":"block"}`, event.PostToolUse, 1, `decision "block" needs a non-empty "reason"`, hooks.PermissionNone, false},
+		{"event name mismatch", `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny"}}`, event.PreToolUse, 0,
 			`hookEventName is "Stop" but this is a PreToolUse hook`, hooks.PermissionNone, false},
-		{"bad permission", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"maybe"}}`, hooks.PreToolUse, 0,
+		{"bad permission", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"maybe"}}`, event.PreToolUse, 0,
 			`permissionDecision must be "allow", "deny", "ask" or "defer"`, hooks.PermissionNone, false},
 	}
 	for _, c := range cases {
@@ -282,7 +286,7 @@ func TestTimeoutKillsTheWholeProcessGroup(t *testing.T) {
 	settings := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"$SCRIPTS/slow.sh","timeout":1}]}]}}`
 	e, root := setup(t, settings)
 	start := time.Now()
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	res := e.Fire(context.Background(), input(event.Stop, root))
 	require.Less(t, time.Since(start), 10*time.Second, "Fire must return promptly after the timeout")
 	require.True(t, res.Runs[0].TimedOut)
 	require.False(t, res.Blocked)
@@ -298,17 +302,17 @@ func TestTimeoutKillsTheWholeProcessGroup(t *testing.T) {
 }
 
 func TestCancellationKillsHooks(t *testing.T) {
-	e, root := setup(t, one(hooks.Stop, "$SCRIPTS/slow.sh"))
+	e, root := setup(t, one(event.Stop, "$SCRIPTS/slow.sh"))
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
-	res := e.Fire(ctx, input(hooks.Stop, root))
+	res := e.Fire(ctx, input(event.Stop, root))
 	require.False(t, res.Runs[0].TimedOut)
 	require.Contains(t, res.Errors[0], "cancelled")
 }
 
 func TestHookThatNeverReadsHugeStdin(t *testing.T) {
-	e, root := setup(t, one(hooks.PreToolUse, "echo 'did not read' >&2; exit 2"))
-	in := input(hooks.PreToolUse, root)
+	e, root := setup(t, one(event.PreToolUse, "echo 'did not read' >&2; exit 2"))
+	in := input(event.PreToolUse, root)
 	big := strings.Repeat("x", 10<<20)
 	in.ToolInput, _ = json.Marshal(map[string]string{"content": big})
 	res := e.Fire(context.Background(), in)
@@ -317,27 +321,27 @@ func TestHookThatNeverReadsHugeStdin(t *testing.T) {
 }
 
 func TestHookThatReadsHugeStdin(t *testing.T) {
-	e, root := setup(t, one(hooks.PreToolUse, "jq -r '.tool_input.content | length'"))
-	in := input(hooks.PreToolUse, root)
+	e, root := setup(t, one(event.PreToolUse, "jq -r '.tool_input.content | length'"))
+	in := input(event.PreToolUse, root)
 	in.ToolInput, _ = json.Marshal(map[string]string{"content": strings.Repeat("y", 10<<20)})
 	res := e.Fire(context.Background(), in)
 	require.Equal(t, strconv.Itoa(10<<20), strings.TrimSpace(res.Runs[0].Stdout))
 }
 
 func TestFloodedOutputIsCappedAndSaysSo(t *testing.T) {
-	e, root := setup(t, one(hooks.PostToolUse, "cat >/dev/null; head -c 52428800 /dev/zero | tr '\\0' a; head -c 3000000 /dev/zero >&2"))
-	res := e.Fire(context.Background(), input(hooks.PostToolUse, root))
+	e, root := setup(t, one(event.PostToolUse, "cat >/dev/null; head -c 52428800 /dev/zero | tr '\\0' a; head -c 3000000 /dev/zero >&2"))
+	res := e.Fire(context.Background(), input(event.PostToolUse, root))
 	r := res.Runs[0]
-	require.Len(t, r.Stdout, hooks.MaxOutput)
-	require.Len(t, r.Stderr, hooks.MaxOutput)
+	require.Len(t, r.Stdout, proc.MaxOutput)
+	require.Len(t, r.Stderr, proc.MaxOutput)
 	require.True(t, r.StdoutTruncated)
 	require.True(t, r.StderrTruncated)
 	require.Contains(t, strings.Join(res.Warnings, "\n"), "truncated")
 }
 
 func TestInjectedTextIsCapped(t *testing.T) {
-	e, root := setup(t, one(hooks.UserPromptSubmit, "cat >/dev/null; head -c 20000 /dev/zero | tr '\\0' c"))
-	res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, root))
+	e, root := setup(t, one(event.UserPromptSubmit, "cat >/dev/null; head -c 20000 /dev/zero | tr '\\0' c"))
+	res := e.Fire(context.Background(), input(event.UserPromptSubmit, root))
 	require.Len(t, res.Context, 1)
 	require.True(t, strings.HasPrefix(res.Context[0], strings.Repeat("c", hooks.MaxInjectedText)+"\n[truncated"))
 }
@@ -355,8 +359,8 @@ func TestCommandThatCannotStart(t *testing.T) {
 				cmd = filepath.Join(root, "plain.txt")
 				require.NoError(t, os.WriteFile(cmd, []byte("echo hi"), 0o644))
 			}
-			e.SetConfig(loadUser(t, one(hooks.Stop, cmd)))
-			res := e.Fire(context.Background(), input(hooks.Stop, root))
+			e.SetConfig(loadUser(t, one(event.Stop, cmd)))
+			res := e.Fire(context.Background(), input(event.Stop, root))
 			require.Len(t, res.Errors, 1)
 			require.Contains(t, res.Errors[0], c.want)
 			require.Contains(t, res.Errors[0], "could not start")
@@ -365,10 +369,10 @@ func TestCommandThatCannotStart(t *testing.T) {
 	}
 }
 
-func loadUser(t *testing.T, settings string) *hooks.Config {
+func loadUser(t *testing.T, settingsJSON string) *settings.Config {
 	home := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	return hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: t.TempDir()}, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	return settings.Load(settings.Paths{WaveHome: home, ProjectRoot: t.TempDir()}, nil)
 }
 
 // TestParallelHooksCombineInConfigurationOrder runs hooks that finish in the
@@ -385,7 +389,7 @@ func TestParallelHooksCombineInConfigurationOrder(t *testing.T) {
 	var first hooks.Result
 	for i := 0; i < 5; i++ {
 		start := time.Now()
-		res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, root))
+		res := e.Fire(context.Background(), input(event.UserPromptSubmit, root))
 		require.Less(t, time.Since(start), 3*time.Second)
 		require.Equal(t, []string{"first", "fourth"}, res.Context)
 		require.Equal(t, []string{"second"}, res.AdditionalContext)
@@ -430,7 +434,7 @@ func TestCombination(t *testing.T) {
 				hs = append(hs, string(b))
 			}
 			e, root := setup(t, `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[`+strings.Join(hs, ",")+`]}]}}`)
-			res := e.Fire(context.Background(), input(hooks.PreToolUse, root))
+			res := e.Fire(context.Background(), input(event.PreToolUse, root))
 			require.Equal(t, c.perm, res.Permission)
 			require.Equal(t, c.reason, res.Reason)
 			require.Equal(t, c.cont, res.Continue)
@@ -452,7 +456,7 @@ func TestPromptBlockedByOneHookInjectsNothing(t *testing.T) {
 		{"type":"command","command":"cat >/dev/null; echo policy >&2; exit 2"},
 		{"type":"command","command":"cat >/dev/null; exit 0"}]}]}}`
 	e, root := setup(t, settings)
-	res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, root))
+	res := e.Fire(context.Background(), input(event.UserPromptSubmit, root))
 	require.True(t, res.Blocked)
 	require.Equal(t, "policy", res.Reason)
 	require.Empty(t, res.Context)
@@ -465,9 +469,9 @@ func TestIdenticalCommandsRunOnce(t *testing.T) {
 	e, root := setupLoose(t, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":`+string(b)+`}]},{"hooks":[{"type":"command","command":`+string(b)+`}]}]}}`)
 	diags := e.Config().Diagnostics()
 	require.Len(t, diags, 1, "lint says the second never runs")
-	require.Equal(t, hooks.CodeShadowed, diags[0].Code)
+	require.Equal(t, settings.CodeShadowed, diags[0].Code)
 	require.Equal(t, 0, diags[0].Range.Start.Line)
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	res := e.Fire(context.Background(), input(event.Stop, root))
 	got, err := os.ReadFile(filepath.Join(root, "count"))
 	require.NoError(t, err)
 	require.Equal(t, "x\n", string(got))
@@ -496,18 +500,18 @@ func TestMatchers(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.matcher+"/"+c.tool, func(t *testing.T) {
-			m, err := hooks.CompileMatcher(c.matcher)
+			m, err := settings.CompileMatcher(c.matcher)
 			require.NoError(t, err)
 			require.Equal(t, c.match, m.Match(c.tool), m.Explain(c.tool))
 		})
 	}
-	_, err := hooks.CompileMatcher("Edit(")
+	_, err := settings.CompileMatcher("Edit(")
 	require.ErrorContains(t, err, "not a valid regular expression")
 }
 
 func TestMatcherExplainsWhyNot(t *testing.T) {
 	e, root := setup(t, `{"hooks":{"PreToolUse":[{"matcher":"Edit.*","hooks":[{"type":"command","command":"exit 2"}]}]}}`)
-	in := input(hooks.PreToolUse, root)
+	in := input(event.PreToolUse, root)
 	in.ToolName = "Write"
 	res := e.Fire(context.Background(), in)
 	require.Equal(t, hooks.PermissionNone, res.Permission)
@@ -520,33 +524,33 @@ func TestWorkspaceHooksWaitForTrust(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(root, ".wave"), 0o755))
 	marker := filepath.Join(root, "pwned")
 	require.NoError(t, os.WriteFile(filepath.Join(root, ".wave", "settings.json"),
-		[]byte(one(hooks.SessionStart, "touch "+marker)), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+		[]byte(one(event.SessionStart, "touch "+marker)), 0o644))
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	e := hooks.NewEngine(cfg)
-	res := e.Fire(context.Background(), input(hooks.SessionStart, root))
+	res := e.Fire(context.Background(), input(event.SessionStart, root))
 	require.NoFileExists(t, marker)
 	require.Contains(t, res.Warnings[0], "not trusted")
 	require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[0].Skipped)
 
-	store := hooks.NewTrustStore(home)
-	hash := hooks.WorkspaceHash(cfg)
+	store := trust.NewTrustStore(home)
+	hash := trust.WorkspaceHash(cfg)
 	require.False(t, store.Trusted(root, hash))
 	require.NoError(t, store.Trust(root, hash))
 	require.True(t, store.Trusted(root, hash))
 	e.SetWorkspaceTrusted(true)
-	e.Fire(context.Background(), input(hooks.SessionStart, root))
+	e.Fire(context.Background(), input(event.SessionStart, root))
 	require.FileExists(t, marker)
 
 	// Changing the commands invalidates the trust.
-	require.NoError(t, os.WriteFile(filepath.Join(root, ".wave", "settings.json"), []byte(one(hooks.SessionStart, "echo other")), 0o644))
-	cfg2 := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
-	require.False(t, store.Trusted(root, hooks.WorkspaceHash(cfg2)))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".wave", "settings.json"), []byte(one(event.SessionStart, "echo other")), 0o644))
+	cfg2 := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	require.False(t, store.Trusted(root, trust.WorkspaceHash(cfg2)))
 }
 
-func writeAndLoad(tb testing.TB, home, root, settings string) *hooks.Config {
+func writeAndLoad(tb testing.TB, home, root, settingsJSON string) *settings.Config {
 	tb.Helper()
-	require.NoError(tb, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	require.NoError(tb, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	require.Empty(tb, cfg.Diagnostics())
 	return cfg
 }

@@ -9,13 +9,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/safefile"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/shellread"
 )
 
 // envFileEvents are the events whose hooks get CLAUDE_ENV_FILE, a file they
 // may write `export NAME=value` lines to. Claude Code also gives it to Setup,
 // CwdChanged and FileChanged hooks, events wavehooks does not have.
-var envFileEvents = map[Event]bool{SessionStart: true, Setup: true, CwdChanged: true, FileChanged: true}
+var envFileEvents = map[event.Event]bool{event.SessionStart: true, event.Setup: true, event.CwdChanged: true, event.FileChanged: true}
 
 // EnvVar is one variable a hook set through CLAUDE_ENV_FILE.
 type EnvVar struct {
@@ -24,7 +27,7 @@ type EnvVar struct {
 
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// ParseEnvFile reads the variables a CLAUDE_ENV_FILE sets, without running
+// parseEnvFile reads the variables a CLAUDE_ENV_FILE sets, without running
 // anything: Claude Code sources the file in the shell of each later Bash
 // command, but here the values go to the editor, so only what can be read
 // for certain is taken. That is `export NAME=value`, `declare -x NAME=value`
@@ -34,7 +37,7 @@ var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // before and then from lookup (the hook's environment). `unset NAME` takes
 // back a variable the file set. Anything else — commands, $(…), backticks,
 // arithmetic — is not run; each such statement is a problem, by line.
-func ParseEnvFile(text string, lookup func(string) (string, bool)) (vars []EnvVar, problems []string) {
+func parseEnvFile(text string, lookup func(string) (string, bool)) (vars []EnvVar, problems []string) {
 	p := &envParser{src: text, lookup: lookup, line: 1, set: map[string]int{}}
 	for {
 		words, line, err := p.statement()
@@ -220,7 +223,7 @@ func (p *envParser) word() (envWord, error) {
 			}
 			break
 		}
-		if !isNameByte(p.src[j]) {
+		if !shellread.IsNameByte(p.src[j]) {
 			break
 		}
 	}
@@ -352,7 +355,7 @@ func (p *envParser) dollar(b *strings.Builder, w *envWord) {
 		b.WriteString(v)
 	default:
 		n := 1
-		for n < len(rest) && isNameByte(rest[n]) {
+		for n < len(rest) && shellread.IsNameByte(rest[n]) {
 			n++
 		}
 		if n == 1 {
@@ -450,14 +453,14 @@ type hookEnv struct {
 	// dir holds the CLAUDE_ENV_FILE of each foreground hook, "" when the
 	// event has none.
 	dir   string
-	event Event
+	event event.Event
 }
 
 // claudePID is CLAUDE_PID: the server's process, the same for every hook.
 var claudePID = "CLAUDE_PID=" + strconv.Itoa(os.Getpid())
 
 // newHookEnv prepares the environment of an event's hooks.
-func newHookEnv(in *Input) *hookEnv {
+func newHookEnv(in *event.Input) *hookEnv {
 	env := &hookEnv{event: in.Event, base: []string{"CLAUDECODE=1", claudePID}}
 	if in.SessionID != "" {
 		env.base = append(env.base, "CLAUDE_CODE_SESSION_ID="+in.SessionID)
@@ -527,12 +530,12 @@ func (e *hookEnv) collect(res *Result, jobs []job, runnerEnv []string) {
 		}
 		text, err := safefile.ReadFile(e.file(i), MaxEnvFileBytes)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("CLAUDE_ENV_FILE of `%s` was not read: %s", j.hook.Display(), unreadableReason(e.file(i), err)))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("CLAUDE_ENV_FILE of `%s` was not read: %s", j.hook.Display(), settings.UnreadableReason(e.file(i), err)))
 		}
 		if err != nil || len(text) == 0 {
 			continue
 		}
-		vars, problems := ParseEnvFile(string(text), func(name string) (string, bool) {
+		vars, problems := parseEnvFile(string(text), func(name string) (string, bool) {
 			if v, ok := set[name]; ok {
 				return v, true
 			}

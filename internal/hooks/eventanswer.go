@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -112,13 +115,13 @@ type eventAnswer struct {
 // readEventAnswer reads the fields of hookSpecificOutput that only Claude
 // Code's later events read. A field another event does not read is noted
 // in the run's decision, not rejected: the rest of the answer still counts.
-func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
+func readEventAnswer(ev event.Event, v *verdict, hs *hookSpecificJSON) []string {
 	var probs []string
 	a := &v.answer
 	ignore := func(field string) { a.ignored = append(a.ignored, field) }
-	elicitation := ev == Elicitation || ev == ElicitationResult
+	elicitation := ev == event.Elicitation || ev == event.ElicitationResult
 	if hs.Retry != nil {
-		if ev == PermissionDenied {
+		if ev == event.PermissionDenied {
 			a.Retry = *hs.Retry
 		} else {
 			ignore("retry")
@@ -134,7 +137,7 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 			probs = append(probs, fmt.Sprintf(`action must be "accept", "decline" or "cancel", not %q`, act))
 		}
 	}
-	if c := bytesTrim(hs.Content); len(c) > 0 && string(c) != "null" {
+	if c := event.BytesTrim(hs.Content); len(c) > 0 && string(c) != "null" {
 		switch {
 		case !elicitation:
 			ignore("content")
@@ -145,21 +148,21 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 		}
 	}
 	if hs.DisplayContent != nil {
-		if ev == MessageDisplay {
+		if ev == event.MessageDisplay {
 			a.DisplayContent = hs.DisplayContent
 		} else {
 			ignore("displayContent")
 		}
 	}
 	if hs.WorktreePath != nil {
-		if ev == WorktreeCreate {
+		if ev == event.WorktreeCreate {
 			a.WorktreePath = *hs.WorktreePath
 		} else {
 			ignore("worktreePath")
 		}
 	}
-	if w := bytesTrim(hs.WatchPaths); len(w) > 0 && string(w) != "null" {
-		if ev == SessionStart || ev == CwdChanged || ev == FileChanged {
+	if w := event.BytesTrim(hs.WatchPaths); len(w) > 0 && string(w) != "null" {
+		if ev == event.SessionStart || ev == event.CwdChanged || ev == event.FileChanged {
 			paths, problem, note := readWatchPaths(w)
 			if problem != "" {
 				probs = append(probs, problem)
@@ -176,7 +179,7 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 	readPromptAndToolAnswers(ev, a, hs, ignore)
 	if hs.UpdatedPrompt != nil {
 		switch {
-		case ev != UserPromptSubmit:
+		case ev != event.UserPromptSubmit:
 			ignore("updatedPrompt")
 		case strings.TrimSpace(*hs.UpdatedPrompt) == "":
 			probs = append(probs, `updatedPrompt must not be empty (to stop the prompt, answer decision "block" with a reason)`)
@@ -190,23 +193,23 @@ func readEventAnswer(ev Event, v *verdict, hs *hookSpecificJSON) []string {
 // readPromptAndToolAnswers reads suppressOriginalPrompt (UserPromptSubmit,
 // UserPromptExpansion), classifierContext (PostToolUse) and
 // permissionDisplay (PreToolUse).
-func readPromptAndToolAnswers(ev Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
+func readPromptAndToolAnswers(ev event.Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
 	if hs.SuppressOriginalPrompt != nil {
-		if ev == UserPromptSubmit || ev == UserPromptExpansion {
+		if ev == event.UserPromptSubmit || ev == event.UserPromptExpansion {
 			a.SuppressOriginalPrompt = *hs.SuppressOriginalPrompt
 		} else {
 			ignore("suppressOriginalPrompt")
 		}
 	}
 	if hs.ClassifierContext != nil {
-		if ev == PostToolUse {
+		if ev == event.PostToolUse {
 			a.ClassifierContext = capText(*hs.ClassifierContext)
 		} else {
 			ignore("classifierContext")
 		}
 	}
 	if d := jsonValue(hs.PermissionDisplay); d != nil {
-		if ev == PreToolUse {
+		if ev == event.PreToolUse {
 			a.PermissionDisplay = d
 		} else {
 			ignore("permissionDisplay")
@@ -284,22 +287,15 @@ func mergeWatchPaths(dst, add []string) ([]string, bool) {
 	return dst, true
 }
 
-// quietEvents are the events whose hooks' failures Claude Code only writes
-// to its debug log: the run history is that log here, so a failure (exit 2
-// included) or an answer that does not validate becomes no error or warn
-// block, and the run's decision says what happened.
-var quietEvents = map[Event]bool{PermissionDenied: true, MessageDisplay: true, DirectoryAdded: true,
-	StopFailure: true, InstructionsLoaded: true, WorktreeRemove: true}
-
 // discardingEvents ignore everything their hooks print, as Claude Code does.
-var discardingEvents = map[Event]bool{StopFailure: true, InstructionsLoaded: true, WorktreeRemove: true}
+var discardingEvents = map[event.Event]bool{event.StopFailure: true, event.InstructionsLoaded: true, event.WorktreeRemove: true}
 
 // interpretEvent reads one hook's result for its event: interpret's
 // reading, then what Claude Code does differently for its later events —
 // fields an event discards, failures it does not show, WorktreeCreate's
 // path on stdout.
-func interpretEvent(ev Event, h *Hook, x Exec) verdict {
-	if ev == WorktreeCreate {
+func interpretEvent(ev event.Event, h *settings.Hook, x proc.Exec) verdict {
+	if ev == event.WorktreeCreate {
 		return worktreeVerdict(h, x)
 	}
 	v := interpret(ev, h, x)
@@ -315,30 +311,30 @@ func interpretEvent(ev Event, h *Hook, x Exec) verdict {
 	}
 	ran := x.StartErr == "" && !x.TimedOut && !x.Cancelled
 	switch ev {
-	case UserPromptExpansion:
+	case event.UserPromptExpansion:
 		// Plain stdout is context, as for UserPromptSubmit.
 		if out := strings.TrimSpace(x.Stdout); ran && x.ExitCode == 0 && !v.json && out != "" {
 			v.context, v.summary = out, "exit 0: stdout becomes context"
 		}
-	case TaskCompleted, TeammateIdle:
+	case event.TaskCompleted, event.TeammateIdle:
 		if v.json && v.block {
 			v.block, v.reason = false, ""
 			v.summary += fmt.Sprintf(`; decision "block" ignored: %s is refused with exit 2`, ev)
 		}
-	case DirectoryAdded:
+	case event.DirectoryAdded:
 		// systemMessage is context for the model on the next turn when the
 		// user added the directory (source slash_command); the session
 		// decides by the source, so it is carried as context here.
 		v.addContext, v.systemMessage = v.systemMessage, ""
 	}
 	switch ev {
-	case TaskCreated, CwdChanged, FileChanged, DirectoryAdded:
+	case event.TaskCreated, event.CwdChanged, event.FileChanged, event.DirectoryAdded:
 		v = drop(v, ev, "continue", v.stop)
-	case ConfigChange, Elicitation, ElicitationResult, MessageDisplay:
+	case event.ConfigChange, event.Elicitation, event.ElicitationResult, event.MessageDisplay:
 		v = drop(v, ev, "continue", v.stop)
 		v = drop(v, ev, "systemMessage", v.systemMessage != "")
 	}
-	if quietEvents[ev] {
+	if event.QuietEvents[ev] {
 		if v.err != "" {
 			v.summary += "; not shown (" + string(ev) + " failures are only recorded here): " + v.err
 			v.err = ""
@@ -360,7 +356,7 @@ func interpretEvent(ev Event, h *Hook, x Exec) verdict {
 }
 
 // drop removes a field the event discards from v and says so in its summary.
-func drop(v verdict, ev Event, field string, present bool) verdict {
+func drop(v verdict, ev event.Event, field string, present bool) verdict {
 	if !present {
 		return v
 	}
@@ -383,7 +379,7 @@ var ansiRE = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x
 // of stdout (or, as an http hook answers, hookSpecificOutput.worktreePath).
 // A relative path is relative to the directory the hook ran in; it is made
 // absolute, and checked, by ResolveWorktreePath.
-func worktreeVerdict(h *Hook, x Exec) verdict {
+func worktreeVerdict(h *settings.Hook, x proc.Exec) verdict {
 	fail := func(reason, summary string) verdict {
 		return verdict{block: true, reason: reason, summary: summary}
 	}
@@ -391,7 +387,7 @@ func worktreeVerdict(h *Hook, x Exec) verdict {
 	case x.StartErr != "":
 		return fail(fmt.Sprintf("WorktreeCreate hook `%s` could not start: %s", h.Display(), x.StartErr), "could not start: creation fails")
 	case x.TimedOut:
-		return fail(fmt.Sprintf("WorktreeCreate hook `%s` timed out after %s", h.Display(), seconds(h.Timeout)), "timed out: creation fails")
+		return fail(fmt.Sprintf("WorktreeCreate hook `%s` timed out after %s", h.Display(), settings.Seconds(h.Timeout)), "timed out: creation fails")
 	case x.Cancelled:
 		return fail(fmt.Sprintf("WorktreeCreate hook `%s` was cancelled", h.Display()), "cancelled: creation fails")
 	case x.ExitCode != 0:
@@ -407,7 +403,7 @@ func worktreeVerdict(h *Hook, x Exec) verdict {
 	}
 	path := ""
 	if out := strings.TrimSpace(x.Stdout); strings.HasPrefix(out, "{") {
-		if jv, probs := interpretJSON(WorktreeCreate, []byte(out)); probs == nil {
+		if jv, probs := interpretJSON(event.WorktreeCreate, []byte(out)); probs == nil {
 			path = jv.answer.WorktreePath
 		}
 	}
@@ -439,15 +435,15 @@ func hasDotSegment(p string) bool {
 }
 
 // readSessionStart reads what a SessionStart hook asks of the agent host.
-func readSessionStart(ev Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
-	if ev == UserPromptSubmit && hs.SessionTitle != nil {
+func readSessionStart(ev event.Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
+	if ev == event.UserPromptSubmit && hs.SessionTitle != nil {
 		a.SessionTitle = *hs.SessionTitle
 	}
-	if ev != SessionStart {
+	if ev != event.SessionStart {
 		if hs.InitialUserMessage != nil {
 			ignore("initialUserMessage")
 		}
-		if hs.SessionTitle != nil && ev != UserPromptSubmit {
+		if hs.SessionTitle != nil && ev != event.UserPromptSubmit {
 			ignore("sessionTitle")
 		}
 		if hs.ReloadSkills != nil {
@@ -543,12 +539,12 @@ func combineAnswers(res *Result, vs []verdict) {
 		return
 	}
 	switch res.Event {
-	case UserPromptExpansion:
+	case event.UserPromptExpansion:
 		// A blocked expansion never reaches the model, nor context for it.
 		res.Context, res.AdditionalContext = nil, nil
-	case Elicitation, ElicitationResult:
+	case event.Elicitation, event.ElicitationResult:
 		res.Action, res.Content = "decline", nil
-	case WorktreeCreate:
+	case event.WorktreeCreate:
 		res.WorktreePath = ""
 	}
 }

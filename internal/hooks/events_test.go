@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -24,7 +25,7 @@ func claudeHook(body string) string {
 // and what its answer means for that event.
 func TestEveryEvent(t *testing.T) {
 	cases := []struct {
-		event   hooks.Event
+		event   event.Event
 		matcher string
 		input   string         // the event's own fields, as the agent sends them
 		stdin   map[string]any // fields the hook must find on stdin
@@ -32,7 +33,7 @@ func TestEveryEvent(t *testing.T) {
 		hook    string
 		check   func(t *testing.T, r hooks.Result)
 	}{{
-		event: hooks.PreToolUse, matcher: "Bash",
+		event: event.PreToolUse, matcher: "Bash",
 		input:   `{"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "tool_use_id": "toolu_1"}`,
 		stdin:   map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf build"}, "tool_use_id": "toolu_1"},
 		noMatch: `{"tool_name": "Read", "tool_input": {}, "tool_use_id": "toolu_2"}`,
@@ -42,7 +43,7 @@ func TestEveryEvent(t *testing.T) {
 			require.Equal(t, "no recursive deletes", r.Reason)
 		},
 	}, {
-		event: hooks.PostToolUse, matcher: "Write|Edit",
+		event: event.PostToolUse, matcher: "Write|Edit",
 		input:   `{"tool_name": "Write", "tool_input": {"file_path": "/x.go"}, "tool_use_id": "t", "tool_response": {"success": true}}`,
 		stdin:   map[string]any{"tool_name": "Write", "tool_response": map[string]any{"success": true}},
 		noMatch: `{"tool_name": "Bash", "tool_use_id": "t"}`,
@@ -52,7 +53,7 @@ func TestEveryEvent(t *testing.T) {
 			require.Equal(t, "gofmt /x.go first", r.Reason)
 		},
 	}, {
-		event: hooks.PostToolUseFailure, matcher: "Bash",
+		event: event.PostToolUseFailure, matcher: "Bash",
 		input: `{"tool_name": "Bash", "tool_input": {"command": "make"}, "tool_use_id": "t", "error": "exit status 2", "is_interrupt": false}`,
 		stdin: map[string]any{"tool_name": "Bash", "error": "exit status 2", "is_interrupt": false, "tool_use_id": "t"},
 		hook: `[ "$(field .is_interrupt)" = false ] || exit 0
@@ -62,7 +63,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.Equal(t, []string{"make failed: exit status 2"}, r.AdditionalContext)
 		},
 	}, {
-		event: hooks.UserPromptSubmit,
+		event: event.UserPromptSubmit,
 		input: `{"prompt": "deploy to prod"}`,
 		stdin: map[string]any{"prompt": "deploy to prod"},
 		hook:  `case "$(field .prompt)" in *prod*) echo "Production deploys need a ticket." >&2; exit 2;; esac`,
@@ -71,7 +72,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.Equal(t, "Production deploys need a ticket.", r.Reason)
 		},
 	}, {
-		event: hooks.Stop,
+		event: event.Stop,
 		input: `{"stop_hook_active": true}`,
 		stdin: map[string]any{"stop_hook_active": true},
 		hook:  `[ "$(field .stop_hook_active)" = true ] && exit 0; echo "run the tests" >&2; exit 2`,
@@ -79,7 +80,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.False(t, r.Blocked, "stop_hook_active lets the agent stop")
 		},
 	}, {
-		event: hooks.SubagentStart, matcher: "Explore",
+		event: event.SubagentStart, matcher: "Explore",
 		input:   `{"agent_id": "agent_1", "agent_type": "Explore"}`,
 		stdin:   map[string]any{"agent_id": "agent_1", "agent_type": "Explore"},
 		noMatch: `{"agent_id": "agent_2", "agent_type": "Plan"}`,
@@ -88,7 +89,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.Equal(t, []string{"Stay read-only."}, r.AdditionalContext)
 		},
 	}, {
-		event: hooks.SubagentStop, matcher: "Explore",
+		event: event.SubagentStop, matcher: "Explore",
 		input:   `{"agent_id": "agent_1", "agent_type": "Explore", "stop_hook_active": false, "agent_transcript_path": "/t/agent_1.jsonl"}`,
 		stdin:   map[string]any{"agent_id": "agent_1", "agent_type": "Explore", "stop_hook_active": false, "agent_transcript_path": "/t/agent_1.jsonl"},
 		noMatch: `{"agent_type": "Plan"}`,
@@ -98,7 +99,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.Equal(t, "list the files you read", r.Reason)
 		},
 	}, {
-		event: hooks.SessionStart, matcher: "startup|resume",
+		event: event.SessionStart, matcher: "startup|resume",
 		input:   `{"source": "resume"}`,
 		stdin:   map[string]any{"source": "resume"},
 		noMatch: `{"source": "clear"}`,
@@ -107,7 +108,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.Equal(t, []string{"resumed on branch main"}, r.Context)
 		},
 	}, {
-		event: hooks.SessionEnd, matcher: "logout",
+		event: event.SessionEnd, matcher: "logout",
 		input:   `{"reason": "logout"}`,
 		stdin:   map[string]any{"reason": "logout"},
 		noMatch: `{"reason": "clear"}`,
@@ -117,7 +118,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.Equal(t, []string{"cannot upload the log"}, r.Errors)
 		},
 	}, {
-		event: hooks.PreCompact, matcher: "auto",
+		event: event.PreCompact, matcher: "auto",
 		input:   `{"trigger": "auto", "custom_instructions": ""}`,
 		stdin:   map[string]any{"trigger": "auto", "custom_instructions": ""},
 		noMatch: `{"trigger": "manual", "custom_instructions": "keep the API notes"}`,
@@ -128,7 +129,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.Empty(t, r.Errors)
 		},
 	}, {
-		event: hooks.PostCompact, matcher: "manual",
+		event: event.PostCompact, matcher: "manual",
 		input:   `{"trigger": "manual"}`,
 		stdin:   map[string]any{"trigger": "manual", "compact_summary": ""},
 		noMatch: `{"trigger": "auto"}`,
@@ -138,7 +139,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.Equal(t, []string{"cannot save the summary"}, r.Errors)
 		},
 	}, {
-		event: hooks.Notification, matcher: "permission_prompt|idle_prompt",
+		event: event.Notification, matcher: "permission_prompt|idle_prompt",
 		input:   `{"message": "Claude needs your permission to use Bash", "title": "Permission needed", "notification_type": "permission_prompt"}`,
 		stdin:   map[string]any{"message": "Claude needs your permission to use Bash", "title": "Permission needed", "notification_type": "permission_prompt"},
 		noMatch: `{"message": "Signed in", "notification_type": "auth_success"}`,
@@ -147,7 +148,7 @@ jq -n --arg e "$(field .error)" '{hookSpecificOutput: {hookEventName: "PostToolU
 			require.Equal(t, []string{"Permission needed: Claude needs your permission to use Bash"}, r.Warnings)
 		},
 	}, {
-		event: hooks.PermissionRequest, matcher: "Bash",
+		event: event.PermissionRequest, matcher: "Bash",
 		input:   `{"tool_name": "Bash", "tool_input": {"command": "npm test"}, "permission_suggestions": [{"type": "toolAlwaysAllow", "tool": "Bash"}]}`,
 		stdin:   map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "npm test"}},
 		noMatch: `{"tool_name": "Write", "tool_input": {}}`,
@@ -158,7 +159,7 @@ jq -n '{hookSpecificOutput: {hookEventName: "PermissionRequest", decision: {beha
 			require.JSONEq(t, `{"command":"npm test -- --ci"}`, string(r.UpdatedInput))
 		},
 	}}
-	require.Len(t, cases, len(hooks.Events())-len(laterEventCases), "one case per event (the later ones: TestLaterEvents)")
+	require.Len(t, cases, len(event.Events())-len(laterEventCases), "one case per event (the later ones: TestLaterEvents)")
 	for _, c := range cases {
 		t.Run(string(c.event), func(t *testing.T) {
 			b, err := json.Marshal(map[string]any{"hooks": map[string]any{string(c.event): []any{map[string]any{
@@ -166,7 +167,7 @@ jq -n '{hookSpecificOutput: {hookEventName: "PermissionRequest", decision: {beha
 			require.NoError(t, err)
 			e, root := setup(t, string(b))
 			fire := func(fields string) hooks.Result {
-				in, err := hooks.ParseInput(c.event, []byte(fields))
+				in, err := event.ParseInput(c.event, []byte(fields))
 				require.NoError(t, err)
 				in.SessionID, in.TranscriptPath, in.Cwd = "sess_1", "/tmp/session_1.json", root
 				return e.Fire(context.Background(), in)
@@ -197,18 +198,18 @@ jq -n '{hookSpecificOutput: {hookEventName: "PermissionRequest", decision: {beha
 // Code documents it: deny, block (stop something or give the model
 // feedback), or an error the user sees while nothing is stopped.
 func TestExitTwoPerEvent(t *testing.T) {
-	want := map[hooks.Event]string{
-		hooks.PreToolUse: "deny", hooks.PermissionRequest: "deny",
-		hooks.PostToolUse: "block", hooks.PostToolUseFailure: "block", hooks.UserPromptSubmit: "block",
-		hooks.Stop: "block", hooks.SubagentStop: "block", hooks.PreCompact: "block",
-		hooks.SessionStart: "error", hooks.SessionEnd: "error", hooks.Notification: "error",
-		hooks.SubagentStart: "error", hooks.PostCompact: "error",
+	want := map[event.Event]string{
+		event.PreToolUse: "deny", event.PermissionRequest: "deny",
+		event.PostToolUse: "block", event.PostToolUseFailure: "block", event.UserPromptSubmit: "block",
+		event.Stop: "block", event.SubagentStop: "block", event.PreCompact: "block",
+		event.SessionStart: "error", event.SessionEnd: "error", event.Notification: "error",
+		event.SubagentStart: "error", event.PostCompact: "error",
 	}
-	require.Len(t, want, len(hooks.Events())-len(laterExitTwo), "the later events: TestExitTwoPerLaterEvent")
+	require.Len(t, want, len(event.Events())-len(laterExitTwo), "the later events: TestExitTwoPerLaterEvent")
 	for ev, outcome := range want {
 		t.Run(string(ev), func(t *testing.T) {
 			e, root := setup(t, one(ev, `jq -r .hook_event_name >/dev/null; echo "said no" >&2; exit 2`))
-			in := hooks.Input{Event: ev, SessionID: "s", Cwd: root}
+			in := event.Input{Event: ev, SessionID: "s", Cwd: root}
 			res := e.Fire(context.Background(), in)
 			got := "error"
 			switch {
@@ -224,24 +225,24 @@ func TestExitTwoPerEvent(t *testing.T) {
 				require.Equal(t, "said no", res.Reason)
 				require.Empty(t, res.Errors)
 			}
-			spec, _ := hooks.Spec(ev)
+			spec, _ := event.Spec(ev)
 			require.NotEmpty(t, spec.Exit2)
 		})
 	}
 }
 
 func TestDecisionBlockOnlyWhereAnEventCanBeBlocked(t *testing.T) {
-	for _, ev := range []hooks.Event{hooks.SessionStart, hooks.Notification, hooks.SubagentStart, hooks.PostCompact} {
+	for _, ev := range []event.Event{event.SessionStart, event.Notification, event.SubagentStart, event.PostCompact} {
 		t.Run(string(ev), func(t *testing.T) {
 			e, root := setup(t, one(ev, `cat >/dev/null; echo '{"decision":"block","reason":"no"}'`))
-			res := e.Fire(context.Background(), hooks.Input{Event: ev, Cwd: root})
+			res := e.Fire(context.Background(), event.Input{Event: ev, Cwd: root})
 			require.False(t, res.Blocked)
 			require.True(t, res.Runs[0].JSON)
 			require.Contains(t, res.Runs[0].Decision, "cannot be blocked")
 		})
 	}
-	e, root := setup(t, one(hooks.PreCompact, `cat >/dev/null; echo '{"decision":"block","reason":"not now"}'`))
-	res := e.Fire(context.Background(), hooks.Input{Event: hooks.PreCompact, Cwd: root})
+	e, root := setup(t, one(event.PreCompact, `cat >/dev/null; echo '{"decision":"block","reason":"not now"}'`))
+	res := e.Fire(context.Background(), event.Input{Event: event.PreCompact, Cwd: root})
 	require.True(t, res.Blocked)
 	require.Equal(t, "not now", res.Reason)
 }
@@ -283,8 +284,8 @@ func TestPermissionRequestOutput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := `jq -r .tool_name >/dev/null; echo fallback >&2; printf '%s' '` + c.out + `'; exit ` + string(rune('0'+c.code))
-			e, root := setup(t, one(hooks.PermissionRequest, cmd))
-			in := hooks.Input{Event: hooks.PermissionRequest, Cwd: root, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls"}`)}
+			e, root := setup(t, one(event.PermissionRequest, cmd))
+			in := event.Input{Event: event.PermissionRequest, Cwd: root, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls"}`)}
 			res := e.Fire(context.Background(), in)
 			require.Equal(t, c.perm, res.Permission)
 			require.Equal(t, c.reason, res.Reason)
@@ -304,17 +305,17 @@ func TestPermissionRequestOutput(t *testing.T) {
 
 func TestRunHooksInputFieldTypes(t *testing.T) {
 	for _, c := range []struct {
-		event hooks.Event
+		event event.Event
 		input string
 		err   string
 	}{
-		{hooks.PostToolUseFailure, `{"is_interrupt": "no"}`, "is_interrupt must be a boolean"},
-		{hooks.PostToolUseFailure, `{"error": 2}`, "error must be a string"},
-		{hooks.Notification, `{"notification_type": ["x"]}`, "notification_type must be a string"},
-		{hooks.PermissionRequest, `{"permission_suggestions": {}}`, "permission_suggestions must be an array"},
-		{hooks.SubagentStop, `{"stop_hook_active": "yes"}`, "stop_hook_active must be a boolean"},
+		{event.PostToolUseFailure, `{"is_interrupt": "no"}`, "is_interrupt must be a boolean"},
+		{event.PostToolUseFailure, `{"error": 2}`, "error must be a string"},
+		{event.Notification, `{"notification_type": ["x"]}`, "notification_type must be a string"},
+		{event.PermissionRequest, `{"permission_suggestions": {}}`, "permission_suggestions must be an array"},
+		{event.SubagentStop, `{"stop_hook_active": "yes"}`, "stop_hook_active must be a boolean"},
 	} {
-		_, err := hooks.ParseInput(c.event, []byte(c.input))
+		_, err := event.ParseInput(c.event, []byte(c.input))
 		require.ErrorContains(t, err, c.err, c.input)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // Explain tells a person, in plain text, what happened to every configured
@@ -52,7 +53,7 @@ func Explain(r EventRun) string {
 		switch {
 		case h.HTTPStatus != 0:
 			status = fmt.Sprintf("HTTP %d", h.HTTPStatus)
-		case h.Type != "" && h.Type != TypeCommand:
+		case h.Type != "" && h.Type != settings.TypeCommand:
 			status = "the agent host answered"
 		}
 		if h.TimedOut {

@@ -12,7 +12,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // Hooks that misbehave in every way a process can. engine_test.go covers
@@ -42,9 +45,9 @@ func waitPidFile(t *testing.T, path string) int {
 func TestFaultBackgroundChildOutlivesItsHook(t *testing.T) {
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
-	e, root := setup(t, one(hooks.Stop, `sleep 30 & echo $! > `+pidFile+`; echo '{"systemMessage":"parent done"}'`))
+	e, root := setup(t, one(event.Stop, `sleep 30 & echo $! > `+pidFile+`; echo '{"systemMessage":"parent done"}'`))
 	start := time.Now()
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	res := e.Fire(context.Background(), input(event.Stop, root))
 	require.Less(t, time.Since(start), 5*time.Second, "the event waited for the background child")
 	require.Equal(t, []string{"parent done"}, res.Warnings)
 	require.Equal(t, 0, res.Runs[0].ExitCode)
@@ -55,8 +58,8 @@ func TestFaultBackgroundChildOutlivesItsHook(t *testing.T) {
 // A background child that writes after its hook exited changes nothing: the
 // result is what the hook wrote before it exited.
 func TestFaultLateOutputOfAChildIsIgnored(t *testing.T) {
-	e, root := setup(t, one(hooks.UserPromptSubmit, `cat >/dev/null; (sleep 0.3; echo late) & echo early`))
-	res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, root))
+	e, root := setup(t, one(event.UserPromptSubmit, `cat >/dev/null; (sleep 0.3; echo late) & echo early`))
+	res := e.Fire(context.Background(), input(event.UserPromptSubmit, root))
 	require.Equal(t, []string{"early"}, res.Context)
 	time.Sleep(500 * time.Millisecond)
 	require.Equal(t, "early\n", res.Runs[0].Stdout)
@@ -72,7 +75,7 @@ func TestFaultTimedOutHookAndItsChildren(t *testing.T) {
 	settings := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":` + jsonString(cmd) + `,"timeout":1}]}]}}`
 	e, root := setup(t, settings)
 	start := time.Now()
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	res := e.Fire(context.Background(), input(event.Stop, root))
 	require.Less(t, time.Since(start), 5*time.Second)
 	require.True(t, res.Runs[0].TimedOut)
 	require.Contains(t, strings.Join(res.Errors, "\n"), "hook timed out after 1s")
@@ -105,8 +108,8 @@ func TestFaultHooksThatCloseOrStopReadingStdin(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, root := setup(t, one(hooks.PreToolUse, c.command))
-			in := input(hooks.PreToolUse, root)
+			e, root := setup(t, one(event.PreToolUse, c.command))
+			in := input(event.PreToolUse, root)
 			in.ToolInput, _ = json.Marshal(map[string]string{"content": strings.Repeat("z", 4<<20)})
 			start := time.Now()
 			res := e.Fire(context.Background(), in)
@@ -121,10 +124,10 @@ func TestFaultHooksThatCloseOrStopReadingStdin(t *testing.T) {
 func TestFaultEndlessOutputUntilTimeout(t *testing.T) {
 	settings := `{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"cat >/dev/null; yes flood","timeout":1}]}]}}`
 	e, root := setup(t, settings)
-	res := e.Fire(context.Background(), input(hooks.PostToolUse, root))
+	res := e.Fire(context.Background(), input(event.PostToolUse, root))
 	r := res.Runs[0]
 	require.True(t, r.TimedOut)
-	require.Len(t, r.Stdout, hooks.MaxOutput)
+	require.Len(t, r.Stdout, proc.MaxOutput)
 	require.True(t, r.StdoutTruncated)
 	require.Contains(t, strings.Join(res.Warnings, "\n"), "truncated")
 	require.Contains(t, strings.Join(res.Errors, "\n"), "timed out")
@@ -136,26 +139,26 @@ func TestFaultEndlessOutputUntilTimeout(t *testing.T) {
 // open would let a flood turn it into an allow); for other events the exit
 // code decides, as for any answer that cannot be read.
 func TestFaultHugeJSONOutput(t *testing.T) {
-	answer := func(ev hooks.Event, decision string) string {
+	answer := func(ev event.Event, decision string) string {
 		return `cat >/dev/null; printf '{"hookSpecificOutput":{"hookEventName":"` + string(ev) + `",` + decision + `,"x":"'; head -c 5000000 /dev/zero | tr '\0' r; printf '"}}'`
 	}
 	cases := []struct {
 		name    string
-		event   hooks.Event
+		event   event.Event
 		command string
 		perm    hooks.Permission
 		blocked bool
 	}{
-		{"PreToolUse deny", hooks.PreToolUse, answer(hooks.PreToolUse, `"permissionDecision":"deny"`), hooks.PermissionDeny, false},
-		{"PreToolUse allow is denied too", hooks.PreToolUse, answer(hooks.PreToolUse, `"permissionDecision":"allow"`), hooks.PermissionDeny, false},
-		{"PermissionRequest", hooks.PermissionRequest, answer(hooks.PermissionRequest, `"decision":{"behavior":"allow"}`), hooks.PermissionDeny, false},
-		{"Stop goes by the exit code", hooks.Stop, answer(hooks.Stop, `"additionalContext":"x"`), hooks.PermissionNone, false},
+		{"PreToolUse deny", event.PreToolUse, answer(event.PreToolUse, `"permissionDecision":"deny"`), hooks.PermissionDeny, false},
+		{"PreToolUse allow is denied too", event.PreToolUse, answer(event.PreToolUse, `"permissionDecision":"allow"`), hooks.PermissionDeny, false},
+		{"PermissionRequest", event.PermissionRequest, answer(event.PermissionRequest, `"decision":{"behavior":"allow"}`), hooks.PermissionDeny, false},
+		{"Stop goes by the exit code", event.Stop, answer(event.Stop, `"additionalContext":"x"`), hooks.PermissionNone, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e, root := setup(t, one(c.event, c.command))
 			in := input(c.event, root)
-			if c.event == hooks.PermissionRequest {
+			if c.event == event.PermissionRequest {
 				in.ToolName, in.ToolInput = "Bash", json.RawMessage(`{"command":"ls"}`)
 			}
 			res := e.Fire(context.Background(), in)
@@ -178,8 +181,8 @@ func TestFaultHugeJSONOutput(t *testing.T) {
 // Invalid UTF-8 from a hook is kept as it was written here; the wire and
 // the session file encode it as U+FFFD (lsp's fault tests check that).
 func TestFaultInvalidUTF8Output(t *testing.T) {
-	e, root := setup(t, one(hooks.UserPromptSubmit, `cat >/dev/null; printf 'a\377b'; printf '\300' >&2`))
-	res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, root))
+	e, root := setup(t, one(event.UserPromptSubmit, `cat >/dev/null; printf 'a\377b'; printf '\300' >&2`))
+	res := e.Fire(context.Background(), input(event.UserPromptSubmit, root))
 	require.Equal(t, []string{"a\xffb"}, res.Context)
 	b, err := json.Marshal(res.Context)
 	require.NoError(t, err)
@@ -188,8 +191,8 @@ func TestFaultInvalidUTF8Output(t *testing.T) {
 
 // A hook that kills itself with a signal is a non-blocking error naming the exit status.
 func TestFaultHookKilledBySignal(t *testing.T) {
-	e, root := setup(t, one(hooks.Stop, `kill -9 $$`))
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	e, root := setup(t, one(event.Stop, `kill -9 $$`))
+	res := e.Fire(context.Background(), input(event.Stop, root))
 	require.Equal(t, 137, res.Runs[0].ExitCode)
 	require.Len(t, res.Errors, 1)
 	require.Contains(t, res.Errors[0], "exit code 137")
@@ -201,7 +204,7 @@ func TestFaultHookKilledBySignal(t *testing.T) {
 func TestFaultHugeTimeoutDoesNotTimeOutAtOnce(t *testing.T) {
 	settings := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo '{\"systemMessage\":\"ran\"}'","timeout":1e300}]}]}}`
 	e, root := setup(t, settings)
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	res := e.Fire(context.Background(), input(event.Stop, root))
 	require.False(t, res.Runs[0].TimedOut)
 	require.Equal(t, []string{"ran"}, res.Warnings)
 }
@@ -212,7 +215,7 @@ func TestFaultHugeTimeoutDoesNotTimeOutAtOnce(t *testing.T) {
 // timed assertion would fail on a busy machine rather than on slow code.)
 func TestFaultLongOneLineSettings(t *testing.T) {
 	text := `{"hooks":{` + strings.Repeat(`"Stöp":1,`, 40000) + `"Stop":[]}}`
-	f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(text), t.TempDir())
+	f := settings.ParseFile("settings.json", settings.SourceUser, []byte(text), t.TempDir())
 	require.Len(t, f.Diagnostics, 40000)
 	last := f.Diagnostics[len(f.Diagnostics)-1]
 	require.Equal(t, 0, last.Range.Start.Line)
@@ -225,7 +228,7 @@ func BenchmarkLongOneLineSettings(b *testing.B) {
 	text := []byte(`{"hooks":{` + strings.Repeat(`"Stöp":1,`, 40000) + `"Stop":[]}}`)
 	dir := b.TempDir()
 	for b.Loop() {
-		hooks.ParseFile("settings.json", hooks.SourceUser, text, dir)
+		settings.ParseFile("settings.json", settings.SourceUser, text, dir)
 	}
 }
 

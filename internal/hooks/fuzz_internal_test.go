@@ -7,6 +7,10 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // FuzzInterpret feeds arbitrary hook output (event, exit code, stdout,
@@ -44,11 +48,11 @@ func FuzzInterpret(f *testing.F) {
 	f.Add(uint8(0), 2, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, "no")
 	f.Add(uint8(0), 0, `{"HOOKSPECIFICOUTPUT":{"PERMISSIONDECISION":"deny"}}`, "")
 	f.Add(uint8(3), 0, `{"Continue":false,"continue":true}`, "")
-	f.Fuzz(func(t *testing.T, event uint8, exit int, stdout, stderr string) {
-		events := Events()
-		ev := events[int(event)%len(events)]
-		h := &Hook{Event: ev, Command: "fuzz-hook", Timeout: time.Second, Type: "command"}
-		x := Exec{ExitCode: exit, Stdout: stdout, Stderr: stderr}
+	f.Fuzz(func(t *testing.T, n uint8, exit int, stdout, stderr string) {
+		events := event.Events()
+		ev := events[int(n)%len(events)]
+		h := &settings.Hook{Event: ev, Command: "fuzz-hook", Timeout: time.Second, Type: "command"}
+		x := proc.Exec{ExitCode: exit, Stdout: stdout, Stderr: stderr}
 
 		v := interpret(ev, h, x)
 		if again := interpret(ev, h, x); !reflect.DeepEqual(v, again) {
@@ -70,12 +74,12 @@ func FuzzInterpret(f *testing.F) {
 		if exit == 2 && v.json {
 			t.Fatalf("the stdout of a hook that exited 2 was read: %q", trimmed)
 		}
-		if exit == 2 && ev.decidesPermission() && v.permission != PermissionDeny {
+		if exit == 2 && ev.DecidesPermission() && v.permission != PermissionDeny {
 			t.Fatalf("exit 2 did not deny: %+v", v)
 		}
 		if v.json {
 			// Keys match exactly: the same answer with its keys upper-cased decides nothing.
-			upper := interpret(ev, h, Exec{ExitCode: 0, Stdout: strings.ToUpper(trimmed)})
+			upper := interpret(ev, h, proc.Exec{ExitCode: 0, Stdout: strings.ToUpper(trimmed)})
 			if upper.permission != PermissionNone || upper.block || upper.stop {
 				t.Fatalf("an answer with upper-cased keys decided: %q -> %+v", strings.ToUpper(trimmed), upper)
 			}
@@ -110,7 +114,7 @@ func FuzzInterpret(f *testing.F) {
 		if res.Blocked != v.block {
 			t.Fatalf("block was lost or invented: verdict %+v, result %+v", v, res)
 		}
-		if res.Blocked && ev == UserPromptSubmit && len(res.Context)+len(res.AdditionalContext) != 0 {
+		if res.Blocked && ev == event.UserPromptSubmit && len(res.Context)+len(res.AdditionalContext) != 0 {
 			t.Fatalf("a blocked prompt injects context: %+v", res)
 		}
 		for _, c := range append(append([]string(nil), res.Context...), res.AdditionalContext...) {

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"strings"
 	"sync"
 	"time"
@@ -18,14 +19,14 @@ const maxHistoryText = 64 << 10
 // did with it, and the combined outcome. It answers "why did (or didn't) my
 // hook run?" without a debug log.
 type EventRun struct {
-	ID         uint64    `json:"id"`
-	Time       time.Time `json:"time"`
-	SessionID  string    `json:"sessionId"`
-	Event      Event     `json:"event"`
-	MatchValue string    `json:"matchValue,omitempty"`
-	Stdin      string    `json:"stdin"`
-	Hooks      []Run     `json:"hooks"`
-	Outcome    string    `json:"outcome"`
+	ID         uint64      `json:"id"`
+	Time       time.Time   `json:"time"`
+	SessionID  string      `json:"sessionId"`
+	Event      event.Event `json:"event"`
+	MatchValue string      `json:"matchValue,omitempty"`
+	Stdin      string      `json:"stdin"`
+	Hooks      []Run       `json:"hooks"`
+	Outcome    string      `json:"outcome"`
 	// Origin is empty for a run of the process that reports it; "runLog"
 	// for one it read from the run log under $WAVE_HOME, recorded there
 	// by another process sharing the wave home (the ACP proxy, another
@@ -175,7 +176,7 @@ func (h *History) Len() int {
 
 // List returns runs newest first, filtered by session and event when those
 // are not empty, at most limit of them (all when limit <= 0).
-func (h *History) List(sessionID string, event Event, limit int) []EventRun {
+func (h *History) List(sessionID string, event event.Event, limit int) []EventRun {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := h.next

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -20,7 +21,7 @@ func TestHistoryStaysAtItsBound(t *testing.T) {
 		"Stop":[{"matcher":"","hooks":[{"type":"command","command":"true"}]}]}}`)
 	h := hooks.NewHistory(0)
 	for i := 0; i < 10000; i++ {
-		in := input(hooks.PreToolUse, root)
+		in := input(event.PreToolUse, root)
 		in.SessionID = fmt.Sprintf("s%d", i%2)
 		res := e.Fire(context.Background(), in)
 		h.Add(hooks.NewEventRun(in.SessionID, in.MatchValue(), &res))
@@ -33,16 +34,16 @@ func TestHistoryStaysAtItsBound(t *testing.T) {
 	require.False(t, all[0].Hooks[0].Matched)
 
 	require.Len(t, h.List("s1", "", 0), hooks.DefaultHistorySize/2)
-	require.Len(t, h.List("", hooks.PreToolUse, 7), 7)
-	require.Empty(t, h.List("", hooks.Stop, 0))
+	require.Len(t, h.List("", event.PreToolUse, 7), 7)
+	require.Empty(t, h.List("", event.Stop, 0))
 }
 
 // Editor clients iterate every list of a run without checking for null
 // (Neovim 0.12 hands a JSON null to Lua as vim.NIL, which ipairs rejects):
 // no array of a recorded run is ever null on the wire.
 func TestRecordedRunsHaveNoNullArrays(t *testing.T) {
-	e, root := setup(t, one(hooks.PreToolUse, "true"))
-	res := e.Fire(context.Background(), input(hooks.PreToolUse, root))
+	e, root := setup(t, one(event.PreToolUse, "true"))
+	res := e.Fire(context.Background(), input(event.PreToolUse, root))
 	run := hooks.NewEventRun("sess_1234abcd", "Bash", &res)
 	for _, v := range []any{run, hooks.Run{}, hooks.EventRun{Hooks: []hooks.Run{{}}}} {
 		b, err := json.Marshal(v)

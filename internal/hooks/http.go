@@ -3,8 +3,10 @@ package hooks
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"io"
 	"net/http"
 	"regexp"
@@ -12,96 +14,16 @@ import (
 	"time"
 )
 
-// HTTPPolicy is what the settings files say about http hooks, merged:
-// allowedHttpHookUrls (where they may post) and httpHookAllowedEnvVars
-// (which environment variables their headers may read). Lists from several
-// files are joined, except that a list in the managed settings file is the
-// list: a policy no other file can widen.
-type HTTPPolicy struct {
-	// URLs are the URL patterns http hooks may post to (scheme, host, port
-	// and path matched each by its own rule: urlpolicy.go); URLsFrom names
-	// the files that set them. Without any file setting the key, every URL
-	// is allowed; an empty list allows none.
-	URLs     []string
-	URLsSet  bool
-	URLsFrom []string
-	// EnvVars, when EnvVarsSet, bounds every hook's allowedEnvVars.
-	EnvVars    []string
-	EnvVarsSet bool
-
-	managedURLs, managedEnv bool
-}
-
-// merge adds one settings file's http hook policy.
-func (p *HTTPPolicy) merge(f *File) {
-	if f.Source == SourceVSCode {
-		return
-	}
-	managed := f.Source == SourceManaged
-	if urls := f.Settings.AllowedHTTPHookURLs; urls != nil && !p.managedURLs {
-		if managed {
-			p.URLs, p.URLsFrom = nil, nil
-		}
-		p.URLs, p.URLsSet, p.managedURLs = append(p.URLs, urls...), true, managed
-		p.URLsFrom = append(p.URLsFrom, f.Path)
-	}
-	if vars := f.Settings.HTTPHookAllowedEnvVars; vars != nil && !p.managedEnv {
-		if managed {
-			p.EnvVars = nil
-		}
-		p.EnvVars, p.EnvVarsSet, p.managedEnv = append(p.EnvVars, vars...), true, managed
-	}
-}
-
-// AllowsURL reports whether http hooks may post to url, and if not, why.
-// The URL and the patterns are matched part by part (urlpolicy.go): a
-// pattern that cannot be read admits nothing.
-func (p *HTTPPolicy) AllowsURL(url string) (bool, string) {
-	if !p.URLsSet {
-		return true, ""
-	}
-	u, err := parseHookURL(url)
-	if err != nil {
-		return false, fmt.Sprintf("its URL %s is not admitted by allowedHttpHookUrls (set in %s): %v", url, strings.Join(p.URLsFrom, ", "), err)
-	}
-	for _, s := range p.URLs {
-		if pat, err := parseURLPattern(s); err == nil && pat.admits(u) {
-			return true, ""
-		}
-	}
-	return false, fmt.Sprintf("its URL %s is not in allowedHttpHookUrls (set in %s)", url, strings.Join(p.URLsFrom, ", "))
-}
-
-// envAllowed reports whether a header of h may read the variable name.
-func (p *HTTPPolicy) envAllowed(h *Hook, name string) bool {
-	listed := false
-	for _, v := range h.AllowedEnvVars {
-		if v == name {
-			listed = true
-			break
-		}
-	}
-	if !listed || !p.EnvVarsSet {
-		return listed
-	}
-	for _, v := range p.EnvVars {
-		if v == name {
-			return true
-		}
-	}
-	return false
-}
-
 var envRefRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
 
 // headerValue interpolates $NAME and ${NAME} in a header value: the
 // variables the hook (and the policy) allow are read from env, every other
 // reference becomes "", as Claude Code does.
-func headerValue(p *HTTPPolicy, h *Hook, value string, env []string) string {
+func headerValue(p *settings.HTTPPolicy, h *settings.Hook, value string, env []string) string {
 	return envRefRE.ReplaceAllStringFunc(value, func(ref string) string {
 		m := envRefRE.FindStringSubmatch(ref)
 		name := m[1] + m[2]
-		if !p.envAllowed(h, name) {
+		if !p.EnvAllowed(h, name) {
 			return ""
 		}
 		return lookupEnv(env, name)
@@ -132,7 +54,7 @@ var httpClient = &http.Client{
 
 // runHTTP POSTs the event's JSON to an http hook's URL, within the hook's
 // timeout, and keeps at most MaxOutput bytes of the answer.
-func (e *Engine) runHTTP(ctx context.Context, cfg *Config, h *Hook, stdin []byte) hookOutcome {
+func (e *Engine) runHTTP(ctx context.Context, cfg *settings.Config, h *settings.Hook, stdin []byte) hookOutcome {
 	tctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
 	start := time.Now()
@@ -155,34 +77,23 @@ func (e *Engine) runHTTP(ctx context.Context, cfg *Config, h *Hook, stdin []byte
 	}
 	req.Header.Set("Content-Type", "application/json")
 	for _, hd := range h.Headers {
-		req.Header.Set(hd.Name, headerValue(&cfg.HTTPPolicy, h, hd.Value, e.runner.env))
+		req.Header.Set(hd.Name, headerValue(&cfg.HTTPPolicy, h, hd.Value, e.runner.Env))
 	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
-		return fail(unwrapURLError(err))
+		return fail(settings.UnwrapURLError(err))
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxOutput+1))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, proc.MaxOutput+1))
 	if err != nil {
 		return fail(err)
 	}
 	o.Duration, o.HTTPStatus = time.Since(start), resp.StatusCode
-	if len(body) > MaxOutput {
-		body, o.StdoutTruncated = body[:MaxOutput], true
+	if len(body) > proc.MaxOutput {
+		body, o.StdoutTruncated = body[:proc.MaxOutput], true
 	}
 	o.Stdout = string(body)
 	return o
-}
-
-// unwrapURLError drops net/http's "Post "url": " prefix: messages name the hook already.
-func unwrapURLError(err error) error {
-	var ue interface{ Unwrap() error }
-	if errors.As(err, &ue) {
-		if inner := ue.Unwrap(); inner != nil {
-			return inner
-		}
-	}
-	return err
 }
 
 // interpretHTTP reads an http hook's answer as Claude Code does: a 2xx
@@ -191,11 +102,11 @@ func unwrapURLError(err error) error {
 // other status, a failed connection or a timeout is a non-blocking error.
 // An answer cut at MaxOutput is an error, and on the events that decide a
 // permission, a deny.
-func interpretHTTP(ev Event, h *Hook, o hookOutcome) verdict {
+func interpretHTTP(ev event.Event, h *settings.Hook, o hookOutcome) verdict {
 	what := fmt.Sprintf("http hook `%s`", h.Display())
 	switch {
 	case o.TimedOut:
-		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", seconds(h.Timeout), h.Display()), summary: "timed out"}
+		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", settings.Seconds(h.Timeout), h.Display()), summary: "timed out"}
 	case o.Cancelled:
 		return verdict{err: what + " was cancelled", summary: "cancelled"}
 	case o.StartErr != "":
@@ -207,8 +118,8 @@ func interpretHTTP(ev Event, h *Hook, o hookOutcome) verdict {
 		}
 		return verdict{err: msg, summary: fmt.Sprintf("HTTP %d: non-blocking error", o.HTTPStatus)}
 	case o.StdoutTruncated:
-		msg := fmt.Sprintf("the answer of %s exceeded %d bytes and was cut; it is ignored", what, MaxOutput)
-		if ev.decidesPermission() {
+		msg := fmt.Sprintf("the answer of %s exceeded %d bytes and was cut; it is ignored", what, proc.MaxOutput)
+		if ev.DecidesPermission() {
 			return verdict{permission: PermissionDeny, reason: msg, err: msg, summary: "answer cut: deny"}
 		}
 		return verdict{err: msg, summary: "answer cut: non-blocking error"}

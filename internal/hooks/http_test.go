@@ -14,7 +14,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // hookServer is a loopback HTTP endpoint for http hooks: it records every
@@ -63,7 +66,7 @@ func answerWith(status int, body string) func(http.ResponseWriter, *http.Request
 }
 
 // httpHook configures one http hook for an event, with extra hook fields.
-func httpHook(ev hooks.Event, url string, extra map[string]any, root map[string]any) string {
+func httpHook(ev event.Event, url string, extra map[string]any, root map[string]any) string {
 	h := map[string]any{"type": "http", "url": url}
 	for k, v := range extra {
 		h[k] = v
@@ -80,29 +83,29 @@ func TestHTTPHookAnswers(t *testing.T) {
 	deny := `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no rm over http"}}`
 	cases := []struct {
 		name   string
-		event  hooks.Event
+		event  event.Event
 		answer func(http.ResponseWriter, *http.Request)
 		check  func(t *testing.T, res hooks.Result)
 	}{
-		{"2xx JSON decides", hooks.PreToolUse, answerWith(200, deny), func(t *testing.T, res hooks.Result) {
+		{"2xx JSON decides", event.PreToolUse, answerWith(200, deny), func(t *testing.T, res hooks.Result) {
 			require.Equal(t, hooks.PermissionDeny, res.Permission)
 			require.Equal(t, "no rm over http", res.Reason)
 			require.Empty(t, res.Errors)
 			require.Equal(t, 200, res.Runs[0].HTTPStatus)
 			require.True(t, res.Runs[0].JSON)
 		}},
-		{"2xx empty body is a success with no output", hooks.UserPromptSubmit, answerWith(204, ""), func(t *testing.T, res hooks.Result) {
+		{"2xx empty body is a success with no output", event.UserPromptSubmit, answerWith(204, ""), func(t *testing.T, res hooks.Result) {
 			require.False(t, res.Blocked)
 			require.Empty(t, res.Errors)
 			require.Empty(t, res.Context)
 			require.Equal(t, "HTTP 204: no answer", res.Runs[0].Decision)
 		}},
-		{"2xx JSON adds context", hooks.UserPromptSubmit,
+		{"2xx JSON adds context", event.UserPromptSubmit,
 			answerWith(200, `{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "from the service"}}`),
 			func(t *testing.T, res hooks.Result) {
 				require.Equal(t, []string{"from the service"}, res.AdditionalContext)
 			}},
-		{"2xx plain text is a non-blocking error and never context", hooks.UserPromptSubmit, answerWith(200, "looks fine to me"),
+		{"2xx plain text is a non-blocking error and never context", event.UserPromptSubmit, answerWith(200, "looks fine to me"),
 			func(t *testing.T, res hooks.Result) {
 				require.Empty(t, res.Context)
 				require.Empty(t, res.AdditionalContext)
@@ -110,36 +113,36 @@ func TestHTTPHookAnswers(t *testing.T) {
 				require.Len(t, res.Errors, 1)
 				require.Contains(t, res.Errors[0], "not a JSON object")
 			}},
-		{"2xx JSON that does not validate is a non-blocking error", hooks.PreToolUse,
+		{"2xx JSON that does not validate is a non-blocking error", event.PreToolUse,
 			answerWith(200, `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "maybe"}}`),
 			func(t *testing.T, res hooks.Result) {
 				require.Equal(t, hooks.PermissionNone, res.Permission, "the tool goes on")
 				require.Len(t, res.Errors, 1)
 				require.Contains(t, res.Errors[0], `permissionDecision must be "allow", "deny", "ask" or "defer", not "maybe"`)
 			}},
-		{"non-2xx is a non-blocking error, even with a deny in the body", hooks.PreToolUse, answerWith(503, deny),
+		{"non-2xx is a non-blocking error, even with a deny in the body", event.PreToolUse, answerWith(503, deny),
 			func(t *testing.T, res hooks.Result) {
 				require.Equal(t, hooks.PermissionNone, res.Permission)
 				require.Len(t, res.Errors, 1)
 				require.Contains(t, res.Errors[0], "answered HTTP 503")
 				require.Equal(t, 503, res.Runs[0].HTTPStatus)
 			}},
-		{"a redirect is not followed", hooks.PreToolUse, func(w http.ResponseWriter, r *http.Request) {
+		{"a redirect is not followed", event.PreToolUse, func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/elsewhere", http.StatusFound)
 		}, func(t *testing.T, res hooks.Result) {
 			require.Len(t, res.Errors, 1)
 			require.Contains(t, res.Errors[0], "answered HTTP 302")
 		}},
-		{"an answer over 1 MiB is cut and denies a tool", hooks.PreToolUse, func(w http.ResponseWriter, _ *http.Request) {
-			_, _ = io.WriteString(w, `{"systemMessage": "`+strings.Repeat("x", hooks.MaxOutput)+`"}`)
+		{"an answer over 1 MiB is cut and denies a tool", event.PreToolUse, func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = io.WriteString(w, `{"systemMessage": "`+strings.Repeat("x", proc.MaxOutput)+`"}`)
 		}, func(t *testing.T, res hooks.Result) {
 			require.Equal(t, hooks.PermissionDeny, res.Permission)
 			require.Contains(t, res.Reason, "exceeded 1048576 bytes")
 			require.True(t, res.Runs[0].StdoutTruncated)
-			require.Len(t, res.Runs[0].Stdout, hooks.MaxOutput)
+			require.Len(t, res.Runs[0].Stdout, proc.MaxOutput)
 		}},
-		{"an answer over 1 MiB elsewhere is an error", hooks.PostToolUse, func(w http.ResponseWriter, _ *http.Request) {
-			_, _ = io.WriteString(w, strings.Repeat(" ", hooks.MaxOutput+10))
+		{"an answer over 1 MiB elsewhere is an error", event.PostToolUse, func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = io.WriteString(w, strings.Repeat(" ", proc.MaxOutput+10))
 		}, func(t *testing.T, res hooks.Result) {
 			require.False(t, res.Blocked)
 			require.Len(t, res.Errors, 1)
@@ -181,8 +184,8 @@ func TestHTTPHookTimeoutAndConnectionFailure(t *testing.T) {
 		}
 	})
 	defer close(release)
-	e, root := setup(t, httpHook(hooks.PreToolUse, srv.URL+"/slow", map[string]any{"timeout": 0.3}, nil))
-	res := e.Fire(context.Background(), input(hooks.PreToolUse, root))
+	e, root := setup(t, httpHook(event.PreToolUse, srv.URL+"/slow", map[string]any{"timeout": 0.3}, nil))
+	res := e.Fire(context.Background(), input(event.PreToolUse, root))
 	require.True(t, res.Runs[0].TimedOut)
 	require.Equal(t, hooks.PermissionNone, res.Permission, "a timed-out http hook renders no decision")
 	require.Equal(t, []string{"hook timed out after 300ms: `POST " + srv.URL + "/slow`"}, res.Errors)
@@ -191,8 +194,8 @@ func TestHTTPHookTimeoutAndConnectionFailure(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	url := closed.URL
 	closed.Close()
-	e2, root2 := setup(t, httpHook(hooks.PostToolUse, url+"/gone", nil, nil))
-	res = e2.Fire(context.Background(), input(hooks.PostToolUse, root2))
+	e2, root2 := setup(t, httpHook(event.PostToolUse, url+"/gone", nil, nil))
+	res = e2.Fire(context.Background(), input(event.PostToolUse, root2))
 	require.False(t, res.Blocked)
 	require.Len(t, res.Errors, 1)
 	require.Contains(t, res.Errors[0], "http hook `POST "+url+"/gone` failed: ")
@@ -219,16 +222,16 @@ func TestHTTPHookHeadersReadOnlyTheAllowedEnvVars(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			home, root := t.TempDir(), t.TempDir()
-			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(httpHook(hooks.PreToolUse, srv.URL, extra, c.root)), 0o644))
-			paths := hooks.Paths{WaveHome: home, ProjectRoot: root}
+			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(httpHook(event.PreToolUse, srv.URL, extra, c.root)), 0o644))
+			paths := settings.Paths{WaveHome: home, ProjectRoot: root}
 			if c.policy != "" {
 				paths.ManagedFile = filepath.Join(home, "managed.json")
 				require.NoError(t, os.WriteFile(paths.ManagedFile, []byte(c.policy), 0o644))
 			}
-			cfg := hooks.Load(paths, nil)
+			cfg := settings.Load(paths, nil)
 			require.Empty(t, cfg.Diagnostics())
 			before := len(srv.seen())
-			res := hooks.NewEngine(cfg).Fire(context.Background(), input(hooks.PreToolUse, root))
+			res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.PreToolUse, root))
 			require.Empty(t, res.Errors)
 			seen := srv.seen()
 			require.Len(t, seen, before+1)
@@ -261,16 +264,16 @@ func TestAllowedHTTPHookURLs(t *testing.T) {
 				rootKeys = map[string]any{"allowedHttpHookUrls": c.user}
 			}
 			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"),
-				[]byte(httpHook(hooks.Stop, srv.URL+"/hooks/a", nil, rootKeys)), 0o644))
-			paths := hooks.Paths{WaveHome: home, ProjectRoot: root}
+				[]byte(httpHook(event.Stop, srv.URL+"/hooks/a", nil, rootKeys)), 0o644))
+			paths := settings.Paths{WaveHome: home, ProjectRoot: root}
 			if c.managed != nil {
 				paths.ManagedFile = filepath.Join(home, "managed.json")
 				b, _ := json.Marshal(map[string]any{"allowedHttpHookUrls": c.managed})
 				require.NoError(t, os.WriteFile(paths.ManagedFile, b, 0o644))
 			}
-			cfg := hooks.Load(paths, nil)
+			cfg := settings.Load(paths, nil)
 			before := len(srv.seen())
-			res := hooks.NewEngine(cfg).Fire(context.Background(), input(hooks.Stop, root))
+			res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.Stop, root))
 			if c.runs {
 				require.Empty(t, cfg.Diagnostics())
 				require.True(t, res.Runs[0].Ran)
@@ -287,7 +290,7 @@ func TestAllowedHTTPHookURLs(t *testing.T) {
 			for _, d := range cfg.Diagnostics() {
 				codes = append(codes, d.Code)
 			}
-			require.Equal(t, []string{hooks.CodeURLNotAllowed}, codes, "lint says so too")
+			require.Equal(t, []string{settings.CodeURLNotAllowed}, codes, "lint says so too")
 		})
 	}
 }

@@ -10,7 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // laterEventCase fires one of Claude Code's later events, with the fields
@@ -18,7 +20,7 @@ import (
 // the stdin it read), and checks what the hook read and what its answer
 // means for that event.
 type laterEventCase struct {
-	event   hooks.Event
+	event   event.Event
 	matcher string
 	input   string         // the event's own fields, as the agent sends them
 	stdin   map[string]any // fields the hook must find on stdin
@@ -29,7 +31,7 @@ type laterEventCase struct {
 
 // laterEventCases has one case per event beyond TestEveryEvent's thirteen.
 var laterEventCases = []laterEventCase{{
-	event: hooks.Setup, matcher: "init",
+	event: event.Setup, matcher: "init",
 	input:   `{"trigger": "init"}`,
 	stdin:   map[string]any{"trigger": "init"},
 	noMatch: `{"trigger": "maintenance"}`,
@@ -38,7 +40,7 @@ var laterEventCases = []laterEventCase{{
 		require.Equal(t, []string{"set up by init"}, r.AdditionalContext)
 	},
 }, {
-	event: hooks.UserPromptExpansion, matcher: "deploy",
+	event: event.UserPromptExpansion, matcher: "deploy",
 	input: `{"expansion_type": "slash_command", "command_name": "deploy", "command_args": "prod", "command_source": "project", "prompt": "/deploy prod"}`,
 	stdin: map[string]any{"expansion_type": "slash_command", "command_name": "deploy", "command_args": "prod",
 		"command_source": "project", "prompt": "/deploy prod"},
@@ -50,7 +52,7 @@ var laterEventCases = []laterEventCase{{
 		require.Empty(t, r.Errors)
 	},
 }, {
-	event: hooks.PermissionDenied, matcher: "Bash",
+	event: event.PermissionDenied, matcher: "Bash",
 	input:   `{"tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/build"}, "tool_use_id": "toolu_9", "reason": "Blocked by classifier"}`,
 	stdin:   map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /tmp/build"}, "tool_use_id": "toolu_9", "reason": "Blocked by classifier"},
 	noMatch: `{"tool_name": "Write", "tool_input": {}, "reason": "x"}`,
@@ -60,7 +62,7 @@ var laterEventCases = []laterEventCase{{
 		require.False(t, r.Blocked)
 	},
 }, {
-	event: hooks.PostToolBatch,
+	event: event.PostToolBatch,
 	input: `{"tool_calls": [{"tool_name": "Read", "tool_input": {"file_path": "/a.py"}, "tool_use_id": "t1", "tool_response": "1\tx"},
 		{"tool_name": "Read", "tool_input": {"file_path": "/b.py"}, "tool_use_id": "t2", "tool_response": "1\ty"}]}`,
 	stdin: map[string]any{"tool_calls": []any{
@@ -72,7 +74,7 @@ jq -n --arg n "$n" '{hookSpecificOutput: {hookEventName: "PostToolBatch", additi
 		require.Equal(t, []string{"2 files were read: run pytest"}, r.AdditionalContext)
 	},
 }, {
-	event: hooks.MessageDisplay,
+	event: event.MessageDisplay,
 	input: `{"turn_id": "turn-1", "message_id": "msg-1", "index": 0, "final": true, "delta": "Here is **the plan**:\n"}`,
 	stdin: map[string]any{"turn_id": "turn-1", "message_id": "msg-1", "index": float64(0), "final": true, "delta": "Here is **the plan**:\n"},
 	hook: `printf '%s' "$input" | jq '{hookSpecificOutput: {hookEventName: "MessageDisplay", displayContent: (.delta | gsub("\\*\\*"; ""))},
@@ -84,7 +86,7 @@ jq -n --arg n "$n" '{hookSpecificOutput: {hookEventName: "PostToolBatch", additi
 		require.True(t, r.Continue, "and continue")
 	},
 }, {
-	event: hooks.TaskCreated,
+	event: event.TaskCreated,
 	input: `{"task_id": "task-001", "task_subject": "Implement login", "task_description": "Add endpoints", "teammate_name": "implementer"}`,
 	stdin: map[string]any{"task_id": "task-001", "task_subject": "Implement login", "task_description": "Add endpoints", "teammate_name": "implementer"},
 	hook: `case "$(field .task_subject)" in "[TICKET-"*) exit 0;; esac
@@ -95,7 +97,7 @@ echo '{"decision": "block", "reason": "Task subject must start with a ticket num
 		require.True(t, r.Continue, "TaskCreated ignores continue")
 	},
 }, {
-	event: hooks.TaskCompleted,
+	event: event.TaskCompleted,
 	input: `{"task_id": "task-002", "task_subject": "Fix the parser"}`,
 	stdin: map[string]any{"task_id": "task-002", "task_subject": "Fix the parser"},
 	hook:  `jq -n --arg s "$(field .task_subject)" '{continue: false, stopReason: ("tests are red for " + $s)}'`,
@@ -104,7 +106,7 @@ echo '{"decision": "block", "reason": "Task subject must start with a ticket num
 		require.Equal(t, "tests are red for Fix the parser", r.StopReason)
 	},
 }, {
-	event: hooks.StopFailure, matcher: "rate_limit",
+	event: event.StopFailure, matcher: "rate_limit",
 	input:   `{"error": "rate_limit", "error_details": "429 Too Many Requests", "last_assistant_message": "API Error: Rate limit reached"}`,
 	stdin:   map[string]any{"error": "rate_limit", "error_details": "429 Too Many Requests", "last_assistant_message": "API Error: Rate limit reached"},
 	noMatch: `{"error": "overloaded"}`,
@@ -119,7 +121,7 @@ echo '{"decision": "block", "reason": "Task subject must start with a ticket num
 		require.Equal(t, "429 Too Many Requests\n", string(log))
 	},
 }, {
-	event: hooks.TeammateIdle,
+	event: event.TeammateIdle,
 	input: `{"teammate_name": "researcher", "team_name": "session-a1b2"}`,
 	stdin: map[string]any{"teammate_name": "researcher", "team_name": "session-a1b2"},
 	hook:  `[ -f "$WAVE_PROJECT_DIR/dist.js" ] || { echo "Build artifact missing, $(field .teammate_name)" >&2; exit 2; }`,
@@ -128,7 +130,7 @@ echo '{"decision": "block", "reason": "Task subject must start with a ticket num
 		require.Equal(t, "Build artifact missing, researcher", r.Reason)
 	},
 }, {
-	event: hooks.InstructionsLoaded, matcher: "session_start",
+	event: event.InstructionsLoaded, matcher: "session_start",
 	input:   `{"file_path": "/p/CLAUDE.md", "memory_type": "Project", "load_reason": "session_start"}`,
 	stdin:   map[string]any{"file_path": "/p/CLAUDE.md", "memory_type": "Project", "load_reason": "session_start"},
 	noMatch: `{"file_path": "/p/sub/CLAUDE.md", "memory_type": "Project", "load_reason": "nested_traversal"}`,
@@ -138,7 +140,7 @@ echo '{"decision": "block", "reason": "Task subject must start with a ticket num
 		require.Contains(t, r.Runs[0].Decision, "cannot write the audit log", "the run history keeps it")
 	},
 }, {
-	event: hooks.ConfigChange, matcher: "project_settings",
+	event: event.ConfigChange, matcher: "project_settings",
 	input:   `{"source": "project_settings", "file_path": "/p/.wave/settings.json"}`,
 	stdin:   map[string]any{"source": "project_settings", "file_path": "/p/.wave/settings.json"},
 	noMatch: `{"source": "user_settings"}`,
@@ -149,7 +151,7 @@ echo '{"decision": "block", "reason": "Task subject must start with a ticket num
 		require.Empty(t, r.Warnings, "ConfigChange discards systemMessage")
 	},
 }, {
-	event: hooks.CwdChanged,
+	event: event.CwdChanged,
 	input: `{"old_cwd": "/p", "new_cwd": "/p/src"}`,
 	stdin: map[string]any{"old_cwd": "/p", "new_cwd": "/p/src"},
 	hook:  `jq -n --arg d "$(field .new_cwd)" '{hookSpecificOutput: {hookEventName: "CwdChanged", watchPaths: [($d + "/.envrc"), ($d + "/.envrc")]}, continue: false}'`,
@@ -158,7 +160,7 @@ echo '{"decision": "block", "reason": "Task subject must start with a ticket num
 		require.True(t, r.Continue, "CwdChanged discards continue")
 	},
 }, {
-	event: hooks.DirectoryAdded, matcher: "slash_command",
+	event: event.DirectoryAdded, matcher: "slash_command",
 	input:   `{"directory": "/other-repo", "source": "slash_command"}`,
 	stdin:   map[string]any{"directory": "/other-repo", "source": "slash_command"},
 	noMatch: `{"directory": "/other-repo", "source": "register_repo_root"}`,
@@ -168,7 +170,7 @@ echo '{"decision": "block", "reason": "Task subject must start with a ticket num
 		require.Empty(t, r.Warnings)
 	},
 }, {
-	event: hooks.FileChanged, matcher: ".envrc|.env",
+	event: event.FileChanged, matcher: ".envrc|.env",
 	input:   `{"file_path": "/p/.envrc", "event": "change"}`,
 	stdin:   map[string]any{"file_path": "/p/.envrc", "event": "change"},
 	noMatch: `{"file_path": "/p/notes.txt", "event": "add"}`,
@@ -177,7 +179,7 @@ echo '{"decision": "block", "reason": "Task subject must start with a ticket num
 		require.Equal(t, []string{"/p/.envrc: change"}, r.Warnings)
 	},
 }, {
-	event: hooks.WorktreeCreate,
+	event: event.WorktreeCreate,
 	input: `{"name": "feature-auth"}`,
 	stdin: map[string]any{"name": "feature-auth"},
 	hook: `d="$WAVE_PROJECT_DIR/worktrees/$(field .name)"; mkdir -p "$d" >&2
@@ -187,7 +189,7 @@ printf 'welcome\n\033[1m%s\033[0m\n\n' "$d"`,
 		require.Equal(t, filepath.Join(root, "worktrees", "feature-auth"), r.WorktreePath, "the last line, without escapes")
 	},
 }, {
-	event: hooks.WorktreeRemove,
+	event: event.WorktreeRemove,
 	input: `{"worktree_path": "/p/worktrees/feature-auth"}`,
 	stdin: map[string]any{"worktree_path": "/p/worktrees/feature-auth"},
 	hook:  `echo "cannot remove $(field .worktree_path)" >&2; exit 2`,
@@ -197,7 +199,7 @@ printf 'welcome\n\033[1m%s\033[0m\n\n' "$d"`,
 		require.Contains(t, r.Runs[0].Decision, "cannot remove /p/worktrees/feature-auth")
 	},
 }, {
-	event: hooks.Elicitation, matcher: "my-server",
+	event: event.Elicitation, matcher: "my-server",
 	input: `{"mcp_server_name": "my-server", "message": "Please provide your credentials", "mode": "form",
 		"requested_schema": {"type": "object", "properties": {"username": {"type": "string"}}}}`,
 	stdin: map[string]any{"mcp_server_name": "my-server", "message": "Please provide your credentials", "mode": "form",
@@ -212,7 +214,7 @@ printf 'welcome\n\033[1m%s\033[0m\n\n' "$d"`,
 		require.Equal(t, "json: systemMessage, action: accept; systemMessage ignored: Elicitation discards it", r.Runs[0].Decision)
 	},
 }, {
-	event: hooks.ElicitationResult, matcher: "my-server",
+	event: event.ElicitationResult, matcher: "my-server",
 	input:   `{"mcp_server_name": "my-server", "action": "accept", "content": {"username": "root"}, "mode": "form", "elicitation_id": "elicit-1"}`,
 	stdin:   map[string]any{"mcp_server_name": "my-server", "action": "accept", "content": map[string]any{"username": "root"}, "elicitation_id": "elicit-1"},
 	noMatch: `{"mcp_server_name": "other", "action": "accept"}`,
@@ -223,7 +225,7 @@ printf 'welcome\n\033[1m%s\033[0m\n\n' "$d"`,
 		require.Nil(t, r.Content)
 	},
 }, {
-	event: hooks.PreModelSwitch,
+	event: event.PreModelSwitch,
 	input: `{}`,
 	stdin: map[string]any{},
 	hook: `[ "$(field .hook_event_name)" = PreModelSwitch ] &&
@@ -233,7 +235,7 @@ jq -n '{hookSpecificOutput: {hookEventName: "PreModelSwitch", permissionDecision
 		require.Equal(t, "switching models mid-task", r.Reason)
 	},
 }, {
-	event: hooks.PostModelSwitch,
+	event: event.PostModelSwitch,
 	input: `{}`,
 	stdin: map[string]any{},
 	hook:  `jq -n --arg e "$(field .hook_event_name)" '{hookSpecificOutput: {hookEventName: $e, additionalContext: "re-read CONTRIBUTING.md"}}'`,
@@ -241,7 +243,7 @@ jq -n '{hookSpecificOutput: {hookEventName: "PreModelSwitch", permissionDecision
 		require.Equal(t, []string{"re-read CONTRIBUTING.md"}, r.AdditionalContext)
 	},
 }, {
-	event: hooks.PreSkillShellCommand, matcher: "Bash",
+	event: event.PreSkillShellCommand, matcher: "Bash",
 	input: `{"tool_name": "Bash", "tool_input": {"command": "git push --force"}, "tool_use_id": "toolu_1:preamble-0",
 		"command_name": "ship", "command_source": "project", "invoked_by": "claude"}`,
 	stdin: map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "git push --force"}, "tool_use_id": "toolu_1:preamble-0",
@@ -257,7 +259,7 @@ jq -n --arg n "$(field .command_name)" '{hookSpecificOutput: {hookEventName: "Pr
 
 // TestLaterEvents runs laterEventCases like TestEveryEvent runs the others.
 func TestLaterEvents(t *testing.T) {
-	seen := map[hooks.Event]bool{}
+	seen := map[event.Event]bool{}
 	for _, c := range laterEventCases {
 		seen[c.event] = true
 		t.Run(string(c.event), func(t *testing.T) {
@@ -266,7 +268,7 @@ func TestLaterEvents(t *testing.T) {
 			require.NoError(t, err)
 			e, root := setup(t, string(b))
 			fire := func(fields string) hooks.Result {
-				in, err := hooks.ParseInput(c.event, []byte(fields))
+				in, err := event.ParseInput(c.event, []byte(fields))
 				require.NoError(t, err)
 				in.SessionID, in.TranscriptPath, in.Cwd = "sess_1", "/tmp/session_1.json", root
 				return e.Fire(context.Background(), in)
@@ -285,7 +287,7 @@ func TestLaterEvents(t *testing.T) {
 			for k, v := range want {
 				require.Equal(t, v, got[k], "stdin field %s", k)
 			}
-			spec, _ := hooks.Spec(c.event)
+			spec, _ := event.Spec(c.event)
 			require.Equal(t, c.noMatch != "", spec.MatchField != "", "a case has a noMatch input exactly when its event has a matcher")
 			if c.noMatch != "" {
 				res := fire(c.noMatch)
@@ -301,13 +303,13 @@ func TestLaterEvents(t *testing.T) {
 // "Exit code 2 behavior per event" table says: block (the event's action
 // does not happen, or the model gets the reason), an error the user sees,
 // or ignored (only the run history keeps it).
-var laterExitTwo = map[hooks.Event]string{
-	hooks.Setup: "error", hooks.UserPromptExpansion: "block", hooks.PermissionDenied: "ignored", hooks.PostToolBatch: "block",
-	hooks.MessageDisplay: "ignored", hooks.TaskCreated: "block", hooks.TaskCompleted: "block", hooks.StopFailure: "ignored",
-	hooks.TeammateIdle: "block", hooks.InstructionsLoaded: "ignored", hooks.ConfigChange: "block", hooks.CwdChanged: "error",
-	hooks.DirectoryAdded: "ignored", hooks.FileChanged: "error", hooks.WorktreeCreate: "block", hooks.WorktreeRemove: "ignored",
-	hooks.Elicitation: "block", hooks.ElicitationResult: "block",
-	hooks.PreModelSwitch: "deny", hooks.PreSkillShellCommand: "deny", hooks.PostModelSwitch: "error",
+var laterExitTwo = map[event.Event]string{
+	event.Setup: "error", event.UserPromptExpansion: "block", event.PermissionDenied: "ignored", event.PostToolBatch: "block",
+	event.MessageDisplay: "ignored", event.TaskCreated: "block", event.TaskCompleted: "block", event.StopFailure: "ignored",
+	event.TeammateIdle: "block", event.InstructionsLoaded: "ignored", event.ConfigChange: "block", event.CwdChanged: "error",
+	event.DirectoryAdded: "ignored", event.FileChanged: "error", event.WorktreeCreate: "block", event.WorktreeRemove: "ignored",
+	event.Elicitation: "block", event.ElicitationResult: "block",
+	event.PreModelSwitch: "deny", event.PreSkillShellCommand: "deny", event.PostModelSwitch: "error",
 }
 
 func TestExitTwoPerLaterEvent(t *testing.T) {
@@ -315,7 +317,7 @@ func TestExitTwoPerLaterEvent(t *testing.T) {
 	for ev, outcome := range laterExitTwo {
 		t.Run(string(ev), func(t *testing.T) {
 			e, root := setup(t, one(ev, `jq -r .hook_event_name >/dev/null; echo "said no" >&2; exit 2`))
-			res := e.Fire(context.Background(), hooks.Input{Event: ev, SessionID: "s", Cwd: root})
+			res := e.Fire(context.Background(), event.Input{Event: ev, SessionID: "s", Cwd: root})
 			require.True(t, res.Runs[0].Ran)
 			got := "ignored"
 			switch {
@@ -336,7 +338,7 @@ func TestExitTwoPerLaterEvent(t *testing.T) {
 				require.Empty(t, res.Warnings)
 				require.Contains(t, res.Runs[0].Decision, "said no", "the run history keeps what the hook said")
 			}
-			spec, _ := hooks.Spec(ev)
+			spec, _ := event.Spec(ev)
 			require.NotEmpty(t, spec.Exit2)
 		})
 	}
@@ -347,12 +349,12 @@ func TestExitTwoPerLaterEvent(t *testing.T) {
 func TestLaterEventAnswers(t *testing.T) {
 	cases := []struct {
 		name   string
-		event  hooks.Event
+		event  event.Event
 		hooks  []string
 		check  func(t *testing.T, r hooks.Result)
 		fields string
 	}{{
-		name: "an action outside accept, decline and cancel is rejected", event: hooks.Elicitation,
+		name: "an action outside accept, decline and cancel is rejected", event: event.Elicitation,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "maybe"}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Equal(t, "", r.Action)
@@ -360,14 +362,14 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Contains(t, r.Warnings[0], `action must be "accept", "decline" or "cancel", not "maybe"`)
 		},
 	}, {
-		name: "content is dropped unless the answer accepts", event: hooks.Elicitation,
+		name: "content is dropped unless the answer accepts", event: event.Elicitation,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "cancel", "content": {"a": 1}}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Equal(t, "cancel", r.Action)
 			require.Nil(t, r.Content)
 		},
 	}, {
-		name: "two hooks answering differently: the last wins, with a warning", event: hooks.Elicitation,
+		name: "two hooks answering differently: the last wins, with a warning", event: event.Elicitation,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept", "content": {"u": "a"}}}'`,
 			`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "decline"}}'`},
 		check: func(t *testing.T, r hooks.Result) {
@@ -376,7 +378,7 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Contains(t, r.Warnings[0], "last one in configuration order")
 		},
 	}, {
-		name: "retry on another event is noted and ignored", event: hooks.PostToolUse,
+		name: "retry on another event is noted and ignored", event: event.PostToolUse,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "retry": true, "additionalContext": "kept"}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.False(t, r.Retry)
@@ -384,14 +386,14 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Contains(t, r.Runs[0].Decision, "ignored retry: PostToolUse does not read it")
 		},
 	}, {
-		name: "watchPaths must be absolute", event: hooks.FileChanged,
+		name: "watchPaths must be absolute", event: event.FileChanged,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "FileChanged", "watchPaths": ["relative/.env"]}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Nil(t, r.WatchPaths)
 			require.Contains(t, r.Warnings[0], `watchPaths must be absolute paths, not "relative/.env"`)
 		},
 	}, {
-		name: "SessionStart's watchPaths are read with its context", event: hooks.SessionStart,
+		name: "SessionStart's watchPaths are read with its context", event: event.SessionStart,
 		hooks: []string{`jq '{hookSpecificOutput: {hookEventName: "SessionStart", additionalContext: "ready", watchPaths: [.cwd + "/.env"]}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Len(t, r.WatchPaths, 1)
@@ -400,7 +402,7 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Empty(t, r.Warnings)
 		},
 	}, {
-		name: "SessionStart's requests of the host: the last title wins, with a warning; any reloadSkills counts", event: hooks.SessionStart,
+		name: "SessionStart's requests of the host: the last title wins, with a warning; any reloadSkills counts", event: event.SessionStart,
 		hooks: []string{`jq '{hookSpecificOutput: {hookEventName: "SessionStart", sessionTitle: "first", reloadSkills: true, initialUserMessage: ("start of " + .hook_event_name)}}'`,
 			`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "SessionStart", "sessionTitle": "second", "reloadSkills": false}}'`},
 		check: func(t *testing.T, r hooks.Result) {
@@ -412,7 +414,7 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Contains(t, r.Runs[0].Decision, "title: first")
 		},
 	}, {
-		name: "SessionStart's fields on another event are noted and ignored", event: hooks.Setup,
+		name: "SessionStart's fields on another event are noted and ignored", event: event.Setup,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "Setup", "sessionTitle": "x", "reloadSkills": true}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Empty(t, r.SessionTitle)
@@ -420,34 +422,34 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Contains(t, r.Runs[0].Decision, "ignored sessionTitle, reloadSkills")
 		},
 	}, {
-		name: "watchPaths on another event are noted and ignored", event: hooks.UserPromptSubmit,
+		name: "watchPaths on another event are noted and ignored", event: event.UserPromptSubmit,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "watchPaths": ["/tmp/x"]}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Nil(t, r.WatchPaths)
 			require.Contains(t, r.Runs[0].Decision, "ignored watchPaths")
 		},
 	}, {
-		name: "an empty watchPaths clears the list", event: hooks.CwdChanged,
+		name: "an empty watchPaths clears the list", event: event.CwdChanged,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "CwdChanged", "watchPaths": []}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.NotNil(t, r.WatchPaths)
 			require.Empty(t, r.WatchPaths)
 		},
 	}, {
-		name: "Setup's plain stdout is not context", event: hooks.Setup,
+		name: "Setup's plain stdout is not context", event: event.Setup,
 		hooks: []string{`cat >/dev/null; echo "installed"`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Empty(t, r.Context)
 			require.Empty(t, r.AdditionalContext)
 		},
 	}, {
-		name: "UserPromptExpansion's plain stdout is context", event: hooks.UserPromptExpansion,
+		name: "UserPromptExpansion's plain stdout is context", event: event.UserPromptExpansion,
 		hooks: []string{`cat >/dev/null; echo "review checklist: tests, docs"`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.Equal(t, []string{"review checklist: tests, docs"}, r.Context)
 		},
 	}, {
-		name: "a blocked expansion gives no context", event: hooks.UserPromptExpansion,
+		name: "a blocked expansion gives no context", event: event.UserPromptExpansion,
 		hooks: []string{`cat >/dev/null; echo '{"decision": "block", "reason": "not here", "hookSpecificOutput": {"hookEventName": "UserPromptExpansion", "additionalContext": "x"}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.True(t, r.Blocked)
@@ -455,14 +457,14 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Empty(t, r.AdditionalContext)
 		},
 	}, {
-		name: "TaskCompleted is refused with exit 2, not a JSON decision", event: hooks.TaskCompleted,
+		name: "TaskCompleted is refused with exit 2, not a JSON decision", event: event.TaskCompleted,
 		hooks: []string{`cat >/dev/null; echo '{"decision": "block", "reason": "no"}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.False(t, r.Blocked)
 			require.Contains(t, r.Runs[0].Decision, `decision "block" ignored`)
 		},
 	}, {
-		name: "a WorktreeCreate hook that prints no path fails the creation", event: hooks.WorktreeCreate,
+		name: "a WorktreeCreate hook that prints no path fails the creation", event: event.WorktreeCreate,
 		hooks: []string{`cat >/dev/null; echo "   "`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.True(t, r.Blocked)
@@ -470,7 +472,7 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Equal(t, "", r.WorktreePath)
 		},
 	}, {
-		name: "any non-zero exit fails WorktreeCreate", event: hooks.WorktreeCreate,
+		name: "any non-zero exit fails WorktreeCreate", event: event.WorktreeCreate,
 		hooks: []string{`cat >/dev/null; echo /tmp; echo "svn: checkout failed" >&2; exit 1`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.True(t, r.Blocked)
@@ -478,21 +480,21 @@ func TestLaterEventAnswers(t *testing.T) {
 			require.Equal(t, "", r.WorktreePath)
 		},
 	}, {
-		name: "an absolute worktree path with .. is refused", event: hooks.WorktreeCreate,
+		name: "an absolute worktree path with .. is refused", event: event.WorktreeCreate,
 		hooks: []string{`cat >/dev/null; echo /tmp/../etc`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.True(t, r.Blocked)
 			require.Contains(t, r.Reason, "may not contain . or .. segments")
 		},
 	}, {
-		name: "an http-style worktreePath answer is read", event: hooks.WorktreeCreate,
+		name: "an http-style worktreePath answer is read", event: event.WorktreeCreate,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "WorktreeCreate", "worktreePath": "/srv/wt/x"}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.False(t, r.Blocked)
 			require.Equal(t, "/srv/wt/x", r.WorktreePath)
 		},
 	}, {
-		name: "PermissionDenied's invalid answer only reaches the run history", event: hooks.PermissionDenied,
+		name: "PermissionDenied's invalid answer only reaches the run history", event: event.PermissionDenied,
 		hooks: []string{`cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": "PermissionDenied", "retry": "yes"}}'`},
 		check: func(t *testing.T, r hooks.Result) {
 			require.False(t, r.Retry)
@@ -508,7 +510,7 @@ func TestLaterEventAnswers(t *testing.T) {
 			}
 			b, _ := json.Marshal(map[string]any{"hooks": map[string]any{string(c.event): []any{map[string]any{"hooks": list}}}})
 			e, root := setup(t, string(b))
-			res := e.Fire(context.Background(), hooks.Input{Event: c.event, Cwd: root})
+			res := e.Fire(context.Background(), event.Input{Event: c.event, Cwd: root})
 			c.check(t, res)
 		})
 	}
@@ -516,20 +518,20 @@ func TestLaterEventAnswers(t *testing.T) {
 
 func TestLaterEventInputTypes(t *testing.T) {
 	for _, c := range []struct {
-		event hooks.Event
+		event event.Event
 		input string
 		err   string
 	}{
-		{hooks.MessageDisplay, `{"final": "yes"}`, "final must be a boolean"},
-		{hooks.MessageDisplay, `{"index": "0"}`, "index must be a number"},
-		{hooks.PostToolBatch, `{"tool_calls": {}}`, "tool_calls must be an array"},
-		{hooks.PostToolBatch, `{"tool_calls": [{"tool_input": {}}]}`, "tool_calls[0].tool_name is required"},
-		{hooks.Elicitation, `{"requested_schema": "x"}`, "requested_schema must be an object"},
-		{hooks.ElicitationResult, `{"content": [1]}`, "content must be an object"},
-		{hooks.InstructionsLoaded, `{"globs": "*.md"}`, "globs must be an array"},
-		{hooks.TaskCreated, `{"task_description": 3}`, "task_description must be a string"},
+		{event.MessageDisplay, `{"final": "yes"}`, "final must be a boolean"},
+		{event.MessageDisplay, `{"index": "0"}`, "index must be a number"},
+		{event.PostToolBatch, `{"tool_calls": {}}`, "tool_calls must be an array"},
+		{event.PostToolBatch, `{"tool_calls": [{"tool_input": {}}]}`, "tool_calls[0].tool_name is required"},
+		{event.Elicitation, `{"requested_schema": "x"}`, "requested_schema must be an object"},
+		{event.ElicitationResult, `{"content": [1]}`, "content must be an object"},
+		{event.InstructionsLoaded, `{"globs": "*.md"}`, "globs must be an array"},
+		{event.TaskCreated, `{"task_description": 3}`, "task_description must be a string"},
 	} {
-		_, err := hooks.ParseInput(c.event, []byte(c.input))
+		_, err := event.ParseInput(c.event, []byte(c.input))
 		require.ErrorContains(t, err, c.err, c.input)
 	}
 }
@@ -538,18 +540,18 @@ func TestLaterEventInputTypes(t *testing.T) {
 // exact lists, where '-', ' ' and ',' make the matcher a regex.
 func TestNarrowMatchers(t *testing.T) {
 	for _, c := range []struct {
-		ev      hooks.Event
+		ev      event.Event
 		matcher string
 		value   string
 		match   bool
 	}{
-		{hooks.StopFailure, "rate_limit|overloaded", "overloaded", true},
-		{hooks.StopFailure, "rate_limit, overloaded", "overloaded", false}, // a regex: "rate_limit, overloaded" appears nowhere
-		{hooks.Notification, "permission_prompt, idle_prompt", "idle_prompt", true},
-		{hooks.FileChanged, "my-file", "my-file.bak", true}, // a regex, unanchored
-		{hooks.SessionStart, "my-file", "my-file.bak", false},
+		{event.StopFailure, "rate_limit|overloaded", "overloaded", true},
+		{event.StopFailure, "rate_limit, overloaded", "overloaded", false}, // a regex: "rate_limit, overloaded" appears nowhere
+		{event.Notification, "permission_prompt, idle_prompt", "idle_prompt", true},
+		{event.FileChanged, "my-file", "my-file.bak", true}, // a regex, unanchored
+		{event.SessionStart, "my-file", "my-file.bak", false},
 	} {
-		m, err := hooks.CompileMatcherFor(c.ev, c.matcher)
+		m, err := settings.CompileMatcherFor(c.ev, c.matcher)
 		require.NoError(t, err)
 		require.Equal(t, c.match, m.Match(c.value), "%s %q on %q", c.ev, c.matcher, c.value)
 	}
@@ -588,16 +590,16 @@ func TestResolveWorktreePath(t *testing.T) {
 
 func TestEventDocsOfLaterEvents(t *testing.T) {
 	for ev := range laterExitTwo {
-		doc, ok := hooks.EventDoc(ev)
+		doc, ok := settings.EventDoc(ev)
 		require.True(t, ok)
 		require.Contains(t, doc, "**"+string(ev)+"**")
 		require.Contains(t, doc, "JSON: ")
-		spec, _ := hooks.Spec(ev)
+		spec, _ := event.Spec(ev)
 		for _, f := range spec.Fields {
 			require.Contains(t, doc, "`"+f+"`")
 		}
 	}
-	doc, _ := hooks.EventDoc(hooks.ConfigChange)
+	doc, _ := settings.EventDoc(event.ConfigChange)
 	require.True(t, strings.Contains(doc, "`user_settings`"), doc)
 }
 
@@ -606,18 +608,18 @@ func TestEventDocsOfLaterEvents(t *testing.T) {
 // so is a tool event's matcher that names no tool.
 func TestLintOfLaterEvents(t *testing.T) {
 	for ev := range laterExitTwo {
-		spec, _ := hooks.Spec(ev)
+		spec, _ := event.Spec(ev)
 		text := `{"hooks": {"` + string(ev) + `": [{"matcher": "something", "hooks": [{"type": "command", "command": "true"}]}]}}`
-		f := hooks.ParseFile("settings.json", hooks.SourceUser, []byte(text), t.TempDir())
+		f := settings.ParseFile("settings.json", settings.SourceUser, []byte(text), t.TempDir())
 		var codes []string
 		for _, d := range f.Diagnostics {
 			codes = append(codes, d.Code)
 		}
 		switch {
 		case spec.MatchField == "":
-			require.Equal(t, []string{hooks.CodeMatcherIgnored}, codes, ev)
-		case hooks.ToolEvent(ev):
-			require.Equal(t, []string{hooks.CodeUnknownTool}, codes, "%s: \"something\" is no tool", ev)
+			require.Equal(t, []string{settings.CodeMatcherIgnored}, codes, ev)
+		case event.ToolEvent(ev):
+			require.Equal(t, []string{settings.CodeUnknownTool}, codes, "%s: \"something\" is no tool", ev)
 		default:
 			require.Empty(t, codes, ev)
 		}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // TestShadowedAcrossFiles: a project hook identical to a user hook (same
@@ -28,10 +28,10 @@ func TestShadowedAcrossFiles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			l := writeLayout(t, map[string]string{"home/settings.json": c.user, ".wave/settings.json": c.project})
-			cfg := hooks.Load(l.paths(), nil)
-			var shadowed []hooks.Diagnostic
+			cfg := settings.Load(l.paths(), nil)
+			var shadowed []settings.Diagnostic
 			for _, d := range cfg.Diagnostics() {
-				if d.Code == hooks.CodeShadowed {
+				if d.Code == settings.CodeShadowed {
 					shadowed = append(shadowed, d)
 				}
 			}

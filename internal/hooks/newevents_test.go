@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -15,21 +16,21 @@ import (
 // (the exit code then decides, as for any answer that does not validate).
 func TestPermissionDecisionPerEvent(t *testing.T) {
 	cases := []struct {
-		event    hooks.Event
+		event    event.Event
 		decision string
 		want     hooks.Permission
 		problem  string
 	}{
-		{hooks.PreModelSwitch, "deny", hooks.PermissionDeny, ""},
-		{hooks.PreModelSwitch, "defer", "", `permissionDecision must be "allow", "deny" or "ask", not "defer"`},
-		{hooks.PreSkillShellCommand, "defer", hooks.PermissionDefer, ""},
-		{hooks.PostModelSwitch, "deny", "", "permissionDecision only applies to PreToolUse, PreModelSwitch and PreSkillShellCommand, not PostModelSwitch"},
+		{event.PreModelSwitch, "deny", hooks.PermissionDeny, ""},
+		{event.PreModelSwitch, "defer", "", `permissionDecision must be "allow", "deny" or "ask", not "defer"`},
+		{event.PreSkillShellCommand, "defer", hooks.PermissionDefer, ""},
+		{event.PostModelSwitch, "deny", "", "permissionDecision only applies to PreToolUse, PreModelSwitch and PreSkillShellCommand, not PostModelSwitch"},
 	}
 	for _, c := range cases {
 		t.Run(string(c.event)+" "+c.decision, func(t *testing.T) {
 			e, root := setup(t, one(c.event, `jq -n --arg e "$(jq -r .hook_event_name)" --arg d "`+c.decision+
 				`" '{hookSpecificOutput: {hookEventName: $e, permissionDecision: $d}}'`))
-			in := hooks.Input{Event: c.event, Cwd: root, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls"}`)}
+			in := event.Input{Event: c.event, Cwd: root, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls"}`)}
 			res := e.Fire(context.Background(), in)
 			require.Equal(t, c.want, res.Permission)
 			if c.problem == "" {
@@ -61,7 +62,7 @@ func TestDeferRanksBetweenDenyAndAsk(t *testing.T) {
 		}
 		b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreSkillShellCommand": []any{map[string]any{"hooks": hs}}}})
 		e, root := setup(t, string(b))
-		res := e.Fire(context.Background(), hooks.Input{Event: hooks.PreSkillShellCommand, Cwd: root, ToolName: "Bash"})
+		res := e.Fire(context.Background(), event.Input{Event: event.PreSkillShellCommand, Cwd: root, ToolName: "Bash"})
 		require.Equal(t, c.want, res.Permission, c.decisions)
 	}
 }

@@ -2,6 +2,8 @@ package hooks
 
 import (
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"strings"
 )
 
@@ -12,41 +14,24 @@ import (
 // action its event guards (a tool call, a permission request, a prompt) is
 // blocked rather than let through by a broken guard.
 
-// onFailureIgnored are the events where Claude Code ignores onFailure: a
-// failed hook must not keep an agent or a teammate working.
-var onFailureIgnored = map[Event]bool{Stop: true, SubagentStop: true, TaskCompleted: true, TeammateIdle: true}
-
 // OnFailureBlocked is what the run history and --explain say of a hook
 // that failed with onFailure "block".
 const OnFailureBlocked = "blocked because the hook failed (onFailure: block)"
 
-// onFailureNote says why a hook's onFailure does nothing, "" when it counts.
-func onFailureNote(ev Event, h *Hook) string {
-	switch {
-	case h.OnFailure != OnFailureBlock:
-		return ""
-	case h.Async:
-		return "onFailure is ignored for async hooks: the event does not wait for them"
-	case onFailureIgnored[ev]:
-		return fmt.Sprintf("onFailure is ignored on %s, as in Claude Code: a failed hook never keeps the agent working", ev)
-	}
-	return ""
-}
-
 // hookFailure says how a hook failed, in the sense of onFailure, or "" when
 // it did not: a cancelled hook (the event was cancelled) and a hook that
 // exited 2 did not fail.
-func hookFailure(h *Hook, o hookOutcome, v *verdict) string {
+func hookFailure(h *settings.Hook, o hookOutcome, v *verdict) string {
 	switch {
 	case o.NotRun != "" || o.Cancelled:
 		return ""
 	case o.StartErr != "":
 		return "it could not start: " + o.StartErr
 	case o.TimedOut:
-		return fmt.Sprintf("it timed out after %s", seconds(h.Timeout))
-	case h.Type == TypeHTTP && (o.HTTPStatus < 200 || o.HTTPStatus > 299):
+		return fmt.Sprintf("it timed out after %s", settings.Seconds(h.Timeout))
+	case h.Type == settings.TypeHTTP && (o.HTTPStatus < 200 || o.HTTPStatus > 299):
 		return fmt.Sprintf("it answered HTTP %d", o.HTTPStatus)
-	case h.Type == TypeHTTP || h.Type == TypeMCPTool:
+	case h.Type == settings.TypeHTTP || h.Type == settings.TypeMCPTool:
 		// Their answers have no exit code: any error is a failed call
 		// or an answer that does not validate.
 		if v.err != "" {
@@ -67,8 +52,8 @@ func hookFailure(h *Hook, o hookOutcome, v *verdict) string {
 // applyOnFailure turns the verdict of a hook with onFailure "block" that
 // failed into exit 2's for its event, with the failure as the reason, and
 // says so in its summary. Other verdicts are returned as they are.
-func applyOnFailure(ev Event, h *Hook, o hookOutcome, v verdict) verdict {
-	if h.OnFailure != OnFailureBlock || onFailureNote(ev, h) != "" || ev == WorktreeCreate {
+func applyOnFailure(ev event.Event, h *settings.Hook, o hookOutcome, v verdict) verdict {
+	if h.OnFailure != settings.OnFailureBlock || settings.OnFailureNote(ev, h) != "" || ev == event.WorktreeCreate {
 		return v // WorktreeCreate: every failure already fails the creation
 	}
 	how := hookFailure(h, o, &v)

@@ -10,7 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // onFailureKinds are the ways a hook fails in the sense of onFailure, each
@@ -28,12 +30,12 @@ var onFailureKinds = []struct {
 }
 
 // onFailureInput is an input of ev that the guard above would judge.
-func onFailureInput(ev hooks.Event, root string) hooks.Input {
-	in := hooks.Input{Event: ev, SessionID: "s1", Cwd: root}
+func onFailureInput(ev event.Event, root string) event.Input {
+	in := event.Input{Event: ev, SessionID: "s1", Cwd: root}
 	switch ev {
-	case hooks.PreToolUse, hooks.PermissionRequest:
+	case event.PreToolUse, event.PermissionRequest:
 		in.ToolName, in.ToolUseID, in.ToolInput = "Bash", "toolu_1", json.RawMessage(`{"command":"rm -rf build"}`)
-	case hooks.UserPromptSubmit:
+	case event.UserPromptSubmit:
 		in.Prompt = "deploy to prod"
 	}
 	return in
@@ -45,7 +47,7 @@ func onFailureInput(ev hooks.Event, root string) hooks.Input {
 // an error and nothing is blocked.
 func TestOnFailureBlock(t *testing.T) {
 	for _, kind := range onFailureKinds {
-		for _, ev := range []hooks.Event{hooks.PreToolUse, hooks.UserPromptSubmit, hooks.PermissionRequest, hooks.Stop} {
+		for _, ev := range []event.Event{event.PreToolUse, event.UserPromptSubmit, event.PermissionRequest, event.Stop} {
 			for _, onFailure := range []string{"block", "continue"} {
 				t.Run(kind.name+"/"+string(ev)+"/"+onFailure, func(t *testing.T) {
 					hook := map[string]any{"onFailure": onFailure}
@@ -58,14 +60,14 @@ func TestOnFailureBlock(t *testing.T) {
 					e, root := setupLoose(t, string(b))
 					res := e.Fire(context.Background(), onFailureInput(ev, root))
 					require.True(t, res.Runs[0].Ran, res.Runs[0].Skipped)
-					blocked := onFailure == "block" && ev != hooks.Stop
+					blocked := onFailure == "block" && ev != event.Stop
 					switch {
 					case !blocked:
 						require.False(t, res.Blocked)
 						require.NotEqual(t, hooks.PermissionDeny, res.Permission)
 						require.NotContains(t, res.Runs[0].Decision, hooks.OnFailureBlocked)
 						require.NotEmpty(t, append(res.Errors, res.Warnings...), "the failure is reported")
-					case ev == hooks.UserPromptSubmit:
+					case ev == event.UserPromptSubmit:
 						require.True(t, res.Blocked)
 					default:
 						require.Equal(t, hooks.PermissionDeny, res.Permission)
@@ -96,7 +98,7 @@ func TestOnFailureBlockLetsAWorkingHookDecide(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{
 			map[string]any{"type": "command", "command": c.command, "onFailure": "block"}}}}}})
 		e, root := setup(t, string(b))
-		res := e.Fire(context.Background(), onFailureInput(hooks.PreToolUse, root))
+		res := e.Fire(context.Background(), onFailureInput(event.PreToolUse, root))
 		require.Equal(t, c.want, res.Permission, c.command)
 		require.NotContains(t, res.Runs[0].Decision, hooks.OnFailureBlocked)
 	}
@@ -133,22 +135,22 @@ func TestOnFailureLint(t *testing.T) {
 		})
 	}
 	cfg := loadSettings(t, `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "exit 1", "onFailure": "blok"}]}]}}`)
-	require.Equal(t, hooks.OnFailureBlock, cfg.Hooks[0].OnFailure, "a misspelt value fails closed")
+	require.Equal(t, settings.OnFailureBlock, cfg.Hooks[0].OnFailure, "a misspelt value fails closed")
 	require.Contains(t, cfg.Hooks[0].Describe(), "blocking when it fails", "what the user trusts says it")
 }
 
 // loadSettings loads settings as the user's settings file, diagnostics and all.
-func loadSettings(t *testing.T, settings string) *hooks.Config {
+func loadSettings(t *testing.T, settingsJSON string) *settings.Config {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	return hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	return settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 }
 
 // setupLoose is setup for settings that have diagnostics.
-func setupLoose(t *testing.T, settings string) (*hooks.Engine, string) {
+func setupLoose(t *testing.T, settingsJSON string) (*hooks.Engine, string) {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o644))
-	return hooks.NewEngine(hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)), root
+	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o644))
+	return hooks.NewEngine(settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)), root
 }

@@ -10,7 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // layout is a WAVE_HOME, a project root and a managed settings file, each
@@ -48,16 +50,16 @@ func (l layout) path(name string) string {
 	return filepath.Join(l.root, name)
 }
 
-func (l layout) paths() hooks.Paths {
-	return hooks.Paths{WaveHome: l.home, ProjectRoot: l.root, ManagedFile: l.managed}
+func (l layout) paths() settings.Paths {
+	return settings.Paths{WaveHome: l.home, ProjectRoot: l.root, ManagedFile: l.managed}
 }
 
 // load loads the layout's configuration, which must have no errors or warnings.
-func (l layout) load(t *testing.T) *hooks.Config {
+func (l layout) load(t *testing.T) *settings.Config {
 	t.Helper()
-	cfg := hooks.Load(l.paths(), nil)
+	cfg := settings.Load(l.paths(), nil)
 	for _, d := range cfg.Diagnostics() {
-		require.Equal(t, hooks.SeverityInfo, d.Severity, "test settings must be valid: %s", d)
+		require.Equal(t, settings.SeverityInfo, d.Severity, "test settings must be valid: %s", d)
 	}
 	return cfg
 }
@@ -95,7 +97,7 @@ func TestExecFormArgsArriveWithoutShellInterpretation(t *testing.T) {
 				"home/settings.json": `{"hooks": {"UserPromptSubmit": [{"hooks": [` + hook + `}]}]}}`,
 			})
 			e := hooks.NewEngine(l.load(t))
-			res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, l.root))
+			res := e.Fire(context.Background(), input(event.UserPromptSubmit, l.root))
 			require.Empty(t, res.Errors)
 			require.True(t, res.Runs[0].Ran)
 			got, err := os.ReadFile(filepath.Join(l.root, c.out, "args.txt"))
@@ -113,14 +115,14 @@ func TestExecFormArgsArriveWithoutShellInterpretation(t *testing.T) {
 func TestExecFormProgramFromPATH(t *testing.T) {
 	l := writeLayout(t, map[string]string{"home/settings.json": `{"hooks": {"UserPromptSubmit": [{"hooks": [
 		{"type": "command", "command": "printf", "args": ["%s|", "a b", "$HOME", "$(id)"]}]}]}}`})
-	res := hooks.NewEngine(l.load(t)).Fire(context.Background(), input(hooks.UserPromptSubmit, l.root))
+	res := hooks.NewEngine(l.load(t)).Fire(context.Background(), input(event.UserPromptSubmit, l.root))
 	require.Equal(t, []string{"a b|$HOME|$(id)|"}, res.Context)
 }
 
 func TestExecFormProgramNotFound(t *testing.T) {
 	l := writeLayout(t, map[string]string{"home/settings.json": `{"hooks": {"Stop": [{"hooks": [
 		{"type": "command", "command": "no-such-program-wavehooks", "args": []}]}]}}`})
-	res := hooks.NewEngine(l.load(t)).Fire(context.Background(), input(hooks.Stop, l.root))
+	res := hooks.NewEngine(l.load(t)).Fire(context.Background(), input(event.Stop, l.root))
 	require.Len(t, res.Errors, 1)
 	require.Contains(t, res.Errors[0], "could not start")
 	require.Contains(t, res.Errors[0], "executable file not found")
@@ -151,7 +153,7 @@ printf '%s|%s|%s|%s|%s' "$(pwd)" "$GREETING" "$WAVE_PROJECT_DIR" "$CLAUDE_PROJEC
 				"sub/dir/.keep":      "",
 				"home/settings.json": `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "$ROOT/env.sh"` + c.options + `}]}]}}`,
 			})
-			res := hooks.NewEngine(l.load(t)).Fire(context.Background(), input(hooks.UserPromptSubmit, l.root))
+			res := hooks.NewEngine(l.load(t)).Fire(context.Background(), input(event.UserPromptSubmit, l.root))
 			require.Empty(t, res.Errors)
 			real, err := filepath.EvalSymlinks(filepath.Join(l.root, c.dir))
 			require.NoError(t, err)
@@ -183,13 +185,13 @@ func TestOSCommandOverride(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			l := writeLayout(t, map[string]string{"home/settings.json": `{"hooks": {"SessionStart": [{"hooks": [` + c.hook + `]}]}}`})
-			cfg := hooks.Load(l.paths(), nil)
-			res := hooks.NewEngine(cfg).Fire(context.Background(), input(hooks.SessionStart, l.root))
+			cfg := settings.Load(l.paths(), nil)
+			res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.SessionStart, l.root))
 			require.Equal(t, c.want, res.Context)
 			if c.want == nil {
 				require.Empty(t, cfg.Hooks)
 				require.Len(t, cfg.Diagnostics(), 1)
-				require.Equal(t, hooks.CodeNoCommandForOS, cfg.Diagnostics()[0].Code)
+				require.Equal(t, settings.CodeNoCommandForOS, cfg.Diagnostics()[0].Code)
 			}
 		})
 	}
@@ -205,12 +207,12 @@ func TestStatusMessages(t *testing.T) {
 		{"matcher": "Write", "hooks": [{"type": "command", "command": "cat >/dev/null", "statusMessage": "Checking the file"}]}]}}`})
 	e := hooks.NewEngine(l.load(t))
 	defer e.Close()
-	require.Equal(t, []string{"Checking the command…"}, e.StatusMessages(hooks.PreToolUse, "Bash"))
-	require.Equal(t, []string{"Checking the file"}, e.StatusMessages(hooks.PreToolUse, "Write"))
-	require.Empty(t, e.StatusMessages(hooks.PreToolUse, "Read"))
-	require.Empty(t, e.StatusMessages(hooks.Stop, ""))
+	require.Equal(t, []string{"Checking the command…"}, e.StatusMessages(event.PreToolUse, "Bash"))
+	require.Equal(t, []string{"Checking the file"}, e.StatusMessages(event.PreToolUse, "Write"))
+	require.Empty(t, e.StatusMessages(event.PreToolUse, "Read"))
+	require.Empty(t, e.StatusMessages(event.Stop, ""))
 
-	res := e.Fire(context.Background(), input(hooks.PreToolUse, l.root))
+	res := e.Fire(context.Background(), input(event.PreToolUse, l.root))
 	require.Equal(t, "Checking the command…", res.Runs[0].StatusMessage)
 	require.Equal(t, "", res.Runs[3].StatusMessage)
 	run := hooks.NewEventRun("s", "Bash", &res)
@@ -223,7 +225,7 @@ func TestOptionsFile(t *testing.T) {
 	root, _ := filepath.Abs("../../testdata/config/project")
 	text, err := os.ReadFile("../../testdata/config/options.json")
 	require.NoError(t, err)
-	f := hooks.ParseFile("options.json", hooks.SourceProject, text, root)
+	f := settings.ParseFile("options.json", settings.SourceProject, text, root)
 	var got []string
 	for _, h := range f.Hooks {
 		got = append(got, h.Describe())

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // MaxInjectedText caps text a hook injects into the conversation.
@@ -122,12 +124,12 @@ type permissionRequestDecision struct {
 // nothing else (the reason of a JSON answer that blocks is the feedback);
 // otherwise its JSON when stdout is a JSON object that validates, and
 // its exit code for what the JSON does not say or when it does not validate.
-func interpret(ev Event, h *Hook, x Exec) verdict {
+func interpret(ev event.Event, h *settings.Hook, x proc.Exec) verdict {
 	if x.StartErr != "" {
 		return verdict{err: fmt.Sprintf("hook `%s` could not start: %s", h.Display(), x.StartErr), summary: "could not start"}
 	}
 	if x.TimedOut {
-		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", seconds(h.Timeout), h.Display()), summary: "timed out"}
+		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", settings.Seconds(h.Timeout), h.Display()), summary: "timed out"}
 	}
 	if x.Cancelled {
 		return verdict{err: fmt.Sprintf("hook `%s` was cancelled", h.Display()), summary: "cancelled"}
@@ -173,9 +175,9 @@ func interpret(ev Event, h *Hook, x Exec) verdict {
 // cannot be read, and guessing would let a hook's deny turn into an allow.
 // It is an error the user sees; PreToolUse and PermissionRequest deny (fail
 // closed), other events go by the exit code as with any unreadable answer.
-func cutAnswer(ev Event, h *Hook, x Exec) verdict {
-	msg := fmt.Sprintf("the JSON answer of hook `%s` is longer than the %d-byte output cap: it was cut and cannot be read", h.Display(), MaxOutput)
-	if ev.decidesPermission() {
+func cutAnswer(ev event.Event, h *settings.Hook, x proc.Exec) verdict {
+	msg := fmt.Sprintf("the JSON answer of hook `%s` is longer than the %d-byte output cap: it was cut and cannot be read", h.Display(), proc.MaxOutput)
+	if ev.DecidesPermission() {
 		return verdict{permission: PermissionDeny, reason: msg + "; the tool call is denied",
 			err: msg + "; the tool call is denied", cut: true, summary: "json cut at the output cap: deny"}
 	}
@@ -195,7 +197,7 @@ func cutAnswer(ev Event, h *Hook, x Exec) verdict {
 // scenarios *-exit2-json) takes it as the feedback of an exit 2 in place
 // of stderr; an answer that does not block (allow, ask, a bare "reason"),
 // or that does not validate, leaves stderr the feedback.
-func blockingJSONReason(ev Event, out string) (string, bool) {
+func blockingJSONReason(ev event.Event, out string) (string, bool) {
 	jv, probs := interpretJSON(ev, []byte(out))
 	if probs != nil || jv.reason == "" || jv.reasonDefaulted {
 		return "", false
@@ -205,18 +207,18 @@ func blockingJSONReason(ev Event, out string) (string, bool) {
 
 // ignoreStdout records on v that a hook which exited 2 printed JSON that
 // was not read, so that its author learns why the JSON had no effect.
-func ignoreStdout(v verdict, h *Hook) verdict {
+func ignoreStdout(v verdict, h *settings.Hook) verdict {
 	v.notes = append(v.notes, fmt.Sprintf("stdout ignored: exit 2 blocks, whatever the JSON on stdout says "+
 		"(hook `%s`; to answer with JSON, exit 0)", h.Display()))
 	v.summary += "; stdout ignored: exit 2 blocks"
 	return v
 }
 
-func interpretExit(ev Event, h *Hook, x Exec, stdout string) verdict {
+func interpretExit(ev event.Event, h *settings.Hook, x proc.Exec, stdout string) verdict {
 	stderr := strings.TrimSpace(x.Stderr)
 	switch x.ExitCode {
 	case 0:
-		if stdout != "" && (ev == UserPromptSubmit || ev == SessionStart) {
+		if stdout != "" && (ev == event.UserPromptSubmit || ev == event.SessionStart) {
 			return verdict{context: stdout, summary: "exit 0: stdout becomes context"}
 		}
 		return verdict{summary: "exit 0: no objection"}
@@ -241,15 +243,15 @@ func interpretExit(ev Event, h *Hook, x Exec, stdout string) verdict {
 	}
 }
 
-func exit2(ev Event, h *Hook, stderr string) verdict {
+func exit2(ev event.Event, h *settings.Hook, stderr string) verdict {
 	reason := stderr
 	if reason == "" {
 		reason = fmt.Sprintf("blocked by %s hook `%s`", ev, h.Display())
 	}
 	switch {
-	case ev.decidesPermission():
+	case ev.DecidesPermission():
 		return verdict{permission: PermissionDeny, reason: reason, summary: "exit 2: deny"}
-	case ev.canBlock():
+	case ev.CanBlock():
 		return verdict{block: true, reason: reason, summary: "exit 2: block"}
 	default:
 		return verdict{err: reason, summary: "exit 2: error shown to the user"}
@@ -260,7 +262,7 @@ func exit2(ev Event, h *Hook, stderr string) verdict {
 // behavior "allow" (with an optional updatedInput) or "deny" (with a
 // message for the model, and interrupt to stop the agent).
 func permissionRequest(v *verdict, raw json.RawMessage) []string {
-	if t := bytesTrim(raw); len(t) == 0 || t[0] != '{' {
+	if t := event.BytesTrim(raw); len(t) == 0 || t[0] != '{' {
 		return []string{`hookSpecificOutput.decision must be an object like {"behavior": "allow"}`}
 	}
 	var d permissionRequestDecision
@@ -291,7 +293,7 @@ func permissionRequest(v *verdict, raw json.RawMessage) []string {
 // readUpdatedInput takes a hook's rewritten tool input, which must be an
 // object; field names it in the problem otherwise.
 func readUpdatedInput(v *verdict, raw json.RawMessage, field string) []string {
-	raw = bytesTrim(raw)
+	raw = event.BytesTrim(raw)
 	switch {
 	case len(raw) == 0 || string(raw) == "null":
 		return nil
@@ -306,7 +308,7 @@ func readUpdatedInput(v *verdict, raw json.RawMessage, field string) []string {
 // decides; otherwise the problems say why it was rejected. Keys match
 // exactly, as in Claude Code: v.notes names a key that differs from a known
 // one only in case, which is ignored.
-func interpretJSON(ev Event, out []byte) (verdict, []string) {
+func interpretJSON(ev event.Event, out []byte) (verdict, []string) {
 	top, probs := oneJSONObject(out)
 	if probs != nil {
 		return verdict{}, probs
@@ -374,11 +376,11 @@ func oneJSONObject(out []byte) (json.RawMessage, []string) {
 // readHookSpecific reads hookSpecificOutput into v. Its decision and reason,
 // when it has a string decision (a later event's), take the place of the
 // top-level ones; decision is nil otherwise.
-func readHookSpecific(ev Event, v *verdict, hs *hookSpecificJSON) (decision, reason *string, probs []string) {
+func readHookSpecific(ev event.Event, v *verdict, hs *hookSpecificJSON) (decision, reason *string, probs []string) {
 	switch {
 	case hs.HookEventName == nil:
 		probs = append(probs, "hookSpecificOutput.hookEventName is missing")
-	case Event(*hs.HookEventName) != ev:
+	case event.Event(*hs.HookEventName) != ev:
 		probs = append(probs, fmt.Sprintf("hookSpecificOutput.hookEventName is %q but this is a %s hook", *hs.HookEventName, ev))
 	}
 	if hs.PermissionDecision != nil {
@@ -402,7 +404,7 @@ func readHookSpecific(ev Event, v *verdict, hs *hookSpecificJSON) (decision, rea
 		v.addContext = *hs.AdditionalContext
 	}
 	if len(hs.Decision) > 0 && string(hs.Decision) != "null" {
-		if ev == PermissionRequest {
+		if ev == event.PermissionRequest {
 			probs = append(probs, permissionRequest(v, hs.Decision)...)
 		} else {
 			var d string
@@ -417,10 +419,10 @@ func readHookSpecific(ev Event, v *verdict, hs *hookSpecificJSON) (decision, rea
 
 // permissionDecisions are the values of hookSpecificOutput.permissionDecision
 // each event reads, as Claude Code 2.1.332's schemas list them.
-var permissionDecisions = map[Event][]Permission{
-	PreToolUse:           {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
-	PreModelSwitch:       {PermissionAllow, PermissionDeny, PermissionAsk},
-	PreSkillShellCommand: {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
+var permissionDecisions = map[event.Event][]Permission{
+	event.PreToolUse:           {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
+	event.PreModelSwitch:       {PermissionAllow, PermissionDeny, PermissionAsk},
+	event.PreSkillShellCommand: {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
 }
 
 // quotedOr lists values as `"a", "b" or "c"`.
@@ -438,14 +440,14 @@ func quotedOr(values []Permission) string {
 // readDecision applies a "decision" field: allow or deny for the events
 // that decide a permission (unless permissionDecision already did), block
 // for the events that can be blocked.
-func readDecision(ev Event, v *verdict, d, reason string) (probs []string) {
+func readDecision(ev event.Event, v *verdict, d, reason string) (probs []string) {
 	switch {
-	case ev.decidesPermission() && (d == "approve" || d == "allow"):
+	case ev.DecidesPermission() && (d == "approve" || d == "allow"):
 		if v.permission == PermissionNone {
 			v.permission = PermissionAllow
 			v.reason = reason
 		}
-	case ev.decidesPermission() && (d == "block" || d == "deny"):
+	case ev.DecidesPermission() && (d == "block" || d == "deny"):
 		if v.permission == PermissionNone {
 			v.permission = PermissionDeny
 			v.reason = reason
@@ -454,7 +456,7 @@ func readDecision(ev Event, v *verdict, d, reason string) (probs []string) {
 		if reason == "" {
 			probs = append(probs, `decision "block" needs a non-empty "reason"`)
 		}
-		if ev.canBlock() {
+		if ev.CanBlock() {
 			v.block, v.reason = true, reason
 		} else {
 			v.ignored = fmt.Sprintf("decision \"block\" ignored: %s cannot be blocked", ev)
@@ -524,13 +526,6 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func seconds(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%ds", int(d/time.Second))
-	}
-	return d.String()
 }
 
 // capText keeps injected text under MaxInjectedText characters and says so when it cuts.

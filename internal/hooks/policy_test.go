@@ -10,7 +10,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // marker is a settings file whose one Stop hook leaves a file named after
@@ -121,10 +124,10 @@ func TestPolicy(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			l := writeLayout(t, c.files)
-			cfg := hooks.Load(l.paths(), nil)
+			cfg := settings.Load(l.paths(), nil)
 			e := hooks.NewEngine(cfg)
 			e.SetWorkspaceTrusted(c.trusted)
-			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+			res := e.Fire(context.Background(), input(event.Stop, l.root))
 			require.Empty(t, res.Errors)
 			require.Equal(t, c.ran, ranMarkers(t, l.root))
 			checked := 0
@@ -136,16 +139,16 @@ func TestPolicy(t *testing.T) {
 					require.False(t, r.Ran)
 					checked++
 				}
-				if r.Source == hooks.SourceManaged {
+				if r.Source == settings.SourceManaged {
 					require.Equal(t, l.managed, r.File)
 				}
 			}
 			require.Equal(t, len(c.skipped), checked)
 			var ignored []string
 			for _, d := range cfg.Diagnostics() {
-				require.NotEqual(t, hooks.SeverityError, d.Severity, "%s", d)
-				if d.Code == hooks.CodeHooksIgnored {
-					require.Equal(t, hooks.SeverityInfo, d.Severity)
+				require.NotEqual(t, settings.SeverityError, d.Severity, "%s", d)
+				if d.Code == settings.CodeHooksIgnored {
+					require.Equal(t, settings.SeverityInfo, d.Severity)
 					for name := range c.files {
 						if l.path(name) == d.File {
 							ignored = append(ignored, name)
@@ -164,18 +167,18 @@ func TestPolicy(t *testing.T) {
 func TestPolicyIsExplained(t *testing.T) {
 	l := writeLayout(t, map[string]string{"managed": marker("managed", `"allowManagedHooksOnly": true`),
 		"home/settings.json": marker("user", "")})
-	cfg := hooks.Load(l.paths(), nil)
+	cfg := settings.Load(l.paths(), nil)
 	diags := cfg.Diagnostics()
 	require.Len(t, diags, 1)
 	require.Equal(t, filepath.Join(l.home, "settings.json"), diags[0].File)
 	require.Equal(t, "the hooks of this user settings file do not run: allowManagedHooksOnly is set in the managed settings "+
 		l.managed+": only managed hooks run, user hooks are ignored", diags[0].Message)
-	require.Equal(t, hooks.Range{Start: hooks.Position{Line: 0, Column: 1}, End: hooks.Position{Line: 0, Column: 8}}, diags[0].Range,
+	require.Equal(t, settings.Range{Start: settings.Position{Line: 0, Column: 1}, End: settings.Position{Line: 0, Column: 8}}, diags[0].Range,
 		"on the file's \"hooks\" key")
 
-	res := hooks.NewEngine(cfg).Fire(context.Background(), input(hooks.Stop, l.root))
-	require.Equal(t, hooks.SourceUser, res.Runs[0].Source)
-	require.Equal(t, hooks.SourceManaged, res.Runs[1].Source)
+	res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.Stop, l.root))
+	require.Equal(t, settings.SourceUser, res.Runs[0].Source)
+	require.Equal(t, settings.SourceManaged, res.Runs[1].Source)
 	text := hooks.Explain(hooks.NewEventRun("s", "", &res))
 	require.Contains(t, text, "from user settings "+filepath.Join(l.home, "settings.json"))
 	require.Contains(t, text, "did not run: allowManagedHooksOnly is set in the managed settings "+l.managed)
@@ -183,24 +186,24 @@ func TestPolicyIsExplained(t *testing.T) {
 	b, err := res.Runs[1].Source.MarshalText()
 	require.NoError(t, err)
 	require.Equal(t, "managed", string(b))
-	require.Equal(t, "vscode", hooks.SourceVSCode.String())
+	require.Equal(t, "vscode", settings.SourceVSCode.String())
 }
 
 func TestManagedHooksNeedNoTrustPrompt(t *testing.T) {
 	l := writeLayout(t, map[string]string{"managed": marker("managed", ""), ".wave/settings.json": marker("project", `"disableAllHooks": true`)})
-	cfg := hooks.Load(l.paths(), nil)
-	require.Empty(t, hooks.WorkspaceCommands(cfg), "disabled workspace hooks need no trust")
+	cfg := settings.Load(l.paths(), nil)
+	require.Empty(t, trust.WorkspaceCommands(cfg), "disabled workspace hooks need no trust")
 	l = writeLayout(t, map[string]string{"managed": marker("managed", ""), ".wave/settings.json": marker("project", "")})
-	cfg = hooks.Load(l.paths(), nil)
-	require.Len(t, hooks.WorkspaceCommands(cfg), 1, "only the project's hook is the workspace's")
+	cfg = settings.Load(l.paths(), nil)
+	require.Len(t, trust.WorkspaceCommands(cfg), 1, "only the project's hook is the workspace's")
 }
 
 func TestDefaultManagedFile(t *testing.T) {
 	t.Setenv("WAVE_MANAGED_SETTINGS", "")
-	require.Equal(t, "/etc/wave/managed-settings.json", hooks.DefaultManagedFile())
+	require.Equal(t, "/etc/wave/managed-settings.json", settings.DefaultManagedFile())
 	t.Setenv("WAVE_MANAGED_SETTINGS", "/tmp/policy.json")
-	require.Equal(t, "/tmp/policy.json", hooks.DefaultManagedFile())
+	require.Equal(t, "/tmp/policy.json", settings.DefaultManagedFile())
 	// A missing managed file is no problem.
-	cfg := hooks.Load(hooks.Paths{WaveHome: t.TempDir(), ManagedFile: filepath.Join(t.TempDir(), "none.json")}, nil)
+	cfg := settings.Load(settings.Paths{WaveHome: t.TempDir(), ManagedFile: filepath.Join(t.TempDir(), "none.json")}, nil)
 	require.Empty(t, cfg.Diagnostics())
 }

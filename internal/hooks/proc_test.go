@@ -14,7 +14,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/proc"
 )
 
 // Every way a hook's child can leave the hook's process group, for
@@ -46,19 +48,19 @@ func TestEveryProcessOfARunIsKilled(t *testing.T) {
 			settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{
 				map[string]any{"type": "command", "command": escapingHook(esc.command, pidFile), "timeout": 5}}}}}}) // long enough to start the escapee on a busy machine
 			e, root := setup(t, string(settings))
-			res := e.Fire(context.Background(), input(hooks.Stop, root))
+			res := e.Fire(context.Background(), input(event.Stop, root))
 			require.True(t, res.Runs[0].TimedOut)
 			requireKilled(t, waitPidFile(t, pidFile))
 		})
 		t.Run(esc.name+", cancelled", func(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "escapee.pid")
-			e, root := setup(t, one(hooks.Stop, escapingHook(esc.command, pidFile)))
+			e, root := setup(t, one(event.Stop, escapingHook(esc.command, pidFile)))
 			ctx, cancel := context.WithCancel(context.Background())
 			var res hooks.Result
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				res = e.Fire(ctx, input(hooks.Stop, root))
+				res = e.Fire(ctx, input(event.Stop, root))
 			}()
 			pid := waitPidFile(t, pidFile)
 			cancel()
@@ -72,7 +74,7 @@ func TestEveryProcessOfARunIsKilled(t *testing.T) {
 		settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{
 			map[string]any{"type": "command", "command": escapingHook(escapes[1].command, pidFile), "async": true}}}}}})
 		e, root := setup(t, string(settings))
-		e.Fire(context.Background(), input(hooks.Stop, root))
+		e.Fire(context.Background(), input(event.Stop, root))
 		pid := waitPidFile(t, pidFile)
 		e.Close()
 		requireKilled(t, pid)
@@ -91,9 +93,9 @@ func requireKilled(t *testing.T, pid int) {
 func TestBackgroundChildrenOfAHookThatExitedKeepRunning(t *testing.T) {
 	dir := t.TempDir()
 	inGroup, escaped := filepath.Join(dir, "in-group.pid"), filepath.Join(dir, "escaped.pid")
-	e, root := setup(t, one(hooks.Stop, `jq -r .hook_event_name >/dev/null; sleep 1000 >/dev/null 2>&1 & echo $! > `+inGroup+
+	e, root := setup(t, one(event.Stop, `jq -r .hook_event_name >/dev/null; sleep 1000 >/dev/null 2>&1 & echo $! > `+inGroup+
 		`; (setsid sh -c 'echo $$ > "$1"; exec sleep 1000' sh `+escaped+` >/dev/null 2>&1 &); exit 0`))
-	res := e.Fire(context.Background(), input(hooks.Stop, root))
+	res := e.Fire(context.Background(), input(event.Stop, root))
 	require.Equal(t, 0, res.Runs[0].ExitCode)
 	require.Empty(t, res.Errors)
 	for _, f := range []string{inGroup, escaped} {
@@ -106,20 +108,20 @@ func TestBackgroundChildrenOfAHookThatExitedKeepRunning(t *testing.T) {
 // themselves keep their exit statuses: the reaper never takes one from
 // os/exec, even with many hooks starting and ending around it.
 func TestOrphansAreAdoptedAndReaped(t *testing.T) {
-	stop, err := hooks.AdoptOrphans()
+	stop, err := proc.AdoptOrphans()
 	require.NoError(t, err)
 	defer stop()
 	dir := t.TempDir()
 	// Each hook leaves an orphan (double fork) that lives a moment, and
 	// exits with a code of its own that the result must show.
-	e, root := setup(t, one(hooks.Stop, `jq -r .hook_event_name >/dev/null; (sleep 0.2 & echo $! > `+dir+`/orphan-$$.pid); exit 3`))
+	e, root := setup(t, one(event.Stop, `jq -r .hook_event_name >/dev/null; (sleep 0.2 & echo $! > `+dir+`/orphan-$$.pid); exit 3`))
 	var wg sync.WaitGroup
 	results := make([]hooks.Result, 24)
 	for i := range results {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = e.Fire(context.Background(), input(hooks.Stop, root))
+			results[i] = e.Fire(context.Background(), input(event.Stop, root))
 		}()
 	}
 	wg.Wait()

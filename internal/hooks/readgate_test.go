@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -65,9 +66,9 @@ func TestReadGateSurroundsEveryHookProcess(t *testing.T) {
 			}
 			e, root := setup(t, `{"hooks":{"PreToolUse":[{"hooks":[`+strings.Join(entries, ",")+`]}]}}`)
 			var errs []string
-			e.OnAsyncDone(func(_ hooks.Input, res hooks.Result) { errs = append(errs, res.Errors...) })
+			e.OnAsyncDone(func(_ event.Input, res hooks.Result) { errs = append(errs, res.Errors...) })
 			g := &countingGate{marker: marker}
-			res := e.FireGated(context.Background(), input(hooks.PreToolUse, root), g)
+			res := e.FireGated(context.Background(), input(event.PreToolUse, root), g)
 			e.Wait()
 			require.Empty(t, res.Errors)
 			require.NotEqual(t, hooks.PermissionDeny, res.Permission, res.Reason)

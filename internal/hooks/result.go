@@ -3,6 +3,9 @@ package hooks
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // Permission is a PreToolUse decision.
@@ -40,7 +43,7 @@ func (p Permission) rank() int {
 // must do next and what the conversation gains. Lists keep configuration
 // order, so the same hooks give the same Result whatever finishes first.
 type Result struct {
-	Event Event
+	Event event.Event
 	// Continue is false when a hook asked the agent to stop (continue:false);
 	// it beats every other field.
 	Continue   bool
@@ -87,23 +90,13 @@ type Result struct {
 	Rewake string
 }
 
-// Ran reports whether any hook process ran for the event.
-func (r *Result) Ran() bool {
-	for i := range r.Runs {
-		if r.Runs[i].Ran {
-			return true
-		}
-	}
-	return false
-}
-
 // Run is the story of one configured hook during one event, for the
 // "why did (or didn't) my hook run?" history.
 type Run struct {
-	Command string `json:"command"`
-	Source  Source `json:"source"`
-	File    string `json:"file"`
-	Matcher string `json:"matcher"`
+	Command string          `json:"command"`
+	Source  settings.Source `json:"source"`
+	File    string          `json:"file"`
+	Matcher string          `json:"matcher"`
 	// Matched says whether the matcher accepted the event; Why explains it.
 	Matched bool   `json:"matched"`
 	Why     string `json:"why"`

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // A history that persists writes each run with its decision, which the
@@ -17,7 +18,7 @@ func TestRunLogKeepsRunsAndDecisions(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "runs")
 	h := NewHistory(10)
 	h.PersistTo(NewRunLog(dir))
-	res := &Result{Event: PreToolUse, Continue: true, Permission: PermissionDeny, Reason: "no rm",
+	res := &Result{Event: event.PreToolUse, Continue: true, Permission: PermissionDeny, Reason: "no rm",
 		UpdatedInput: json.RawMessage(`{"command":"ls"}`), AdditionalContext: []string{"ctx"},
 		Stdin: []byte(`{"tool_name":"Bash"}`), Runs: []Run{{Command: "deny.sh", Ran: true}}}
 	added := h.Add(NewEventRun("s1", "Bash", res))
@@ -51,7 +52,7 @@ func TestRunLogIsBounded(t *testing.T) {
 	dir := t.TempDir()
 	l := &RunLog{dir: dir, max: 4 << 10}
 	for i := range 500 {
-		require.NoError(t, l.Append(EventRun{ID: uint64(i + 1), Event: Stop, Stdin: strings.Repeat("x", 100), Hooks: []Run{}}))
+		require.NoError(t, l.Append(EventRun{ID: uint64(i + 1), Event: event.Stop, Stdin: strings.Repeat("x", 100), Hooks: []Run{}}))
 	}
 	var total int64
 	for _, name := range []string{"runs.jsonl", "runs.1.jsonl"} {

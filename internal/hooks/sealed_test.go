@@ -17,7 +17,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
 )
 
 // A background child of a hook that exited cannot fill memory through the
@@ -33,8 +34,8 @@ func TestBackgroundChildCannotFillMemory(t *testing.T) {
 			// writes 200 MB, and records how head ended.
 			child := fmt.Sprintf(`while [ ! -e %[1]s/go ]; do sleep 0.01; done; head -c 200000000 /dev/zero >&%[2]d 2>%[1]s/head.err; `+
 				`echo $? > %[1]s/status.tmp; mv %[1]s/status.tmp %[1]s/status; exec sleep 1000`, dir, fd)
-			e, root := setup(t, one(hooks.PostToolUse, `jq -r .tool_name >/dev/null; exec 3<&0; (`+child+`) & echo $! > `+dir+`/child.pid; echo answered; exit 0`))
-			res := e.Fire(context.Background(), input(hooks.PostToolUse, root))
+			e, root := setup(t, one(event.PostToolUse, `jq -r .tool_name >/dev/null; exec 3<&0; (`+child+`) & echo $! > `+dir+`/child.pid; echo answered; exit 0`))
+			res := e.Fire(context.Background(), input(event.PostToolUse, root))
 			require.Equal(t, 0, res.Runs[0].ExitCode)
 			require.Equal(t, "answered\n", res.Runs[0].Stdout)
 			pid := waitPidFile(t, filepath.Join(dir, "child.pid"))
@@ -52,7 +53,7 @@ func TestBackgroundChildCannotFillMemory(t *testing.T) {
 			for _, n := range []int{1, 2, 3} {
 				st, err := os.Stat(fmt.Sprintf("/proc/%d/fd/%d", pid, n))
 				require.NoError(t, err)
-				require.LessOrEqual(t, st.Size(), int64(hooks.MaxOutput), "fd %d of the child holds %d bytes", n, st.Size())
+				require.LessOrEqual(t, st.Size(), int64(proc.MaxOutput), "fd %d of the child holds %d bytes", n, st.Size())
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"strings"
 )
 
@@ -11,8 +12,8 @@ import (
 // only. Other events have no tool output to replace; there the fields are
 // ignored, as Claude Code ignores them. The value is any JSON: the tool's
 // output shape is the agent host's to check.
-func readUpdatedOutput(v *verdict, ev Event, hs *hookSpecificJSON) {
-	if ev != PostToolUse {
+func readUpdatedOutput(v *verdict, ev event.Event, hs *hookSpecificJSON) {
+	if ev != event.PostToolUse {
 		return
 	}
 	v.updatedOutput, v.updatedMCPOutput = jsonValue(hs.UpdatedToolOutput), jsonValue(hs.UpdatedMCPToolOutput)

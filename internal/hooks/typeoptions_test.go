@@ -10,7 +10,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 func TestAllFiveHookTypesLoad(t *testing.T) {
@@ -20,7 +23,7 @@ func TestAllFiveHookTypesLoad(t *testing.T) {
 		{"type": "mcp_tool", "server": "db", "tool": "scan", "input": {"p": "${tool_input.command}"}},
 		{"type": "prompt", "prompt": "Safe? $ARGUMENTS", "model": "fast", "continueOnBlock": true},
 		{"type": "agent", "prompt": "Verify", "timeout": 90}]}]}}`
-	f := hooks.ParseFile("s.json", hooks.SourceUser, []byte(text), "")
+	f := settings.ParseFile("s.json", settings.SourceUser, []byte(text), "")
 	require.Empty(t, f.Diagnostics)
 	require.Len(t, f.Hooks, 5)
 	var got []string
@@ -29,7 +32,7 @@ func TestAllFiveHookTypesLoad(t *testing.T) {
 	}
 	require.Equal(t, []string{"command: true", "http: POST http://127.0.0.1:9/hooks", "mcp_tool: mcp_tool db/scan",
 		"prompt: prompt: Safe? $ARGUMENTS (model fast)", "agent: agent: Verify"}, got)
-	require.Equal(t, []hooks.Header{{Name: "X-Token", Value: "$T"}}, f.Hooks[1].Headers)
+	require.Equal(t, []settings.Header{{Name: "X-Token", Value: "$T"}}, f.Hooks[1].Headers)
 	require.Equal(t, []string{"T"}, f.Hooks[1].AllowedEnvVars)
 	require.JSONEq(t, `{"p": "${tool_input.command}"}`, string(f.Hooks[2].Input))
 	require.True(t, f.Hooks[3].ContinueOnBlock)
@@ -40,7 +43,7 @@ func TestOnceRunsOncePerSession(t *testing.T) {
 	e, root := setup(t, `{"hooks": {"UserPromptSubmit": [{"hooks": [
 		{"type": "command", "command": "echo first time", "once": true},
 		{"type": "command", "command": "echo every time"}]}]}}`)
-	in := input(hooks.UserPromptSubmit, root)
+	in := input(event.UserPromptSubmit, root)
 	first := e.Fire(context.Background(), in)
 	require.Equal(t, []string{"first time", "every time"}, first.Context)
 	second := e.Fire(context.Background(), in)
@@ -52,7 +55,7 @@ func TestOnceRunsOncePerSession(t *testing.T) {
 	require.Equal(t, []string{"first time", "every time"}, e.Fire(context.Background(), other).Context, "another session runs it")
 
 	end := in
-	end.Event, end.Reason = hooks.SessionEnd, "clear"
+	end.Event, end.Reason = event.SessionEnd, "clear"
 	e.Fire(context.Background(), end)
 	require.Equal(t, []string{"first time", "every time"}, e.Fire(context.Background(), in).Context,
 		"after SessionEnd the session starts afresh")
@@ -64,12 +67,12 @@ func TestOnceIsIgnoredInClaudeCodeFiles(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(root, ".claude"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(root, ".claude", "settings.json"), []byte(
 		`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo again", "once": true}]}]}}`), 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+	cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 	require.Len(t, cfg.Diagnostics(), 1)
-	require.Equal(t, hooks.SeverityInfo, cfg.Diagnostics()[0].Severity)
+	require.Equal(t, settings.SeverityInfo, cfg.Diagnostics()[0].Severity)
 	e := hooks.NewEngine(cfg)
 	e.SetWorkspaceTrusted(true)
-	in := input(hooks.UserPromptSubmit, root)
+	in := input(event.UserPromptSubmit, root)
 	e.Fire(context.Background(), in)
 	require.Equal(t, []string{"again"}, e.Fire(context.Background(), in).Context, "as in Claude Code, once does not apply there")
 }
@@ -94,8 +97,8 @@ func TestShellOption(t *testing.T) {
 			if c.shell != "" {
 				h["shell"] = c.shell
 			}
-			e, root := setup(t, typedHook(hooks.UserPromptSubmit, h))
-			res := e.Fire(context.Background(), input(hooks.UserPromptSubmit, root))
+			e, root := setup(t, typedHook(event.UserPromptSubmit, h))
+			res := e.Fire(context.Background(), input(event.UserPromptSubmit, root))
 			require.Equal(t, c.want, res.Context)
 			require.True(t, res.Runs[0].Ran)
 		})
@@ -105,22 +108,22 @@ func TestShellOption(t *testing.T) {
 func TestAsyncOutputReachesTheSessionsNextEvent(t *testing.T) {
 	e, root := setup(t, `{"hooks": {"PostToolUse": [{"hooks": [
 		{"type": "command", "async": true, "command": "jq -n '{systemMessage: \"tests are running\", hookSpecificOutput: {hookEventName: \"PostToolUse\", additionalContext: \"2 tests failed\"}}'"}]}]}}`)
-	in := input(hooks.PostToolUse, root)
+	in := input(event.PostToolUse, root)
 	started := e.Fire(context.Background(), in)
 	require.True(t, started.Runs[0].Async)
 	require.Empty(t, started.Delivered, "the hook has not ended yet when its event returns")
 	e.Wait()
 
-	other := input(hooks.Stop, root)
+	other := input(event.Stop, root)
 	other.SessionID = "sess_other"
 	require.Empty(t, e.Fire(context.Background(), other).Delivered, "another session's event does not carry it")
 
-	next := e.Fire(context.Background(), input(hooks.Stop, root))
+	next := e.Fire(context.Background(), input(event.Stop, root))
 	require.Equal(t, []hooks.Delivery{
-		{Event: hooks.PostToolUse, Hook: started.Runs[0].Command, Content: "2 tests failed"},
-		{Event: hooks.PostToolUse, Hook: started.Runs[0].Command, Content: "tests are running"},
+		{Event: event.PostToolUse, Hook: started.Runs[0].Command, Content: "2 tests failed"},
+		{Event: event.PostToolUse, Hook: started.Runs[0].Command, Content: "tests are running"},
 	}, next.Delivered)
-	require.Empty(t, e.Fire(context.Background(), input(hooks.Stop, root)).Delivered, "delivered once")
+	require.Empty(t, e.Fire(context.Background(), input(event.Stop, root)).Delivered, "delivered once")
 }
 
 func TestAsyncRewake(t *testing.T) {
@@ -129,8 +132,8 @@ func TestAsyncRewake(t *testing.T) {
 		{"type": "command", "asyncRewake": true, "command": "cat >/dev/null; echo 'only on stdout'; exit 2"},
 		{"type": "command", "asyncRewake": true, "command": "cat >/dev/null; echo fine >&2; exit 1"}]}]}}`)
 	done := make(chan hooks.Result, 3)
-	e.OnAsyncDone(func(_ hooks.Input, res hooks.Result) { done <- res })
-	res := e.Fire(context.Background(), input(hooks.PostToolUse, root))
+	e.OnAsyncDone(func(_ event.Input, res hooks.Result) { done <- res })
+	res := e.Fire(context.Background(), input(event.PostToolUse, root))
 	for _, r := range res.Runs {
 		require.True(t, r.Async, "asyncRewake implies async")
 	}
@@ -154,10 +157,10 @@ func TestTrustCoversTheNewHookFields(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(root, ".wave"), 0o755))
 		b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{hook}}}}})
 		require.NoError(t, os.WriteFile(filepath.Join(root, ".wave", "settings.json"), b, 0o644))
-		cfg := hooks.Load(hooks.Paths{WaveHome: t.TempDir(), ProjectRoot: root}, nil)
+		cfg := settings.Load(settings.Paths{WaveHome: t.TempDir(), ProjectRoot: root}, nil)
 		require.Empty(t, cfg.Diagnostics())
 		// The hash is of what the workspace's files say, not of where the project is.
-		return hooks.WorkspaceHash(cfg), hooks.WorkspaceCommands(cfg)
+		return trust.WorkspaceHash(cfg), trust.WorkspaceCommands(cfg)
 	}
 	base := map[string]any{"type": "http", "url": "http://127.0.0.1:9/a", "headers": map[string]any{"Authorization": "Bearer $T"},
 		"allowedEnvVars": []string{"T"}}

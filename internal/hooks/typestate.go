@@ -3,6 +3,10 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/proc"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,7 +46,7 @@ const (
 // hook's answer (in Stdout; Failure when the agent host answered with an
 // error). NotRun says why a hook that was started could not run at all.
 type hookOutcome struct {
-	Exec
+	proc.Exec
 	HTTPStatus int
 	Failure    string
 	NotRun     string
@@ -52,11 +56,11 @@ type hookOutcome struct {
 // l, when not nil, is the trusted configuration the event runs: a hook of
 // it that runs a workspace script directly runs the bytes that were
 // checked against the trust (runCommand).
-func (e *Engine) execute(ctx context.Context, cfg *Config, l *Loaded, h *Hook, in Input, stdin []byte, eventEnv []string) hookOutcome {
+func (e *Engine) execute(ctx context.Context, cfg *settings.Config, l *trust.Loaded, h *settings.Hook, in event.Input, stdin []byte, eventEnv []string) hookOutcome {
 	switch {
-	case h.Type == TypeHTTP:
+	case h.Type == settings.TypeHTTP:
 		return e.runHTTP(ctx, cfg, h, stdin)
-	case delegated(h.Type):
+	case settings.Delegated(h.Type):
 		return e.runDelegated(ctx, h, in, stdin)
 	}
 	return hookOutcome{Exec: e.runCommand(ctx, l, h, stdin, eventEnv)}
@@ -65,39 +69,39 @@ func (e *Engine) execute(ctx context.Context, cfg *Config, l *Loaded, h *Hook, i
 // runCommand runs a command hook. A trusted workspace hook that runs a
 // workspace script directly runs the copy of it that was checked against
 // the trust, or, when the script changed since, does not run.
-func (e *Engine) runCommand(ctx context.Context, l *Loaded, h *Hook, stdin []byte, eventEnv []string) Exec {
-	pin, err := l.pin(h)
+func (e *Engine) runCommand(ctx context.Context, l *trust.Loaded, h *settings.Hook, stdin []byte, eventEnv []string) proc.Exec {
+	pin, err := l.Pin(h)
 	if err != nil {
 		if l.Stale() {
 			if f := e.onStale.Load(); f != nil {
 				(*f)()
 			}
 		}
-		return Exec{ExitCode: -1, StartErr: "the hook did not run: " + err.Error()}
+		return proc.Exec{ExitCode: -1, StartErr: "the hook did not run: " + err.Error()}
 	}
-	return e.runner.runHook(ctx, h, stdin, eventEnv, pin)
+	return e.runner.RunPinned(ctx, h, stdin, eventEnv, pin)
 }
 
 // interpretHook reads the outcome of a hook of any type.
-func interpretHook(ev Event, h *Hook, o hookOutcome) verdict {
+func interpretHook(ev event.Event, h *settings.Hook, o hookOutcome) verdict {
 	switch {
-	case h.Type == TypeHTTP:
+	case h.Type == settings.TypeHTTP:
 		return interpretHTTP(ev, h, o)
-	case !delegated(h.Type):
+	case !settings.Delegated(h.Type):
 		return interpretEvent(ev, h, o.Exec)
 	case o.TimedOut:
-		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", seconds(h.Timeout), h.Display()), summary: "timed out"}
+		return verdict{err: fmt.Sprintf("hook timed out after %s: `%s`", settings.Seconds(h.Timeout), h.Display()), summary: "timed out"}
 	case o.Cancelled:
 		return verdict{err: fmt.Sprintf("hook `%s` was cancelled", h.Display()), summary: "cancelled"}
 	case o.Failure != "":
 		return verdict{err: fmt.Sprintf("%s hook `%s` failed: %s", h.Type, h.Display(), o.Failure), summary: "the agent host answered an error: non-blocking error"}
 	case o.StdoutTruncated:
-		msg := fmt.Sprintf("the answer to %s hook `%s` exceeded %d bytes; it is ignored", h.Type, h.Display(), MaxOutput)
-		if ev.decidesPermission() {
+		msg := fmt.Sprintf("the answer to %s hook `%s` exceeded %d bytes; it is ignored", h.Type, h.Display(), proc.MaxOutput)
+		if ev.DecidesPermission() {
 			return verdict{permission: PermissionDeny, reason: msg, err: msg, summary: "answer cut: deny"}
 		}
 		return verdict{err: msg, summary: "answer cut: non-blocking error"}
-	case h.Type == TypeMCPTool:
+	case h.Type == settings.TypeMCPTool:
 		return interpretMCP(ev, h, o.Stdout)
 	}
 	return interpretModel(ev, h, o.Stdout)
@@ -110,12 +114,12 @@ func interpretHook(ev Event, h *Hook, o hookOutcome) verdict {
 // records here: the hook runs). It sets run.Skipped and returns true when
 // the hook must not run. direct is a run the user asked for by hand, where
 // `once` does not count.
-func (e *Engine) skipTyped(res *Result, cfg *Config, h *Hook, in Input, direct bool, run *Run) bool {
-	if ok, why := TypeRunsOn(h.Type, in.Event); !ok {
+func (e *Engine) skipTyped(res *Result, cfg *settings.Config, h *settings.Hook, in event.Input, direct bool, run *Run) bool {
+	if ok, why := settings.TypeRunsOn(h.Type, in.Event); !ok {
 		run.Skipped = why
 		return true
 	}
-	if h.Type == TypeHTTP {
+	if h.Type == settings.TypeHTTP {
 		if ok, why := cfg.HTTPPolicy.AllowsURL(h.URL); !ok {
 			run.Skipped = why
 			res.Warnings = append(res.Warnings, fmt.Sprintf("http hook `%s` did not run: %s", h.Display(), why))
@@ -123,7 +127,7 @@ func (e *Engine) skipTyped(res *Result, cfg *Config, h *Hook, in Input, direct b
 		}
 	}
 	if h.Once && !direct && in.SessionID != "" && !h.Source.IsClaude() {
-		key := in.SessionID + "\x00" + h.File + "\x00" + string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.runKey()
+		key := in.SessionID + "\x00" + h.File + "\x00" + string(h.Event) + "\x00" + h.Matcher.String() + "\x00" + h.RunKey()
 		t := e.types
 		t.mu.Lock()
 		defer t.mu.Unlock()
@@ -146,7 +150,7 @@ const NeedsAgentHost = "needs an agent host: "
 // noteNotRun records a delegated hook that the agent host could not
 // evaluate: it did not run, and the first time in a session, a warning
 // says so and why.
-func (e *Engine) noteNotRun(sessionID string, h *Hook, why string, r *Run, v *verdict) {
+func (e *Engine) noteNotRun(sessionID string, h *settings.Hook, why string, r *Run, v *verdict) {
 	r.Ran, r.Skipped, r.Decision = false, NeedsAgentHost+why, "not run"
 	t := e.types
 	t.mu.Lock()
@@ -167,7 +171,7 @@ func (e *Engine) noteNotRun(sessionID string, h *Hook, why string, r *Run, v *ve
 // user), held until the next event of its session carries it.
 type Delivery struct {
 	// Event is the event that started the async hook.
-	Event Event
+	Event event.Event
 	// Hook is the hook as Display shows it.
 	Hook string
 	// Content is the text for the model.
@@ -217,7 +221,7 @@ func (t *typeState) forget(sessionID string) {
 
 // asyncOutput keeps what an ended async hook said for the model, and says
 // whether an asyncRewake hook wakes the agent (with what text).
-func (e *Engine) asyncOutput(in Input, h *Hook, x Exec, v *verdict, res *Result) {
+func (e *Engine) asyncOutput(in event.Input, h *settings.Hook, x proc.Exec, v *verdict, res *Result) {
 	for _, text := range []string{v.addContext, v.systemMessage} {
 		if text != "" {
 			e.types.post(in.SessionID, Delivery{Event: in.Event, Hook: h.Display(), Content: capText(text)})

@@ -12,7 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // TestURLPatternsMatchTheParts is the table of what an allowedHttpHookUrls
@@ -99,7 +101,7 @@ func TestURLPatternsMatchTheParts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.pattern+" "+c.url, func(t *testing.T) {
-			p := hooks.HTTPPolicy{URLs: []string{c.pattern}, URLsSet: true, URLsFrom: []string{"settings.json"}}
+			p := settings.HTTPPolicy{URLs: []string{c.pattern}, URLsSet: true, URLsFrom: []string{"settings.json"}}
 			ok, why := p.AllowsURL(c.url)
 			require.Equal(t, c.admits, ok, why)
 			if !ok {
@@ -132,13 +134,13 @@ func TestURLPatternLint(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			home := t.TempDir()
-			settings := map[string]any{"allowedHttpHookUrls": []string{"http://127.0.0.1:*/ok/*", c.pattern},
+			settingsJSON := map[string]any{"allowedHttpHookUrls": []string{"http://127.0.0.1:*/ok/*", c.pattern},
 				"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{
 					map[string]any{"type": "http", "url": "http://127.0.0.1:1@otherhost/ok/x"}}}}}}
-			b, err := json.Marshal(settings)
+			b, err := json.Marshal(settingsJSON)
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), b, 0o644))
-			cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: t.TempDir()}, nil)
+			cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: t.TempDir()}, nil)
 			var got []string
 			for _, d := range cfg.Diagnostics() {
 				got = append(got, d.Code+": "+d.Message)
@@ -178,10 +180,10 @@ func TestRefusedURLsPostNothing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			home, root := t.TempDir(), t.TempDir()
 			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"),
-				[]byte(httpHook(hooks.Stop, c.url, nil, map[string]any{"allowedHttpHookUrls": []string{c.pattern}})), 0o644))
-			cfg := hooks.Load(hooks.Paths{WaveHome: home, ProjectRoot: root}, nil)
+				[]byte(httpHook(event.Stop, c.url, nil, map[string]any{"allowedHttpHookUrls": []string{c.pattern}})), 0o644))
+			cfg := settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil)
 			before := len(srv.seen())
-			res := hooks.NewEngine(cfg).Fire(context.Background(), input(hooks.Stop, root))
+			res := hooks.NewEngine(cfg).Fire(context.Background(), input(event.Stop, root))
 			if c.posts {
 				require.True(t, res.Runs[0].Ran)
 				require.Equal(t, []string{"posted"}, res.Warnings)
@@ -214,7 +216,7 @@ func FuzzURLPolicy(f *testing.F) {
 		f.Add(seed[0], seed[1])
 	}
 	f.Fuzz(func(t *testing.T, pattern, raw string) {
-		p := hooks.HTTPPolicy{URLs: []string{pattern}, URLsSet: true, URLsFrom: []string{"f"}}
+		p := settings.HTTPPolicy{URLs: []string{pattern}, URLsSet: true, URLsFrom: []string{"f"}}
 		ok, why := p.AllowsURL(raw)
 		if !ok {
 			require.NotEmpty(t, why)

@@ -10,7 +10,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // vscodeGuard is a PreToolUse hook as VS Code's documentation writes them:
@@ -59,11 +62,11 @@ func TestVSCodeHookFiles(t *testing.T) {
 		}
 		delete(without, "home/settings.json")
 		l := writeLayout(t, without)
-		cfg := hooks.Load(l.paths(), nil)
+		cfg := settings.Load(l.paths(), nil)
 		require.Empty(t, cfg.Hooks)
 		require.Empty(t, cfg.Diagnostics())
 		for _, f := range cfg.Files {
-			require.NotEqual(t, hooks.SourceVSCode, f.Source)
+			require.NotEqual(t, settings.SourceVSCode, f.Source)
 		}
 	})
 
@@ -72,18 +75,18 @@ func TestVSCodeHookFiles(t *testing.T) {
 		cfg := l.load(t)
 		require.Len(t, cfg.Hooks, 1)
 		h := cfg.Hooks[0]
-		require.Equal(t, hooks.SourceVSCode, h.Source)
+		require.Equal(t, settings.SourceVSCode, h.Source)
 		require.Equal(t, filepath.Join(l.root, ".github", "hooks", "security.json"), h.File)
 		require.Equal(t, 30*time.Second, h.Timeout, "VS Code's default timeout")
 		require.Equal(t, []string{"AUDIT_LEVEL=strict"}, h.Env)
 
 		e := hooks.NewEngine(cfg)
-		in := input(hooks.PreToolUse, l.root)
+		in := input(event.PreToolUse, l.root)
 		in.ToolInput = json.RawMessage(`{"command":"rm -rf /"}`)
 		res := e.Fire(context.Background(), in)
 		require.Equal(t, hooks.PermissionNone, res.Permission, "a workspace file waits for trust")
 		require.Equal(t, "the workspace's hooks are not trusted yet — run `wavehooks trust` in the project, or trust it in the editor", res.Runs[0].Skipped)
-		require.Contains(t, hooks.WorkspaceCommands(cfg), "./guard.sh (in scripts, with AUDIT_LEVEL=strict)")
+		require.Contains(t, trust.WorkspaceCommands(cfg), "./guard.sh (in scripts, with AUDIT_LEVEL=strict)")
 
 		e.SetWorkspaceTrusted(true)
 		res = e.Fire(context.Background(), in)
@@ -102,10 +105,10 @@ func TestVSCodeHookFiles(t *testing.T) {
 
 	t.Run("trust covers the VS Code files", func(t *testing.T) {
 		l := writeLayout(t, files)
-		before := hooks.WorkspaceHash(l.load(t))
+		before := trust.WorkspaceHash(l.load(t))
 		other := `{"hooks": {"PreToolUse": [{"type": "command", "command": "./guard.sh", "cwd": "scripts", "env": {"AUDIT_LEVEL": "lax"}}]}}`
 		require.NoError(t, os.WriteFile(filepath.Join(l.root, ".github", "hooks", "security.json"), []byte(other), 0o644))
-		require.NotEqual(t, before, hooks.WorkspaceHash(l.load(t)), "a changed env must be trusted again")
+		require.NotEqual(t, before, trust.WorkspaceHash(l.load(t)), "a changed env must be trusted again")
 	})
 
 	t.Run("matcher groups, several files in name order, broken files", func(t *testing.T) {
@@ -117,10 +120,10 @@ func TestVSCodeHookFiles(t *testing.T) {
 			".github/hooks/d.json":   `{"disableAllHooks": true, "hooks": {"Stop": [{"type": "command"}]}}`,
 			".github/hooks/notes.md": `not a hook file`,
 		})
-		cfg := hooks.Load(l.paths(), nil)
+		cfg := settings.Load(l.paths(), nil)
 		e := hooks.NewEngine(cfg)
 		e.SetWorkspaceTrusted(true)
-		res := e.Fire(context.Background(), input(hooks.SessionStart, l.root))
+		res := e.Fire(context.Background(), input(event.SessionStart, l.root))
 		require.Equal(t, []string{"from a", "from b"}, res.Context)
 		var codes []string
 		for _, d := range cfg.Diagnostics() {

@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // Case is one test: an event, its input, and what must come out.
@@ -284,10 +284,10 @@ func parseCase(file string, text []byte, v *hujson.Value, name string) (*Case, e
 		c.Name = name
 	}
 	if c.Event == "" {
-		return nil, fail("case %q: no event (known: %v)", c.Name, hooks.Events())
+		return nil, fail("case %q: no event (known: %v)", c.Name, event.Events())
 	}
-	if _, ok := hooks.Spec(hooks.Event(c.Event)); !ok {
-		return nil, failAt("event", "case %q: unknown event %q (known: %v)", c.Name, c.Event, hooks.Events())
+	if _, ok := event.Spec(event.Event(c.Event)); !ok {
+		return nil, failAt("event", "case %q: unknown event %q (known: %v)", c.Name, c.Event, event.Events())
 	}
 	if c.Expect.empty() {
 		return nil, failAt("expect", "case %q: expect checks nothing (permission, blocked, reason, context, updatedInput, ran, notRan)", c.Name)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -92,7 +93,7 @@ func record(r hooks.RunRecord) (Recorded, string) {
 	}
 	c := recordedCase{Event: string(r.Event), Input: in,
 		Expect: recordedExpect{Blocked: d.Blocked, Reason: d.Reason, Context: d.Context, UpdatedInput: d.UpdatedInput}}
-	if r.Event == hooks.PreToolUse {
+	if r.Event == event.PreToolUse {
 		c.Expect.Permission = string(d.Permission)
 		if c.Expect.Permission == "" {
 			c.Expect.Permission = "none"

@@ -10,8 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Host is how a case's event is built and fired: the command line gives
@@ -19,18 +22,18 @@ import (
 type Host struct {
 	// Prepare reads an event's stdin JSON as run does, filling in what is
 	// optional; its error is a bad case.
-	Prepare func(ev hooks.Event, data []byte, projectRoot string) (hooks.Input, error)
+	Prepare func(ev event.Event, data []byte, projectRoot string) (event.Input, error)
 	// Fire loads the settings of paths (texts stand in for files'
 	// contents), decides trust, and fires in through a new engine, waiting
 	// for every hook (async ones included) to end.
-	Fire func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, trust bool, in hooks.Input) (hooks.Result, *hooks.Loaded)
+	Fire func(ctx context.Context, paths settings.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *trust.Loaded)
 }
 
 // Options are what every case shares.
 type Options struct {
 	// Paths are the wave home and the default project root (a case's
 	// project takes its place).
-	Paths hooks.Paths
+	Paths settings.Paths
 	// Trust runs the workspace's own hooks (--trust-workspace).
 	Trust bool
 }
@@ -83,9 +86,9 @@ const Trusted = "workspace hooks trusted for this run (--trust-workspace)"
 
 type prepared struct {
 	c     *Case
-	paths hooks.Paths
+	paths settings.Paths
 	texts map[string][]byte
-	in    hooks.Input
+	in    event.Input
 }
 
 // Run prepares every case before any hook runs (a bad input is a
@@ -118,7 +121,7 @@ func Run(ctx context.Context, h Host, opts Options, cases []*Case) (*Report, err
 		if len(bytes.TrimSpace(input)) == 0 {
 			input = []byte("{}")
 		}
-		in, err := h.Prepare(hooks.Event(c.Event), input, p.paths.ProjectRoot)
+		in, err := h.Prepare(event.Event(c.Event), input, p.paths.ProjectRoot)
 		if err != nil {
 			return nil, fail("input: %v", err)
 		}
@@ -146,11 +149,11 @@ func Run(ctx context.Context, h Host, opts Options, cases []*Case) (*Report, err
 
 // trustNote says plainly whether a project's own hooks ran: trusted for
 // this run, trusted by the user before, or skipped as untrusted.
-func trustNote(l *hooks.Loaded, trust bool, root string) string {
-	if trust {
+func trustNote(l *trust.Loaded, trusted bool, root string) string {
+	if trusted {
 		return Trusted
 	}
-	n := len(hooks.WorkspaceCommands(l.Full))
+	n := len(trust.WorkspaceCommands(l.Full))
 	switch {
 	case n == 0:
 		return ""

@@ -7,8 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/safefile"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // PrepareInput reads an event's stdin JSON as `wavehooks run`, `wavehooks
@@ -16,8 +17,8 @@ import (
 // what a case means: what the server would refuse is refused before any
 // hook runs, and a missing cwd is the project root (CwdChanged's new
 // directory, as Claude Code sends it).
-func PrepareInput(ev hooks.Event, data []byte, projectRoot string) (hooks.Input, error) {
-	in, err := hooks.ParseInput(ev, data)
+func PrepareInput(ev event.Event, data []byte, projectRoot string) (event.Input, error) {
+	in, err := event.ParseInput(ev, data)
 	if err == nil {
 		err = CheckPreviewInput(in)
 	}
@@ -34,9 +35,9 @@ func PrepareInput(ev hooks.Event, data []byte, projectRoot string) (hooks.Input,
 }
 
 // NewCwd is CwdChanged's new_cwd when it is an absolute path, else "".
-func NewCwd(in *hooks.Input) string {
+func NewCwd(in *event.Input) string {
 	var dir string
-	if raw, ok := in.Extra["new_cwd"]; ok && in.Event == hooks.CwdChanged {
+	if raw, ok := in.Extra["new_cwd"]; ok && in.Event == event.CwdChanged {
 		_ = json.Unmarshal(raw, &dir)
 	}
 	if !filepath.IsAbs(dir) {
@@ -47,12 +48,12 @@ func NewCwd(in *hooks.Input) string {
 
 // SetHookEnabled turns h on or off in its settings file, for `wavehooks
 // hooks disable|enable` and the editors' toggle alike: one text edit
-// (hooks.EnableEdit; a hook whose matcher group is off is not turned on
+// (settings.EnableEdit; a hook whose matcher group is off is not turned on
 // alone: ErrGroupDisabled), written to a temporary file beside it and
 // renamed over it, so that a reader sees the old file or the new one, never
 // a torn one. before is the text it replaced.
-func SetHookEnabled(h *hooks.Hook, on bool) (before []byte, err error) {
-	if h.Source == hooks.SourceManaged {
+func SetHookEnabled(h *settings.Hook, on bool) (before []byte, err error) {
+	if h.Source == settings.SourceManaged {
 		return nil, errors.New("a managed (policy) hook is the administrator's to turn off or on")
 	}
 	info, err := os.Lstat(h.File)
@@ -62,11 +63,11 @@ func SetHookEnabled(h *hooks.Hook, on bool) (before []byte, err error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file; edit it by hand", h.File)
 	}
-	src, err := safefile.ReadFile(h.File, hooks.MaxSettingsFileBytes)
+	src, err := safefile.ReadFile(h.File, settings.MaxSettingsFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	edit, err := hooks.EnableEdit(src, h.Event, h.Place, on, false)
+	edit, err := settings.EnableEdit(src, h.Event, h.Place, on, false)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
@@ -21,11 +22,11 @@ func TestFinish(t *testing.T) {
 		{Type: session.BlockHook, Content: "context for the model"},
 		{Type: session.BlockError, Content: "hook failed: exit 1"},
 	}}
-	out.Result = hooks.Result{Event: hooks.Stop, Runs: []hooks.Run{{Command: "lint.sh"}}}
+	out.Result = hooks.Result{Event: event.Stop, Runs: []hooks.Run{{Command: "lint.sh"}}}
 	rep := h.Finish("s1", "", &out, "the agent goes on")
 	require.True(t, rep.Recorded)
 	require.Equal(t, []host.Notice{{Level: host.Warning, Text: "lint found 3 problems"}, {Level: host.Error, Text: "hook failed: exit 1"}}, rep.Notices)
-	require.Equal(t, []hooks.EventRun{rep.Run}, h.History.List("s1", hooks.Stop, 5))
+	require.Equal(t, []hooks.EventRun{rep.Run}, h.History.List("s1", event.Stop, 5))
 	require.Regexp(t, "; the agent goes on$", rep.Run.Outcome)
 }
 

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 
 	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // Config is the configuration every host shares; lsp.Options and
@@ -38,8 +39,8 @@ type Config struct {
 }
 
 // Paths are the settings files of the workspace at root.
-func (c *Config) Paths(root string) hooks.Paths {
-	return hooks.Paths{WaveHome: c.WaveHome, ProjectRoot: root, ClaudeHome: c.ClaudeHome, ManagedFile: c.ManagedFile}
+func (c *Config) Paths(root string) settings.Paths {
+	return settings.Paths{WaveHome: c.WaveHome, ProjectRoot: root, ClaudeHome: c.ClaudeHome, ManagedFile: c.ManagedFile}
 }
 
 // Host is one process's hosting of hooks: its configuration and the one

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
@@ -15,7 +16,7 @@ import (
 // (session.Scratch: the same per-event rules, nothing written), so that the
 // blocks printed are exactly the ones the server would add. An ask stays
 // "ask": nobody is there to answer it (flow.AskedElsewhere).
-func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error) {
+func Preview(ctx context.Context, in event.Input, res hooks.Result) (any, error) {
 	sess := session.Scratch(in.Cwd, answered(res))
 	applied := withToolUseID(in)
 	out, err := previewOutcome(ctx, sess, applied)
@@ -34,8 +35,8 @@ func Preview(ctx context.Context, in hooks.Input, res hooks.Result) (any, error)
 
 // previewOutcome applies the hooks' answer to sess: a PreToolUse in two
 // phases, its ask reported and answered by nobody, any other event whole.
-func previewOutcome(ctx context.Context, sess *session.Session, in hooks.Input) (session.Outcome, error) {
-	if in.Event != hooks.PreToolUse {
+func previewOutcome(ctx context.Context, sess *session.Session, in event.Input) (session.Outcome, error) {
+	if in.Event != event.PreToolUse {
 		return sess.RunHooks(ctx, in, nil)
 	}
 	pend, err := sess.StartHooks(ctx, in)
@@ -48,8 +49,8 @@ func previewOutcome(ctx context.Context, sess *session.Session, in hooks.Input) 
 // CheckPreviewInput checks, before any hook runs, an input that Preview
 // would refuse: the session's check of a tool call, with the stand-in id
 // for an input that names none.
-func CheckPreviewInput(in hooks.Input) error {
-	if in.Event != hooks.PreToolUse && in.Event != hooks.PostToolUse {
+func CheckPreviewInput(in event.Input) error {
+	if in.Event != event.PreToolUse && in.Event != event.PostToolUse {
 		return nil
 	}
 	in = withToolUseID(in)
@@ -60,7 +61,7 @@ func CheckPreviewInput(in hooks.Input) error {
 // withToolUseID gives an input without a tool use id the stand-in one: the
 // session keys a tool call's block by its id, and a hand-written input often
 // has none. Preview takes it out of what it prints.
-func withToolUseID(in hooks.Input) hooks.Input {
+func withToolUseID(in event.Input) event.Input {
 	if in.ToolUseID == "" {
 		in.ToolUseID = previewToolUseID
 	}
@@ -73,6 +74,6 @@ const previewToolUseID = "toolu_preview"
 // answered is a session.Firer that gives back hooks that already ran.
 type answered hooks.Result
 
-func (a answered) FireGated(context.Context, hooks.Input, hooks.ReadGate) hooks.Result {
+func (a answered) FireGated(context.Context, event.Input, hooks.ReadGate) hooks.Result {
 	return hooks.Result(a)
 }

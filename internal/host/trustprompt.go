@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Bounds of what one trust listing shows: a repository's text must not push
@@ -37,12 +37,12 @@ func trustList(b *strings.Builder, title string, items []string) {
 // commands run that it does not cover, each on one escaped line. The
 // editor's trust prompt and `wavehooks trust` show the same text, so that
 // both ask about the same things; each adds its own question.
-func TrustListing(root string, l *hooks.Loaded) string {
+func TrustListing(root string, l *trust.Loaded) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "This workspace (%s) has hooks or settings that take effect only once you trust it.\n",
 		safetext.Line(root, trustItemRunes))
-	trustList(&b, "Commands it runs on your machine:", hooks.WorkspaceCommands(l.Full))
-	trustList(&b, "Settings it changes:", hooks.WorkspaceSettings(l.Full))
+	trustList(&b, "Commands it runs on your machine:", trust.WorkspaceCommands(l.Full))
+	trustList(&b, "Settings it changes:", trust.WorkspaceSettings(l.Full))
 	trustList(&b, "Workspace scripts those commands run (trust covers their current contents):", l.Scripts())
 	trustList(&b, "Not covered by the trust (review these yourself; a change to them does not ask again):", l.NotCovered())
 	return b.String()

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Options are what one adapter adds to the opening of a workspace. The zero
@@ -27,7 +30,7 @@ type Options struct {
 	// Filter changes what was loaded before it is installed (the ACP proxy
 	// leaves out Claude Code's hooks when the agent runs them itself); it
 	// must not change cfg itself.
-	Filter func(cfg *hooks.Config) *hooks.Config
+	Filter func(cfg *settings.Config) *settings.Config
 	// Delegate evaluates prompt, agent and mcp_tool hooks through the
 	// host's agent (wave/evaluateHook); nil skips them with
 	// hooks.NeedsAgentHost.
@@ -42,16 +45,16 @@ type Options struct {
 	AsyncNote string
 	// OnAsyncRun is told about every async hook after its run was
 	// recorded (the editor is told, an asyncRewake hook wakes its session).
-	OnAsyncRun func(in hooks.Input, res hooks.Result, run hooks.EventRun)
+	OnAsyncRun func(in event.Input, res hooks.Result, run hooks.EventRun)
 }
 
 // Workspace is one project root's hooks and sessions: the engine with the
 // settings of that root and their trust, and the session store.
 type Workspace struct {
 	Root   string
-	Paths  hooks.Paths
+	Paths  settings.Paths
 	Engine *hooks.Engine
-	Trust  *hooks.TrustStore
+	Trust  *trust.TrustStore
 	// Store is nil when the sessions directory cannot be made (StoreErr
 	// says why) or with NoStore: sessions then live in memory.
 	Store    *session.Store
@@ -73,7 +76,7 @@ func (h *Host) Open(root string, o Options) *Workspace {
 	if o.WaveHome != "" {
 		c.WaveHome = o.WaveHome
 	}
-	w := &Workspace{Root: root, Paths: c.Paths(root), Trust: hooks.NewTrustStore(c.WaveHome),
+	w := &Workspace{Root: root, Paths: c.Paths(root), Trust: trust.NewTrustStore(c.WaveHome),
 		host: h, opts: o, always: c.TrustWorkspace || o.TrustWorkspace}
 	full := w.load()
 	w.Engine = hooks.NewEngine(full)
@@ -98,18 +101,18 @@ func (h *Host) Open(root string, o Options) *Workspace {
 }
 
 // load reads every settings file (or the text in force).
-func (w *Workspace) load() *hooks.Config {
+func (w *Workspace) load() *settings.Config {
 	var texts map[string][]byte
 	if w.opts.Texts != nil {
 		texts = w.opts.Texts()
 	}
-	return hooks.Load(w.Paths, texts)
+	return settings.Load(w.Paths, texts)
 }
 
 // decide is the trust decision for exactly full, filtered as the adapter
 // asks: config and trust are decided together (docs/security.md,
 // "Workspace trust").
-func (w *Workspace) decide(full *hooks.Config) *hooks.Loaded {
+func (w *Workspace) decide(full *settings.Config) *trust.Loaded {
 	l := w.Trust.Decide(w.Root, full, w.always)
 	if w.opts.Filter != nil {
 		l = l.WithConfig(w.opts.Filter(l.Config))
@@ -118,7 +121,7 @@ func (w *Workspace) decide(full *hooks.Config) *hooks.Loaded {
 }
 
 // Loaded is the configuration in force with its trust decision.
-func (w *Workspace) Loaded() *hooks.Loaded { return w.Engine.Loaded() }
+func (w *Workspace) Loaded() *trust.Loaded { return w.Engine.Loaded() }
 
 // AlwaysTrusted reports whether the workspace's own hooks run without the
 // user's trust (--trust-workspace, or the editor's trustWorkspaceHooks):
@@ -129,7 +132,7 @@ func (w *Workspace) AlwaysTrusted() bool { return w.always }
 // Reload reads the settings again, decides trust for exactly what it read
 // and installs the two together; the next event uses them. Reloads take
 // turns: one that started later is never overwritten by an earlier one.
-func (w *Workspace) Reload() *hooks.Loaded {
+func (w *Workspace) Reload() *trust.Loaded {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	l := w.decide(w.load())
@@ -153,7 +156,7 @@ func (w *Workspace) stale() {
 
 // asyncDone records an async hook's run in the host's history, then tells
 // the adapter.
-func (w *Workspace) asyncDone(in hooks.Input, res hooks.Result) {
+func (w *Workspace) asyncDone(in event.Input, res hooks.Result) {
 	run, ok := w.host.Record(in.SessionID, in.MatchValue(), &res, w.opts.AsyncNote)
 	if ok && w.opts.OnAsyncRun != nil {
 		w.opts.OnAsyncRun(in, res, run)

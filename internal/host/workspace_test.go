@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 )
@@ -40,8 +41,8 @@ func project(t *testing.T) (home, root string) {
 	return home, root
 }
 
-func rmrf(root string) hooks.Input {
-	return hooks.Input{Event: hooks.PreToolUse, SessionID: "s1", Cwd: root, ToolName: "Bash", ToolUseID: "t1",
+func rmrf(root string) event.Input {
+	return event.Input{Event: event.PreToolUse, SessionID: "s1", Cwd: root, ToolName: "Bash", ToolUseID: "t1",
 		ToolInput: json.RawMessage(`{"command":"rm -rf /"}`)}
 }
 
@@ -128,7 +129,7 @@ func TestStoreErrorKeepsSessionsInMemory(t *testing.T) {
 // happened after them; an event no hook was configured for leaves none.
 func TestRecord(t *testing.T) {
 	h := host.New(host.Config{HistorySize: 10})
-	res := hooks.Result{Event: hooks.PreToolUse, Permission: hooks.PermissionAsk,
+	res := hooks.Result{Event: event.PreToolUse, Permission: hooks.PermissionAsk,
 		Runs: []hooks.Run{{Command: "ask.sh"}}}
 	for _, tc := range []struct {
 		name, note string
@@ -136,7 +137,7 @@ func TestRecord(t *testing.T) {
 		want       string
 		recorded   bool
 	}{
-		{name: "no hook configured", res: hooks.Result{Event: hooks.PreToolUse}},
+		{name: "no hook configured", res: hooks.Result{Event: event.PreToolUse}},
 		{name: "no note", res: res, recorded: true},
 		{name: "a note", res: res, note: "asked: allowed", recorded: true, want: "; asked: allowed"},
 	} {
@@ -150,7 +151,7 @@ func TestRecord(t *testing.T) {
 			}
 			require.Equal(t, before+1, h.History.Len())
 			require.Equal(t, hooks.NewEventRun("s1", "Bash", &tc.res).Outcome+tc.want, run.Outcome)
-			require.Equal(t, []hooks.EventRun{run}, h.History.List("s1", hooks.PreToolUse, 1))
+			require.Equal(t, []hooks.EventRun{run}, h.History.List("s1", event.PreToolUse, 1))
 		})
 	}
 }
@@ -164,13 +165,13 @@ func TestAsyncRunIsRecorded(t *testing.T) {
 	told := make(chan hooks.EventRun, 1)
 	h := host.New(host.Config{WaveHome: home})
 	ws := h.Open(root, host.Options{NoStore: true, AsyncNote: "async",
-		OnAsyncRun: func(_ hooks.Input, _ hooks.Result, run hooks.EventRun) { told <- run }})
+		OnAsyncRun: func(_ event.Input, _ hooks.Result, run hooks.EventRun) { told <- run }})
 	defer ws.Close()
 
-	ws.Engine.Fire(context.Background(), hooks.Input{Event: hooks.UserPromptSubmit, SessionID: "s1", Cwd: root, Prompt: "hello"})
+	ws.Engine.Fire(context.Background(), event.Input{Event: event.UserPromptSubmit, SessionID: "s1", Cwd: root, Prompt: "hello"})
 	run := <-told
 	require.Contains(t, run.Outcome, "; async")
-	require.Equal(t, []hooks.EventRun{run}, h.History.List("s1", hooks.UserPromptSubmit, 10))
+	require.Equal(t, []hooks.EventRun{run}, h.History.List("s1", event.UserPromptSubmit, 10))
 	seen, err := os.ReadFile(filepath.Join(root, "seen"))
 	require.NoError(t, err)
 	require.Equal(t, "hello\n", string(seen))

@@ -8,7 +8,8 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // configGuard is what ConfigChange needs to know about the settings files:
@@ -31,7 +32,7 @@ const codeChangeBlocked = "config-change-blocked"
 // settingsOnDisk reads every settings file that exists and that the
 // configuration reads: the user's, project's and local settings, the
 // managed file, and Claude Code's and VS Code's files when a settings file
-// imports them — through the bounded reader (hooks.Paths.ReadTexts), so a
+// imports them — through the bounded reader (settings.Paths.ReadTexts), so a
 // FIFO or /dev/zero planted at one of these paths neither hangs the server
 // nor fills its memory.
 func (s *Server) settingsOnDisk() map[string][]byte {
@@ -92,7 +93,7 @@ func (s *Server) guardConfigChanges() {
 		blocked := false
 		if src, ok := settingsSource(cfg, p); ok && counts(cfg, src) {
 			path, _ := json.Marshal(p)
-			out := s.fireObserved(s.connCtx, hooks.Input{Event: hooks.ConfigChange, Source: hooks.ConfigSource(src),
+			out := s.fireObserved(s.connCtx, event.Input{Event: event.ConfigChange, Source: settings.ConfigSource(src),
 				Extra: map[string]json.RawMessage{"file_path": path}})
 			blocked = out.Blocked
 		}
@@ -114,14 +115,14 @@ func (s *Server) guardConfigChanges() {
 
 // noteBlockedChanges adds a warning to each settings file whose change is
 // blocked, so that the editor shows why an edit has no effect.
-func (s *Server) noteBlockedChanges(cfg *hooks.Config) {
+func (s *Server) noteBlockedChanges(cfg *settings.Config) {
 	g := &s.observed.config
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for i := range cfg.Files {
 		f := &cfg.Files[i]
 		if g.held[f.Path] {
-			f.Diagnostics = append(f.Diagnostics, hooks.Diagnostic{File: f.Path, Severity: hooks.SeverityWarning, Code: codeChangeBlocked,
+			f.Diagnostics = append(f.Diagnostics, settings.Diagnostic{File: f.Path, Severity: settings.SeverityWarning, Code: codeChangeBlocked,
 				Message: "a ConfigChange hook blocked the latest change of this file: the version before it stays in force " +
 					"until the file changes again and no ConfigChange hook blocks that"})
 		}
@@ -129,24 +130,24 @@ func (s *Server) noteBlockedChanges(cfg *hooks.Config) {
 }
 
 // settingsSource is the source of a settings file of cfg.
-func settingsSource(cfg *hooks.Config, path string) (hooks.Source, bool) {
+func settingsSource(cfg *settings.Config, path string) (settings.Source, bool) {
 	for _, f := range cfg.Paths.SettingsFiles() {
 		if f.Path == path {
 			return f.Source, true
 		}
 	}
 	if dir := cfg.Paths.VSCodeHooksDir(); dir != "" && filepath.Dir(path) == dir {
-		return hooks.SourceVSCode, true
+		return settings.SourceVSCode, true
 	}
 	return 0, false
 }
 
 // counts reports whether a file of this source takes part in cfg.
-func counts(cfg *hooks.Config, src hooks.Source) bool {
+func counts(cfg *settings.Config, src settings.Source) bool {
 	switch {
 	case src.IsClaude():
 		return cfg.ImportClaudeHooks
-	case src == hooks.SourceVSCode:
+	case src == settings.SourceVSCode:
 		return cfg.ImportVSCodeHooks
 	}
 	return true

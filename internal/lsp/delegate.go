@@ -10,6 +10,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
@@ -187,7 +188,7 @@ func (s *Server) evaluateHookResult(_ context.Context, p *EvaluateHookResultPara
 // the editor is told, and an asyncRewake hook that exited 2 wakes the
 // agent: what it said is added to its session for the model at once, and
 // the editor is told that the session changed.
-func (s *Server) asyncRun(in hooks.Input, res hooks.Result, run hooks.EventRun) {
+func (s *Server) asyncRun(in event.Input, res hooks.Result, run hooks.EventRun) {
 	s.notify(notifyHookRun, run)
 	if res.Rewake == "" || in.SessionID == "" || len(res.Runs) == 0 {
 		return

@@ -7,7 +7,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // documents holds the text of the settings files open in the editor, so
@@ -53,23 +53,23 @@ func (d *documents) texts() map[string][]byte {
 // and ask diagnostics can be published beside them.
 type diagnosticSet struct {
 	mu     sync.Mutex
-	config map[string][]hooks.Diagnostic // by path
+	config map[string][]settings.Diagnostic // by path
 }
 
 func newDiagnosticSet() *diagnosticSet {
-	return &diagnosticSet{config: map[string][]hooks.Diagnostic{}}
+	return &diagnosticSet{config: map[string][]settings.Diagnostic{}}
 }
 
 // replace sets the configuration diagnostics of every settings file and
 // returns the files whose diagnostics must be (re)published.
-func (d *diagnosticSet) replace(cfg *hooks.Config) []string {
+func (d *diagnosticSet) replace(cfg *settings.Config) []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	changed := map[string]bool{}
 	for path := range d.config {
 		changed[path] = true // republish, possibly empty, to clear fixed problems
 	}
-	next := map[string][]hooks.Diagnostic{}
+	next := map[string][]settings.Diagnostic{}
 	for _, f := range cfg.Files {
 		if len(f.Diagnostics) > 0 {
 			next[f.Path] = f.Diagnostics
@@ -85,7 +85,7 @@ func (d *diagnosticSet) replace(cfg *hooks.Config) []string {
 	return out
 }
 
-func (d *diagnosticSet) forFile(path string) []hooks.Diagnostic {
+func (d *diagnosticSet) forFile(path string) []settings.Diagnostic {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.config[path]
@@ -106,7 +106,7 @@ func (d *diagnosticSet) has(code, data string) bool {
 }
 
 // toProtocol converts a configuration diagnostic for the wire.
-func toProtocol(d hooks.Diagnostic) protocol.Diagnostic {
+func toProtocol(d settings.Diagnostic) protocol.Diagnostic {
 	pd := protocol.Diagnostic{
 		Range:    toRange(d.Range),
 		Severity: protocol.DiagnosticSeverity(d.Severity),
@@ -120,7 +120,7 @@ func toProtocol(d hooks.Diagnostic) protocol.Diagnostic {
 	return pd
 }
 
-func toRange(r hooks.Range) protocol.Range {
+func toRange(r settings.Range) protocol.Range {
 	return protocol.Range{
 		Start: protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Column)},
 		End:   protocol.Position{Line: uint32(r.End.Line), Character: uint32(r.End.Column)},

@@ -9,7 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // codeAction offers the Allow/Deny answers of asks pending on the file, the
@@ -38,36 +38,36 @@ func (s *Server) codeAction(_ context.Context, p *protocol.CodeActionParams) ([]
 }
 
 // quickFix returns the fix for a diagnostic that has one.
-func (s *Server) quickFix(u protocol.DocumentURI, d hooks.Diagnostic) (protocol.CodeAction, bool) {
+func (s *Server) quickFix(u protocol.DocumentURI, d settings.Diagnostic) (protocol.CodeAction, bool) {
 	diag := []protocol.Diagnostic{toProtocol(d)}
-	edit := func(title, newText string, r hooks.Range) protocol.CodeAction {
+	edit := func(title, newText string, r settings.Range) protocol.CodeAction {
 		return protocol.CodeAction{Title: title, Kind: protocol.QuickFix, Diagnostics: diag, IsPreferred: true,
 			Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
 				u: {{Range: toRange(r), NewText: newText}}}}}
 	}
 	switch d.Code {
-	case hooks.CodeUnknownEvent, hooks.CodeUnknownKey:
+	case settings.CodeUnknownEvent, settings.CodeUnknownKey:
 		if d.Data != "" {
 			return edit(fmt.Sprintf("Change to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
 		}
-	case hooks.CodeUnknownTool:
+	case settings.CodeUnknownTool:
 		if d.Data != "" {
 			return edit(fmt.Sprintf("Change the matcher to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
 		}
-	case hooks.CodeMatcherIgnored:
+	case settings.CodeMatcherIgnored:
 		return edit("Remove the matcher (this event ignores it)", `""`, d.Range), true
-	case hooks.CodeUnknownHookType:
+	case settings.CodeUnknownHookType:
 		t := d.Data
 		if t == "" {
 			t = "command"
 		}
 		return edit(fmt.Sprintf("Change type to %q", t), fmt.Sprintf("%q", t), d.Range), true
-	case hooks.CodeMissingType:
+	case settings.CodeMissingType:
 		// The diagnostic spans the hook object; insert right after its "{".
-		at := hooks.Range{Start: hooks.Position{Line: d.Range.Start.Line, Column: d.Range.Start.Column + 1}}
+		at := settings.Range{Start: settings.Position{Line: d.Range.Start.Line, Column: d.Range.Start.Column + 1}}
 		at.End = at.Start
 		return edit(`Add "type": "command"`, ` "type": "command",`, at), true
-	case hooks.CodeNotExecutable:
+	case settings.CodeNotExecutable:
 		rel, err := s.workspaceFile(d.Data)
 		if err != nil {
 			return protocol.CodeAction{}, false // not the server's to change
@@ -136,7 +136,7 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 // a client can send this command with any path, and a repository can name
 // any file (~/notes.txt) in a hook command.
 func (s *Server) makeExecutable(path string) error {
-	if !s.diagnostics.has(hooks.CodeNotExecutable, path) {
+	if !s.diagnostics.has(settings.CodeNotExecutable, path) {
 		return badParam("arguments[0]", "%q is not a hook script flagged as not executable", path)
 	}
 	rel, err := s.workspaceFile(path)

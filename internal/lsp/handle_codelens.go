@@ -7,8 +7,10 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // codeLens puts "Run hook" above every hook command of a settings file,
@@ -37,7 +39,7 @@ func (s *Server) codeLens(_ context.Context, p *protocol.CodeLensParams) ([]prot
 
 // RunHookResult is what a hook did with sample input, for "Run hook".
 type RunHookResult struct {
-	Event   hooks.Event `json:"event"`
+	Event   event.Event `json:"event"`
 	Command string      `json:"command"`
 	Stdin   string      `json:"stdin"`
 	Outcome string      `json:"outcome"`
@@ -71,7 +73,7 @@ func (s *Server) runHookCommand(ctx context.Context, args []any) (*RunHookResult
 	in := hooks.SampleInput(h.Event, "sample", filepath.Join(s.store.Dir(), "session_sample.json"), s.root)
 	res := s.engine.FireHook(ctx, h, in)
 	command := h.Command
-	if h.Type != hooks.TypeCommand {
+	if h.Type != settings.TypeCommand {
 		command = h.Display() // POST <url>, prompt: …, mcp_tool server/tool
 	}
 	out := &RunHookResult{Event: h.Event, Command: command, Stdin: string(res.Stdin), Outcome: hooks.Summary(&res)}

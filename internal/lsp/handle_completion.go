@@ -5,7 +5,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // completion offers what fits where the cursor is in a settings file: event
@@ -23,50 +24,50 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (*p
 	add := func(label string, kind protocol.CompletionItemKind, doc string) {
 		list.Items = append(list.Items, protocol.CompletionItem{Label: label, Kind: kind, Detail: doc})
 	}
-	place := hooks.Locate(text, off).Place()
+	place := Locate(text, off).Place()
 	switch place.Kind {
-	case hooks.PlaceRootKey:
-		for _, k := range hooks.RootKeys {
-			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
+	case PlaceRootKey:
+		for _, k := range settings.RootKeys {
+			add(k, protocol.CompletionItemKindProperty, settings.KeyDocs[k])
 		}
-	case hooks.PlaceEventKey:
-		for _, e := range hooks.Events() {
-			spec, _ := hooks.Spec(e)
+	case PlaceEventKey:
+		for _, e := range event.Events() {
+			spec, _ := event.Spec(e)
 			add(string(e), protocol.CompletionItemKindEvent, spec.Summary)
 		}
-	case hooks.PlaceGroupKey:
-		add("matcher", protocol.CompletionItemKindProperty, hooks.KeyDocs["matcher"])
+	case PlaceGroupKey:
+		add("matcher", protocol.CompletionItemKindProperty, settings.KeyDocs["matcher"])
 		add("hooks", protocol.CompletionItemKindProperty, "The commands of this matcher group.")
-	case hooks.PlaceHookKey:
-		for _, k := range hooks.HookKeys {
-			add(k, protocol.CompletionItemKindProperty, hooks.KeyDocs[k])
+	case PlaceHookKey:
+		for _, k := range settings.HookKeys {
+			add(k, protocol.CompletionItemKindProperty, settings.KeyDocs[k])
 		}
-	case hooks.PlaceHookValue:
+	case PlaceHookValue:
 		switch place.Key {
 		case "type":
-			for _, t := range hooks.HookTypes {
-				add(t, protocol.CompletionItemKindValue, hooks.KeyDocs["type"])
+			for _, t := range settings.HookTypes {
+				add(t, protocol.CompletionItemKindValue, settings.KeyDocs["type"])
 			}
 		case "shell":
-			for _, sh := range hooks.Shells {
-				add(sh, protocol.CompletionItemKindValue, hooks.KeyDocs["shell"])
+			for _, sh := range settings.Shells {
+				add(sh, protocol.CompletionItemKindValue, settings.KeyDocs["shell"])
 			}
 		case "onFailure":
-			for _, v := range hooks.OnFailureValues {
-				add(v, protocol.CompletionItemKindValue, hooks.KeyDocs["onFailure"])
+			for _, v := range settings.OnFailureValues {
+				add(v, protocol.CompletionItemKindValue, settings.KeyDocs["onFailure"])
 			}
 		}
-	case hooks.PlaceMatcher:
+	case PlaceMatcher:
 		// The event's own values (PreSkillShellCommand's shells too), else
 		// tool names for the tool events; nothing for names the user chose.
-		spec, ok := hooks.Spec(place.Event)
-		if vals := hooks.MatcherValues[place.Event]; ok && (len(vals) > 0 || !hooks.ToolEvent(place.Event)) {
+		spec, ok := event.Spec(place.Event)
+		if vals := event.MatcherValues[place.Event]; ok && (len(vals) > 0 || !event.ToolEvent(place.Event)) {
 			for _, v := range vals {
 				add(v, protocol.CompletionItemKindValue, "compared with "+spec.MatchField)
 			}
 			break
 		}
-		for _, t := range hooks.KnownTools {
+		for _, t := range settings.KnownTools {
 			add(t, protocol.CompletionItemKindValue, "tool name")
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
@@ -27,8 +28,8 @@ func (s *Server) sessionStart(ctx context.Context, p *SessionStartParams) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.event(ctx, sess, hooks.SessionStart, p.Source, "SessionStart hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
-		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.SessionStart, Source: p.Source}, Client: p.input()})
+	out, err := s.event(ctx, sess, event.SessionStart, p.Source, "SessionStart hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: event.Input{Event: event.SessionStart, Source: p.Source}, Client: p.input()})
 	})
 	if err != nil {
 		return nil, err
@@ -41,8 +42,8 @@ func (s *Server) userPromptSubmit(ctx context.Context, p *UserPromptSubmitParams
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.event(ctx, sess, hooks.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
-		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.UserPromptSubmit, Prompt: p.Prompt}, Client: p.input()})
+	out, err := s.event(ctx, sess, event.UserPromptSubmit, "", "UserPromptSubmit hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: event.Input{Event: event.UserPromptSubmit, Prompt: p.Prompt}, Client: p.input()})
 	})
 	return wire.Flow(out), err
 }
@@ -53,8 +54,8 @@ func (s *Server) preToolUse(ctx context.Context, p *PreToolUseParams) (*PreToolU
 		return nil, err
 	}
 	p.ToolInput = rawjson.OrEmptyObject(p.ToolInput) // on the wire a call without input has {}; the session checks the call
-	out, err := s.event(ctx, sess, hooks.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context, ask session.AskFunc) (session.Outcome, error) {
-		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.PreToolUse, ToolUseID: p.ToolUseID, ToolName: p.ToolName,
+	out, err := s.event(ctx, sess, event.PreToolUse, p.ToolName, "PreToolUse hooks for "+p.ToolName, func(ctx context.Context, ask session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: event.Input{Event: event.PreToolUse, ToolUseID: p.ToolUseID, ToolName: p.ToolName,
 			ToolInput: p.ToolInput}, Client: p.input(), Ask: ask})
 	})
 	if err != nil {
@@ -74,8 +75,8 @@ func (s *Server) postToolUse(ctx context.Context, p *PostToolUseParams) (*FlowRe
 	}
 	client := p.input()
 	client.DurationMs = p.DurationMs
-	out, err := s.event(ctx, sess, hooks.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
-		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.PostToolUse, ToolUseID: p.ToolUseID, ToolName: p.ToolName,
+	out, err := s.event(ctx, sess, event.PostToolUse, p.ToolName, "PostToolUse hooks for "+p.ToolName, func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: event.Input{Event: event.PostToolUse, ToolUseID: p.ToolUseID, ToolName: p.ToolName,
 			ToolInput: p.ToolInput, ToolResponse: p.ToolResponse}, Client: client})
 	})
 	return wire.Flow(out), err
@@ -86,8 +87,8 @@ func (s *Server) stop(ctx context.Context, p *StopParams) (*FlowResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.event(ctx, sess, hooks.Stop, "", "Stop hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
-		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.Stop}, Client: p.input()})
+	out, err := s.event(ctx, sess, event.Stop, "", "Stop hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: event.Input{Event: event.Stop}, Client: p.input()})
 	})
 	return wire.Flow(out), err
 }
@@ -100,8 +101,8 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 	if p.Reason == "" {
 		p.Reason = "other"
 	}
-	out, err := s.event(ctx, sess, hooks.SessionEnd, p.Reason, "SessionEnd hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
-		return sess.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.SessionEnd, Reason: p.Reason}, Client: p.input()})
+	out, err := s.event(ctx, sess, event.SessionEnd, p.Reason, "SessionEnd hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+		return sess.Report(ctx, session.Report{Input: event.Input{Event: event.SessionEnd, Reason: p.Reason}, Client: p.input()})
 	})
 	if err != nil {
 		return nil, err
@@ -117,7 +118,7 @@ func (s *Server) sessionEnd(ctx context.Context, p *SessionEndParams) (*BlocksRe
 // fire runs the event with the context the progress's Cancel cancels, and
 // with the server's ask for a PreToolUse "ask", which ends the progress
 // before the user is asked (askEnding). sess becomes the active session.
-func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Event, matchValue, title string,
+func (s *Server) event(ctx context.Context, sess *session.Session, ev event.Event, matchValue, title string,
 	fire func(ctx context.Context, ask session.AskFunc) (session.Outcome, error)) (session.Outcome, error) {
 	s.noteActive(sess, ev)
 	return s.runEvent(ctx, sess, ev, matchValue, title, fire)
@@ -125,7 +126,7 @@ func (s *Server) event(ctx context.Context, sess *session.Session, ev hooks.Even
 
 // runEvent is event without making sess the active session: the events
 // the server fires itself (observed.go) run through it directly.
-func (s *Server) runEvent(ctx context.Context, sess *session.Session, ev hooks.Event, matchValue, title string,
+func (s *Server) runEvent(ctx context.Context, sess *session.Session, ev event.Event, matchValue, title string,
 	fire func(ctx context.Context, ask session.AskFunc) (session.Outcome, error)) (session.Outcome, error) {
 	fireCtx, endProgress, done := s.startProgress(ctx, func() string {
 		if msgs := s.engine.StatusMessages(ev, matchValue); len(msgs) > 0 {

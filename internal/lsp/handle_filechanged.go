@@ -9,7 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/watcher"
 )
 
@@ -184,7 +184,7 @@ func (s *Server) registerWatches() {
 // reports to a file on the watch list; other files are not the server's
 // business (settings files have their own watcher).
 func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeWatchedFilesParams) {
-	var ins []hooks.Input
+	var ins []event.Input
 	for _, ch := range p.Changes {
 		if ch == nil {
 			continue
@@ -207,7 +207,7 @@ func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 // server's own watcher saw change: add, change or unlink by whether the
 // file exists now and did before.
 func (s *Server) watchedFilesChanged(paths []string) {
-	var ins []hooks.Input
+	var ins []event.Input
 	for _, p := range paths {
 		_, err := os.Stat(p)
 		now := err == nil
@@ -238,8 +238,8 @@ func (s *Server) isFallbackWatched(path string) bool {
 	return ok && !s.observed.files.dynamicReg && s.observed.files.listed[path]
 }
 
-func fileChangedInput(path, kind string) hooks.Input {
+func fileChangedInput(path, kind string) event.Input {
 	p, _ := json.Marshal(path)
 	k, _ := json.Marshal(kind)
-	return hooks.Input{Event: hooks.FileChanged, Extra: map[string]json.RawMessage{"file_path": p, "event": k}}
+	return event.Input{Event: event.FileChanged, Extra: map[string]json.RawMessage{"file_path": p, "event": k}}
 }

@@ -13,11 +13,14 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/hooktest"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // This file is the editors' side of `wavehooks test`: a "▶ Run tests" code
@@ -33,7 +36,7 @@ const commandRunTests = "wave.runTests"
 const codeTestFailed = "wave.testFailed"
 
 // maxCaseFileBytes bounds a case file the server reads: as a settings file.
-const maxCaseFileBytes = hooks.MaxSettingsFileBytes
+const maxCaseFileBytes = settings.MaxSettingsFileBytes
 
 // RunTestsResult is what wave.runTests did with a case file.
 type RunTestsResult struct {
@@ -198,7 +201,7 @@ func (s *Server) runTestsCommand(ctx context.Context, args []any) (*RunTestsResu
 		return nil, err // cancelled before any case ran
 	}
 	spans := caseSpans(text)
-	idx := hooks.NewLineIndex(text)
+	idx := settings.NewLineIndex(text)
 	var diags []protocol.Diagnostic
 	for _, o := range rep.Outcomes {
 		start := offsetOf(text, o.Case.Line, o.Case.Col)
@@ -279,7 +282,7 @@ func (s *Server) testHost() hooktest.Host {
 	always := s.ws.AlwaysTrusted()
 	return hooktest.Host{
 		Prepare: host.PrepareInput,
-		Fire: func(ctx context.Context, paths hooks.Paths, texts map[string][]byte, _ bool, in hooks.Input) (hooks.Result, *hooks.Loaded) {
+		Fire: func(ctx context.Context, paths settings.Paths, texts map[string][]byte, _ bool, in event.Input) (hooks.Result, *trust.Loaded) {
 			hc := host.Config{WaveHome: paths.WaveHome, ClaudeHome: paths.ClaudeHome, ManagedFile: paths.ManagedFile}
 			ws := host.New(hc).Open(paths.ProjectRoot, host.Options{
 				NoStore:        true,
@@ -348,6 +351,6 @@ func fileErrorDiagnostic(text []byte, fe *hooktest.FileError) protocol.Diagnosti
 	} else {
 		end = len(text)
 	}
-	return protocol.Diagnostic{Range: toRange(hooks.NewLineIndex(text).Span(start, end)), Severity: protocol.DiagnosticSeverityError,
+	return protocol.Diagnostic{Range: toRange(settings.NewLineIndex(text).Span(start, end)), Severity: protocol.DiagnosticSeverityError,
 		Code: codeTestFailed, Source: "wavehooks", Message: safetext.Line(fe.Msg, 0)}
 }

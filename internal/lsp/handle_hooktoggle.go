@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // This file is the editors' "toggle one hook" command: wave/listHooks lists
@@ -61,7 +61,7 @@ type ToggleHookResult struct {
 // savedConfig is the configuration of the settings files as saved: what
 // `wavehooks hooks list` reads, so that both give a hook the same id, and
 // a workspace's hooks are listed (and may be turned off) before trust.
-func (s *Server) savedConfig() *hooks.Config { return hooks.Load(s.paths, nil) }
+func (s *Server) savedConfig() *settings.Config { return settings.Load(s.paths, nil) }
 
 // listHooks is wave/listHooks.
 func (s *Server) listHooks(context.Context, *struct{}) (*ListHooksResult, error) {
@@ -69,7 +69,7 @@ func (s *Server) listHooks(context.Context, *struct{}) (*ListHooksResult, error)
 	out := &ListHooksResult{Hooks: []HookListing{}}
 	for i := range cfg.Hooks {
 		h := &cfg.Hooks[i]
-		l := HookListing{ID: hooks.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
+		l := HookListing{ID: settings.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
 			Line: h.Place.Range.Start.Line + 1, Event: string(h.Event), Matcher: h.Matcher.String(), Command: h.Display()}
 		if h.Disabled {
 			_, l.Why = cfg.Active(h)
@@ -93,7 +93,7 @@ func (s *Server) toggleHookCommand(args []any) (*ToggleHookResult, error) {
 	if id == "" {
 		return nil, badParam("arguments[0]", "must be a hook id (wave/listHooks)")
 	}
-	h, err := hooks.FindHook(s.savedConfig(), id)
+	h, err := settings.FindHook(s.savedConfig(), id)
 	if err != nil {
 		return nil, badParam("arguments[0]", "%v", err)
 	}
@@ -107,7 +107,7 @@ func (s *Server) toggleHookCommand(args []any) (*ToggleHookResult, error) {
 	}
 	path := filepath.Clean(h.File)
 	if open, ok := s.docs.get(path); ok {
-		saved, err := safefile.ReadFile(h.File, hooks.MaxSettingsFileBytes)
+		saved, err := safefile.ReadFile(h.File, settings.MaxSettingsFileBytes)
 		before, _ := s.toggled.Load(path)
 		// A buffer that holds what an earlier toggle replaced is only behind
 		// the file (an editor that has not reloaded it yet), not edited.
@@ -128,6 +128,6 @@ func (s *Server) toggleHookCommand(args []any) (*ToggleHookResult, error) {
 			state += " (a workspace hook: it runs once the workspace is trusted with it on)"
 		}
 	}
-	return &ToggleHookResult{ID: hooks.HookID(h), Enabled: on, Event: string(h.Event), File: h.File, Command: h.Display(),
+	return &ToggleHookResult{ID: settings.HookID(h), Enabled: on, Event: string(h.Event), File: h.File, Command: h.Display(),
 		Message: fmt.Sprintf("%s hook `%s` is %s", h.Event, safetext.Line(h.Display(), promptItemRunes), state)}, nil
 }

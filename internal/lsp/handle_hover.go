@@ -5,7 +5,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // hover explains event names (when the event fires, its stdin fields, what
@@ -15,45 +16,45 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 	if err != nil || !ok {
 		return nil, err
 	}
-	loc := hooks.Locate(text, off)
+	loc := Locate(text, off)
 	if !loc.InString {
 		return nil, nil
 	}
 	var doc string
 	switch place := loc.Place(); place.Kind {
-	case hooks.PlaceEventKey:
-		doc, _ = hooks.EventDoc(hooks.Event(loc.Text))
-	case hooks.PlaceRootKey, hooks.PlaceGroupKey, hooks.PlaceHookKey:
-		doc = hooks.KeyDocs[loc.Text]
-	case hooks.PlaceMatcher:
-		if m, err := hooks.CompileMatcherFor(place.Event, loc.Text); err == nil {
+	case PlaceEventKey:
+		doc, _ = settings.EventDoc(event.Event(loc.Text))
+	case PlaceRootKey, PlaceGroupKey, PlaceHookKey:
+		doc = settings.KeyDocs[loc.Text]
+	case PlaceMatcher:
+		if m, err := settings.CompileMatcherFor(place.Event, loc.Text); err == nil {
 			doc = "Matcher: " + describeMatcherFor(place.Event, m)
 		}
 	}
 	if doc == "" {
 		return nil, nil
 	}
-	r := toRange(hooks.NewLineIndex(text).Span(loc.Start, loc.End))
+	r := toRange(settings.NewLineIndex(text).Span(loc.Start, loc.End))
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}, Range: &r}, nil
 }
 
-func describeMatcher(m *hooks.Matcher) string {
+func describeMatcher(m *settings.Matcher) string {
 	return m.Explain("Bash") + "; " + m.Explain("Write")
 }
 
 // describeMatcherFor explains a matcher with values its event is matched
 // against: tool names for tool events, the documented values otherwise; an
 // event that ignores matchers says so.
-func describeMatcherFor(ev hooks.Event, m *hooks.Matcher) string {
-	spec, known := hooks.Spec(ev)
-	switch vals := hooks.MatcherValues[ev]; {
+func describeMatcherFor(ev event.Event, m *settings.Matcher) string {
+	spec, known := event.Spec(ev)
+	switch vals := event.MatcherValues[ev]; {
 	case !known:
 		return describeMatcher(m)
 	case !ev.UsesMatcher():
 		return string(ev) + " ignores matchers: its hooks run on every " + string(ev)
 	case len(vals) >= 2:
 		return "compared with `" + spec.MatchField + "`: " + m.Explain(vals[0]) + "; " + m.Explain(vals[1])
-	case hooks.ToolEvent(ev):
+	case event.ToolEvent(ev):
 		return describeMatcher(m)
 	default:
 		return "compared with `" + spec.MatchField + "`"
@@ -73,9 +74,9 @@ func (s *Server) settingsText(u protocol.DocumentURI, pos protocol.Position) ([]
 	}
 	text, ok := s.docs.get(path)
 	if !ok {
-		if text, err = hooks.ReadSettingsText(path); err != nil {
+		if text, err = settings.ReadSettingsText(path); err != nil {
 			return nil, 0, false, nil
 		}
 	}
-	return text, hooks.NewLineIndex(text).Offset(hooks.Position{Line: int(pos.Line), Column: int(pos.Character)}), true, nil
+	return text, settings.NewLineIndex(text).Offset(settings.Position{Line: int(pos.Line), Column: int(pos.Character)}), true, nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
@@ -28,7 +28,7 @@ func (s *Server) postToolBatch(ctx context.Context, p *PostToolBatchParams) (*Fl
 			return nil, badParam("toolUseIds", "the session has no tool call %q", id)
 		}
 	}
-	out, err := s.event(ctx, sess, hooks.PostToolBatch, "", "PostToolBatch hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
+	out, err := s.event(ctx, sess, event.PostToolBatch, "", "PostToolBatch hooks", func(ctx context.Context, _ session.AskFunc) (session.Outcome, error) {
 		return sess.PostToolBatch(ctx, p.ToolUseIDs)
 	})
 	if err != nil {
@@ -40,7 +40,7 @@ func (s *Server) postToolBatch(ctx context.Context, p *PostToolBatchParams) (*Fl
 // didChangeWorkspaceFolders fires DirectoryAdded (source
 // "workspace_folder") for each folder the editor added.
 func (s *Server) didChangeWorkspaceFolders(_ context.Context, p *protocol.DidChangeWorkspaceFoldersParams) {
-	var ins []hooks.Input
+	var ins []event.Input
 	for _, f := range p.Event.Added {
 		dir, ok := localPath(f.URI)
 		if !ok {
@@ -48,7 +48,7 @@ func (s *Server) didChangeWorkspaceFolders(_ context.Context, p *protocol.DidCha
 			continue
 		}
 		raw, _ := json.Marshal(dir)
-		ins = append(ins, hooks.Input{Event: hooks.DirectoryAdded, Source: "workspace_folder",
+		ins = append(ins, event.Input{Event: event.DirectoryAdded, Source: "workspace_folder",
 			Extra: map[string]json.RawMessage{"directory": raw}})
 	}
 	s.goObserved(ins...)

@@ -15,6 +15,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // initializeParams is the part of LSP's InitializeParams the server reads.
@@ -98,7 +99,7 @@ func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeRes
 		home = filepath.Clean(o)
 	}
 	if home == "" {
-		home = hooks.DefaultWaveHome()
+		home = settings.DefaultWaveHome()
 	}
 	if t := p.InitializationOptions.AskTimeoutSeconds; t != nil {
 		d, err := askTimeout(*t)
@@ -241,6 +242,6 @@ func (s *Server) exit() {
 // loadBuffers reads every settings file with the editor's unsaved text for
 // open files, which is diagnosed but never run (what runs is loaded by the
 // host's workspace, internal/host).
-func (s *Server) loadBuffers() *hooks.Config {
-	return hooks.Load(s.paths, s.docs.texts())
+func (s *Server) loadBuffers() *settings.Config {
+	return settings.Load(s.paths, s.docs.texts())
 }

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/wire"
@@ -18,22 +18,22 @@ func (s *Server) runHooks(ctx context.Context, p *RunHooksParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev := hooks.Event(p.Event)
-	if _, ok := hooks.Spec(ev); !ok {
+	ev := event.Event(p.Event)
+	if _, ok := event.Spec(ev); !ok {
 		return nil, badParam("event", "unknown event %q", p.Event)
 	}
 	raw := bytes.TrimSpace(p.Input)
 	if len(raw) > 0 && raw[0] != '{' && string(raw) != "null" {
 		return nil, badParam("input", "must be an object of the event's stdin fields")
 	}
-	in, err := hooks.ParseInput(ev, raw)
+	in, err := event.ParseInput(ev, raw)
 	if err != nil {
 		return nil, badParam("input", "%v", err)
 	}
 	switch ev {
-	case hooks.PreToolUse, hooks.PostToolUse:
+	case event.PreToolUse, event.PostToolUse:
 		in.ToolInput = rawjson.OrEmptyObject(in.ToolInput) // as a hook's stdin has it; the session checks the call
-	case hooks.SessionStart:
+	case event.SessionStart:
 		if in.Source == "" {
 			in.Source = "startup"
 		}

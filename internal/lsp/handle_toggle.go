@@ -5,7 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // toggleActions are the "Disable this hook" / "Enable this hook" code
@@ -17,18 +17,18 @@ func (s *Server) toggleActions(u protocol.DocumentURI, path string, r protocol.R
 	text, open := s.docs.get(path)
 	if !open {
 		var err error
-		if text, err = hooks.ReadSettingsText(path); err != nil {
+		if text, err = settings.ReadSettingsText(path); err != nil {
 			return nil
 		}
 	}
-	src := hooks.SourceVSCode // a file of VS Code's hook directory unless it is one of ours
+	src := settings.SourceVSCode // a file of VS Code's hook directory unless it is one of ours
 	for _, f := range s.engine.Config().Paths.SettingsFiles() {
 		if filepath.Clean(f.Path) == path {
 			src = f.Source
 		}
 	}
-	f := hooks.ParseFile(path, src, text, s.root)
-	idx := hooks.NewLineIndex(text)
+	f := settings.ParseFile(path, src, text, s.root)
+	idx := settings.NewLineIndex(text)
 	var out []protocol.CodeAction
 	for i := range f.Hooks {
 		h := &f.Hooks[i]
@@ -42,7 +42,7 @@ func (s *Server) toggleActions(u protocol.DocumentURI, path string, r protocol.R
 				title, group = "Enable this hook's matcher group", true
 			}
 		}
-		edit, err := hooks.EnableEdit(text, h.Event, h.Place, on, group)
+		edit, err := settings.EnableEdit(text, h.Event, h.Place, on, group)
 		if err != nil {
 			continue
 		}

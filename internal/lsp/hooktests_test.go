@@ -14,8 +14,10 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/lsp"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // guardSettings is a user settings file whose PreToolUse hook denies
@@ -223,21 +225,21 @@ func TestRunTestsOwnSettingsNeedTrust(t *testing.T) {
 func TestListAndToggleHook(t *testing.T) {
 	text := "{\n  // the guard\n  \"hooks\": {\"Stop\": [{\"hooks\": [\n    {\"type\": \"command\", \"command\": \"echo 'tests first' >&2; exit 2\"}\n  ]}]}\n}\n"
 	e := startEditor(t, editorOpts{settings: text})
-	settings := filepath.Join(e.home, "settings.json")
+	settingsFile := filepath.Join(e.home, "settings.json")
 	sid, _ := e.startSession()
 	var list lsp.ListHooksResult
 	require.NoError(t, e.call("wave/listHooks", nil, &list))
 	require.Len(t, list.Hooks, 1)
 	h := list.Hooks[0]
-	cfg := hooks.Load(hooks.Paths{WaveHome: e.home, ProjectRoot: e.root}, nil)
-	require.Equal(t, hooks.HookID(&cfg.Hooks[0]), h.ID)
-	require.Equal(t, lsp.HookListing{ID: h.ID, Enabled: true, Source: "user", File: settings, Line: 4, Event: "Stop", Command: "echo 'tests first' >&2; exit 2"}, h)
+	cfg := settings.Load(settings.Paths{WaveHome: e.home, ProjectRoot: e.root}, nil)
+	require.Equal(t, settings.HookID(&cfg.Hooks[0]), h.ID)
+	require.Equal(t, lsp.HookListing{ID: h.ID, Enabled: true, Source: "user", File: settingsFile, Line: 4, Event: "Stop", Command: "echo 'tests first' >&2; exit 2"}, h)
 
 	var res lsp.ToggleHookResult
 	require.NoError(t, e.call("workspace/executeCommand", map[string]any{"command": "wave.toggleHook", "arguments": []any{h.ID}}, &res))
 	require.False(t, res.Enabled)
 	require.Contains(t, res.Message, "is off")
-	b, err := os.ReadFile(settings)
+	b, err := os.ReadFile(settingsFile)
 	require.NoError(t, err)
 	require.Equal(t, strings.Replace(text, `exit 2"}`, `exit 2", "enabled": false}`, 1), string(b))
 	require.Equal(t, false, e.mustCall("wave/stop", map[string]any{"sessionId": sid})["blocked"], "off at once")
@@ -264,7 +266,7 @@ func TestHookRunsIncludeRunLog(t *testing.T) {
 	home := t.TempDir()
 	log := hooks.NewRunLog(hooks.RunLogDir(home))
 	proxyRun := func(sid string) hooks.EventRun {
-		return hooks.EventRun{ID: 1, Time: time.Now(), SessionID: sid, Event: hooks.PreToolUse, MatchValue: "Bash",
+		return hooks.EventRun{ID: 1, Time: time.Now(), SessionID: sid, Event: event.PreToolUse, MatchValue: "Bash",
 			Stdin: `{"tool_name":"Bash"}`, Hooks: []hooks.Run{{Command: "deny-rm.sh", Ran: true}}, Outcome: "deny; 1 of 1 hook(s) ran"}
 	}
 	require.NoError(t, log.Append(proxyRun("acp-before")))
@@ -346,7 +348,7 @@ func TestRunLogFeedIsBounded(t *testing.T) {
 	appendRuns := func(from, to int) {
 		for i := from; i <= to; i++ {
 			require.NoError(t, log.Append(hooks.EventRun{ID: uint64(i), Time: time.Now(), SessionID: fmt.Sprintf("acp-%02d", i),
-				Event: hooks.Stop, Hooks: []hooks.Run{}, Outcome: "0 of 0 hook(s) ran"}))
+				Event: event.Stop, Hooks: []hooks.Run{}, Outcome: "0 of 0 hook(s) ran"}))
 		}
 	}
 	sessions := func(e *editor) []string {

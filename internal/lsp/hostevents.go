@@ -3,25 +3,26 @@ package lsp
 import (
 	"fmt"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // serverFiredEvents are the events the server fires itself, whatever the
 // host sends: settings changes, watched files and workspace folders.
-var serverFiredEvents = map[hooks.Event]bool{hooks.ConfigChange: true, hooks.FileChanged: true, hooks.DirectoryAdded: true}
+var serverFiredEvents = map[event.Event]bool{event.ConfigChange: true, event.FileChanged: true, event.DirectoryAdded: true}
 
 // hostEventSet reads initializationOptions.hostEvents, the events the
 // agent host says it fires: nil when the host does not say (then no hook
 // is flagged), else the set of known events it names. A name this server
 // does not know (a newer host's event) is left out, not refused.
-func hostEventSet(names []string) map[hooks.Event]bool {
+func hostEventSet(names []string) map[event.Event]bool {
 	if names == nil {
 		return nil
 	}
-	set := map[hooks.Event]bool{}
+	set := map[event.Event]bool{}
 	for _, n := range names {
-		if _, ok := hooks.Spec(hooks.Event(n)); ok {
-			set[hooks.Event(n)] = true
+		if _, ok := event.Spec(event.Event(n)); ok {
+			set[event.Event(n)] = true
 		}
 	}
 	return set
@@ -35,7 +36,7 @@ const CodeEventNotSent = "event-not-sent"
 // host never fires and the server does not fire itself, so that a hook
 // written for another agent does not wait in vain (UserPromptSubmit in a
 // host that does not report prompts).
-func (s *Server) explainHostEvents(cfg *hooks.Config) {
+func (s *Server) explainHostEvents(cfg *settings.Config) {
 	if s.hostEvents == nil {
 		return
 	}
@@ -46,7 +47,7 @@ func (s *Server) explainHostEvents(cfg *hooks.Config) {
 			if s.hostEvents[h.Event] || serverFiredEvents[h.Event] {
 				continue
 			}
-			f.Diagnostics = append(f.Diagnostics, hooks.Diagnostic{File: f.Path, Range: h.Place.Range, Severity: hooks.SeverityWarning,
+			f.Diagnostics = append(f.Diagnostics, settings.Diagnostic{File: f.Path, Range: h.Place.Range, Severity: settings.SeverityWarning,
 				Code: CodeEventNotSent, Message: fmt.Sprintf("the agent host never sends %s (it said which events it fires when it started the server): this hook never runs here", h.Event)})
 		}
 	}

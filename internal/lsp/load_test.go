@@ -13,9 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/lsp"
 	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Load: loadSessions sessions of loadEvents events each, all at once over one
@@ -270,12 +271,12 @@ func TestLoadReloadStorm(t *testing.T) {
 		return `{"hooks": {"UserPromptSubmit": ` + hook + `, "PreToolUse": ` + hook + `, "Stop": ` + hook + `}}`
 	}
 	trusted, untrusted := project("trusted-ran"), project("untrusted-ran")
-	settings := filepath.Join(root, ".wave", "settings.json")
-	require.NoError(t, os.MkdirAll(filepath.Dir(settings), 0o755))
-	require.NoError(t, os.WriteFile(settings, []byte(trusted), 0o644))
+	settingsJSON := filepath.Join(root, ".wave", "settings.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(settingsJSON), 0o755))
+	require.NoError(t, os.WriteFile(settingsJSON, []byte(trusted), 0o644))
 	// The user trusted this version in an earlier session.
-	paths := hooks.Paths{WaveHome: home, ProjectRoot: root}
-	require.NoError(t, hooks.NewTrustStore(home).Trust(root, hooks.WorkspaceHash(hooks.Load(paths, nil))))
+	paths := settings.Paths{WaveHome: home, ProjectRoot: root}
+	require.NoError(t, trust.NewTrustStore(home).Trust(root, trust.WorkspaceHash(settings.Load(paths, nil))))
 
 	clients := make([]*editor, stormClients)
 	for k := range clients {
@@ -332,7 +333,7 @@ func TestLoadReloadStorm(t *testing.T) {
 		if i%2 == 0 {
 			text = untrusted
 		}
-		require.NoError(t, os.WriteFile(settings, []byte(text), 0o644))
+		require.NoError(t, os.WriteFile(settingsJSON, []byte(text), 0o644))
 		time.Sleep(stormInterval)
 	}
 	close(stop)
@@ -348,8 +349,8 @@ func TestLoadReloadStorm(t *testing.T) {
 	require.NoFileExists(t, filepath.Join(root, "untrusted-ran"), "a never-trusted hook ran during the storm")
 
 	// Back on the trusted version, its hook runs again: the storm did not just switch every hook off.
-	require.NoError(t, os.WriteFile(settings+".tmp", []byte(trusted), 0o644))
-	require.NoError(t, os.Rename(settings+".tmp", settings))
+	require.NoError(t, os.WriteFile(settingsJSON+".tmp", []byte(trusted), 0o644))
+	require.NoError(t, os.Rename(settingsJSON+".tmp", settingsJSON))
 	require.NoError(t, os.RemoveAll(filepath.Join(root, "trusted-ran")))
 	require.Eventually(t, func() bool {
 		_ = clients[0].call("wave/stop", map[string]any{"sessionId": ids[0]}, nil)

@@ -9,8 +9,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -44,14 +44,14 @@ func newObservedState() *observedState { return &observedState{} }
 // event, and no session once it ends; the events the server fires itself
 // change nothing (fireObserved runs them through runEvent, which does not
 // call this).
-func (s *Server) noteActive(sess *session.Session, ev hooks.Event) {
+func (s *Server) noteActive(sess *session.Session, ev event.Event) {
 	o := s.observed
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	switch {
-	case ev == hooks.SessionEnd && o.active == sess.ID():
+	case ev == event.SessionEnd && o.active == sess.ID():
 		o.active = ""
-	case ev != hooks.SessionEnd:
+	case ev != event.SessionEnd:
 		o.active = sess.ID()
 	}
 }
@@ -88,7 +88,7 @@ func (s *Server) activeSession() *session.Session {
 // the user is shown as messages. It returns the outcome the session
 // applied, or, without a session, the same fields read from the hooks'
 // answer.
-func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outcome {
+func (s *Server) fireObserved(ctx context.Context, in event.Input) session.Outcome {
 	title := string(in.Event) + " hooks"
 	if !s.hasHooks(in.Event) {
 		// Nothing to run: leave the session, the history and the editor alone.
@@ -128,7 +128,7 @@ func (s *Server) fireObserved(ctx context.Context, in hooks.Input) session.Outco
 // and notifications must keep flowing), one at a time and in order, tracked
 // so that Serve waits for them. (ConfigChange does not come through here:
 // a reload fires it, and reloads already take turns.)
-func (s *Server) goObserved(ins ...hooks.Input) {
+func (s *Server) goObserved(ins ...event.Input) {
 	if s.connCtx.Err() != nil || len(ins) == 0 {
 		return
 	}
@@ -154,7 +154,7 @@ func localPath(raw string) (string, bool) {
 }
 
 // hasHooks reports whether the configuration in force has any hook for ev.
-func (s *Server) hasHooks(ev hooks.Event) bool {
+func (s *Server) hasHooks(ev event.Event) bool {
 	cfg := s.engine.Config()
 	for i := range cfg.Hooks {
 		if cfg.Hooks[i].Event == ev {

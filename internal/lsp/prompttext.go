@@ -1,8 +1,8 @@
 package lsp
 
 import (
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Bounds of what one prompt shows: a repository's text must not push the
@@ -15,6 +15,6 @@ const (
 
 // trustMessage is the trust prompt for l: host.TrustListing, the same
 // listing `wavehooks trust` shows, and the editor's question.
-func trustMessage(root string, l *hooks.Loaded) string {
+func trustMessage(root string, l *trust.Loaded) string {
 	return host.TrustListing(root, l) + "Trust them?"
 }

@@ -215,7 +215,7 @@ func tsType(t reflect.Type, names map[reflect.Type]string) string {
 	}
 	marshals := t.Implements(reflect.TypeFor[encoding.TextMarshaler]()) || t.Implements(reflect.TypeFor[json.Marshaler]())
 	if marshals && t.Kind() != reflect.Struct && t.Kind() != reflect.Pointer {
-		return "string" // an enum that writes itself as its name (hooks.Source)
+		return "string" // an enum that writes itself as its name (settings.Source)
 	}
 	switch t.Kind() {
 	case reflect.Pointer:

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // onStale is told by the engine that an event found a trusted workspace
@@ -37,7 +37,7 @@ func (s *Server) reloadConfig() {
 // the other (docs/security.md, "Workspace trust"). Reloads from the
 // watcher, a quick fix and a trust answer take turns: one that started
 // later can never be overwritten by one that started earlier.
-func (s *Server) install() *hooks.Loaded {
+func (s *Server) install() *trust.Loaded {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	s.guardConfigChanges()
@@ -52,7 +52,7 @@ func (s *Server) install() *hooks.Loaded {
 // the editor can show it (the status bar's hook count), and asks the editor
 // for the "Run hook" code lenses again where it can be asked: a lens names a
 // hook by its place in the configuration, which a reload may have moved.
-func (s *Server) announceHooks(l *hooks.Loaded) {
+func (s *Server) announceHooks(l *trust.Loaded) {
 	s.notify(notifyHooksChanged, s.hooksState(l))
 	if !s.lensRefresh {
 		return
@@ -69,7 +69,7 @@ func (s *Server) announceHooks(l *hooks.Loaded) {
 // hooksState is wave/hooksChanged's account of l: the settings files that
 // exist, how many hooks and problems they hold, and whether the workspace's
 // own hooks may run.
-func (s *Server) hooksState(l *hooks.Loaded) *HooksChangedParams {
+func (s *Server) hooksState(l *trust.Loaded) *HooksChangedParams {
 	cfg := l.Config
 	files := []string{}
 	for _, f := range cfg.Files {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/watcher"
 )
@@ -153,7 +154,7 @@ func (s *Server) readRunLog() {
 type runKey struct {
 	id        uint64
 	session   string
-	event     hooks.Event
+	event     event.Event
 	unixNanos int64
 }
 
@@ -195,7 +196,7 @@ func (f *runLogFeed) add(r hooks.EventRun) hooks.EventRun {
 
 // list is the newest max kept runs, newest first, filtered as History.List
 // filters.
-func (f *runLogFeed) list(sessionID string, event hooks.Event, limit int) []hooks.EventRun {
+func (f *runLogFeed) list(sessionID string, event event.Event, limit int) []hooks.EventRun {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := []hooks.EventRun{}
@@ -214,7 +215,7 @@ func (f *runLogFeed) list(sessionID string, event hooks.Event, limit int) []hook
 
 // allRuns is the server's own runs and the run log's, newest first by
 // time, at most limit (all when limit <= 0).
-func (s *Server) allRuns(sessionID string, event hooks.Event, limit int) []hooks.EventRun {
+func (s *Server) allRuns(sessionID string, event event.Event, limit int) []hooks.EventRun {
 	own := s.history.List(sessionID, event, limit)
 	feed := s.feed()
 	if feed == nil {

@@ -14,11 +14,14 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/trust"
 	"github.com/wavehooks/wavehooks/internal/watcher"
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
@@ -30,7 +33,7 @@ type Options struct {
 	// ClaudeHome is ~/.claude, read when importClaudeHooks is set.
 	ClaudeHome string
 	// ManagedFile is the managed (policy) settings file; "" reads none
-	// (wavehooks serve passes hooks.DefaultManagedFile()).
+	// (wavehooks serve passes settings.DefaultManagedFile()).
 	ManagedFile string
 	// TrustWorkspace trusts the workspace's own hooks without asking (--trust-workspace).
 	TrustWorkspace bool
@@ -106,7 +109,7 @@ type Server struct {
 	log  *slog.Logger
 	// hostEvents are the events the agent host said it fires
 	// (initializationOptions.hostEvents); nil when it did not say.
-	hostEvents map[hooks.Event]bool
+	hostEvents map[event.Event]bool
 
 	conn    jsonrpc2.Conn
 	stream  *stream         // the conn's; responses and notifications are written to it directly
@@ -133,11 +136,11 @@ type Server struct {
 	waveHome     string
 	progress     bool            // the client shows work-done progress
 	lensRefresh  bool            // the client re-asks for code lenses on workspace/codeLens/refresh
-	paths        hooks.Paths     // the settings files of root, with waveHome
+	paths        settings.Paths  // the settings files of root, with waveHome
 	ws           *host.Workspace // the workspace: engine, store and trust below are its
 	engine       *hooks.Engine
 	store        *session.Store
-	trust        *hooks.TrustStore
+	trust        *trust.TrustStore
 	reloadMu     sync.Mutex  // one reload (load, decide trust, install) at a time; guards watch's script registrations
 	trustPrompt  sync.Mutex  // one trust prompt at a time; guards trustAsked
 	trustAsked   string      // the hash the user last answered the prompt for

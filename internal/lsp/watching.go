@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/trust"
 	"github.com/wavehooks/wavehooks/internal/watcher"
 )
 
@@ -40,7 +40,7 @@ func (s *Server) startWatching() {
 
 // watchScripts watches the workspace files that l's trust covers, so that
 // editing one reloads, and asks for trust again. The caller holds reloadMu.
-func (s *Server) watchScripts(l *hooks.Loaded) {
+func (s *Server) watchScripts(l *trust.Loaded) {
 	if s.watch == nil {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/wire"
@@ -70,8 +71,8 @@ type SessionStartParams struct {
 }
 
 // input is what the client said about the session, as stdin fields.
-func (p *SessionStartParams) input() hooks.Input {
-	return hooks.Input{Extra: stdinFields(map[string]any{"model": p.Model, "agent_type": p.AgentType, "session_title": p.SessionTitle,
+func (p *SessionStartParams) input() event.Input {
+	return event.Input{Extra: stdinFields(map[string]any{"model": p.Model, "agent_type": p.AgentType, "session_title": p.SessionTitle,
 		"seconds_since_last_response": p.SecondsSinceLastResponse, "context_tokens": p.ContextTokens,
 		"prompt_cache_likely_expired": p.PromptCacheLikelyExpired, "estimated_cache_write_usd": p.EstimatedCacheWriteUSD})}
 }
@@ -129,8 +130,8 @@ type AgentState struct {
 	Effort string `json:"effort,omitempty"`
 }
 
-func (a AgentState) input() hooks.Input {
-	return hooks.Input{PromptID: a.PromptID, PermissionMode: a.PermissionMode, Effort: a.Effort}
+func (a AgentState) input() event.Input {
+	return event.Input{PromptID: a.PromptID, PermissionMode: a.PermissionMode, Effort: a.Effort}
 }
 
 // UserPromptSubmitParams submits the user's prompt. Source and
@@ -147,7 +148,7 @@ type UserPromptSubmitParams struct {
 }
 
 // input is what the client said with the prompt, as the hooks' stdin has it.
-func (p *UserPromptSubmitParams) input() hooks.Input {
+func (p *UserPromptSubmitParams) input() event.Input {
 	in := p.AgentState.input()
 	in.Extra = stdinFields(map[string]any{"source": p.Source, "session_title": p.SessionTitle})
 	return in

@@ -9,14 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // fixedFirer answers every event with a fixed result: the benchmark measures
 // the server's side of an event, and hook processes are left out by definition.
-type fixedFirer map[hooks.Event]hooks.Result
+type fixedFirer map[event.Event]hooks.Result
 
-func (f fixedFirer) FireGated(_ context.Context, in hooks.Input, _ hooks.ReadGate) hooks.Result {
+func (f fixedFirer) FireGated(_ context.Context, in event.Input, _ hooks.ReadGate) hooks.Result {
 	r := f[in.Event]
 	r.Event, r.Continue = in.Event, true
 	return r
@@ -28,9 +29,9 @@ func (f fixedFirer) FireGated(_ context.Context, in hooks.Input, _ hooks.ReadGat
 // iterations, untimed.
 func BenchmarkEventCost(b *testing.B) {
 	firer := fixedFirer{
-		hooks.UserPromptSubmit: {Context: []string{"ctx from a hook"}, AdditionalContext: []string{"more context"}},
-		hooks.PreToolUse:       {Permission: hooks.PermissionAllow, UpdatedInput: json.RawMessage(`{"command":"ls -la"}`)},
-		hooks.PostToolUse:      {AdditionalContext: []string{"formatted"}},
+		event.UserPromptSubmit: {Context: []string{"ctx from a hook"}, AdditionalContext: []string{"more context"}},
+		event.PreToolUse:       {Permission: hooks.PermissionAllow, UpdatedInput: json.RawMessage(`{"command":"ls -la"}`)},
+		event.PostToolUse:      {AdditionalContext: []string{"formatted"}},
 	}
 	events := []struct {
 		name string
@@ -61,7 +62,7 @@ func BenchmarkEventCost(b *testing.B) {
 // save then copies the file, so this cost grows with the session; the
 // benchmark says by how much.
 func BenchmarkEventCostWhileAHookReads(b *testing.B) {
-	firer := fixedFirer{hooks.PreToolUse: {Permission: hooks.PermissionAllow}}
+	firer := fixedFirer{event.PreToolUse: {Permission: hooks.PermissionAllow}}
 	for _, format := range []Format{FormatJSON, FormatJSONL} {
 		for _, size := range []int{10, 10000} {
 			b.Run(fmt.Sprintf("%s/%d/tool", format, size), func(b *testing.B) {
@@ -169,7 +170,7 @@ const (
 //
 // Each iteration builds one session; run with -benchtime 1x or a few x.
 func BenchmarkSessionGrowth(b *testing.B) {
-	firer := fixedFirer{hooks.PreToolUse: {Permission: hooks.PermissionAllow}}
+	firer := fixedFirer{event.PreToolUse: {Permission: hooks.PermissionAllow}}
 	in := json.RawMessage(`{"command":"ls -la","description":"list the files in the working directory"}`)
 	out := json.RawMessage(`{"output":"a.go\nb.go\nc.go\nREADME.md"}`)
 	ctx := context.Background()

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // Report is one event as a client reports it: the event with its own
@@ -20,14 +20,14 @@ type Report struct {
 	// them: SessionStart's source, UserPromptSubmit's prompt, a tool
 	// call's id, name, input (and response), SessionEnd's reason; any event
 	// with every field it has (wave/runHooks).
-	Input hooks.Input
+	Input event.Input
 	// Client is what the client gave with the event and the session does
 	// not build itself: the agent's state (prompt id, permission mode,
 	// effort), a tool's duration, and stdin fields of its own (Extra, with
 	// their order). The event's own fields win over it, except
 	// last_assistant_message, which the client knows best. The zero Input
 	// says nothing.
-	Client hooks.Input
+	Client event.Input
 	// Ask puts a PreToolUse "ask" to the user; nil denies.
 	Ask AskFunc
 }
@@ -44,15 +44,15 @@ func (s *Session) Report(ctx context.Context, r Report) (Outcome, error) {
 func (s *Session) report(ctx context.Context, r Report, f flow.ToolCallFields) (Outcome, error) {
 	in := r.Input
 	switch in.Event {
-	case hooks.PreToolUse, hooks.PostToolUse:
+	case event.PreToolUse, event.PostToolUse:
 		var err error
 		if in, err = checkToolEvent(f, in); err != nil {
 			return Outcome{}, err
 		}
-	case hooks.SessionEnd:
+	case event.SessionEnd:
 		return s.end(ctx, r)
 	default:
-		if _, ok := hooks.Spec(in.Event); !ok {
+		if _, ok := event.Spec(in.Event); !ok {
 			return Outcome{}, fmt.Errorf("unknown hook event %q", in.Event)
 		}
 	}
@@ -70,7 +70,7 @@ type agentState struct {
 // withClientInput merges into in what the client gave with the event, c
 // (the event's own fields win; Report.Client), and what the session
 // remembers; it takes s.mu.
-func (s *Session) withClientInput(in, c hooks.Input) hooks.Input {
+func (s *Session) withClientInput(in, c event.Input) event.Input {
 	in.PromptID = cmp.Or(in.PromptID, c.PromptID)
 	in.PermissionMode = cmp.Or(in.PermissionMode, c.PermissionMode)
 	in.Effort = cmp.Or(in.Effort, c.Effort)
@@ -86,7 +86,7 @@ func (s *Session) withClientInput(in, c hooks.Input) hooks.Input {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if (in.Event == hooks.PostToolUse || in.Event == hooks.PostToolUseFailure) && in.ToolUseID != "" {
+	if (in.Event == event.PostToolUse || in.Event == event.PostToolUseFailure) && in.ToolUseID != "" {
 		if d := s.tools.take(in.ToolUseID, time.Now()); in.DurationMs == nil {
 			in.DurationMs = d // the client did not say: since PreToolUse let the call run
 		}
@@ -95,7 +95,7 @@ func (s *Session) withClientInput(in, c hooks.Input) hooks.Input {
 	switch {
 	case in.PromptID != "":
 		st.promptID = in.PromptID
-	case in.Event == hooks.UserPromptSubmit:
+	case in.Event == event.UserPromptSubmit:
 		st.promptID = "" // a new prompt: the last one's id no longer applies
 	default:
 		in.PromptID = st.promptID

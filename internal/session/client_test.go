@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -19,7 +19,7 @@ import (
 // the session does not know is refused before anything is recorded.
 func TestReportCarriesWhatTheClientSaid(t *testing.T) {
 	record := `jq -c . > "$WAVE_PROJECT_DIR/stdin.json"`
-	e := newEnv(t, session.FormatJSON, hook{event: hooks.UserPromptSubmit, command: record}, hook{event: hooks.Stop, command: record})
+	e := newEnv(t, session.FormatJSON, hook{event: event.UserPromptSubmit, command: record}, hook{event: event.Stop, command: record})
 	s := e.create(t)
 	ctx := context.Background()
 	stdin := func() map[string]any {
@@ -32,8 +32,8 @@ func TestReportCarriesWhatTheClientSaid(t *testing.T) {
 	}
 
 	_, err := s.Report(ctx, session.Report{
-		Input: hooks.Input{Event: hooks.UserPromptSubmit, Prompt: "the prompt"},
-		Client: hooks.Input{Prompt: "not the prompt", PromptID: "p-1", PermissionMode: "plan",
+		Input: event.Input{Event: event.UserPromptSubmit, Prompt: "the prompt"},
+		Client: event.Input{Prompt: "not the prompt", PromptID: "p-1", PermissionMode: "plan",
 			Extra: map[string]json.RawMessage{"source": json.RawMessage(`"cli"`)}},
 	})
 	require.NoError(t, err)
@@ -43,7 +43,7 @@ func TestReportCarriesWhatTheClientSaid(t *testing.T) {
 	require.Equal(t, "plan", in["permission_mode"])
 	require.Equal(t, "cli", in["source"])
 
-	_, err = s.Report(ctx, session.Report{Input: hooks.Input{Event: hooks.Stop}})
+	_, err = s.Report(ctx, session.Report{Input: event.Input{Event: event.Stop}})
 	require.NoError(t, err)
 	in = stdin()
 	require.Equal(t, "p-1", in["prompt_id"], "remembered until the next prompt")
@@ -53,10 +53,10 @@ func TestReportCarriesWhatTheClientSaid(t *testing.T) {
 	before := len(s.Messages())
 	for _, fire := range []func() error{
 		func() error {
-			_, err := s.Report(ctx, session.Report{Input: hooks.Input{Event: "NoSuchEvent"}})
+			_, err := s.Report(ctx, session.Report{Input: event.Input{Event: "NoSuchEvent"}})
 			return err
 		},
-		func() error { _, err := s.RunHooks(ctx, hooks.Input{Event: "NoSuchEvent"}, nil); return err },
+		func() error { _, err := s.RunHooks(ctx, event.Input{Event: "NoSuchEvent"}, nil); return err },
 	} {
 		require.ErrorContains(t, fire(), `unknown hook event "NoSuchEvent"`)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -28,7 +28,7 @@ func TestPostToolUseUpdatedToolOutputReplacesTheResult(t *testing.T) {
 	redact := `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"[redacted]","stderr":"","interrupted":false,"isImage":false}}}`
 	for _, format := range []session.Format{session.FormatJSON, session.FormatJSONL} {
 		t.Run(string(format), func(t *testing.T) {
-			e := newEnv(t, format, hook{event: hooks.PostToolUse, command: sh("respond.sh", "0", redact)})
+			e := newEnv(t, format, hook{event: event.PostToolUse, command: sh("respond.sh", "0", redact)})
 			s := e.create(t)
 			out, err := s.PostToolUse(context.Background(), "t1", "Bash", json.RawMessage(`{"command":"cat .env"}`),
 				json.RawMessage(`{"stdout":"API_KEY=sk-secret-123","stderr":"","interrupted":false,"isImage":false}`))
@@ -46,7 +46,7 @@ func TestPostToolUseUpdatedToolOutputReplacesTheResult(t *testing.T) {
 	// updatedMCPToolOutput counts for MCP tools only; without any, the
 	// effective output is the tool's own.
 	mcp := `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":[{"type":"text","text":"[redacted]"}]}}`
-	e := newEnv(t, session.FormatJSON, hook{event: hooks.PostToolUse, command: sh("respond.sh", "0", mcp)})
+	e := newEnv(t, session.FormatJSON, hook{event: event.PostToolUse, command: sh("respond.sh", "0", mcp)})
 	s := e.create(t)
 	out, err := s.PostToolUse(context.Background(), "t1", "mcp__db__query", nil, json.RawMessage(`"row: secret"`))
 	require.NoError(t, err)
@@ -63,7 +63,7 @@ func TestPostToolUseUpdatedToolOutputReplacesTheResult(t *testing.T) {
 func TestStopAdditionalContextContinues(t *testing.T) {
 	hookCmd := `active=$(jq -r .stop_hook_active); [ "$active" = true ] && exit 0; ` +
 		`echo '{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"Run the tests before finishing."}}'`
-	e := newEnv(t, session.FormatJSON, hook{event: hooks.Stop, command: hookCmd})
+	e := newEnv(t, session.FormatJSON, hook{event: event.Stop, command: hookCmd})
 	s := e.create(t)
 	require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: session.BlockText, Content: "Done."}}))
 	out, err := s.Stop(context.Background())
@@ -94,7 +94,7 @@ func TestPreToolUseDecision(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.decision+"/"+c.permission, func(t *testing.T) {
-			e := newEnv(t, session.FormatJSON, hook{event: hooks.PreToolUse, command: sh("respond.sh", "0", c.answer)})
+			e := newEnv(t, session.FormatJSON, hook{event: event.PreToolUse, command: sh("respond.sh", "0", c.answer)})
 			s := e.create(t)
 			out, err := s.PreToolUse(context.Background(), "t1", "Bash", json.RawMessage(`{"command":"ls"}`),
 				func(context.Context, session.AskRequest) bool { return true })
@@ -109,9 +109,9 @@ func TestPreToolUseDecision(t *testing.T) {
 // model; a systemMessage and wavehooks' own notes are for the user only.
 func TestWhatTheModelReadsOfAHooksAnswer(t *testing.T) {
 	e := newEnv(t, session.FormatJSON,
-		hook{event: hooks.PreToolUse, command: sh("respond.sh", "0",
+		hook{event: event.PreToolUse, command: sh("respond.sh", "0",
 			`{"systemMessage":"policy check ran","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`)},
-		hook{event: hooks.PreToolUse, command: sh("respond.sh", "0", `{"decision": 42}`) + " # a broken answer"})
+		hook{event: event.PreToolUse, command: sh("respond.sh", "0", `{"decision": 42}`) + " # a broken answer"})
 	s := e.create(t)
 	out, err := s.PreToolUse(context.Background(), "t1", "Bash", json.RawMessage(`{"command":"ls"}`), nil)
 	require.NoError(t, err)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
@@ -27,7 +28,7 @@ func (c *conversation) addDelivered(ds []hooks.Delivery) []Block {
 // asyncRewake in its metadata), and saves it: the agent host sees the
 // session change and wakes the agent, which Claude Code does even when the
 // session is idle. It returns the block added.
-func (s *Session) Wake(ev hooks.Event, hook, text string) (Block, error) {
+func (s *Session) Wake(ev event.Event, hook, text string) (Block, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {

@@ -9,8 +9,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // scripts is the absolute path of testdata/session/hooks, the hook scripts
@@ -25,7 +27,7 @@ var scripts = func() string {
 
 // hook is one configured hook command, usually built with sh.
 type hook struct {
-	event   hooks.Event
+	event   event.Event
 	command string
 	timeout float64 // seconds; 0 means the default
 	matcher string
@@ -63,10 +65,10 @@ func newEnv(t *testing.T, format session.Format, hs ...hook) *env {
 		byEvent[string(h.event)] = append(byEvent[string(h.event)],
 			map[string]any{"matcher": h.matcher, "hooks": []any{cmd}})
 	}
-	settings, err := json.MarshalIndent(map[string]any{"hooks": byEvent, "transcriptFormat": string(format)}, "", "  ")
+	settingsJSON, err := json.MarshalIndent(map[string]any{"hooks": byEvent, "transcriptFormat": string(format)}, "", "  ")
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(e.home, "settings.json"), settings, 0o644))
-	cfg := hooks.Load(hooks.Paths{WaveHome: e.home, ProjectRoot: e.root}, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(e.home, "settings.json"), settingsJSON, 0o644))
+	cfg := settings.Load(settings.Paths{WaveHome: e.home, ProjectRoot: e.root}, nil)
 	require.Empty(t, cfg.Diagnostics(), "test settings must be valid")
 	e.engine = hooks.NewEngine(cfg)
 	e.store = e.newStore(t, session.Format(cfg.TranscriptFormat))

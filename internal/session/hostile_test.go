@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/proctest"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -65,7 +65,7 @@ func TestSessionEndWaitsForTheEventsInFlight(t *testing.T) {
 	gate := filepath.Join(t.TempDir(), "gate")
 	require.NoError(t, proctest.Mkfifo(gate))
 	started := filepath.Join(t.TempDir(), "started")
-	e := newEnv(t, session.FormatJSONL, hook{event: hooks.UserPromptSubmit,
+	e := newEnv(t, session.FormatJSONL, hook{event: event.UserPromptSubmit,
 		command: "cat >/dev/null; touch " + quote(started) + "; cat " + quote(gate) + "; echo 'context after the gate'"})
 	s := e.create(t)
 	done := make(chan error, 1)

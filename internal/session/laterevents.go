@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
@@ -51,7 +51,7 @@ func (s *Session) PostToolBatch(ctx context.Context, toolUseIDs []string) (Outco
 	if err != nil {
 		return Outcome{}, err
 	}
-	return s.RunHooks(ctx, hooks.Input{Event: hooks.PostToolBatch, Extra: map[string]json.RawMessage{"tool_calls": raw}}, nil)
+	return s.RunHooks(ctx, event.Input{Event: event.PostToolBatch, Extra: map[string]json.RawMessage{"tool_calls": raw}}, nil)
 }
 
 // ToolCall returns the tool block of a call the session recorded.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -24,7 +24,7 @@ func TestLaterEventEffects(t *testing.T) {
 		check func(t *testing.T, out session.Outcome, msgs []session.Message, root string)
 	}{{
 		name: "Setup additionalContext becomes a hook block",
-		hook: hook{event: hooks.Setup, command: sh("respond.sh", "0",
+		hook: hook{event: event.Setup, command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"Setup","additionalContext":"node_modules installed"}}`)},
 		input: `{"trigger": "init"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
@@ -33,7 +33,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "a blocked UserPromptExpansion tells the user only",
-		hook:  hook{event: hooks.UserPromptExpansion, command: sh("respond.sh", "2", "", "not available here")},
+		hook:  hook{event: event.UserPromptExpansion, command: sh("respond.sh", "2", "", "not available here")},
 		input: `{"command_name": "deploy", "prompt": "/deploy"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.True(t, out.Blocked)
@@ -43,7 +43,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "UserPromptExpansion stdout is context",
-		hook:  hook{event: hooks.UserPromptExpansion, command: sh("respond.sh", "0", "checklist: tests, docs")},
+		hook:  hook{event: event.UserPromptExpansion, command: sh("respond.sh", "0", "checklist: tests, docs")},
 		input: `{"command_name": "review", "prompt": "/review"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.Equal(t, []string{"checklist: tests, docs"}, out.AdditionalContext)
@@ -51,7 +51,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name: "PermissionDenied retry tells the model to retry only a call the user asked for",
-		hook: hook{event: hooks.PermissionDenied, command: sh("respond.sh", "0",
+		hook: hook{event: event.PermissionDenied, command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}`)},
 		input: `{"tool_name": "Bash", "tool_input": {"command": "npm test"}, "tool_use_id": "toolu_1", "reason": "Blocked by classifier"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
@@ -62,7 +62,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "PostToolBatch exit 2 stops the loop; the reason stays for the model",
-		hook:  hook{event: hooks.PostToolBatch, command: sh("respond.sh", "2", "", "run the tests before going on")},
+		hook:  hook{event: event.PostToolBatch, command: sh("respond.sh", "2", "", "run the tests before going on")},
 		input: `{"tool_calls": [{"tool_name": "Bash", "tool_input": {}, "tool_use_id": "toolu_1", "tool_response": "ok"}]}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.True(t, out.Blocked)
@@ -71,7 +71,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name: "MessageDisplay changes only what is displayed",
-		hook: hook{event: hooks.MessageDisplay, command: sh("respond.sh", "0",
+		hook: hook{event: event.MessageDisplay, command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"MessageDisplay","displayContent":"plain text"},"systemMessage":"dropped"}`)},
 		input: `{"delta": "**bold** text", "index": 0, "final": true}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
@@ -81,7 +81,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "a failing MessageDisplay hook displays the original text",
-		hook:  hook{event: hooks.MessageDisplay, command: sh("respond.sh", "1", "", "jq: not found")},
+		hook:  hook{event: event.MessageDisplay, command: sh("respond.sh", "1", "", "jq: not found")},
 		input: `{"delta": "**bold** text", "index": 0, "final": true}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.Equal(t, "**bold** text", *out.DisplayContent)
@@ -89,7 +89,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "a blocked TaskCreated is returned, not added",
-		hook:  hook{event: hooks.TaskCreated, command: sh("respond.sh", "2", "", "subjects need a ticket")},
+		hook:  hook{event: event.TaskCreated, command: sh("respond.sh", "2", "", "subjects need a ticket")},
 		input: `{"task_id": "t1", "task_subject": "do it"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.True(t, out.Blocked)
@@ -98,7 +98,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "a blocked ConfigChange shows nothing",
-		hook:  hook{event: hooks.ConfigChange, command: sh("respond.sh", "2", "", "needs review")},
+		hook:  hook{event: event.ConfigChange, command: sh("respond.sh", "2", "", "needs review")},
 		input: `{"source": "project_settings", "file_path": "/p/.wave/settings.json"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.True(t, out.Blocked)
@@ -106,14 +106,14 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "a policy_settings change cannot be blocked",
-		hook:  hook{event: hooks.ConfigChange, command: sh("respond.sh", "2", "", "needs review")},
+		hook:  hook{event: event.ConfigChange, command: sh("respond.sh", "2", "", "needs review")},
 		input: `{"source": "policy_settings"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.False(t, out.Blocked)
 		},
 	}, {
 		name:  "DirectoryAdded by the user: systemMessage is context for the model",
-		hook:  hook{event: hooks.DirectoryAdded, command: sh("respond.sh", "0", `{"systemMessage":"deps installed in /r"}`)},
+		hook:  hook{event: event.DirectoryAdded, command: sh("respond.sh", "0", `{"systemMessage":"deps installed in /r"}`)},
 		input: `{"directory": "/r", "source": "slash_command"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.Equal(t, []string{"deps installed in /r"}, contents(blocksOf(msgs, session.BlockHook)))
@@ -121,14 +121,14 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "DirectoryAdded from the editor: systemMessage only in the run history",
-		hook:  hook{event: hooks.DirectoryAdded, command: sh("respond.sh", "0", `{"systemMessage":"deps installed in /r"}`)},
+		hook:  hook{event: event.DirectoryAdded, command: sh("respond.sh", "0", `{"systemMessage":"deps installed in /r"}`)},
 		input: `{"directory": "/r", "source": "workspace_folder"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.Equal(t, []string{"assistant:tool"}, roles(msgs))
 		},
 	}, {
 		name:  "WorktreeCreate's relative path is resolved in the project",
-		hook:  hook{event: hooks.WorktreeCreate, command: `n=$(jq -r .name); mkdir -p "wt/$n" && echo "wt/$n"`},
+		hook:  hook{event: event.WorktreeCreate, command: `n=$(jq -r .name); mkdir -p "wt/$n" && echo "wt/$n"`},
 		input: `{"name": "feat"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, root string) {
 			require.False(t, out.Blocked, out.Reason)
@@ -136,7 +136,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "WorktreeCreate's path that is not a directory fails the creation",
-		hook:  hook{event: hooks.WorktreeCreate, command: sh("respond.sh", "0", "/nonexistent/worktree")},
+		hook:  hook{event: event.WorktreeCreate, command: sh("respond.sh", "0", "/nonexistent/worktree")},
 		input: `{"name": "feat"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.True(t, out.Blocked)
@@ -147,7 +147,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name: "Elicitation answered by a hook",
-		hook: hook{event: hooks.Elicitation, command: sh("respond.sh", "0",
+		hook: hook{event: event.Elicitation, command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"username":"alice"}}}`)},
 		input: `{"mcp_server_name": "s", "message": "who?"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
@@ -157,7 +157,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "ElicitationResult without an override keeps the user's answer",
-		hook:  hook{event: hooks.ElicitationResult, command: sh("respond.sh", "0")},
+		hook:  hook{event: event.ElicitationResult, command: sh("respond.sh", "0")},
 		input: `{"mcp_server_name": "s", "action": "accept", "content": {"username": "bob"}}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.False(t, out.Blocked)
@@ -166,7 +166,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "StopFailure: nothing reaches the conversation",
-		hook:  hook{event: hooks.StopFailure, command: sh("respond.sh", "2", `{"systemMessage":"x"}`, "oops")},
+		hook:  hook{event: event.StopFailure, command: sh("respond.sh", "2", `{"systemMessage":"x"}`, "oops")},
 		input: `{"error": "rate_limit"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.Equal(t, []string{"assistant:tool"}, roles(msgs))
@@ -174,7 +174,7 @@ func TestLaterEventEffects(t *testing.T) {
 		},
 	}, {
 		name:  "a FileChanged hook's error is shown to the user",
-		hook:  hook{event: hooks.FileChanged, command: sh("respond.sh", "2", "", "direnv: error .envrc is blocked")},
+		hook:  hook{event: event.FileChanged, command: sh("respond.sh", "2", "", "direnv: error .envrc is blocked")},
 		input: `{"file_path": "/p/.envrc", "event": "change"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.Equal(t, []string{"direnv: error .envrc is blocked"}, contents(blocksOf(msgs, session.BlockError)))
@@ -199,14 +199,14 @@ func TestLaterEventEffects(t *testing.T) {
 // get the new directory as cwd; old_cwd defaults to the previous one.
 func TestCwdChangedMovesTheSessionsCwd(t *testing.T) {
 	e := newEnv(t, session.FormatJSON,
-		hook{event: hooks.CwdChanged, command: `jq -c '{old: .old_cwd, new: .new_cwd, cwd: .cwd}' >> "$WAVE_PROJECT_DIR/cwd.log"`},
-		hook{event: hooks.Stop, command: `jq -r .cwd >> "$WAVE_PROJECT_DIR/stop.log"`})
+		hook{event: event.CwdChanged, command: `jq -c '{old: .old_cwd, new: .new_cwd, cwd: .cwd}' >> "$WAVE_PROJECT_DIR/cwd.log"`},
+		hook{event: event.Stop, command: `jq -r .cwd >> "$WAVE_PROJECT_DIR/stop.log"`})
 	s := e.create(t)
 	ctx := context.Background()
 	sub := filepath.Join(e.root, "src")
 	_, err := s.Stop(ctx)
 	require.NoError(t, err)
-	_, err = s.RunHooks(ctx, extra(t, hooks.CwdChanged, `{"new_cwd": "`+sub+`"}`), nil)
+	_, err = s.RunHooks(ctx, extra(t, event.CwdChanged, `{"new_cwd": "`+sub+`"}`), nil)
 	require.NoError(t, err)
 	_, err = s.Stop(ctx)
 	require.NoError(t, err)
@@ -217,7 +217,7 @@ func TestCwdChangedMovesTheSessionsCwd(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, e.root+"\n"+sub+"\n", string(stops))
 
-	_, err = s.RunHooks(ctx, extra(t, hooks.CwdChanged, `{"new_cwd": "src"}`), nil)
+	_, err = s.RunHooks(ctx, extra(t, event.CwdChanged, `{"new_cwd": "src"}`), nil)
 	require.ErrorContains(t, err, `input.new_cwd: must be an absolute path, not "src"`)
 	var invalid *flow.InvalidError
 	require.ErrorAs(t, err, &invalid, "a caller's mistake, answered with InvalidParams")
@@ -226,7 +226,7 @@ func TestCwdChangedMovesTheSessionsCwd(t *testing.T) {
 // TestPostToolBatchFromTheSession builds the batch from the tool calls the
 // session recorded: the hook reads each call with its result.
 func TestPostToolBatchFromTheSession(t *testing.T) {
-	e := newEnv(t, session.FormatJSON, hook{event: hooks.PostToolBatch,
+	e := newEnv(t, session.FormatJSON, hook{event: event.PostToolBatch,
 		command: `jq -c '[.tool_calls[] | {tool_name, tool_use_id, tool_input, tool_response}]' > "$WAVE_PROJECT_DIR/batch.json"; echo '{"hookSpecificOutput":{"hookEventName":"PostToolBatch","additionalContext":"both read"}}'`})
 	s := e.create(t)
 	ctx := context.Background()

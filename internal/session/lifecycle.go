@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
@@ -38,7 +39,7 @@ func (s *Session) begin(change func() error) error {
 // fire runs an event's hooks with the session's common stdin fields and
 // what the client said with it (Report.Client). It is called without s.mu:
 // hooks may take long and may run in parallel.
-func (s *Session) fire(ctx context.Context, in, client hooks.Input) hooks.Result {
+func (s *Session) fire(ctx context.Context, in, client event.Input) hooks.Result {
 	in = s.withClientInput(in, client)
 	in.SessionID, in.TranscriptPath, in.Cwd = s.id, s.TranscriptPath(), s.store.root
 	if cwd := s.workingDir(); cwd != "" {
@@ -71,7 +72,7 @@ func (s *Session) finish(out Outcome) (Outcome, error) {
 // compact). What they print becomes context for the model, as hook blocks in
 // one user message.
 func (s *Session) SessionStart(ctx context.Context, source string) (Outcome, error) {
-	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.SessionStart, Source: source}})
+	return s.Report(ctx, Report{Input: event.Input{Event: event.SessionStart, Source: source}})
 }
 
 // UserPromptSubmit adds the user's prompt, saves it (the hooks read it in
@@ -79,14 +80,14 @@ func (s *Session) SessionStart(ctx context.Context, source string) (Outcome, err
 // reason shown to the user only; otherwise the hooks' context follows the
 // prompt. A new prompt ends a run of blocked Stop events.
 func (s *Session) UserPromptSubmit(ctx context.Context, prompt string) (Outcome, error) {
-	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.UserPromptSubmit, Prompt: prompt}})
+	return s.Report(ctx, Report{Input: event.Input{Event: event.UserPromptSubmit, Prompt: prompt}})
 }
 
 // Stop runs the Stop hooks when the agent wants to end its turn. A block
 // sends the reason to the model and the agent goes on, at most
 // flow.MaxStopStreak times in a row.
 func (s *Session) Stop(ctx context.Context) (Outcome, error) {
-	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.Stop}})
+	return s.Report(ctx, Report{Input: event.Input{Event: event.Stop}})
 }
 
 // SessionEnd runs the SessionEnd hooks; they cannot change the conversation,
@@ -96,7 +97,7 @@ func (s *Session) Stop(ctx context.Context) (Outcome, error) {
 // sessions end does not run out of descriptors, and the store loads it
 // again from its file if the session is resumed (any later event on its id).
 func (s *Session) SessionEnd(ctx context.Context, reason string) (Outcome, error) {
-	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.SessionEnd, Reason: reason}})
+	return s.Report(ctx, Report{Input: event.Input{Event: event.SessionEnd, Reason: reason}})
 }
 
 // end is SessionEnd's Report: the hooks run, then the session is marked
@@ -117,25 +118,25 @@ func (s *Session) end(ctx context.Context, r Report) (Outcome, error) {
 // methods do (the rest of in reaches the hooks as the client's input,
 // Report.Client), and a tool call's fields are named as stdin names them;
 // every event's rules are flow's (flow.After documents them).
-func (s *Session) RunHooks(ctx context.Context, in hooks.Input, ask AskFunc) (Outcome, error) {
+func (s *Session) RunHooks(ctx context.Context, in event.Input, ask AskFunc) (Outcome, error) {
 	return s.report(ctx, Report{Input: ownFields(in), Client: in, Ask: ask}, flow.StdinToolCall)
 }
 
 // ownFields is the part of a stdin-shaped input that a typed event takes as
 // its own fields; any other event takes all of in.
-func ownFields(in hooks.Input) hooks.Input {
+func ownFields(in event.Input) event.Input {
 	switch in.Event {
-	case hooks.SessionStart:
-		return hooks.Input{Event: in.Event, Source: in.Source}
-	case hooks.UserPromptSubmit:
-		return hooks.Input{Event: in.Event, Prompt: in.Prompt}
-	case hooks.PreToolUse, hooks.PostToolUse:
-		return hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput,
+	case event.SessionStart:
+		return event.Input{Event: in.Event, Source: in.Source}
+	case event.UserPromptSubmit:
+		return event.Input{Event: in.Event, Prompt: in.Prompt}
+	case event.PreToolUse, event.PostToolUse:
+		return event.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput,
 			ToolUseID: in.ToolUseID, ToolResponse: in.ToolResponse}
-	case hooks.Stop:
-		return hooks.Input{Event: in.Event}
-	case hooks.SessionEnd:
-		return hooks.Input{Event: in.Event, Reason: in.Reason}
+	case event.Stop:
+		return event.Input{Event: in.Event}
+	case event.SessionEnd:
+		return event.Input{Event: in.Event, Reason: in.Reason}
 	}
 	return in
 }

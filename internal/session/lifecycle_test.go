@@ -12,13 +12,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
 // The UserPromptSubmit examples of docs/hooks.md, and docs/hooks.md's exit-code table for it.
 func TestUserPromptSubmit(t *testing.T) {
-	ev := hooks.UserPromptSubmit
+	ev := event.UserPromptSubmit
 	cases := []struct {
 		name  string
 		hooks []hook
@@ -128,9 +128,9 @@ func TestHooksSeeTheirTriggerInTheTranscript(t *testing.T) {
 	dir := t.TempDir()
 	startOut, promptOut, preOut := filepath.Join(dir, "start.json"), filepath.Join(dir, "prompt.json"), filepath.Join(dir, "pre.json")
 	e := newEnv(t, session.FormatJSON,
-		hook{event: hooks.SessionStart, command: sh("transcript.sh", startOut)},
-		hook{event: hooks.UserPromptSubmit, command: sh("transcript.sh", promptOut)},
-		hook{event: hooks.PreToolUse, command: sh("transcript.sh", preOut)})
+		hook{event: event.SessionStart, command: sh("transcript.sh", startOut)},
+		hook{event: event.UserPromptSubmit, command: sh("transcript.sh", promptOut)},
+		hook{event: event.PreToolUse, command: sh("transcript.sh", preOut)})
 	s := e.create(t)
 	ctx := context.Background()
 
@@ -155,7 +155,7 @@ func TestHooksSeeTheirTriggerInTheTranscript(t *testing.T) {
 }
 
 func TestPreToolUse(t *testing.T) {
-	ev := hooks.PreToolUse
+	ev := event.PreToolUse
 	input := json.RawMessage(`{"command":"rm -rf /tmp/x"}`)
 	allow := func(context.Context, session.AskRequest) bool { return true }
 	deny := func(context.Context, session.AskRequest) bool { return false }
@@ -292,11 +292,11 @@ func TestPreToolUse(t *testing.T) {
 // hooks meeting, not by a clock).
 func TestPendingAskAndSlowHooksDoNotBlockTheSession(t *testing.T) {
 	e := newEnv(t, session.FormatJSON,
-		hook{event: hooks.PreToolUse, matcher: "mcp__test__ask", command: sh("respond.sh", "0",
+		hook{event: event.PreToolUse, matcher: "mcp__test__ask", command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"?"}}`)},
 		// Each call's hook waits (up to 20 s) until the other's has started,
 		// and says it met it: they can only meet if they run at the same time.
-		hook{event: hooks.PreToolUse, matcher: "mcp__test__slow", command: `id=$(jq -r .tool_use_id); d="$WAVE_PROJECT_DIR/rendezvous"; ` +
+		hook{event: event.PreToolUse, matcher: "mcp__test__slow", command: `id=$(jq -r .tool_use_id); d="$WAVE_PROJECT_DIR/rendezvous"; ` +
 			`mkdir -p "$d"; : > "$d/$id"; i=0; ` +
 			`while [ "$(ls "$d" | wc -l)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done; ` +
 			`[ "$(ls "$d" | wc -l)" -ge 2 ] && : > "$WAVE_PROJECT_DIR/met-$id"; exit 0`})
@@ -340,7 +340,7 @@ func TestPendingAskAndSlowHooksDoNotBlockTheSession(t *testing.T) {
 }
 
 func TestPostToolUse(t *testing.T) {
-	ev := hooks.PostToolUse
+	ev := event.PostToolUse
 	cases := []struct {
 		name     string
 		hooks    []hook
@@ -399,7 +399,7 @@ func TestPostToolUse(t *testing.T) {
 
 func TestStopBlocksAtMostEightTimesInARow(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "stop.jsonl")
-	e := newEnv(t, session.FormatJSON, hook{event: hooks.Stop, command: sh("record.sh", rec, "2", "keep going")})
+	e := newEnv(t, session.FormatJSON, hook{event: event.Stop, command: sh("record.sh", rec, "2", "keep going")})
 	s := e.create(t)
 	ctx := context.Background()
 	_, err := s.UserPromptSubmit(ctx, "do it")
@@ -446,10 +446,10 @@ func TestStopBlocksAtMostEightTimesInARow(t *testing.T) {
 
 func TestSessionStartAndEnd(t *testing.T) {
 	e := newEnv(t, session.FormatJSON,
-		hook{event: hooks.SessionStart, matcher: "startup", command: sh("respond.sh", "0", "project uses Go 1.26")},
-		hook{event: hooks.SessionStart, matcher: "startup", command: sh("respond.sh", "0",
+		hook{event: event.SessionStart, matcher: "startup", command: sh("respond.sh", "0", "project uses Go 1.26")},
+		hook{event: event.SessionStart, matcher: "startup", command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"run make test"}}`)},
-		hook{event: hooks.SessionEnd, command: sh("respond.sh", "1", "", "cleanup failed")})
+		hook{event: event.SessionEnd, command: sh("respond.sh", "1", "", "cleanup failed")})
 	s := e.create(t)
 	ctx := context.Background()
 	out, err := s.SessionStart(ctx, "startup")
@@ -471,27 +471,27 @@ func TestSessionStartAndEnd(t *testing.T) {
 
 func TestRunHooksForOtherEvents(t *testing.T) {
 	e := newEnv(t, session.FormatJSON,
-		hook{event: hooks.Notification, command: sh("respond.sh", "0", `{"systemMessage":"noted"}`)},
-		hook{event: hooks.SubagentStop, command: sh("respond.sh", "2", "", "subagent must finish")})
+		hook{event: event.Notification, command: sh("respond.sh", "0", `{"systemMessage":"noted"}`)},
+		hook{event: event.SubagentStop, command: sh("respond.sh", "2", "", "subagent must finish")})
 	s := e.create(t)
 	ctx := context.Background()
-	out, err := s.RunHooks(ctx, hooks.Input{Event: hooks.Notification,
+	out, err := s.RunHooks(ctx, event.Input{Event: event.Notification,
 		Extra: map[string]json.RawMessage{"message": json.RawMessage(`"hi"`)}}, nil)
 	require.NoError(t, err)
 	require.Equal(t, []session.Block{{Type: "warn", Content: "noted"}}, out.Blocks)
 
-	out, err = s.RunHooks(ctx, hooks.Input{Event: hooks.SubagentStop}, nil)
+	out, err = s.RunHooks(ctx, event.Input{Event: event.SubagentStop}, nil)
 	require.NoError(t, err)
 	require.True(t, out.Blocked)
 	require.Equal(t, "subagent must finish", out.Reason)
 
-	out, err = s.RunHooks(ctx, hooks.Input{Event: hooks.UserPromptSubmit, Prompt: "typed"}, nil)
+	out, err = s.RunHooks(ctx, event.Input{Event: event.UserPromptSubmit, Prompt: "typed"}, nil)
 	require.NoError(t, err)
 	require.False(t, out.Blocked)
 	// SubagentStop's reason is for the subagent: returned, not added to this conversation.
 	require.Equal(t, []string{"assistant:warn", "user:text"}, roles(s.Messages()))
 
-	_, err = s.RunHooks(ctx, hooks.Input{Event: "NoSuchEvent"}, nil)
+	_, err = s.RunHooks(ctx, event.Input{Event: "NoSuchEvent"}, nil)
 	require.Error(t, err)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
@@ -14,7 +15,7 @@ import (
 // end (hooks.ReadGate): the session passes its own, so that it never
 // writes its transcript in place while a hook may read it.
 type Firer interface {
-	FireGated(ctx context.Context, in hooks.Input, gate hooks.ReadGate) hooks.Result
+	FireGated(ctx context.Context, in event.Input, gate hooks.ReadGate) hooks.Result
 }
 
 // AskFunc asks the user about a PreToolUse "ask" and returns true to allow.

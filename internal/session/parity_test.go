@@ -7,14 +7,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
 // extra builds the event-specific stdin fields of an input for wave/runHooks.
-func extra(t *testing.T, ev hooks.Event, fields string) hooks.Input {
+func extra(t *testing.T, ev event.Event, fields string) event.Input {
 	t.Helper()
-	in, err := hooks.ParseInput(ev, []byte(fields))
+	in, err := event.ParseInput(ev, []byte(fields))
 	require.NoError(t, err)
 	return in
 }
@@ -29,7 +29,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 		check func(t *testing.T, out session.Outcome, msgs []session.Message)
 	}{{
 		name:  "PermissionRequest allow rewrites the tool call",
-		hook:  hook{event: hooks.PermissionRequest, command: sh("respond.sh", "0", allow)},
+		hook:  hook{event: event.PermissionRequest, command: sh("respond.sh", "0", allow)},
 		input: `{"tool_name": "Bash", "tool_input": {"command": "npm test"}, "tool_use_id": "toolu_1"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
 			require.Equal(t, "allow", out.Permission)
@@ -38,7 +38,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 		},
 	}, {
 		name:  "PermissionRequest deny records the reason in the tool block",
-		hook:  hook{event: hooks.PermissionRequest, command: sh("respond.sh", "0", deny)},
+		hook:  hook{event: event.PermissionRequest, command: sh("respond.sh", "0", deny)},
 		input: `{"tool_name": "Bash", "tool_input": {"command": "npm test"}, "tool_use_id": "toolu_1"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
 			require.Equal(t, "deny", out.Permission)
@@ -49,7 +49,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 		},
 	}, {
 		name:  "PermissionRequest without a decision leaves it to the user",
-		hook:  hook{event: hooks.PermissionRequest, command: sh("respond.sh", "0")},
+		hook:  hook{event: event.PermissionRequest, command: sh("respond.sh", "0")},
 		input: `{"tool_name": "Bash", "tool_input": {"command": "npm test"}}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
 			require.Equal(t, "", out.Permission)
@@ -57,7 +57,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 		},
 	}, {
 		name:  "PreCompact exit 2 blocks the compaction; the reason is for the user",
-		hook:  hook{event: hooks.PreCompact, command: sh("respond.sh", "2", "", "migration in progress")},
+		hook:  hook{event: event.PreCompact, command: sh("respond.sh", "2", "", "migration in progress")},
 		input: `{"trigger": "auto"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
 			require.True(t, out.Blocked)
@@ -67,7 +67,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 		},
 	}, {
 		name:  "PostToolUseFailure exit 2 is feedback for the model",
-		hook:  hook{event: hooks.PostToolUseFailure, command: sh("respond.sh", "2", "", "the build needs make deps first")},
+		hook:  hook{event: event.PostToolUseFailure, command: sh("respond.sh", "2", "", "the build needs make deps first")},
 		input: `{"tool_name": "Bash", "tool_input": {"command": "make"}, "tool_use_id": "toolu_1", "error": "exit status 2"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
 			require.True(t, out.Blocked)
@@ -76,7 +76,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 		},
 	}, {
 		name: "SubagentStart context is for the subagent, not this conversation",
-		hook: hook{event: hooks.SubagentStart, command: sh("respond.sh", "0",
+		hook: hook{event: event.SubagentStart, command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"read-only"}}`)},
 		input: `{"agent_id": "a1", "agent_type": "Explore"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
@@ -85,7 +85,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 		},
 	}, {
 		name: "Notification additionalContext becomes a hook block",
-		hook: hook{event: hooks.Notification, command: sh("respond.sh", "0",
+		hook: hook{event: event.Notification, command: sh("respond.sh", "0",
 			`{"hookSpecificOutput":{"hookEventName":"Notification","additionalContext":"the user is away"}}`)},
 		input: `{"message": "idle", "notification_type": "idle_prompt"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
@@ -111,12 +111,12 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 func TestSubagentStopHookActive(t *testing.T) {
 	// Blocks a subagent's first stop, then lets it stop: stop_hook_active.
 	once := `active=$(jq -r .stop_hook_active); [ "$active" = true ] && exit 0; echo "check your work" >&2; exit 2`
-	e := newEnv(t, session.FormatJSON, hook{event: hooks.SubagentStop, command: once},
-		hook{event: hooks.SubagentStop, matcher: "Always", command: sh("respond.sh", "2", "", "never done")})
+	e := newEnv(t, session.FormatJSON, hook{event: event.SubagentStop, command: once},
+		hook{event: event.SubagentStop, matcher: "Always", command: sh("respond.sh", "2", "", "never done")})
 	s := e.create(t)
 	ctx := context.Background()
 	stop := func(agent, typ string) session.Outcome {
-		out, err := s.RunHooks(ctx, extra(t, hooks.SubagentStop, `{"agent_id": "`+agent+`", "agent_type": "`+typ+`"}`), nil)
+		out, err := s.RunHooks(ctx, extra(t, event.SubagentStop, `{"agent_id": "`+agent+`", "agent_type": "`+typ+`"}`), nil)
 		require.NoError(t, err)
 		return out
 	}

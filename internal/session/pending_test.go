@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -34,7 +34,7 @@ func TestStartPreToolUse(t *testing.T) {
 			result: "permission to run Bash was needed and no one could be asked: sure?"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, session.FormatJSON, hook{event: hooks.PreToolUse, command: sh("respond.sh", "0", askJSON)})
+			e := newEnv(t, session.FormatJSON, hook{event: event.PreToolUse, command: sh("respond.sh", "0", askJSON)})
 			s := e.create(t)
 			pend, err := s.StartPreToolUse(context.Background(), "toolu_1", "Bash", json.RawMessage(`{"command":"rm -rf /tmp/x"}`))
 			require.NoError(t, err)
@@ -57,11 +57,11 @@ func TestStartPreToolUse(t *testing.T) {
 // A tool call the session refuses is refused before any hook runs, and
 // StartHooks is only for PreToolUse.
 func TestStartRefuses(t *testing.T) {
-	e := newEnv(t, session.FormatJSON, hook{event: hooks.PreToolUse, command: sh("respond.sh", "2", "", "never runs")})
+	e := newEnv(t, session.FormatJSON, hook{event: event.PreToolUse, command: sh("respond.sh", "2", "", "never runs")})
 	s := e.create(t)
 	_, err := s.StartPreToolUse(context.Background(), "", "Bash", json.RawMessage(`{}`))
 	var invalid *flow.InvalidError
 	require.ErrorAs(t, err, &invalid)
-	_, err = s.StartHooks(context.Background(), hooks.Input{Event: hooks.Stop})
+	_, err = s.StartHooks(context.Background(), event.Input{Event: event.Stop})
 	require.ErrorContains(t, err, "StartHooks is for PreToolUse")
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -24,7 +25,7 @@ func TestAHookNeverReadsAHalfWrittenTranscriptOfAParallelEvent(t *testing.T) {
 	for _, format := range []session.Format{session.FormatJSON, session.FormatJSONL} {
 		t.Run(string(format), func(t *testing.T) {
 			stop := filepath.Join(t.TempDir(), "stop")
-			e := newEnv(t, format, hook{event: hooks.PreToolUse, matcher: "Read", command: sh("read-until.sh", stop)})
+			e := newEnv(t, format, hook{event: event.PreToolUse, matcher: "Read", command: sh("read-until.sh", stop)})
 			s := e.create(t)
 			ctx := context.Background()
 			_, err := s.UserPromptSubmit(ctx, "edit everything")
@@ -88,7 +89,7 @@ func TestATranscriptAHookHoldsOpenIsNeverWrittenUnderIt(t *testing.T) {
 	for _, format := range []session.Format{session.FormatJSON, session.FormatJSONL} {
 		t.Run(string(format), func(t *testing.T) {
 			stop := filepath.Join(t.TempDir(), "stop")
-			e := newEnv(t, format, hook{event: hooks.PreToolUse, matcher: "Read", command: sh("hold-open.sh", stop)})
+			e := newEnv(t, format, hook{event: event.PreToolUse, matcher: "Read", command: sh("hold-open.sh", stop)})
 			s := e.create(t)
 			ctx := context.Background()
 			_, err := s.UserPromptSubmit(ctx, "read, then write")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 )
@@ -14,7 +15,7 @@ import (
 // path) is found, still without the lock; and the changes flow.After
 // returns are applied and saved. The rules themselves are all in flow:
 // this method only moves data between them, the hooks and the file.
-func (s *Session) run(ctx context.Context, in, client hooks.Input, ask AskFunc) (Outcome, error) {
+func (s *Session) run(ctx context.Context, in, client event.Input, ask AskFunc) (Outcome, error) {
 	p, err := s.start(ctx, in, client)
 	if err != nil {
 		return Outcome{}, err
@@ -33,7 +34,7 @@ type Pending struct {
 	Questions flow.Questions
 
 	s   *Session
-	in  hooks.Input
+	in  event.Input
 	res hooks.Result
 	ev  applied
 }
@@ -41,7 +42,7 @@ type Pending struct {
 // start is an event's first phase: the changes flow.Before asks for are
 // saved, the hooks run (with what the client said, Report.Client), and the
 // rules' questions are known.
-func (s *Session) start(ctx context.Context, in, client hooks.Input) (*Pending, error) {
+func (s *Session) start(ctx context.Context, in, client event.Input) (*Pending, error) {
 	s.enter()
 	ev := applied{blocks: []Block{}} // never nil: the wire has "blocks":[]
 	err := s.begin(func() error {
@@ -80,7 +81,7 @@ func (p *Pending) Finish(facts flow.Facts) (Outcome, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	eff := flow.After(in, p.res, lockedState{s}, facts)
-	if in.Event == hooks.PreToolUse && (eff.Permission == string(hooks.PermissionAllow) || eff.Permission == string(hooks.PermissionAsk)) {
+	if in.Event == event.PreToolUse && (eff.Permission == string(hooks.PermissionAllow) || eff.Permission == string(hooks.PermissionAsk)) {
 		s.tools.start(in.ToolUseID, time.Now()) // an ask put elsewhere may let it run: duration_ms counts from here, as it did
 	}
 	s.refreshTools(&ev)

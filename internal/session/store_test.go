@@ -14,7 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -44,9 +44,9 @@ func converse(t *testing.T, s *session.Session) {
 // conversationHooks give converse's events a hook block, a warn and an error.
 func conversationHooks() []hook {
 	return []hook{
-		{event: hooks.SessionStart, command: sh("respond.sh", "0", "welcome")},
-		{event: hooks.PostToolUse, command: sh("respond.sh", "0", `{"systemMessage":"formatted a.txt"}`)},
-		{event: hooks.Stop, command: sh("respond.sh", "1", "", "notifier offline")},
+		{event: event.SessionStart, command: sh("respond.sh", "0", "welcome")},
+		{event: event.PostToolUse, command: sh("respond.sh", "0", `{"systemMessage":"formatted a.txt"}`)},
+		{event: event.Stop, command: sh("respond.sh", "1", "", "notifier offline")},
 	}
 }
 
@@ -244,7 +244,7 @@ echo "$RESPONSE"`,
 // triggered it in a jsonl session.
 func TestStopHookReadsTheLastReply(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "reply.txt")
-	e := newEnv(t, session.FormatJSONL, hook{event: hooks.Stop, command: sh("last_reply.sh", out)})
+	e := newEnv(t, session.FormatJSONL, hook{event: event.Stop, command: sh("last_reply.sh", out)})
 	s := e.create(t)
 	ctx := context.Background()
 	_, err := s.UserPromptSubmit(ctx, "What is 2 + 2")
@@ -475,7 +475,7 @@ func TestExternalEditBeforeTheWatcherReports(t *testing.T) {
 // corrupt it: the session's own state is written whole.
 func TestHookRewritingTheTranscript(t *testing.T) {
 	rewrite := `f=$(jq -r .transcript_path); jq '.state.messages += [{"role":"assistant","blocks":[]}]' "$f" > "$f.tmp" && mv "$f.tmp" "$f"; echo ctx`
-	e := newEnv(t, session.FormatJSON, hook{event: hooks.UserPromptSubmit, command: rewrite})
+	e := newEnv(t, session.FormatJSON, hook{event: event.UserPromptSubmit, command: rewrite})
 	s := e.create(t)
 	_, err := s.UserPromptSubmit(context.Background(), "hello")
 	require.NoError(t, err)

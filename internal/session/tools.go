@@ -6,25 +6,25 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // PreToolUse decides whether a tool call may run (flow.After documents the
 // rules). The tool block is in the transcript before the hooks run; an "ask"
 // is put to the user through ask without holding the session's lock.
 func (s *Session) PreToolUse(ctx context.Context, toolUseID, toolName string, toolInput json.RawMessage, ask AskFunc) (Outcome, error) {
-	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.PreToolUse, ToolName: toolName, ToolInput: toolInput, ToolUseID: toolUseID}, Ask: ask})
+	return s.Report(ctx, Report{Input: event.Input{Event: event.PreToolUse, ToolName: toolName, ToolInput: toolInput, ToolUseID: toolUseID}, Ask: ask})
 }
 
 // checkToolEvent checks a tool call's fields once, naming them as f spells
 // them: a tool input can be 100 MB, and every check reads all of it.
-func checkToolEvent(f flow.ToolCallFields, in hooks.Input) (hooks.Input, error) {
+func checkToolEvent(f flow.ToolCallFields, in event.Input) (event.Input, error) {
 	var err error
 	if in.ToolInput, err = flow.CheckToolCall(f, in.ToolUseID, in.ToolName, in.ToolInput); err != nil {
 		return in, err
 	}
-	if in.Event == hooks.PostToolUse {
+	if in.Event == event.PostToolUse {
 		if in.ToolResponse, err = flow.NormJSON(in.ToolResponse); err != nil {
 			return in, flow.Invalid(f.Response, "%v", err)
 		}
@@ -37,22 +37,22 @@ func checkToolEvent(f flow.ToolCallFields, in hooks.Input) (hooks.Input, error) 
 // through an AskFunc, where the ask is a prompt of its own that comes later
 // (the ACP proxy passes it to the editor) or nobody's (`wavehooks run`).
 func (s *Session) StartPreToolUse(ctx context.Context, toolUseID, toolName string, toolInput json.RawMessage) (*Pending, error) {
-	in, err := checkToolEvent(flow.TypedToolCall, hooks.Input{Event: hooks.PreToolUse, ToolName: toolName, ToolInput: toolInput, ToolUseID: toolUseID})
+	in, err := checkToolEvent(flow.TypedToolCall, event.Input{Event: event.PreToolUse, ToolName: toolName, ToolInput: toolInput, ToolUseID: toolUseID})
 	if err != nil {
 		return nil, err
 	}
-	return s.start(ctx, in, hooks.Input{})
+	return s.start(ctx, in, event.Input{})
 }
 
 // StartHooks is RunHooks' PreToolUse in two phases, for an input given as
 // a hook's stdin (wave/runHooks, `wavehooks run`): every field of in
 // reaches the hooks. Other events have no question to answer: RunHooks
 // runs them whole.
-func (s *Session) StartHooks(ctx context.Context, in hooks.Input) (*Pending, error) {
-	if in.Event != hooks.PreToolUse {
+func (s *Session) StartHooks(ctx context.Context, in event.Input) (*Pending, error) {
+	if in.Event != event.PreToolUse {
 		return nil, fmt.Errorf("session: StartHooks is for PreToolUse, not %s", in.Event)
 	}
-	own, err := checkToolEvent(flow.StdinToolCall, hooks.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput, ToolUseID: in.ToolUseID})
+	own, err := checkToolEvent(flow.StdinToolCall, event.Input{Event: in.Event, ToolName: in.ToolName, ToolInput: in.ToolInput, ToolUseID: in.ToolUseID})
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (s *Session) ensureTool(id, name string, input json.RawMessage) bool {
 // PostToolUse records a tool's result in its block, saves it and runs the
 // hooks; a block sends the reason to the model as a user message.
 func (s *Session) PostToolUse(ctx context.Context, toolUseID, toolName string, toolInput, toolResponse json.RawMessage) (Outcome, error) {
-	return s.Report(ctx, Report{Input: hooks.Input{Event: hooks.PostToolUse, ToolName: toolName, ToolInput: toolInput,
+	return s.Report(ctx, Report{Input: event.Input{Event: event.PostToolUse, ToolName: toolName, ToolInput: toolInput,
 		ToolUseID: toolUseID, ToolResponse: toolResponse}})
 }
 

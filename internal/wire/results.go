@@ -13,6 +13,7 @@ import (
 	"cmp"
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -208,13 +209,13 @@ func Flow(out session.Outcome) *FlowResult {
 
 // For is the result of the typed method of the event's kind: what
 // wave/runHooks and `wavehooks run` answer for any event.
-func For(ev hooks.Event, sessionID, transcriptPath string, out session.Outcome, requested json.RawMessage) any {
+func For(ev event.Event, sessionID, transcriptPath string, out session.Outcome, requested json.RawMessage) any {
 	switch ev {
-	case hooks.PreToolUse:
+	case event.PreToolUse:
 		return PreToolUse(out, requested)
-	case hooks.SessionStart:
+	case event.SessionStart:
 		return SessionStart(sessionID, transcriptPath, out)
-	case hooks.SessionEnd:
+	case event.SessionEnd:
 		return Blocks(out)
 	}
 	return Flow(out)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
@@ -18,20 +18,20 @@ import (
 func TestForAndMarshal(t *testing.T) {
 	requested := json.RawMessage(`{"command":"a && b > c"}`)
 	for _, tc := range []struct {
-		ev   hooks.Event
+		ev   event.Event
 		out  session.Outcome
 		want string
 	}{{
-		ev:  hooks.PreToolUse,
+		ev:  event.PreToolUse,
 		out: session.Outcome{Answer: flow.Answer{Permission: "ask", Decision: "ask", Reason: "<sure?>", Continue: true}},
 		want: `{"asked":false,"blocks":[],"continue":true,"decision":"ask","permission":"ask","reason":"<sure?>",` +
 			`"toolInput":{"command":"a && b > c"}}`,
 	}, {
-		ev:   hooks.SessionEnd,
+		ev:   event.SessionEnd,
 		out:  session.Outcome{},
 		want: `{"blocks":[]}`,
 	}, {
-		ev:   hooks.Stop,
+		ev:   event.Stop,
 		out:  session.Outcome{Answer: flow.Answer{Blocked: true, Reason: "tests fail", Continue: true}},
 		want: `{"additionalContext":[],"blocked":true,"blocks":[],"continue":true,"reason":"tests fail"}`,
 	}} {

@@ -43,6 +43,7 @@ run() {
     -count=1 -timeout 5m -short -run "$tests" "$pkg"
 }
 run ./internal/lsp '^TestFilePath'
-run ./internal/hooks '^(TestLintCallsAScriptNotExecutableOnlyWhenItCannotRun|TestCmdExeGetsTheArgumentsAsWritten|TestAbsolutePatternsNameWindowsDrives|TestARootedCwdStaysInTheProject)$'
+run ./internal/settings '^(TestLintCallsAScriptNotExecutableOnlyWhenItCannotRun|TestAbsolutePatternsNameWindowsDrives)$'
+run ./internal/proc '^(TestCmdExeGetsTheArgumentsAsWritten|TestARootedCwdStaysInTheProject)$'
 run ./internal/session '^(TestIncrementalSavesMatchAFullWrite|TestFailedSaveTakesTheChangeBack)$'
 WAVEHOOKS_WINE_PREFIX="$WINEPREFIX" WINE="$WINE" "$GO" test -count=1 -timeout 5m ./internal/wintest

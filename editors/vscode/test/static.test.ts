@@ -81,20 +81,20 @@ describe('settings schema', () => {
     }
   });
 
-  test('knows exactly the hook keys the server knows (internal/hooks/keydocs.go HookKeys)', () => {
+  test('knows exactly the hook keys the server knows (internal/settings/keydocs.go HookKeys)', () => {
     // The repository is always here: a missing file is a rename this test
     // must follow, not a reason to skip.
-    const src = path.join(repo, 'internal', 'hooks', 'keydocs.go');
+    const src = path.join(repo, 'internal', 'settings', 'keydocs.go');
     const m = fs.readFileSync(src, 'utf8').match(/var HookKeys = \[\]string\{([^}]*)\}/);
-    assert.ok(m, 'HookKeys in internal/hooks/keydocs.go');
+    assert.ok(m, 'HookKeys in internal/settings/keydocs.go');
     const keys = [...m[1].matchAll(/"(\w+)"/g)].map((k) => k[1]).sort();
     assert.deepEqual(Object.keys(schema.definitions.hook.properties).sort(), keys);
     const hook = { type: 'command', command: 'x', if: 'Bash(git *)', args: ['a'], cwd: 'sub', env: { A: 'b' }, async: true };
     assert.ok(validate({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] } }), JSON.stringify(validate.errors));
   });
 
-  test('names exactly the events the server knows (internal/hooks/event.go)', () => {
-    const src = path.join(repo, 'internal', 'hooks', 'event.go');
+  test('names exactly the events the server knows (internal/event/event.go)', () => {
+    const src = path.join(repo, 'internal', 'event', 'event.go');
     const known = [...fs.readFileSync(src, 'utf8').matchAll(/^\s*\w+\s+Event = "(\w+)"/gm)].map((m) => m[1]).sort();
     assert.ok(known.length >= 6);
     assert.deepEqual(Object.keys(schema.properties.hooks.properties).sort(), known);

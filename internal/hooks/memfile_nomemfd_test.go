@@ -1,6 +1,0 @@
-//go:build wavehooks_nomemfd
-
-package hooks
-
-// nomemfd: built with -tags wavehooks_nomemfd (memfile_other.go on Linux).
-const nomemfd = true

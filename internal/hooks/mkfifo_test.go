@@ -1,5 +1,0 @@
-package hooks
-
-import "github.com/wavehooks/wavehooks/internal/proctest"
-
-var mkfifo = proctest.Mkfifo

@@ -1,8 +1,0 @@
-//go:build !linux
-
-package hooks
-
-import "os/exec"
-
-// waitProcess waits for a started hook process and reaps it.
-func waitProcess(cmd *exec.Cmd) error { return cmd.Wait() }

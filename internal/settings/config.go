@@ -1,0 +1,644 @@
+package settings
+
+import (
+	"fmt"
+	"github.com/wavehooks/wavehooks/internal/event"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Source says which settings file a hook came from. Sources are merged in
+// the order listed: hooks from every source run; none overrides another.
+type Source int
+
+// The settings sources, in merge order.
+const (
+	SourceUser Source = iota
+	SourceProject
+	SourceLocal
+	SourceClaudeUser
+	SourceClaudeProject
+	SourceClaudeLocal
+	// SourceManaged is the managed (policy) settings file: its hooks always
+	// run, need no workspace trust, and no other file can turn them off.
+	SourceManaged
+	// SourceVSCode is one of VS Code's hook files, <root>/.github/hooks/*.json,
+	// read when importVSCodeHooks is set.
+	SourceVSCode
+)
+
+var sourceNames = [...]string{"user", "project", "local", "claude-user", "claude-project", "claude-local", "managed", "vscode"}
+
+// String is the source's name as diagnostics and run explanations show it.
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return "source(" + strconv.Itoa(int(s)) + ")"
+}
+
+// MarshalText writes the source as its name.
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// FromWorkspace reports whether the source comes with the repository: such
+// hooks are someone else's code and only run once the user trusts them.
+func (s Source) FromWorkspace() bool {
+	return s == SourceProject || s == SourceLocal || s == SourceClaudeProject || s == SourceClaudeLocal || s == SourceVSCode
+}
+
+// IsClaude reports whether the source is one of Claude Code's settings files,
+// read only when importClaudeHooks is set.
+func (s Source) IsClaude() bool {
+	return s == SourceClaudeUser || s == SourceClaudeProject || s == SourceClaudeLocal
+}
+
+// IsWave reports whether the source is one of wavehooks' own settings files,
+// whose settings (not only hooks) count.
+func (s Source) IsWave() bool {
+	return s == SourceUser || s == SourceProject || s == SourceLocal || s == SourceManaged
+}
+
+// DefaultTimeout is how long a hook may run when its configuration sets no
+// timeout: Claude Code's 600 s, so that a hook written for Claude Code gets the
+// time it was written for (docs/parity.md, "Claude Code compatibility details").
+const DefaultTimeout = 600 * time.Second
+
+// DefaultUserPromptSubmitTimeout is the default of UserPromptSubmit hooks,
+// shorter as in Claude Code: the prompt waits for them, so a stuck one stalls
+// the session.
+const DefaultUserPromptSubmitTimeout = 30 * time.Second
+
+// DefaultMessageDisplayTimeout is the default of MessageDisplay hooks, as
+// in Claude Code: the displayed text waits for them.
+const DefaultMessageDisplayTimeout = 10 * time.Second
+
+// defaultTimeout is the timeout of a hook of event ev from source src that
+// sets none: VS Code's 30 s in VS Code's files, Claude Code's defaults elsewhere.
+func defaultTimeout(ev event.Event, src Source) time.Duration {
+	switch {
+	case src == SourceVSCode:
+		return DefaultVSCodeTimeout
+	case ev == event.UserPromptSubmit:
+		return DefaultUserPromptSubmitTimeout
+	case ev == event.MessageDisplay:
+		return DefaultMessageDisplayTimeout
+	}
+	return DefaultTimeout
+}
+
+// DefaultVSCodeTimeout is the default timeout of hooks in VS Code's hook
+// files, as VS Code documents it.
+const DefaultVSCodeTimeout = 30 * time.Second
+
+// Hook is one configured command, with where it was written.
+type Hook struct {
+	Event   event.Event
+	Matcher *Matcher
+	Type    string
+	Command string
+	Timeout time.Duration
+	Source  Source
+	File    string
+	// CommandRange is where the command string is in File, for code lenses and diagnostics.
+	CommandRange Range
+
+	// Args, when not nil, make the hook run Command directly as a program
+	// with these arguments (exec form): no shell interprets anything.
+	Args []string
+	// Cwd is the directory the hook runs in, relative to the project root
+	// and inside it; "" is the project root itself.
+	Cwd string
+	// Env are extra environment variables, "NAME=value", added to the
+	// server's environment (and overriding it).
+	Env []string
+	// Async hooks run in the background: the event never waits for them, and
+	// what they print is only reported in the run history.
+	Async bool
+	// StatusMessage is shown (as the progress title) while the hook runs.
+	StatusMessage string
+	// If, when not nil, is a permission rule ("Bash(git *)") the tool call
+	// must match for the hook to run.
+	If *IfRule
+	// HookOptions hold the fields of the other hook types (http, prompt,
+	// agent, mcp_tool) and the options once, shell and asyncRewake.
+	HookOptions
+	// Disabled: the hook or its matcher group says "enabled": false. It
+	// never runs (the run history says so), whatever trust says; the trust
+	// hash covers it, so that turning a hook back on is a change the user
+	// trusts (trust.go: turning one off is not).
+	Disabled bool
+	// Place is where the hook is written in File: for the editor's and the
+	// command line's toggles. It changes nothing the hook does.
+	Place HookPlace
+}
+
+// HookPlace is where a hook is written: its matcher group's index under the
+// event, its own index in the group's "hooks" (-1 for a hook of VS Code's
+// format listed under the event directly), the hook object's range, and
+// whether it is its group that says "enabled": false.
+type HookPlace struct {
+	Group, Index  int
+	Range         Range
+	GroupDisabled bool
+}
+
+// Settings are the non-hook keys of one settings file that change how hooks run.
+type Settings struct {
+	DisableAllHooks   *bool
+	TranscriptFormat  string
+	ImportClaudeHooks *bool
+	ImportVSCodeHooks *bool
+	// AllowManagedHooksOnly only counts in the managed settings file.
+	AllowManagedHooksOnly *bool
+	// AllowedHTTPHookURLs and HTTPHookAllowedEnvVars restrict http hooks
+	// (nil: the file does not say): see Config.HTTPPolicy.
+	AllowedHTTPHookURLs    []string
+	HTTPHookAllowedEnvVars []string
+}
+
+// File is one parsed settings file: its hooks, settings and problems.
+type File struct {
+	Path        string
+	Source      Source
+	Exists      bool
+	Hooks       []Hook
+	Settings    Settings
+	Diagnostics []Diagnostic
+	// hooksKey is where the file's "hooks" key is, for diagnostics about
+	// the file's hooks as a whole (a policy that ignores them).
+	hooksKey *Range
+}
+
+// Paths says where the settings files are.
+type Paths struct {
+	// WaveHome holds the user's settings.json, the sessions and the trust store.
+	WaveHome string
+	// ProjectRoot is the workspace; hooks run with it as their working directory.
+	ProjectRoot string
+	// ClaudeHome is ~/.claude, read only when importClaudeHooks is set.
+	ClaudeHome string
+	// ManagedFile is the managed (policy) settings file; "" reads none.
+	// DefaultManagedFile is where it normally is.
+	ManagedFile string
+}
+
+// DefaultManagedFile is $WAVE_MANAGED_SETTINGS, or /etc/wave/managed-settings.json
+// (on Windows %ProgramData%\wave\managed-settings.json).
+func DefaultManagedFile() string {
+	if f := os.Getenv("WAVE_MANAGED_SETTINGS"); f != "" {
+		return f
+	}
+	return managedFileFor(runtime.GOOS, os.Getenv("ProgramData"))
+}
+
+// managedFileFor is where the managed file is on goos. On Windows it is
+// under ProgramData, which only administrators may write, not \etc on the
+// current drive, which any user could create.
+func managedFileFor(goos, programData string) string {
+	if goos != "windows" {
+		return "/etc/wave/managed-settings.json"
+	}
+	if programData == "" {
+		programData = `C:\ProgramData`
+	}
+	return strings.TrimRight(programData, `\`) + `\wave\managed-settings.json`
+}
+
+// DefaultWaveHome is $WAVE_HOME, or ~/.wave.
+func DefaultWaveHome() string {
+	if h := os.Getenv("WAVE_HOME"); h != "" {
+		return h
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".wave")
+}
+
+// DefaultClaudeHome is ~/.claude.
+func DefaultClaudeHome() string {
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".claude")
+}
+
+// SettingsFiles lists every settings file the paths name, whether or not it
+// exists: user, project, local, Claude Code's three, and the managed file.
+// VS Code's hook files are found by listing a directory (VSCodeHookFiles).
+func (p Paths) SettingsFiles() []SourceFile {
+	files := []SourceFile{{SourceUser, filepath.Join(p.WaveHome, "settings.json")}}
+	if p.ProjectRoot != "" {
+		files = append(files,
+			SourceFile{SourceProject, filepath.Join(p.ProjectRoot, ".wave", "settings.json")},
+			SourceFile{SourceLocal, filepath.Join(p.ProjectRoot, ".wave", "settings.local.json")})
+	}
+	if p.ClaudeHome != "" {
+		files = append(files, SourceFile{SourceClaudeUser, filepath.Join(p.ClaudeHome, "settings.json")})
+	}
+	if p.ProjectRoot != "" {
+		files = append(files,
+			SourceFile{SourceClaudeProject, filepath.Join(p.ProjectRoot, ".claude", "settings.json")},
+			SourceFile{SourceClaudeLocal, filepath.Join(p.ProjectRoot, ".claude", "settings.local.json")})
+	}
+	if p.ManagedFile != "" {
+		files = append(files, SourceFile{SourceManaged, p.ManagedFile})
+	}
+	return files
+}
+
+// SourceFile pairs a settings path with its source.
+type SourceFile struct {
+	Source Source
+	Path   string
+}
+
+// Config is the merged hook configuration of all sources.
+type Config struct {
+	Paths Paths
+	Files []File
+	// Hooks holds the hooks of every file in merge order, those that a
+	// policy ignores included (Active tells them apart, and says why), but
+	// not those of Claude Code's files when importing them is off.
+	Hooks []Hook
+	// DisableAllHooks is set when a user, project or local settings file
+	// (DisabledBy) sets disableAllHooks: every hook but the managed ones is off.
+	DisableAllHooks bool
+	DisabledBy      *File
+	// ManagedOnly is set when the managed settings file sets
+	// allowManagedHooksOnly: the hooks of every other file are ignored.
+	ManagedOnly bool
+	// ManagedDisabled is set when the managed settings file itself sets
+	// disableAllHooks: no hook runs at all.
+	ManagedDisabled bool
+	// TranscriptFormat is "json" or "jsonl".
+	TranscriptFormat  string
+	ImportClaudeHooks bool
+	ImportVSCodeHooks bool
+	// HTTPPolicy restricts where http hooks may post and which environment
+	// variables their headers may read.
+	HTTPPolicy HTTPPolicy
+	// WorkspaceSettings is set when the settings of the workspace's own
+	// files were applied (Load), and not when they were left out because
+	// the workspace is not trusted (Untrusted).
+	WorkspaceSettings bool
+
+	read []File // the files as read, for Untrusted
+	// pendingClaude and pendingVSCode are set in an untrusted configuration
+	// when only the workspace's settings import Claude Code's or VS Code's
+	// files: their hooks are listed, and skipped until the workspace is trusted.
+	pendingClaude, pendingVSCode bool
+}
+
+// Diagnostics returns the problems of every file, in merge order.
+func (c *Config) Diagnostics() []Diagnostic {
+	var out []Diagnostic
+	for _, f := range c.Files {
+		out = append(out, f.Diagnostics...)
+	}
+	return out
+}
+
+// Active reports whether a hook takes part in events at all, and if not,
+// why: the managed settings file's hooks always do (unless that file itself
+// disables all hooks); with allowManagedHooksOnly no other file's do;
+// disableAllHooks elsewhere turns off all but the managed ones; Claude Code's
+// and VS Code's files only count when importing them is on.
+func (c *Config) Active(h *Hook) (bool, string) {
+	switch {
+	case h.Disabled && h.Place.GroupDisabled:
+		return false, `disabled: its matcher group says "enabled": false`
+	case h.Disabled:
+		return false, `disabled: "enabled": false`
+	case c.ManagedDisabled:
+		return false, fmt.Sprintf("disableAllHooks is set in the managed settings %s", c.Paths.ManagedFile)
+	case h.Source == SourceManaged:
+		return true, ""
+	case c.ManagedOnly:
+		return false, fmt.Sprintf("allowManagedHooksOnly is set in the managed settings %s: only managed hooks run, %s hooks are ignored",
+			c.Paths.ManagedFile, h.Source)
+	case c.DisableAllHooks:
+		why := "disableAllHooks is set"
+		if c.DisabledBy != nil {
+			why += fmt.Sprintf(" in the %s settings %s", c.DisabledBy.Source, c.DisabledBy.Path)
+		}
+		return false, why + ": only managed hooks run"
+	case h.Source.IsClaude() && !c.ImportClaudeHooks:
+		if c.pendingClaude {
+			return c.pending(h, "importClaudeHooks")
+		}
+		return false, "Claude Code settings are only read when importClaudeHooks is true"
+	case h.Source == SourceVSCode && !c.ImportVSCodeHooks:
+		if c.pendingVSCode {
+			return c.pending(h, "importVSCodeHooks")
+		}
+		return false, "VS Code hook files are only read when importVSCodeHooks is true"
+	}
+	return true, ""
+}
+
+// pending is Active for a hook that only the untrusted workspace's setting
+// imports: the workspace's own hooks take part (and are skipped as
+// untrusted, which says why they did not run); the user's do not.
+func (c *Config) pending(h *Hook, setting string) (bool, string) {
+	if h.Source.FromWorkspace() {
+		return true, ""
+	}
+	return false, setting + " is set only in the workspace's settings, which take effect once the workspace is trusted"
+}
+
+// Load reads every settings file of the paths. Texts overrides what is on
+// disk for the files it names (the editor's unsaved buffers). A missing file
+// is no problem; a broken one keeps its problems as diagnostics and never
+// stops the other files' hooks from loading.
+//
+// The merge order is user, project, local, Claude Code's three files (when
+// importClaudeHooks is set), VS Code's hook files (when importVSCodeHooks is
+// set), and the managed file last, so that its hooks have the last word
+// where the last hook wins (updatedInput).
+//
+// The configuration Load returns is the workspace's as it would be once
+// trusted: the settings of the workspace's files (disableAllHooks, the
+// imports, transcriptFormat) are applied. What runs before trust is
+// Untrusted's configuration; Resolve picks the one that matches a trust
+// decision.
+func Load(p Paths, texts map[string][]byte) *Config {
+	return assemble(p, readFiles(p, texts), true)
+}
+
+// Untrusted is the configuration as it runs while the workspace is not
+// trusted: the workspace files' hooks are listed (and skipped as
+// untrusted), but none of their settings applies, so an untrusted
+// repository cannot turn off the user's own hooks, import Claude Code's or
+// VS Code's hook files, or change the transcript format. A configuration
+// that is already untrusted is returned as it is.
+func (c *Config) Untrusted() *Config {
+	if !c.WorkspaceSettings {
+		return c
+	}
+	return assemble(c.Paths, c.read, false)
+}
+
+// readFiles reads every settings file the paths name, in merge order.
+// Claude Code's files are read only when a wave settings file (a
+// workspace's included) sets importClaudeHooks, and VS Code's hook files
+// only when one sets importVSCodeHooks: a file whose import is off is never
+// opened, so nothing planted there (a FIFO, a file nested too deep) costs
+// anything. assemble drops them again from a configuration in which the
+// workspace's setting does not count.
+func readFiles(p Paths, texts map[string][]byte) []File {
+	read := func(path string, src Source) File {
+		if text, ok := texts[path]; ok {
+			return ParseFile(path, src, text, p.ProjectRoot)
+		}
+		return ReadFile(path, src, p.ProjectRoot)
+	}
+	all := p.SettingsFiles()
+	got := make([]*File, len(all))
+	importClaude, importVSCode := false, false
+	for i, sf := range all {
+		if sf.Source.IsClaude() {
+			continue
+		}
+		f := read(sf.Path, sf.Source)
+		got[i] = &f
+		if b := f.Settings.ImportClaudeHooks; b != nil && *b {
+			importClaude = true
+		}
+		if b := f.Settings.ImportVSCodeHooks; b != nil && *b {
+			importVSCode = true
+		}
+	}
+	var files []File
+	var managed *File
+	for i, sf := range all {
+		f := got[i]
+		if sf.Source.IsClaude() {
+			if !importClaude {
+				continue
+			}
+			read := read(sf.Path, sf.Source)
+			f = &read
+		}
+		if sf.Source == SourceManaged {
+			managed = f
+			continue
+		}
+		files = append(files, *f)
+	}
+	if importVSCode {
+		for _, path := range p.VSCodeHookFiles(texts) {
+			files = append(files, read(path, SourceVSCode))
+		}
+	}
+	if managed != nil {
+		files = append(files, *managed)
+	}
+	return files
+}
+
+// ReadTexts reads from disk the text of every settings file Load would
+// read — the same files, Claude Code's and VS Code's only when a wave
+// settings file imports them — through the bounded reader
+// (ReadSettingsText). A file that is missing, or cannot be read safely, is
+// left out: Load then reads it itself and says why in a diagnostic. The
+// server uses it to tell what changed on disk (ConfigChange).
+func (p Paths) ReadTexts() map[string][]byte {
+	out := map[string][]byte{}
+	importClaude, importVSCode := false, false
+	for _, sf := range p.SettingsFiles() {
+		if sf.Source.IsClaude() {
+			continue
+		}
+		b, err := ReadSettingsText(sf.Path)
+		if err != nil {
+			continue
+		}
+		out[sf.Path] = b
+		st := ParseFile(sf.Path, sf.Source, b, p.ProjectRoot).Settings
+		importClaude = importClaude || (st.ImportClaudeHooks != nil && *st.ImportClaudeHooks)
+		importVSCode = importVSCode || (st.ImportVSCodeHooks != nil && *st.ImportVSCodeHooks)
+	}
+	var more []string
+	if importClaude {
+		for _, sf := range p.SettingsFiles() {
+			if sf.Source.IsClaude() {
+				more = append(more, sf.Path)
+			}
+		}
+	}
+	if importVSCode {
+		more = append(more, p.VSCodeHookFiles(nil)...)
+	}
+	for _, path := range more {
+		if b, err := ReadSettingsText(path); err == nil {
+			out[path] = b
+		}
+	}
+	return out
+}
+
+// assemble merges the files read into a configuration. With workspace
+// false, the settings of the workspace's own files are left out (see
+// Untrusted). The files are copied, so that the diagnostics added here stay
+// in this configuration.
+func assemble(p Paths, read []File, workspace bool) *Config {
+	cfg := &Config{Paths: p, TranscriptFormat: "json", WorkspaceSettings: workspace, read: read}
+	counts := func(f *File) bool { return workspace || !f.Source.FromWorkspace() }
+	for i := range read {
+		f := &read[i]
+		if !f.Source.IsWave() {
+			continue
+		}
+		if b := f.Settings.ImportClaudeHooks; b != nil && *b {
+			cfg.ImportClaudeHooks = cfg.ImportClaudeHooks || counts(f)
+			cfg.pendingClaude = !counts(f)
+		}
+		if b := f.Settings.ImportVSCodeHooks; b != nil && *b {
+			cfg.ImportVSCodeHooks = cfg.ImportVSCodeHooks || counts(f)
+			cfg.pendingVSCode = !counts(f)
+		}
+	}
+	cfg.pendingClaude = cfg.pendingClaude && !cfg.ImportClaudeHooks
+	cfg.pendingVSCode = cfg.pendingVSCode && !cfg.ImportVSCodeHooks
+	for _, f := range read {
+		if f.Source == SourceVSCode && !cfg.ImportVSCodeHooks && !cfg.pendingVSCode {
+			continue
+		}
+		f.Diagnostics = f.Diagnostics[:len(f.Diagnostics):len(f.Diagnostics)]
+		cfg.Files = append(cfg.Files, f)
+	}
+	for i := range cfg.Files {
+		f := &cfg.Files[i]
+		if f.Source.IsClaude() && !cfg.ImportClaudeHooks && !cfg.pendingClaude {
+			continue
+		}
+		if counts(f) && (!f.Source.IsClaude() || cfg.ImportClaudeHooks) {
+			if b := f.Settings.DisableAllHooks; b != nil && *b && f.Source != SourceVSCode {
+				if f.Source == SourceManaged {
+					cfg.ManagedDisabled = true
+				} else if !cfg.DisableAllHooks {
+					cfg.DisableAllHooks, cfg.DisabledBy = true, f
+				}
+			}
+			if b := f.Settings.AllowManagedHooksOnly; b != nil && *b && f.Source == SourceManaged {
+				cfg.ManagedOnly = true
+			}
+			if f.Settings.TranscriptFormat != "" && f.Source.IsWave() {
+				cfg.TranscriptFormat = f.Settings.TranscriptFormat
+			}
+			cfg.HTTPPolicy.merge(f)
+		}
+		cfg.Hooks = append(cfg.Hooks, f.Hooks...)
+	}
+	cfg.explainIgnoredFiles()
+	cfg.explainShadowed()
+	cfg.explainDisallowedURLs()
+	return cfg
+}
+
+// explainIgnoredFiles adds a diagnostic to every file whose hooks a policy
+// ignores, saying which policy and where it is set, so that the file does
+// not look as if its hooks ran.
+func (c *Config) explainIgnoredFiles() {
+	for i := range c.Files {
+		f := &c.Files[i]
+		if len(f.Hooks) == 0 || f.hooksKey == nil || (f.Source.IsClaude() && !c.ImportClaudeHooks) {
+			continue
+		}
+		first := f.Hooks[0]
+		first.Disabled = false // a policy's reason, not one hook's switch
+		if ok, why := c.Active(&first); !ok {
+			f.Diagnostics = append(f.Diagnostics, Diagnostic{File: f.Path, Range: *f.hooksKey, Severity: SeverityInfo,
+				Code: CodeHooksIgnored, Message: fmt.Sprintf("the hooks of this %s settings file do not run: %s", f.Source, why)})
+		}
+	}
+}
+
+// VSCodeHooksDir is where VS Code keeps a workspace's hook files, "" without a project.
+func (p Paths) VSCodeHooksDir() string {
+	if p.ProjectRoot == "" {
+		return ""
+	}
+	return filepath.Join(p.ProjectRoot, ".github", "hooks")
+}
+
+// VSCodeHookFiles lists VS Code's hook files (<root>/.github/hooks/*.json)
+// in name order: those on disk, and those texts has for that directory.
+func (p Paths) VSCodeHookFiles(texts map[string][]byte) []string {
+	dir := p.VSCodeHooksDir()
+	if dir == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for path := range texts {
+		if filepath.Dir(path) == dir && strings.HasSuffix(path, ".json") {
+			matches = append(matches, path)
+		}
+	}
+	for _, path := range matches {
+		if st, err := os.Stat(path); (err == nil && st.IsDir()) || seen[path] {
+			continue
+		}
+		seen[path] = true
+		out = append(out, path)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FileChangedWatchList lists the files that the FileChanged hooks in force
+// ask to watch, as Claude Code builds its watch list: each `|`-separated
+// name of a FileChanged matcher is a file in the project root. An empty or
+// `*` matcher names no file (it matches whatever is watched), and a name
+// that would lead outside the root is left out.
+func (c *Config) FileChangedWatchList() []string {
+	root := c.Paths.ProjectRoot
+	var out []string
+	if root == "" {
+		return out
+	}
+	for i := range c.Hooks {
+		h := &c.Hooks[i]
+		if h.Event != event.FileChanged || h.Matcher == nil {
+			continue
+		}
+		if ok, _ := c.Active(h); !ok {
+			continue
+		}
+		for _, name := range strings.Split(h.Matcher.String(), "|") {
+			name = strings.TrimSpace(name)
+			if name == "" || name == "*" {
+				continue
+			}
+			p := filepath.Join(root, name)
+			if rel, err := filepath.Rel(root, p); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ConfigSource is the ConfigChange source of a settings file, as Claude
+// Code names its own: user_settings, project_settings, local_settings or
+// policy_settings. The files Claude Code does not know map to the closest:
+// VS Code's hook files are the project's.
+func ConfigSource(s Source) string {
+	switch s {
+	case SourceUser, SourceClaudeUser:
+		return "user_settings"
+	case SourceLocal, SourceClaudeLocal:
+		return "local_settings"
+	case SourceManaged:
+		return "policy_settings"
+	}
+	return "project_settings"
+}
