@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"unsafe"
 )
 
 // Format is how a session file is written. It is chosen per session when the
@@ -95,7 +96,7 @@ type parsedFile struct {
 // parseJSONFile reads a json session file, in this package's layout or any
 // other valid JSON of the same shape.
 func parseJSONFile(data []byte) (parsedFile, error) {
-	p, done, err := scanJSONFile(bytes.NewReader(data))
+	p, done, err := scanJSONFile(bytes.NewReader(data), bytes.Count(data, []byte{'\n'}), int64(len(data)))
 	if err != nil {
 		return p, err
 	}
@@ -114,9 +115,15 @@ func parseJSONFile(data []byte) (parsedFile, error) {
 // besides its messages. done is false when the file turned out not to be
 // entirely in the layout (another program's JSON, or a torn tail): the
 // caller then reads it whole (parseJSONFile); p.headLen is 0 when not even
-// its first line was.
-func scanJSONFile(r io.Reader) (p parsedFile, done bool, err error) {
+// its first line was. lines, the file's count of newlines, and size, its
+// length, size the message list so that it is allocated once (see
+// capacityFor).
+func scanJSONFile(r io.Reader, lines int, size int64) (p parsedFile, done bool, err error) {
 	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	if n := capacityFor(lines, size); n > 0 {
+		p.msgs, p.lens = make([]Message, 0, n), make([]int64, 0, n)
+	}
+	var arena msgArena
 	line, complete, err := lr.next()
 	if err != nil || !complete || !bytes.HasSuffix(line, jsonHeadEnd) {
 		return p, false, ignoreEOF(err)
@@ -147,6 +154,7 @@ func scanJSONFile(r io.Reader) (p parsedFile, done bool, err error) {
 		}
 		p.layout = p.layout && lastComma
 		lastComma = string(after) == ","
+		arena.keep(&m)
 		p.lens = append(p.lens, int64(len(unit)))
 		p.msgs = append(p.msgs, m)
 		if len(after) > 0 && !lastComma {
@@ -169,6 +177,33 @@ func scanJSONFile(r io.Reader) (p parsedFile, done bool, err error) {
 		p.layout = false
 	}
 	return p, true, nil
+}
+
+// capacityFor is the length to give a message list for a file of size
+// bytes and lines newlines: its lines, each a message at most, unless that
+// would take more memory than the file's size (a file of blank or tiny
+// lines), in which case the list grows as messages are found.
+func capacityFor(lines int, size int64) int {
+	if lines <= 0 || int64(lines)*int64(unsafe.Sizeof(Message{})+8) > size {
+		return 0
+	}
+	return lines
+}
+
+// countLines counts the newlines of r.
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 64<<10)
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // decodeMessageLine reads a line of the messages array: a message and its

@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // resumeRSSEnv makes the test binary a resume child (resumeRSSChild): a
@@ -69,6 +71,7 @@ type resumeRSS struct {
 	Before   int64 // VmRSS before the resume
 	Peak     int64 // VmHWM after it
 	After    int64 // VmRSS after it
+	CPU      time.Duration // the process's CPU time spent in the resume
 	Messages int
 	Err      string
 }
@@ -79,10 +82,12 @@ type resumeRSS struct {
 func resumeRSSChild() {
 	var r resumeRSS
 	r.Before, _ = procStatus("VmRSS:")
+	cpu0 := cpuTime()
 	st, err := NewStore(Options{WaveHome: os.Getenv(resumeRSSEnv + "_HOME")})
 	if err == nil {
 		var s *Session
 		if s, err = st.Open(os.Getenv(resumeRSSEnv)); err == nil {
+			r.CPU = cpuTime() - cpu0
 			r.Peak, _ = procStatus("VmHWM:")
 			r.After, _ = procStatus("VmRSS:")
 			s.mu.Lock()
@@ -97,6 +102,15 @@ func resumeRSSChild() {
 	out, _ := json.Marshal(r)
 	fmt.Println(string(out))
 	os.Exit(0)
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // procStatus reads a field of /proc/self/status, in bytes.
@@ -139,7 +153,9 @@ func runResumeChild(tb testing.TB, home, id string) resumeRSS {
 // written by the store, in a new process each iteration, and reports the
 // resume's peak resident memory (VmHWM after Store.Open less VmRSS before
 // it) against the file's size: rss/file, which issue #27 wants at most 2.
-// peak/file is the process's whole peak, runtime and test binary included.
+// peak/file is the process's whole peak, runtime and test binary included;
+// resume-cpu-ms the CPU time the resume took, which is what a lower GC
+// target during the load costs.
 // Run it with -benchtime 1x; the session is written once, untimed.
 func BenchmarkSessionResumeRSS(b *testing.B) {
 	for _, format := range []Format{FormatJSON, FormatJSONL} {
@@ -147,7 +163,7 @@ func BenchmarkSessionResumeRSS(b *testing.B) {
 			home := b.TempDir()
 			size := writeResumeSession(b, home, "resume-rss", format, resumeMessages)
 			b.ResetTimer()
-			var rss, peak, kept float64
+			var rss, peak, kept, cpu float64
 			for i := 0; i < b.N; i++ {
 				r := runResumeChild(b, home, "resume-rss")
 				if r.Messages != resumeMessages {
@@ -156,12 +172,14 @@ func BenchmarkSessionResumeRSS(b *testing.B) {
 				rss += float64(r.Peak - r.Before)
 				peak += float64(r.Peak)
 				kept += float64(r.After - r.Before)
+				cpu += r.CPU.Seconds() * 1e3
 			}
 			n := float64(b.N)
 			b.ReportMetric(float64(size)/1e6, "file-MB")
 			b.ReportMetric(rss/n/float64(size), "rss/file")
 			b.ReportMetric(peak/n/float64(size), "peak/file")
 			b.ReportMetric(kept/n/resumeMessages, "rss-B/message")
+			b.ReportMetric(cpu/n, "resume-cpu-ms")
 		})
 	}
 }

@@ -256,8 +256,16 @@ func readJSONFile(path string) (parsedFile, int64, error) {
 		return parsedFile{}, 0, err
 	}
 	defer enterLoad(fi.Size())()
+	lines, err := countLines(io.LimitReader(f, MaxSessionFileBytes+1))
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return parsedFile{}, 0, err
+	}
 	counted := &countingReader{r: io.LimitReader(f, MaxSessionFileBytes+1)}
-	p, done, err := scanJSONFile(counted)
+	p, done, err := scanJSONFile(counted, lines, fi.Size())
 	f.Close()
 	if err == nil && counted.n > MaxSessionFileBytes {
 		err = &safefile.TooLargeError{Size: counted.n, Limit: MaxSessionFileBytes}
