@@ -68,9 +68,9 @@ func writeResumeSession(tb testing.TB, home, id string, format Format, n int) in
 
 // resumeRSS is what a resume child reports.
 type resumeRSS struct {
-	Before   int64 // VmRSS before the resume
-	Peak     int64 // VmHWM after it
-	After    int64 // VmRSS after it
+	Before   int64         // VmRSS before the resume
+	Peak     int64         // VmHWM after it
+	After    int64         // VmRSS after it
 	CPU      time.Duration // the process's CPU time spent in the resume
 	Messages int
 	Err      string
