@@ -16,16 +16,17 @@ import (
 // was handed out: strings are immutable, a message's blocks are a slice whose
 // capacity ends where they end (an append copies them elsewhere), and a
 // block changed in place (a tool's result) is that message's own. Block.Input
-// is never changed in place (see Message.clone).
+// and Block.Success are never changed in place (see Message.clone).
 type msgArena struct {
 	blocks []Block
 	bytes  []byte
 }
 
 const (
-	// arenaBlocks is how many blocks a chunk holds; a message with more than
+	// arenaBlocks is how many blocks a chunk holds, as many as fill 64 KiB
+	// (a chunk is a large allocation, whole pages); a message with more than
 	// a quarter of that keeps its own list.
-	arenaBlocks = 256
+	arenaBlocks = 64 << 10 / int(unsafe.Sizeof(Block{}))
 	// arenaBytes is the size of a chunk of string bytes; a string longer
 	// than arenaString keeps its own allocation (the decoder's).
 	arenaBytes  = 32 << 10
@@ -47,8 +48,17 @@ func (a *msgArena) keep(m *Message) {
 		b := &m.Blocks[i]
 		b.Content, b.ID, b.Result, b.Error = a.str(b.Content), a.str(b.ID), a.str(b.Result), a.str(b.Error)
 		b.Input = a.raw(b.Input)
+		if b.Success != nil {
+			b.Success = sharedBool[*b.Success]
+		}
 	}
 }
+
+// sharedBool holds the two values of Block.Success, which the package and
+// its callers replace but never change through the pointer: decoded, each
+// is an allocation of its own that keeps a 16-byte block of the allocator
+// alive.
+var sharedBool = map[bool]*bool{false: new(bool), true: boolPtr(true)}
 
 // str returns a copy of s in the arena, or s itself when it is empty or long.
 func (a *msgArena) str(s string) string {
