@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"slices"
 	"unsafe"
 )
 
@@ -33,16 +34,22 @@ const (
 	arenaString = 2 << 10
 )
 
-// keep moves m's blocks and short strings into the arena.
+// keep moves m's blocks and short strings into the arena. m's block list is
+// never kept itself, so that a decoder may reuse it for the next message;
+// an empty one becomes nil (which conversation.reset makes empty again).
 func (a *msgArena) keep(m *Message) {
-	n := len(m.Blocks)
-	if n > 0 && n <= arenaBlocks/4 {
+	switch n := len(m.Blocks); {
+	case n == 0:
+		m.Blocks = nil
+	case n <= arenaBlocks/4:
 		if cap(a.blocks)-len(a.blocks) < n {
 			a.blocks = make([]Block, 0, arenaBlocks)
 		}
 		start := len(a.blocks)
 		a.blocks = append(a.blocks, m.Blocks...)
 		m.Blocks = a.blocks[start : start+n : start+n]
+	default:
+		m.Blocks = slices.Clone(m.Blocks)
 	}
 	for i := range m.Blocks {
 		b := &m.Blocks[i]

@@ -104,3 +104,58 @@ func TestResumeKeepsEveryMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeMessagesWithoutBlocks: in a json file in this package's layout,
+// a message whose blocks are [], null or missing comes back with no blocks
+// (and "blocks":[] when written again), however many blocks the message
+// before it had; and a message with no blocks shares nothing with another,
+// so that adding to one leaves the other as it was.
+func TestResumeMessagesWithoutBlocks(t *testing.T) {
+	home := t.TempDir()
+	require.NoError(t, os.MkdirAll(home+"/sessions", 0o700))
+	lines := []string{
+		`{"id":"no-blocks","version":1,"metadata":{},"state":{"messages":[`,
+		`{"role":"assistant","blocks":[{"type":"text","content":"a"},{"type":"tool","id":"t1","name":"Read","input":{"x":1},"result":"r","success":true}]},`,
+		`{"role":"user","blocks":[]},`,
+		`{"role":"assistant","blocks":[{"type":"text","content":"b"},{"type":"tool","id":"t2","name":"Read","input":{"x":2}}]},`,
+		`{"role":"user","blocks":null},`,
+		`{"role":"user"},`,
+		`{"role":"assistant","blocks":[]}`,
+		`]}}`,
+	}
+	path := home + "/sessions/session_o-blocks.json"
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	st, err := NewStore(Options{WaveHome: home})
+	require.NoError(t, err)
+	defer st.Close()
+	s, err := st.Open("no-blocks")
+	require.NoError(t, err)
+	yes := true
+	want := []Message{
+		{Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Content: "a"},
+			{Type: BlockTool, ID: "t1", Name: "Read", Input: json.RawMessage(`{"x":1}`), Result: "r", Success: &yes}}},
+		{Role: RoleUser, Blocks: []Block{}},
+		{Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Content: "b"},
+			{Type: BlockTool, ID: "t2", Name: "Read", Input: json.RawMessage(`{"x":2}`)}}},
+		{Role: RoleUser, Blocks: []Block{}},
+		{Role: RoleUser, Blocks: []Block{}},
+		{Role: RoleAssistant, Blocks: []Block{}},
+	}
+	require.Equal(t, want, s.Messages())
+
+	// A warning goes into the last (empty) assistant message; the other
+	// empty messages stay empty, in memory and in the file.
+	_, err = s.AddWarning("careful")
+	require.NoError(t, err)
+	want[5].Blocks = []Block{{Type: BlockWarn, Content: "careful"}}
+	require.Equal(t, want, s.Messages())
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Contains(t, string(data), `{"role":"user","blocks":null},`, "a resume rewrites only what changed")
+	st2, err := NewStore(Options{WaveHome: home})
+	require.NoError(t, err)
+	defer st2.Close()
+	again, err := st2.Open("no-blocks")
+	require.NoError(t, err)
+	require.Equal(t, want, again.Messages())
+}

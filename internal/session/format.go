@@ -124,6 +124,7 @@ func scanJSONFile(r io.Reader, lines int, size int64) (p parsedFile, done bool, 
 		p.msgs, p.lens = make([]Message, 0, n), make([]int64, 0, n)
 	}
 	var arena msgArena
+	var scratch []Block // the block list each line decodes into
 	line, complete, err := lr.next()
 	if err != nil || !complete || !bytes.HasSuffix(line, jsonHeadEnd) {
 		return p, false, ignoreEOF(err)
@@ -148,12 +149,15 @@ func scanJSONFile(r io.Reader, lines int, size int64) (p parsedFile, done bool, 
 			p.layout = p.layout && len(p.lens) == 0
 			continue
 		}
-		m, unit, after, ok := decodeMessageLine(line)
+		m, unit, after, ok := decodeMessageLine(line, scratch)
 		if !ok {
 			return p, false, nil
 		}
 		p.layout = p.layout && lastComma
 		lastComma = string(after) == ","
+		if cap(m.Blocks) > cap(scratch) {
+			scratch = m.Blocks[:0]
+		}
 		arena.keep(&m)
 		p.lens = append(p.lens, int64(len(unit)))
 		p.msgs = append(p.msgs, m)
@@ -210,11 +214,15 @@ func countLines(r io.Reader) (int, error) {
 // separator. An append overwrites the newline after the last message with
 // ",\n…": cut after one byte, it leaves that message's line as `{…},]}}`.
 // The message is whole, so it is returned, and the caller drops the tail.
-func decodeMessageLine(line []byte) (m Message, unit, after []byte, ok bool) {
+// m.Blocks is decoded into scratch when it is long enough: the caller copies
+// the blocks out (msgArena.keep) before the next line.
+func decodeMessageLine(line []byte, scratch []Block) (m Message, unit, after []byte, ok bool) {
 	unit = line
 	if n := len(line); n > 0 && line[n-1] == ',' {
 		unit, after = line[:n-1], line[n-1:]
 	}
+	clear(scratch[:cap(scratch)]) // the decoder keeps the fields of a reused block that a line leaves out
+	m.Blocks = scratch[:0]
 	if json.Unmarshal(unit, &m) == nil && m.Role != "" {
 		return m, unit, after, true
 	}
