@@ -71,6 +71,7 @@ type resumeRSS struct {
 	Before   int64         // VmRSS before the resume
 	Peak     int64         // VmHWM after it
 	After    int64         // VmRSS after it
+	Turn     int64         // VmHWM after the first message added after it
 	CPU      time.Duration // the process's CPU time spent in the resume
 	Messages int
 	Err      string
@@ -93,6 +94,9 @@ func resumeRSSChild() {
 			s.mu.Lock()
 			r.Messages = len(s.conv.msgs)
 			s.mu.Unlock()
+			if err = s.AddAssistantMessage([]Block{{Type: BlockText, Content: "one more turn"}}); err == nil {
+				r.Turn, _ = procStatus("VmHWM:")
+			}
 		}
 		st.Close()
 	}
@@ -153,6 +157,8 @@ func runResumeChild(tb testing.TB, home, id string) resumeRSS {
 // written by the store, in a new process each iteration, and reports the
 // resume's peak resident memory (VmHWM after Store.Open less VmRSS before
 // it) against the file's size: rss/file, which issue #27 wants at most 2.
+// rss-turn/file is the same peak after the resumed session got one more
+// message (the first append after a resume may grow the message list);
 // peak/file is the process's whole peak, runtime and test binary included;
 // resume-cpu-ms the CPU time the resume took, which is what a lower GC
 // target during the load costs.
@@ -163,12 +169,13 @@ func BenchmarkSessionResumeRSS(b *testing.B) {
 			home := b.TempDir()
 			size := writeResumeSession(b, home, "resume-rss", format, resumeMessages)
 			b.ResetTimer()
-			var rss, peak, kept, cpu float64
+			var rss, peak, kept, cpu, turn float64
 			for i := 0; i < b.N; i++ {
 				r := runResumeChild(b, home, "resume-rss")
-				if r.Messages != resumeMessages {
-					b.Fatalf("resumed %d messages, wrote %d", r.Messages, resumeMessages)
+				if r.Messages != resumeMessages+i { // each child adds one
+					b.Fatalf("resumed %d messages, wrote %d", r.Messages, resumeMessages+i)
 				}
+				turn += float64(r.Turn - r.Before)
 				rss += float64(r.Peak - r.Before)
 				peak += float64(r.Peak)
 				kept += float64(r.After - r.Before)
@@ -180,6 +187,7 @@ func BenchmarkSessionResumeRSS(b *testing.B) {
 			b.ReportMetric(peak/n/float64(size), "peak/file")
 			b.ReportMetric(kept/n/resumeMessages, "rss-B/message")
 			b.ReportMetric(cpu/n, "resume-cpu-ms")
+			b.ReportMetric(turn/n/float64(size), "rss-turn/file")
 		})
 	}
 }
