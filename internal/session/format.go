@@ -120,9 +120,6 @@ func parseJSONFile(data []byte) (parsedFile, error) {
 // capacityFor).
 func scanJSONFile(r io.Reader, lines int, size int64) (p parsedFile, done bool, err error) {
 	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10)}
-	if n := capacityFor(lines, size); n > 0 {
-		p.msgs, p.lens = make([]Message, 0, n), make([]int64, 0, n)
-	}
 	var arena msgArena
 	var scratch []Block // the block list each line decodes into
 	line, complete, err := lr.next()
@@ -133,6 +130,9 @@ func scanJSONFile(r io.Reader, lines int, size int64) (p parsedFile, done bool, 
 		return p, false, nil
 	}
 	p.headLen = int64(len(line) + 1)
+	if n := capacityFor(lines, size); n > 0 { // only for what begins as a session file
+		p.msgs, p.lens = make([]Message, 0, n), make([]int64, 0, n)
+	}
 	p.layout = true
 	footer := false
 	lastComma := true
