@@ -112,6 +112,7 @@ bench: build
 	@echo "machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo), $$(go version)" | tee bench.txt
 	$(GO) test -run '^$$' -bench '^Benchmark([^S]|S[^e]|Se[^s])' -benchmem -benchtime $(BENCHTIME) -count 1 ./internal/hooks ./internal/session ./internal/lsp ./internal/watcher ./internal/acp | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkSessionGrowth$$' -benchmem -benchtime 1x -count 1 ./internal/session | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkSessionResumeRSS$$' -benchtime 1x -count 1 ./internal/session | tee -a bench.txt
 	@if [ -d editors/vscode/node_modules/vscode-jsonrpc ]; then :; else cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error; fi
 	$(GO) test -run '^$$' -bench '^BenchmarkRealClient([^O]|O[^n])' -benchtime 1x -count 1 -timeout 60m ./cmd/wavehooks | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkRealClientOneTrueHook$$' -benchtime 1000x -count 1 ./cmd/wavehooks | tee -a bench.txt

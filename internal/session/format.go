@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"unsafe"
 )
 
 // Format is how a session file is written. It is chosen per session when the
@@ -95,7 +96,7 @@ type parsedFile struct {
 // parseJSONFile reads a json session file, in this package's layout or any
 // other valid JSON of the same shape.
 func parseJSONFile(data []byte) (parsedFile, error) {
-	p, done, err := scanJSONFile(bytes.NewReader(data))
+	p, done, err := scanJSONFile(bytes.NewReader(data), bytes.Count(data, []byte{'\n'}), int64(len(data)))
 	if err != nil {
 		return p, err
 	}
@@ -114,9 +115,13 @@ func parseJSONFile(data []byte) (parsedFile, error) {
 // besides its messages. done is false when the file turned out not to be
 // entirely in the layout (another program's JSON, or a torn tail): the
 // caller then reads it whole (parseJSONFile); p.headLen is 0 when not even
-// its first line was.
-func scanJSONFile(r io.Reader) (p parsedFile, done bool, err error) {
+// its first line was. lines, the file's count of newlines, and size, its
+// length, size the message list so that it is allocated once (see
+// capacityFor).
+func scanJSONFile(r io.Reader, lines int, size int64) (p parsedFile, done bool, err error) {
 	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	var arena msgArena
+	var scratch []Block // the block list each line decodes into
 	line, complete, err := lr.next()
 	if err != nil || !complete || !bytes.HasSuffix(line, jsonHeadEnd) {
 		return p, false, ignoreEOF(err)
@@ -125,6 +130,9 @@ func scanJSONFile(r io.Reader) (p parsedFile, done bool, err error) {
 		return p, false, nil
 	}
 	p.headLen = int64(len(line) + 1)
+	if n := capacityFor(lines, size); n > 0 { // only for what begins as a session file
+		p.msgs, p.lens = make([]Message, 0, n), make([]int64, 0, n)
+	}
 	p.layout = true
 	footer := false
 	lastComma := true
@@ -141,12 +149,16 @@ func scanJSONFile(r io.Reader) (p parsedFile, done bool, err error) {
 			p.layout = p.layout && len(p.lens) == 0
 			continue
 		}
-		m, unit, after, ok := decodeMessageLine(line)
+		m, unit, after, ok := decodeMessageLine(line, scratch)
 		if !ok {
 			return p, false, nil
 		}
 		p.layout = p.layout && lastComma
 		lastComma = string(after) == ","
+		if cap(m.Blocks) > cap(scratch) {
+			scratch = m.Blocks[:0]
+		}
+		arena.keep(&m)
 		p.lens = append(p.lens, int64(len(unit)))
 		p.msgs = append(p.msgs, m)
 		if len(after) > 0 && !lastComma {
@@ -171,15 +183,46 @@ func scanJSONFile(r io.Reader) (p parsedFile, done bool, err error) {
 	return p, true, nil
 }
 
+// capacityFor is the length to give a message list for a file of size
+// bytes and lines newlines: its lines, each a message at most, unless that
+// would take more memory than the file's size (a file of blank or tiny
+// lines), in which case the list grows as messages are found.
+func capacityFor(lines int, size int64) int {
+	if lines <= 0 || int64(lines)*int64(unsafe.Sizeof(Message{})+8) > size {
+		return 0
+	}
+	return lines
+}
+
+// countLines counts the newlines of r.
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 64<<10)
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
 // decodeMessageLine reads a line of the messages array: a message and its
 // separator. An append overwrites the newline after the last message with
 // ",\n…": cut after one byte, it leaves that message's line as `{…},]}}`.
 // The message is whole, so it is returned, and the caller drops the tail.
-func decodeMessageLine(line []byte) (m Message, unit, after []byte, ok bool) {
+// m.Blocks is decoded into scratch when it is long enough: the caller copies
+// the blocks out (msgArena.keep) before the next line.
+func decodeMessageLine(line []byte, scratch []Block) (m Message, unit, after []byte, ok bool) {
 	unit = line
 	if n := len(line); n > 0 && line[n-1] == ',' {
 		unit, after = line[:n-1], line[n-1:]
 	}
+	clear(scratch[:cap(scratch)]) // the decoder keeps the fields of a reused block that a line leaves out
+	m.Blocks = scratch[:0]
 	if json.Unmarshal(unit, &m) == nil && m.Role != "" {
 		return m, unit, after, true
 	}

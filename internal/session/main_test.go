@@ -11,5 +11,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv(crashHelperEnv) != "" {
 		crashHelper() // a child process of TestCrashKeepsAcknowledgedMessages; never returns
 	}
+	if os.Getenv(resumeRSSEnv) != "" {
+		resumeRSSChild() // a child process of BenchmarkSessionResumeRSS; never returns
+	}
 	goleak.VerifyTestMain(m)
 }

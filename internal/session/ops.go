@@ -144,7 +144,15 @@ func (in interner) of(s string) string {
 // renumber gives every message a seq above after, in order, and indexes
 // the tool blocks again.
 func (c *conversation) renumber(after uint64) {
-	c.tools = map[string]uint64{}
+	tools := 0
+	for i := range c.msgs {
+		for j := range c.msgs[i].Blocks {
+			if c.msgs[i].Blocks[j].Type == BlockTool {
+				tools++
+			}
+		}
+	}
+	c.tools = make(map[string]uint64, tools) // sized once: a long session's map is not grown step by step
 	for i := range c.msgs {
 		c.msgs[i].seq = after + uint64(i) + 1
 		c.noteTools(c.msgs[i].seq, c.msgs[i].Blocks)

@@ -267,8 +267,16 @@ func readJSONFile(path string) (parsedFile, int64, error) {
 		return parsedFile{}, 0, err
 	}
 	defer enterLoad(fi.Size())()
+	lines, err := countLines(io.LimitReader(f, MaxSessionFileBytes+1))
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return parsedFile{}, 0, err
+	}
 	counted := &countingReader{r: io.LimitReader(f, MaxSessionFileBytes+1)}
-	p, done, err := scanJSONFile(counted)
+	p, done, err := scanJSONFile(counted, lines, fi.Size())
 	f.Close()
 	if err == nil && counted.n > MaxSessionFileBytes {
 		err = &safefile.TooLargeError{Size: counted.n, Limit: MaxSessionFileBytes}
@@ -322,8 +330,16 @@ func (s *Session) loadJSONL() error {
 		return err
 	}
 	defer enterLoad(fi.Size())()
+	lines, err := countLines(io.LimitReader(f, MaxSessionFileBytes+1))
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return err
+	}
 	counted := &countingReader{r: io.LimitReader(f, MaxSessionFileBytes+1)}
-	msgs, sums, layout, torn, err := scanJSONLFile(counted)
+	msgs, sums, layout, torn, err := scanJSONLFile(counted, lines, fi.Size())
 	f.Close()
 	if err == nil && counted.n > MaxSessionFileBytes {
 		err = fmt.Errorf("%s: %w", path, &safefile.TooLargeError{Size: counted.n, Limit: MaxSessionFileBytes})
@@ -381,10 +397,15 @@ func sumOf(pieces ...[]byte) lineSum {
 
 // scanJSONLFile reads a jsonl transcript one line at a time: the messages of
 // every complete line up to the first one that does not parse (torn), and
-// each line's sum. layout is false when the file has blank lines.
-func scanJSONLFile(r io.Reader) (msgs []Message, sums []lineSum, layout, torn bool, err error) {
+// each line's sum. layout is false when the file has blank lines. lines and
+// size, the file's newlines and length, size the lists (see capacityFor).
+func scanJSONLFile(r io.Reader, lines int, size int64) (msgs []Message, sums []lineSum, layout, torn bool, err error) {
 	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10)}
 	layout = true
+	if n := capacityFor(lines, size); n > 0 {
+		msgs, sums = make([]Message, 0, n), make([]lineSum, 0, n)
+	}
+	var arena msgArena
 	for {
 		line, complete, err := lr.next()
 		if err == io.EOF {
@@ -404,7 +425,11 @@ func scanJSONLFile(r io.Reader) (msgs []Message, sums []lineSum, layout, torn bo
 		if !complete || json.Unmarshal(line, &m) != nil || m.Role == "" {
 			return msgs, sums, false, true, nil
 		}
+		n := len(msgs)
 		msgs = appendFromAPI(msgs, &m)
+		if len(msgs) > n {
+			arena.keep(&msgs[n])
+		}
 		sums = append(sums, sumOf(line))
 	}
 }
