@@ -117,8 +117,10 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 		return Exec{ExitCode: -1, StartErr: err.Error()}
 	}
 	// Closing an in-memory file frees its pages, which takes as long as a
-	// small fork: do it after the caller has its answer.
-	defer func() { go files.close() }()
+	// small fork, and making the next hook's files is as long again: do both
+	// after the caller has its answer, on one goroutine, not while the hook
+	// starts (docs/performance.md).
+	defer func() { go files.closeAndRestock() }()
 
 	marker := strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(runSeq.Add(1), 10)
 	// Last, so that it wins over a hook's own env of the same name.
@@ -201,14 +203,14 @@ type hookFiles struct {
 	outCut, errCut bool
 }
 
+// hookFileNames name a hook's stdin, stdout and stderr files.
+var hookFileNames = [3]string{"wavehooks-stdin", "wavehooks-stdout", "wavehooks-stderr"}
+
 func newHookFiles(stdin []byte) (*hookFiles, error) {
 	f := &hookFiles{}
 	var err error
-	for _, p := range []struct {
-		dst  **os.File
-		name string
-	}{{&f.stdin, "wavehooks-stdin"}, {&f.stdout, "wavehooks-stdout"}, {&f.stderr, "wavehooks-stderr"}} {
-		if *p.dst, err = spareFiles.get(p.name); err != nil {
+	for i, dst := range []**os.File{&f.stdin, &f.stdout, &f.stderr} {
+		if *dst, err = spareFiles.get(hookFileNames[i]); err != nil {
 			f.close()
 			return nil, err
 		}
@@ -298,6 +300,15 @@ func (f *hookFiles) read(file *os.File, wasCut *bool) (string, bool) {
 	return string(buf[:n]), truncated
 }
 
+// closeAndRestock closes the files and makes their replacements in the
+// supply for the next hook.
+func (f *hookFiles) closeAndRestock() {
+	f.close()
+	for _, name := range hookFileNames {
+		spareFiles.refill(name)
+	}
+}
+
 func (f *hookFiles) close() {
 	for _, file := range []*os.File{f.stdin, f.stdout, f.stderr} {
 		if file != nil {
@@ -357,13 +368,13 @@ type fileSupply struct {
 
 var spareFiles = &fileSupply{ready: make(chan *os.File, 12)}
 
+// get takes a file from the supply, or makes one when it is empty; the
+// caller restocks it once its hook has run (closeAndRestock).
 func (s *fileSupply) get(name string) (*os.File, error) {
 	select {
 	case f := <-s.ready:
-		go s.refill(name)
 		return f, nil
 	default:
-		go s.refill(name)
 		return newMemFile(name)
 	}
 }
