@@ -3,6 +3,8 @@ package hooks
 import (
 	"encoding/json"
 	"time"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // Permission is a PreToolUse decision.
@@ -154,5 +156,5 @@ func (r Run) MarshalJSON() ([]byte, error) {
 	if p.Problems == nil {
 		p.Problems = []string{}
 	}
-	return json.Marshal(p)
+	return fastjson.Marshal(p) // segmentio's: the run log and wave/hookRun encode every run
 }
