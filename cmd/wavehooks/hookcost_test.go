@@ -344,8 +344,8 @@ func hundredHooks() string {
 // the same loop: `wavehooks serve` from its start to the answer of
 // initialize with a settings file of 100 hooks (the process is then ended,
 // untimed), and `wavehooks run PreToolUse` with one `true` hook from start
-// to exit. Reported: p50 and p90 of each and their ratios to a bare
-// `sh -c true`.
+// to exit; and `wavehooks version`, the binary's start alone. Reported: p50
+// and p90 of each and their ratios to a bare `sh -c true`.
 func BenchmarkColdStart(b *testing.B) {
 	bin := os.Getenv("WAVEHOOKS_BIN")
 	if bin == "" {
@@ -370,6 +370,13 @@ func BenchmarkColdStart(b *testing.B) {
 			}
 			stop = stop[:0]
 		}},
+		// The binary's own start and exit, with nothing to load: the part of
+		// both cold starts that is Go's runtime and the packages' init.
+		{name: "version", run: func(int) {
+			if out, err := exec.Command(bin, "version").CombinedOutput(); err != nil {
+				b.Fatalf("version: %v\n%s", err, out)
+			}
+		}},
 		{name: "run", run: func(int) {
 			cmd := exec.Command(bin, "run", "PreToolUse", "--project", project, "--wave-home", runHome)
 			cmd.Stdin = bytes.NewReader(input)
@@ -379,6 +386,6 @@ func BenchmarkColdStart(b *testing.B) {
 		}},
 	}
 	interleave(b, 3, ms)
-	report(b, ms, [][2]string{{"serve-init", "exec"}, {"run", "exec"}})
+	report(b, ms, [][2]string{{"serve-init", "exec"}, {"run", "exec"}, {"version", "exec"}})
 	b.ReportMetric(loadAverage(), "load1")
 }
