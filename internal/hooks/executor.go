@@ -345,11 +345,13 @@ func (c *childSet) start(cmd *exec.Cmd) error {
 	return nil
 }
 
-// done forgets a process that has been waited for.
+// done forgets a process that has been waited for, and has the orphan
+// reaper look for what it left (reaper_linux.go).
 func (c *childSet) done(pid int) {
 	c.mu.Lock()
 	delete(c.pids, pid)
 	c.mu.Unlock()
+	reapSoon()
 }
 
 func (c *childSet) has(pid int) bool {
