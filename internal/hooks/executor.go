@@ -201,6 +201,10 @@ type hookFiles struct {
 
 	mu             sync.Mutex // guards the cut flags against the capping goroutine
 	outCut, errCut bool
+
+	// toEmpty are the output files whose growth is sealed and whose
+	// contents were read: closeAndRestock empties and seals them for good.
+	toEmpty []*os.File
 }
 
 // hookFileNames name a hook's stdin, stdout and stderr files.
@@ -270,14 +274,15 @@ func cut(file *os.File) bool {
 
 // collect reads what a hook that has exited wrote to stdout or stderr,
 // and seals the file: its growth first, so that a background child still
-// writing to it cannot add to it while it is read, then, once read, its
-// contents, emptied. The cap on a hook's output then holds for as long as
-// any process has the file open, not only while the hook runs.
+// writing to it cannot add to it while it is read, then, once read and
+// the caller has its answer (closeAndRestock), its contents, emptied. The
+// cap on a hook's output then holds for as long as any process has the
+// file open, not only while the hook runs.
 func (f *hookFiles) collect(file *os.File, wasCut *bool) (string, bool) {
 	sealed := stopGrowth(file)
 	out, truncated := f.read(file, wasCut)
 	if sealed {
-		sealOutput(file)
+		f.toEmpty = append(f.toEmpty, file)
 	}
 	return out, truncated
 }
@@ -300,9 +305,13 @@ func (f *hookFiles) read(file *os.File, wasCut *bool) (string, bool) {
 	return string(buf[:n]), truncated
 }
 
-// closeAndRestock closes the files and makes their replacements in the
-// supply for the next hook.
+// closeAndRestock empties and seals the output files that were read,
+// closes the files, and makes their replacements in the supply for the
+// next hook.
 func (f *hookFiles) closeAndRestock() {
+	for _, file := range f.toEmpty {
+		sealOutput(file) // two system calls each, off the answer's path
+	}
 	f.close()
 	for _, name := range hookFileNames {
 		spareFiles.refill(name)
