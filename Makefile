@@ -107,7 +107,10 @@ demo: build
 # kept in bench.txt, from which docs/performance.md is written.
 # The benchmarks that build a whole scenario per iteration (session growth, the real binary driven by the
 # VS Code extension's vscode-jsonrpc client: cmd/wavehooks/realclient_test.go) run once each; the real-client
-# ones need `npm ci` in editors/vscode and say SKIP without it.
+# ones need `npm ci` in editors/vscode and say SKIP without it. Issue #27's rows (cmd/wavehooks/hookcost_test.go):
+# BenchmarkHookedCall (hooked call / bare exec, no-hook call / no-op request, p50 and p90) and BenchmarkColdStart
+# (serve to initialize's answer with 100 hooks, `run` of one hook, each / bare exec); every ratio is taken in
+# the same loop as its baseline, and load1 says how loaded the machine was.
 bench: build
 	@echo "machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo), $$(go version)" | tee bench.txt
 	$(GO) test -run '^$$' -bench '^Benchmark([^S]|S[^e]|Se[^s])' -benchmem -benchtime $(BENCHTIME) -count 1 ./internal/hooks ./internal/session ./internal/lsp ./internal/watcher ./internal/acp | tee -a bench.txt
@@ -116,6 +119,9 @@ bench: build
 	@if [ -d editors/vscode/node_modules/vscode-jsonrpc ]; then :; else cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error; fi
 	$(GO) test -run '^$$' -bench '^BenchmarkRealClient([^O]|O[^n])' -benchtime 1x -count 1 -timeout 60m ./cmd/wavehooks | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkRealClientOneTrueHook$$' -benchtime 1000x -count 1 ./cmd/wavehooks | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkHookedCall$$' -benchtime 1000x -count 1 ./cmd/wavehooks | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkColdStart$$' -benchtime 100x -count 1 ./cmd/wavehooks | tee -a bench.txt
+	@echo "load after the run: $$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a bench.txt
 
 lint: build
 	$(GO) vet $(PKGS)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	fastjson "github.com/segmentio/encoding/json"
+
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
@@ -147,5 +149,5 @@ func (r Run) MarshalJSON() ([]byte, error) {
 	if p.Problems == nil {
 		p.Problems = []string{}
 	}
-	return json.Marshal(p)
+	return fastjson.Marshal(p) // segmentio's: the run log and wave/hookRun encode every run
 }

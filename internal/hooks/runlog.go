@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // RunLogMaxBytes bounds each of the run log's two files: when the current
@@ -59,16 +62,25 @@ type RunRecord struct {
 
 // RunLog appends event runs to $WAVE_HOME/runs/runs.jsonl, one JSON line
 // each, so that the run history outlives the server or proxy that kept it
-// (`wavehooks test --record` reads it; `wavehooks log` will). It holds no
-// file open: each append opens, writes and closes, so several servers can
-// share one wave home and a rotation by one is seen by the others. The
-// files are the user's only (0600 in a 0700 directory): they hold tool
-// inputs and prompts.
+// (`wavehooks test --record` reads it; `wavehooks log` will). It keeps the
+// file open in append mode between appends (an event's line is then one
+// stat and one write, not nine system calls: docs/performance.md), and
+// checks by a stat of the path before each append that the file it holds
+// is still the current one: several servers can share one wave home, and
+// a rotation or removal by another (or by the user) makes the next append
+// open the file anew. On Windows, where an open file cannot be renamed by
+// another process, each append opens, writes and closes. The files are the
+// user's only (0600 in a 0700 directory): they hold tool inputs and prompts.
 type RunLog struct {
 	dir string
 	max int64
-	mu  sync.Mutex // one append at a time: this process's lines stay whole
+	mu  sync.Mutex  // one append at a time: this process's lines stay whole
+	f   *os.File    // the current file as opened, or nil; guarded by mu
+	fi  os.FileInfo // f's identity when opened, for os.SameFile
 }
+
+// keepRunLogOpen is whether a RunLog holds its file between appends.
+const keepRunLogOpen = runtime.GOOS != "windows"
 
 // NewRunLog is the run log in dir, its files bounded by RunLogMaxBytes.
 func NewRunLog(dir string) *RunLog { return &RunLog{dir: dir, max: RunLogMaxBytes} }
@@ -78,7 +90,9 @@ func NewRunLog(dir string) *RunLog { return &RunLog{dir: dir, max: RunLogMaxByte
 // lines never interleave; lines of other processes are whole too (O_APPEND).
 // The directory is made only when the file cannot be opened without it.
 func (l *RunLog) Append(r EventRun) error {
-	line, err := json.Marshal(RunRecord{EventRun: r, Decision: r.decision})
+	// segmentio's encoder: the standard one took about as long as the rest
+	// of the append (perf of the server, docs/performance.md).
+	line, err := fastjson.Marshal(RunRecord{EventRun: r, Decision: r.decision})
 	if err != nil {
 		return err
 	}
@@ -86,11 +100,30 @@ func (l *RunLog) Append(r EventRun) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	path := filepath.Join(l.dir, runLogFile)
-	if st, err := os.Stat(path); err == nil && st.Size()+int64(len(line)) > l.max {
+	st, err := os.Stat(path)
+	if err == nil && st.Size()+int64(len(line)) > l.max {
+		l.drop()
 		if err := os.Rename(path, filepath.Join(l.dir, runLogPrevFile)); err != nil {
 			return err
 		}
+	} else if err != nil || l.f == nil || !os.SameFile(st, l.fi) {
+		l.drop() // removed, or rotated by another process: open the current one
 	}
+	if l.f == nil {
+		if err := l.open(path); err != nil {
+			return err
+		}
+	}
+	_, err = l.f.Write(line)
+	if !keepRunLogOpen {
+		l.drop()
+	}
+	return err
+}
+
+// open opens the current file for appending, making the directory only
+// when the file cannot be opened without it.
+func (l *RunLog) open(path string) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(l.dir, 0o700); err == nil {
@@ -100,11 +133,29 @@ func (l *RunLog) Append(r EventRun) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(line)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return err
 	}
-	return err
+	l.f, l.fi = f, fi
+	return nil
+}
+
+// drop closes the file held, if any.
+func (l *RunLog) drop() {
+	if l.f != nil {
+		_ = l.f.Close()
+		l.f, l.fi = nil, nil
+	}
+}
+
+// Close closes the file the log holds; a later Append opens it again.
+func (l *RunLog) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.drop()
+	return nil
 }
 
 // ReadRunLog reads the run log of dir, oldest first. A missing log is no

@@ -84,3 +84,44 @@ func TestReadRunLogSkipsBadLines(t *testing.T) {
 	require.Len(t, got, 1)
 	require.Equal(t, uint64(2), got[0].ID)
 }
+
+// Several servers share one wave home, and a user may delete the log: a run
+// log that holds its file open still writes each line to the current file,
+// after another process's rotation and after a removal, and every line is
+// read back once.
+func TestRunLogFollowsRotationAndRemovalByOthers(t *testing.T) {
+	dir := t.TempDir()
+	a := &RunLog{dir: dir, max: 2 << 10}
+	b := &RunLog{dir: dir, max: 2 << 10}
+	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+	run := func(id int) EventRun {
+		return EventRun{ID: uint64(id), Event: event.Stop, Stdin: strings.Repeat("x", 100), Hooks: []Run{}}
+	}
+	require.NoError(t, a.Append(run(1)))
+	// b rotates the file a holds open.
+	id := 2
+	for ; ; id++ {
+		require.NoError(t, b.Append(run(id)))
+		if _, err := os.Stat(filepath.Join(dir, "runs.1.jsonl")); err == nil {
+			break
+		}
+	}
+	require.NoError(t, a.Append(run(id+1)))
+	cur, err := os.ReadFile(filepath.Join(dir, "runs.jsonl"))
+	require.NoError(t, err)
+	require.Contains(t, string(cur), fmt.Sprintf(`"id":%d,`, id+1), "a's next line goes to the new current file")
+	prev, err := os.ReadFile(filepath.Join(dir, "runs.1.jsonl"))
+	require.NoError(t, err)
+	require.NotContains(t, string(prev), fmt.Sprintf(`"id":%d,`, id+1), "not to the rotated one")
+
+	// The user removes the log directory; the next line makes it again.
+	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, a.Append(run(id+2)))
+	got, err := ReadRunLog(dir)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	require.Equal(t, uint64(id+2), got[0].ID)
+	st, err := os.Stat(dir)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o700), st.Mode().Perm())
+}

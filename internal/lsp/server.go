@@ -115,6 +115,7 @@ type Server struct {
 	stream  *stream         // the conn's; responses and notifications are written to it directly
 	memory  memoryRelease   // returns memory to the OS after large frames
 	connCtx context.Context // cancelled when the connection ends; every outbound call derives from it
+	workers *requestWorkers // the goroutines requests run on
 	stopCtx context.CancelFunc
 	// connected is set once conn and connCtx are, so the log can reach the editor.
 	connected atomic.Bool
@@ -193,6 +194,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.conn = jsonrpc2.NewConn(s.stream)
 	s.connCtx, s.stopCtx = context.WithCancel(ctx)
 	s.connected.Store(true)
+	s.workers = newRequestWorkers()
 	s.conn.Go(s.connCtx, s.handle)
 	select {
 	case <-s.conn.Done():
@@ -216,6 +218,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.stopping = true // under stateMu: no enterWork can Add after this, so Wait is final
 	s.stateMu.Unlock()
 	s.handlers.Wait()
+	s.workers.stop() // idle now: every request has ended
 	s.memory.stop()
 	if s.engine != nil {
 		s.engine.Close() // async hooks still running are killed
@@ -370,7 +373,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	after := &afterReply{}
 	reqCtx = context.WithValue(reqCtx, afterReplyKey{}, after)
 	s.inflight.add(call.ID(), cancel)
-	go func() {
+	s.workers.run(func() {
 		defer s.handlers.Done()
 		defer cancel()
 		defer s.inflight.remove(call.ID())
@@ -396,7 +399,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		result = nil
 		after.run()
-	}()
+	})
 	return nil
 }
 

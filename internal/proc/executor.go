@@ -118,8 +118,10 @@ func (r *Runner) run(ctx context.Context, cmd *exec.Cmd, stdin []byte, timeout t
 		return Exec{ExitCode: -1, StartErr: err.Error()}
 	}
 	// Closing an in-memory file frees its pages, which takes as long as a
-	// small fork: do it after the caller has its answer.
-	defer func() { go files.close() }()
+	// small fork, and making the next hook's files is as long again: do both
+	// after the caller has its answer, on one goroutine, not while the hook
+	// starts (docs/performance.md).
+	defer func() { go files.closeAndRestock() }()
 
 	marker := strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(runSeq.Add(1), 10)
 	// Last, so that it wins over a hook's own env of the same name.
@@ -200,16 +202,20 @@ type hookFiles struct {
 
 	mu             sync.Mutex // guards the cut flags against the capping goroutine
 	outCut, errCut bool
+
+	// toEmpty are the output files whose growth is sealed and whose
+	// contents were read: closeAndRestock empties and seals them for good.
+	toEmpty []*os.File
 }
+
+// hookFileNames name a hook's stdin, stdout and stderr files.
+var hookFileNames = [3]string{"wavehooks-stdin", "wavehooks-stdout", "wavehooks-stderr"}
 
 func newHookFiles(stdin []byte) (*hookFiles, error) {
 	f := &hookFiles{}
 	var err error
-	for _, p := range []struct {
-		dst  **os.File
-		name string
-	}{{&f.stdin, "wavehooks-stdin"}, {&f.stdout, "wavehooks-stdout"}, {&f.stderr, "wavehooks-stderr"}} {
-		if *p.dst, err = spareFiles.get(p.name); err != nil {
+	for i, dst := range []**os.File{&f.stdin, &f.stdout, &f.stderr} {
+		if *dst, err = spareFiles.get(hookFileNames[i]); err != nil {
 			f.close()
 			return nil, err
 		}
@@ -269,14 +275,15 @@ func cut(file *os.File) bool {
 
 // collect reads what a hook that has exited wrote to stdout or stderr,
 // and seals the file: its growth first, so that a background child still
-// writing to it cannot add to it while it is read, then, once read, its
-// contents, emptied. The cap on a hook's output then holds for as long as
-// any process has the file open, not only while the hook runs.
+// writing to it cannot add to it while it is read, then, once read and
+// the caller has its answer (closeAndRestock), its contents, emptied. The
+// cap on a hook's output then holds for as long as any process has the
+// file open, not only while the hook runs.
 func (f *hookFiles) collect(file *os.File, wasCut *bool) (string, bool) {
 	sealed := stopGrowth(file)
 	out, truncated := f.read(file, wasCut)
 	if sealed {
-		sealOutput(file)
+		f.toEmpty = append(f.toEmpty, file)
 	}
 	return out, truncated
 }
@@ -297,6 +304,19 @@ func (f *hookFiles) read(file *os.File, wasCut *bool) (string, bool) {
 	buf := make([]byte, size)
 	n, _ := file.ReadAt(buf, 0)
 	return string(buf[:n]), truncated
+}
+
+// closeAndRestock empties and seals the output files that were read,
+// closes the files, and makes their replacements in the supply for the
+// next hook.
+func (f *hookFiles) closeAndRestock() {
+	for _, file := range f.toEmpty {
+		sealOutput(file) // two system calls each, off the answer's path
+	}
+	f.close()
+	for _, name := range hookFileNames {
+		spareFiles.refill(name)
+	}
 }
 
 func (f *hookFiles) close() {
@@ -335,11 +355,13 @@ func (c *childSet) start(cmd *exec.Cmd) error {
 	return nil
 }
 
-// done forgets a process that has been waited for.
+// done forgets a process that has been waited for, and has the orphan
+// reaper look for what it left (reaper_linux.go).
 func (c *childSet) done(pid int) {
 	c.mu.Lock()
 	delete(c.pids, pid)
 	c.mu.Unlock()
+	reapSoon()
 }
 
 func (c *childSet) has(pid int) bool {
@@ -358,13 +380,13 @@ type fileSupply struct {
 
 var spareFiles = &fileSupply{ready: make(chan *os.File, 12)}
 
+// get takes a file from the supply, or makes one when it is empty; the
+// caller restocks it once its hook has run (closeAndRestock).
 func (s *fileSupply) get(name string) (*os.File, error) {
 	select {
 	case f := <-s.ready:
-		go s.refill(name)
 		return f, nil
 	default:
-		go s.refill(name)
 		return NewMemFile(name)
 	}
 }

@@ -2,7 +2,6 @@ package proc
 
 import (
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,9 +12,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// reapDelay gathers the SIGCHLDs of a burst of hooks into one look at the
-// server's children: a zombie waits at most this long to be reaped.
-const reapDelay = 100 * time.Millisecond
+// reapDelay is how long after a hook process ends the server looks for
+// orphans among its children; reapMaxDelay bounds how long it waits between
+// two looks while adopted orphans are still running. A zombie waits at most
+// reapMaxDelay to be reaped, reapDelay when a hook just ended.
+const (
+	reapDelay    = 100 * time.Millisecond
+	reapMaxDelay = 2 * time.Second
+)
 
 // AdoptOrphans makes this process the child subreaper of the hooks it runs
 // (PR_SET_CHILD_SUBREAPER) and reaps the orphans that become its children,
@@ -31,55 +35,102 @@ const reapDelay = 100 * time.Millisecond
 // are not hook processes the engine still waits for (registered around
 // cmd.Start, under a lock the reaper also takes) and not in the server's
 // own process group, so it never takes os/exec's exit status from it.
+//
+// It looks for them reapDelay after each hook process ends (orphans appear
+// only when a hook or one of its descendants exits), and then again, at
+// doubling intervals up to reapMaxDelay, for as long as adopted orphans are
+// still running. It does not listen for SIGCHLD: every hook's exit would
+// wake the signal goroutine and the reaper's while the answer is being made,
+// which cost a hooked call 36-47 µs (docs/performance.md).
 func AdoptOrphans() (stop func(), err error) {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return func() {}, err
 	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGCHLD)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-sig:
-			case <-done:
-				return
-			}
-			select {
-			case <-time.After(reapDelay):
-			case <-done:
-				return
-			}
-			reapOrphans()
-		}
-	}()
+	reaper.mu.Lock()
+	reaper.on, reaper.delay = true, reapDelay
+	reaper.mu.Unlock()
 	return func() {
-		signal.Stop(sig)
-		close(done)
-		wg.Wait()
+		reaper.mu.Lock()
+		reaper.on = false
+		if reaper.pending && reaper.timer.Stop() {
+			reaper.pending = false
+			reaper.scans.Done() // the scan will not run
+		}
+		reaper.mu.Unlock()
+		reaper.scans.Wait()
 		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
 		reapOrphans()
 	}, nil
 }
 
+// reaper is the state of AdoptOrphans: whether it is on, and the next look.
+var reaper struct {
+	mu      sync.Mutex
+	on      bool
+	pending bool // a look is scheduled on timer
+	timer   *time.Timer
+	delay   time.Duration  // until the next look while orphans run
+	scans   sync.WaitGroup // looks scheduled or running
+}
+
+// reapSoon is called when a hook process has been waited for: the orphans
+// it left, if any, are the server's children now.
+func reapSoon() {
+	reaper.mu.Lock()
+	defer reaper.mu.Unlock()
+	reaper.delay = reapDelay
+	scheduleReapLocked(reapDelay)
+}
+
+// scheduleReapLocked schedules a look after d, unless one is scheduled or
+// AdoptOrphans is off. The caller holds reaper.mu.
+func scheduleReapLocked(d time.Duration) {
+	if !reaper.on || reaper.pending {
+		return
+	}
+	reaper.pending = true
+	reaper.scans.Add(1)
+	reaper.timer = time.AfterFunc(d, scheduledReap)
+}
+
+func scheduledReap() {
+	defer reaper.scans.Done()
+	reaper.mu.Lock()
+	reaper.pending = false
+	on := reaper.on
+	reaper.mu.Unlock()
+	if !on {
+		return
+	}
+	if running := reapOrphans(); running > 0 {
+		reaper.mu.Lock()
+		reaper.delay = min(2*reaper.delay, reapMaxDelay)
+		scheduleReapLocked(reaper.delay)
+		reaper.mu.Unlock()
+	}
+}
+
 // reapOrphans reaps the zombies among this process's children that it did
-// not start itself as hooks.
-func reapOrphans() {
+// not start itself as hooks, and returns how many such children still run.
+func reapOrphans() (running int) {
 	self, group := os.Getpid(), syscall.Getpgrp()
 	var zombies []int
 	for _, pid := range childPids(self) {
 		if hookChildren.has(pid) {
 			continue
 		}
-		if ps, ok := readProcStat(pid); ok && ps.state == 'Z' && ps.ppid == self && ps.pgrp != group {
+		ps, ok := readProcStat(pid)
+		if !ok || ps.ppid != self || ps.pgrp == group {
+			continue
+		}
+		if ps.state == 'Z' {
 			zombies = append(zombies, pid)
+		} else {
+			running++
 		}
 	}
 	if len(zombies) == 0 {
-		return
+		return running
 	}
 	hookChildren.starting.Lock() // no hook is between fork and registration
 	defer hookChildren.starting.Unlock()
@@ -89,6 +140,7 @@ func reapOrphans() {
 			_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
 		}
 	}
+	return running
 }
 
 // childPids lists this process's children: /proc/self/task/*/children, or

@@ -22,12 +22,12 @@ func (s *Session) begin(change func() error) error {
 	}
 	s.catchUp()
 	if change == nil {
-		return s.save()
+		return s.saveCaughtUp()
 	}
 	s.conv.startUndo()
 	err := change()
 	if err == nil {
-		err = s.save()
+		err = s.saveCaughtUp()
 	}
 	if err != nil {
 		s.conv.undo()

@@ -458,7 +458,14 @@ func (s *Session) catchUp() {
 
 // save writes what changed since the last save. It is called with s.mu held,
 // and returns once the write syscalls returned.
-func (s *Session) save() error {
+func (s *Session) save() error { return s.saveChecked(false) }
+
+// saveCaughtUp is save right after catchUp, with s.mu held since: catchUp
+// has just compared the file with what the session wrote (one stat of the
+// path), and a second stat microseconds later would only repeat it.
+func (s *Session) saveCaughtUp() error { return s.saveChecked(true) }
+
+func (s *Session) saveChecked(caughtUp bool) error {
 	if s.closed {
 		return ErrClosed
 	}
@@ -481,7 +488,7 @@ func (s *Session) save() error {
 		err = s.rewriteAll()
 	case s.conv.dirty == clean:
 		return nil
-	case s.diskChanged():
+	case !caughtUp && s.diskChanged():
 		// Changed by another process while hooks ran: the offsets are no
 		// longer the file's. The session's state wins, written whole.
 		err = s.rewriteAll()
