@@ -10,21 +10,8 @@ import (
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/wire"
 )
-
-// hookListing is one hook as `wavehooks hooks list --format json` prints it.
-type hookListing struct {
-	ID      string `json:"id"`
-	Enabled bool   `json:"enabled"`
-	Source  string `json:"source"`
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Event   string `json:"event"`
-	Matcher string `json:"matcher"`
-	Command string `json:"command"`
-	// Why says why a hook is off: its own "enabled": false or its group's.
-	Why string `json:"why,omitempty"`
-}
 
 // hooksCommand is `wavehooks hooks list|disable|enable`: per-hook switches
 // for users whose editor has no wavehooks plugin (ACP editors). The edit
@@ -89,16 +76,7 @@ func listHooks(cfg *settings.Config, format string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "wavehooks hooks list: --format must be text or json, not %q\n", format)
 		return 2
 	}
-	list := []hookListing{}
-	for i := range cfg.Hooks {
-		h := &cfg.Hooks[i]
-		l := hookListing{ID: settings.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
-			Line: h.Place.Range.Start.Line + 1, Event: string(h.Event), Matcher: h.Matcher.String(), Command: h.Display()}
-		if h.Disabled {
-			_, l.Why = cfg.Active(h)
-		}
-		list = append(list, l)
-	}
+	list := wire.ListHooks(cfg)
 	if format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
 // commentedSettings is a user's settings file with comments, a trailing
@@ -39,10 +40,10 @@ const commentedSettings = `{
 func TestHooksDisableEnableRoundTrip(t *testing.T) {
 	env := newCLIEnv(t, commentedSettings)
 	file := filepath.Join(env.home, "settings.json")
-	list := func() []hookListing {
+	list := func() []wire.HookListing {
 		out, stderr, code := env.run(t, "", "hooks", "list", "--format", "json", "--project", env.project)
 		require.Equal(t, 0, code, stderr)
-		var l []hookListing
+		var l []wire.HookListing
 		require.NoError(t, json.Unmarshal([]byte(out), &l), out)
 		return l
 	}

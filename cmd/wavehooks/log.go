@@ -1,16 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -191,21 +186,11 @@ func followRunLog(ctx context.Context, dir string, filter logFilter, limit int, 
 	if err := w.WatchFile(filepath.Join(dir, "runs.jsonl")); err != nil {
 		return err
 	}
-	t := &logTail{path: filepath.Join(dir, "runs.jsonl")}
-	defer t.close()
-	if err := t.open(); err != nil {
-		return err
-	}
-	runs, err := hooks.ReadRunLog(dir)
+	t, runs, err := hooks.FollowRunLog(dir)
 	if err != nil {
 		return err
 	}
-	if t.f != nil {
-		// What ReadRunLog read of the held file is not read again.
-		if t.off, err = t.f.Seek(0, io.SeekEnd); err != nil {
-			return err
-		}
-	}
+	defer t.Close()
 	for _, r := range lastRuns(runs, filter, limit) {
 		if err := emit(r); err != nil {
 			return err
@@ -217,7 +202,7 @@ func followRunLog(ctx context.Context, dir string, filter logFilter, limit int, 
 			return nil
 		case <-changed:
 		}
-		recs, err := t.read()
+		recs, err := t.Read()
 		if err != nil {
 			return err
 		}
@@ -227,103 +212,6 @@ func followRunLog(ctx context.Context, dir string, filter logFilter, limit int, 
 					return err
 				}
 			}
-		}
-	}
-}
-
-// logTail reads the whole lines appended to the run log's current file.
-type logTail struct {
-	path    string
-	f       *os.File
-	off     int64
-	partial []byte // a line whose end has not been written yet
-}
-
-// open opens the current file, if there is one, from its start.
-func (t *logTail) open() error {
-	f, err := os.Open(t.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	t.f, t.off, t.partial = f, 0, nil
-	return nil
-}
-
-func (t *logTail) close() {
-	if t.f != nil {
-		t.f.Close()
-		t.f = nil
-	}
-}
-
-// read returns the runs appended since the last read: the rest of the held
-// file, then, when runs.jsonl is now another file (rotated), all of it.
-func (t *logTail) read() ([]hooks.RunRecord, error) {
-	var out []hooks.RunRecord
-	for {
-		if t.f != nil {
-			recs, err := t.readHeld()
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, recs...)
-		}
-		st, err := os.Stat(t.path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if t.f != nil {
-			held, err := t.f.Stat()
-			if err != nil {
-				return nil, err
-			}
-			if os.SameFile(held, st) {
-				return out, nil
-			}
-		}
-		t.close()
-		if err := t.open(); err != nil {
-			return nil, err
-		}
-		if t.f == nil {
-			return out, nil
-		}
-	}
-}
-
-// readHeld reads the held file from the offset to its end, keeping a last
-// line without its newline for the next read. A line that is not a run
-// (cut by a full disk) is skipped, as hooks.ReadRunLog skips it.
-func (t *logTail) readHeld() ([]hooks.RunRecord, error) {
-	if _, err := t.f.Seek(t.off, io.SeekStart); err != nil {
-		return nil, err
-	}
-	var out []hooks.RunRecord
-	rd := bufio.NewReader(t.f)
-	for {
-		chunk, err := rd.ReadBytes('\n')
-		t.off += int64(len(chunk))
-		t.partial = append(t.partial, chunk...)
-		if err == io.EOF {
-			if len(t.partial) > int(hooks.RunLogMaxBytes) { // no run is this long: not a line of the log
-				t.partial = nil
-			}
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		line := bytes.TrimSpace(t.partial)
-		t.partial = nil
-		var r hooks.RunRecord
-		if json.Unmarshal(line, &r) == nil && r.Event != "" {
-			out = append(out, r)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
 // This file is the editors' "toggle one hook" command: wave/listHooks lists
@@ -28,19 +29,7 @@ const commandToggleHook = "wave.toggleHook"
 
 // HookListing is one configured hook, as `wavehooks hooks list --format
 // json` prints it: the id wave.toggleHook and the command line take.
-type HookListing struct {
-	ID      string `json:"id"`
-	Enabled bool   `json:"enabled"`
-	Source  string `json:"source"`
-	File    string `json:"file"`
-	// Line is the 1-based line of the hook in its file.
-	Line    int    `json:"line"`
-	Event   string `json:"event"`
-	Matcher string `json:"matcher"`
-	Command string `json:"command"`
-	// Why says why a hook is off: its own "enabled": false or its group's.
-	Why string `json:"why,omitempty"`
-}
+type HookListing = wire.HookListing
 
 // ListHooksResult is every hook of the settings files, in their order.
 type ListHooksResult struct {
@@ -66,16 +55,7 @@ func (s *Server) savedConfig() *settings.Config { return settings.Load(s.paths, 
 // listHooks is wave/listHooks.
 func (s *Server) listHooks(context.Context, *struct{}) (*ListHooksResult, error) {
 	cfg := s.savedConfig()
-	out := &ListHooksResult{Hooks: []HookListing{}}
-	for i := range cfg.Hooks {
-		h := &cfg.Hooks[i]
-		l := HookListing{ID: settings.HookID(h), Enabled: !h.Disabled, Source: h.Source.String(), File: h.File,
-			Line: h.Place.Range.Start.Line + 1, Event: string(h.Event), Matcher: h.Matcher.String(), Command: h.Display()}
-		if h.Disabled {
-			_, l.Why = cfg.Active(h)
-		}
-		out.Hooks = append(out.Hooks, l)
-	}
+	out := &ListHooksResult{Hooks: wire.ListHooks(cfg)}
 	return out, nil
 }
 

@@ -1,13 +1,6 @@
 package lsp
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -36,7 +29,11 @@ type runLogFeed struct {
 	mu   sync.Mutex
 	runs []hooks.EventRun // oldest first, at most max
 	max  int
-	tail logTail
+	path string            // the run log's current file, watched
+	tail *hooks.RunLogTail // nil until the first read
+	// ready is set once the log was read the first time; from then on
+	// appends are news.
+	ready bool
 }
 
 // startRunLogFeed places the watch on the run log, then reads the runs the
@@ -49,14 +46,14 @@ func (s *Server) startRunLogFeed() {
 	if size <= 0 {
 		size = hooks.DefaultHistorySize
 	}
-	feed := &runLogFeed{max: size, tail: logTail{path: filepath.Join(dir, "runs.jsonl")}}
+	feed := &runLogFeed{max: size, path: filepath.Join(dir, "runs.jsonl")}
 	w, err := watcher.New(s.opts.Debounce, func([]string) { s.readRunLog() })
 	if err != nil {
 		s.log.Warn("cannot watch the run log; the ACP proxy's runs are not shown", "err", err)
 		return
 	}
-	if err := w.WatchFile(feed.tail.path); err != nil {
-		s.log.Warn("cannot watch the run log; the ACP proxy's runs are not shown", "path", feed.tail.path, "err", err)
+	if err := w.WatchFile(feed.path); err != nil {
+		s.log.Warn("cannot watch the run log; the ACP proxy's runs are not shown", "path", feed.path, "err", err)
 		_ = w.Close()
 		return
 	}
@@ -67,22 +64,13 @@ func (s *Server) startRunLogFeed() {
 	s.background(func() {
 		feed.mu.Lock()
 		defer feed.mu.Unlock()
-		defer func() { feed.tail.ready = true }() // even after an error: appends are read from here on
-		old, err := hooks.ReadRunLog(dir)
+		defer func() { feed.ready = true }() // even after an error: appends are read from here on
+		tail, old, err := hooks.FollowRunLog(dir)
 		if err != nil {
 			s.log.Warn("cannot read the run log", "err", err)
 			return
 		}
-		if err := feed.tail.open(); err != nil {
-			s.log.Warn("cannot read the run log", "err", err)
-			return
-		}
-		if feed.tail.f != nil {
-			// What ReadRunLog read of the held file is not read again.
-			if feed.tail.off, err = feed.tail.f.Seek(0, io.SeekEnd); err != nil {
-				return
-			}
-		}
+		feed.tail = tail
 		own := s.ownRuns()
 		keep := make([]hooks.EventRun, 0, min(len(old), feed.max))
 		for i := len(old) - 1; i >= 0 && len(keep) < feed.max; i-- { // the newest max, not the whole log
@@ -106,7 +94,9 @@ func (s *Server) stopRunLogFeed() {
 	}
 	_ = feed.w.Close()
 	feed.mu.Lock()
-	feed.tail.close()
+	if feed.tail != nil {
+		feed.tail.Close()
+	}
 	feed.mu.Unlock()
 }
 
@@ -125,11 +115,11 @@ func (s *Server) readRunLog() {
 	}
 	defer s.handlers.Done()
 	feed.mu.Lock()
-	if !feed.tail.ready {
+	if !feed.ready || feed.tail == nil {
 		feed.mu.Unlock()
 		return // the first read has not happened yet; it will see this line
 	}
-	recs, err := feed.tail.read()
+	recs, err := feed.tail.Read()
 	var fresh []hooks.EventRun
 	if len(recs) > 0 {
 		own := s.ownRuns()
@@ -231,102 +221,4 @@ func (s *Server) allRuns(sessionID string, event event.Event, limit int) []hooks
 		all = all[:limit]
 	}
 	return all
-}
-
-// logTail reads the whole lines appended to the run log's current file,
-// following it when it rotates (runs.jsonl renamed to runs.1.jsonl): the
-// rest of the held file first, then the new runs.jsonl from its start. It
-// is `wavehooks log --follow`'s reader (cmd/wavehooks/log.go), which the
-// server cannot import.
-type logTail struct {
-	path    string
-	f       *os.File
-	off     int64
-	partial []byte // a line whose end has not been written yet
-	ready   bool   // the log was read once; from here on, appends are news
-}
-
-// open opens the current file, if there is one, from its start.
-func (t *logTail) open() error {
-	f, err := os.Open(t.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	t.f, t.off, t.partial = f, 0, nil
-	return nil
-}
-
-func (t *logTail) close() {
-	if t.f != nil {
-		t.f.Close()
-		t.f = nil
-	}
-}
-
-// read returns the runs appended since the last read.
-func (t *logTail) read() ([]hooks.RunRecord, error) {
-	var out []hooks.RunRecord
-	for {
-		if t.f != nil {
-			recs, err := t.readHeld()
-			out = append(out, recs...)
-			if err != nil {
-				return out, err
-			}
-		}
-		st, err := os.Stat(t.path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		if t.f != nil {
-			held, err := t.f.Stat()
-			if err != nil {
-				return out, err
-			}
-			if os.SameFile(held, st) {
-				return out, nil
-			}
-		}
-		t.close()
-		if err := t.open(); err != nil || t.f == nil {
-			return out, err
-		}
-	}
-}
-
-// readHeld reads the held file from the offset to its end, keeping a last
-// line without its newline for the next read; a line that is not a run is
-// skipped, as hooks.ReadRunLog skips it.
-func (t *logTail) readHeld() ([]hooks.RunRecord, error) {
-	if _, err := t.f.Seek(t.off, io.SeekStart); err != nil {
-		return nil, err
-	}
-	var out []hooks.RunRecord
-	rd := bufio.NewReader(t.f)
-	for {
-		chunk, err := rd.ReadBytes('\n')
-		t.off += int64(len(chunk))
-		t.partial = append(t.partial, chunk...)
-		if err == io.EOF {
-			if len(t.partial) > int(hooks.RunLogMaxBytes) {
-				t.partial = nil // no run is this long: not a line of the log
-			}
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		line := bytes.TrimSpace(t.partial)
-		t.partial = nil
-		var r hooks.RunRecord
-		if json.Unmarshal(line, &r) == nil && r.Event != "" {
-			out = append(out, r)
-		}
-	}
 }
