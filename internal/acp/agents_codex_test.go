@@ -72,7 +72,10 @@ func TestCodexACP(t *testing.T) {
 	project := t.TempDir()
 	h := writeMatrixHooks(t, project)
 	home, tmp := t.TempDir(), t.TempDir()
+	bin, err := wavehooksBin()
+	require.NoError(t, err)
 	r := startRig(t, rigOptions{project: project, opts: func(o *Options) {
+		o.HookExe = bin
 		o.Agent = []string{node, entry}
 		o.AgentDir = project
 		o.AgentEnv = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "LANG=C.UTF-8",
@@ -87,6 +90,10 @@ func TestCodexACP(t *testing.T) {
 		name:  "Codex",
 		shell: func(c string) step { return use("exec_command", map[string]any{"cmd": c}) }, shellTool: "Bash",
 		denyText: "Codex ends the turn when a command is refused: the model reads nothing",
+		bridged:  true,
+		// Its read-only sandbox refuses the write the hooks allowed; the
+		// model reads why (a real one would then ask to escalate).
+		refuses: map[string]string{"read-only": "Read-only file system"},
 	})
 
 	// What a real model does when the sandbox stops a command: it asks to

@@ -235,9 +235,10 @@ type agentSpec struct {
 	// bridge, bridge.go), so the hooks see every tool call in every mode
 	// and a deny's reason reaches the model in the tool result.
 	bridged bool
-	// refusesInPlan: in mode "plan" the agent refuses a shell command
-	// itself even when the hooks allow it.
-	refusesInPlan string
+	// refuses: in these modes the agent refuses a shell command itself
+	// even when the hooks allow it (its failure says the text given): the
+	// hooks can only take away what the mode allows.
+	refuses map[string]string
 }
 
 // runMatrix runs the matrix's cases in every mode the agent offers, each
@@ -339,13 +340,14 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				if len(pre) == 0 {
 					unseen(t, sess, spec.shellTool, exists(target))
 				}
-				if mode == "plan" && spec.refusesInPlan != "" && !exists(target) {
-					// The hooks allowed it once; the agent's plan mode then
+				if why, ok := spec.refuses[mode]; ok && !exists(target) {
+					// The hooks allowed it once; the agent's mode then
 					// refused it itself: nothing ran, nothing ran twice.
 					require.Len(t, pre, 1, "PreToolUse ran once")
 					require.Empty(t, post, "the refused command did not run")
-					require.Contains(t, r.toolFailure(spec.shellTool), spec.refusesInPlan, "the agent refused it itself")
-					t.Skip("SKIPPED: in plan mode " + spec.name + " refuses a command the hooks allow (" + spec.refusesInPlan + "): the mode, not a hook, decides")
+					require.True(t, strings.Contains(r.toolFailure(spec.shellTool), why) || len(fake.saw(why)) > 0,
+						"the agent refused it itself, saying %q (on its tool card or to its model); the card says %s", why, r.toolFailure(spec.shellTool))
+					t.Skip("SKIPPED: in mode " + mode + " " + spec.name + " refuses a command the hooks allow (" + why + "): the mode, not a hook, decides")
 				}
 				require.True(t, exists(target), "the allowed command ran")
 				require.Len(t, pre, 1, "PreToolUse ran once")
@@ -367,6 +369,12 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 					unseen(t, sess, spec.shellTool, exists(target))
 				}
 				require.Len(t, got, 1, "the user was asked once")
+				if why, ok := spec.refuses[mode]; ok && !exists(target) {
+					require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+					require.True(t, strings.Contains(r.toolFailure(spec.shellTool), why) || len(fake.saw(why)) > 0,
+						"the agent refused it itself, saying %q (on its tool card or to its model); the card says %s", why, r.toolFailure(spec.shellTool))
+					t.Skip("SKIPPED: in mode " + mode + " " + spec.name + " refuses a command the user allowed (" + why + "): the mode, not a hook, decides")
+				}
 				require.True(t, exists(target), "the editor allowed it once, and it ran")
 				require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
 				require.Contains(t, got[0].Line, askReason, "the permission request the user sees carries the hook's reason (item 3)")
