@@ -113,14 +113,19 @@ func codexHookArgs(command string) ([]string, error) {
 // matcher by: its normalized identity (the event's key, and the group with
 // the handler's type, command, timeout and async) as canonical JSON.
 func codexHookHash(command string, timeout int) (string, error) {
-	identity := map[string]any{
-		"event_name": "pre_tool_use",
-		"hooks": []any{map[string]any{
-			"type": "command", "command": command, "timeout": timeout, "async": false,
-		}},
+	// The fields in the order of their names: canonical JSON sorts keys.
+	type handler struct {
+		Async   bool   `json:"async"`
+		Command string `json:"command"`
+		Timeout int    `json:"timeout"`
+		Type    string `json:"type"`
 	}
+	identity := struct {
+		EventName string    `json:"event_name"`
+		Hooks     []handler `json:"hooks"`
+	}{"pre_tool_use", []handler{{Command: command, Timeout: timeout, Type: "command"}}}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf) // maps encode with their keys sorted
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(identity); err != nil {
 		return "", err
