@@ -14,12 +14,13 @@ import (
 const acpHookMaxAnswer = 16 << 20
 
 // acpHook is the hidden `wavehooks acp-hook --socket PATH --token TOKEN`: the
-// command hook `wavehooks acp` gives claude-agent-acp's Claude Code (the
-// hook bridge, internal/acp/bridge.go). It hands the hook's stdin to the proxy over
+// command hook `wavehooks acp` gives claude-agent-acp's Claude Code and
+// codex-acp's Codex (the hook bridge, internal/acp/bridge.go and
+// codexmodes.go). It hands the hook's stdin to the proxy over
 // the proxy's unix socket and prints the proxy's answer, Claude Code hook
 // JSON. Whatever goes wrong (no socket, a refused token, no answer), it
-// fails closed: exit 2 with the reason on stderr, which Claude Code reads as
-// a PreToolUse block and shows the model.
+// fails closed: exit 2 with the reason on stderr, which Claude Code and Codex
+// read as a PreToolUse block and show the model.
 func acpHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("acp-hook", flag.ContinueOnError)
 	fs.SetOutput(stderr)

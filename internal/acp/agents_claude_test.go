@@ -77,7 +77,7 @@ func TestClaudeAgentACP(t *testing.T) {
 		write: func(path, content string) step { return use("Write", fileArgs(path, content)) }, writeTool: "Write",
 		ownHooks: true, bridged: true,
 		// Offline, plan mode's classifier cannot reach a model and blocks.
-		refusesInPlan: "Auto mode could not evaluate this action",
+		refuses: map[string]string{"plan": "Auto mode could not evaluate this action"},
 	})
 	require.Equal(t, 0, r.wait())
 }

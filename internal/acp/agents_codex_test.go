@@ -61,6 +61,9 @@ enabled = false
 // behaviour matrix of agents_matrix_test.go, one agent process for all
 // cases. Codex has no file-writing tool with this model's fallback
 // metadata (it writes with exec_command), so the Write case is skipped.
+// The proxy gives Codex its PreToolUse hook (codexmodes.go), so the hooks
+// decide in every mode; read-only's sandbox still refuses a write they
+// allow, which the matrix checks and reports as the mode's own decision.
 func TestCodexACP(t *testing.T) {
 	node, entry := codexACP(t)
 	if _, err := exec.LookPath("bwrap"); err != nil {
@@ -72,7 +75,10 @@ func TestCodexACP(t *testing.T) {
 	project := t.TempDir()
 	h := writeMatrixHooks(t, project)
 	home, tmp := t.TempDir(), t.TempDir()
+	bin, err := wavehooksBin()
+	require.NoError(t, err)
 	r := startRig(t, rigOptions{project: project, opts: func(o *Options) {
+		o.HookExe = bin
 		o.Agent = []string{node, entry}
 		o.AgentDir = project
 		o.AgentEnv = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "LANG=C.UTF-8",
@@ -87,6 +93,10 @@ func TestCodexACP(t *testing.T) {
 		name:  "Codex",
 		shell: func(c string) step { return use("exec_command", map[string]any{"cmd": c}) }, shellTool: "Bash",
 		denyText: "Codex ends the turn when a command is refused: the model reads nothing",
+		bridged:  true,
+		// Its read-only sandbox refuses the write the hooks allowed; the
+		// model reads why (a real one would then ask to escalate).
+		refuses: map[string]string{"read-only": "Read-only file system"},
 	})
 
 	// What a real model does when the sandbox stops a command: it asks to

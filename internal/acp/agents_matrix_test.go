@@ -235,9 +235,10 @@ type agentSpec struct {
 	// bridge, bridge.go), so the hooks see every tool call in every mode
 	// and a deny's reason reaches the model in the tool result.
 	bridged bool
-	// refusesInPlan: in mode "plan" the agent refuses a shell command
-	// itself even when the hooks allow it.
-	refusesInPlan string
+	// refuses: in these modes the agent refuses a shell command itself
+	// even when the hooks allow it (its failure says the text given): the
+	// hooks can only take away what the mode allows.
+	refuses map[string]string
 }
 
 // runMatrix runs the matrix's cases in every mode the agent offers, each
@@ -272,11 +273,17 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 					}
 				})
 			}
-			// unseen ends a case whose tool call no wavehooks hook saw.
-			unseen := func(t *testing.T, what string, ran bool) {
+			// unseen ends a case whose tool call no wavehooks hook saw. When
+			// the agent showed the editor the tool call, the user was told
+			// so in the agent's reply, once (tellUnseen).
+			unseen := func(t *testing.T, sess, what string, ran bool) {
 				t.Helper()
 				require.False(t, spec.bridged, "in mode %s the hook bridge handed %s's %s to no wavehooks hook (it ran: %v; %s)",
 					mode, spec.name, what, ran, r.toolFailure(what))
+				if len(r.sessionUpdates(sess, "tool_call")) > 0 {
+					require.Len(t, r.sessionMessages(sess, "ran without a permission request, so no wavehooks PreToolUse hook could decide on it"), 1,
+						"the editor was told, once, that a tool ran that no hook could see")
+				}
 				if ran {
 					knownGap(t, false, "item 5: in mode %s %s ran %s without a permission request: no wavehooks hook saw it", mode, spec.name, what)
 				}
@@ -299,7 +306,7 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 					require.Len(t, h.claudeRuns(t, target), 1, "Claude Code's own PreToolUse hook ran once, in Claude Code")
 				}
 				if len(pre) == 0 {
-					unseen(t, "rm -rf", !exists(target))
+					unseen(t, sess, "rm -rf", !exists(target))
 				}
 				require.True(t, exists(target), "the denied rm -rf did not run")
 				require.Len(t, pre, 1, "PreToolUse ran once for the one tool call")
@@ -331,15 +338,16 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				}
 				pre, post := h.runs(t, "PreToolUse", target), h.runs(t, "PostToolUse", target)
 				if len(pre) == 0 {
-					unseen(t, spec.shellTool, exists(target))
+					unseen(t, sess, spec.shellTool, exists(target))
 				}
-				if mode == "plan" && spec.refusesInPlan != "" && !exists(target) {
-					// The hooks allowed it once; the agent's plan mode then
+				if why, ok := spec.refuses[mode]; ok && !exists(target) {
+					// The hooks allowed it once; the agent's mode then
 					// refused it itself: nothing ran, nothing ran twice.
 					require.Len(t, pre, 1, "PreToolUse ran once")
 					require.Empty(t, post, "the refused command did not run")
-					require.Contains(t, r.toolFailure(spec.shellTool), spec.refusesInPlan, "the agent refused it itself")
-					t.Skip("SKIPPED: in plan mode " + spec.name + " refuses a command the hooks allow (" + spec.refusesInPlan + "): the mode, not a hook, decides")
+					require.True(t, strings.Contains(r.toolFailure(spec.shellTool), why) || len(fake.saw(why)) > 0,
+						"the agent refused it itself, saying %q (on its tool card or to its model); the card says %s", why, r.toolFailure(spec.shellTool))
+					t.Skip("SKIPPED: in mode " + mode + " " + spec.name + " refuses a command the hooks allow (" + why + "): the mode, not a hook, decides")
 				}
 				require.True(t, exists(target), "the allowed command ran")
 				require.Len(t, pre, 1, "PreToolUse ran once")
@@ -354,12 +362,19 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				target := filepath.Join(project, "ASKME-"+k+".txt")
 				fake.script(k, spec.shell("touch "+target), say("DONE-"+k))
 				asked := r.countNoted(methodRequestPermission)
-				require.Equal(t, "end_turn", stopReason(t, r.prompt(open(t), k+": make the file")))
+				sess := open(t)
+				require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": make the file")))
 				got := r.noted(methodRequestPermission)[asked:]
 				if len(h.runs(t, "PreToolUse", target)) == 0 {
-					unseen(t, spec.shellTool, exists(target))
+					unseen(t, sess, spec.shellTool, exists(target))
 				}
 				require.Len(t, got, 1, "the user was asked once")
+				if why, ok := spec.refuses[mode]; ok && !exists(target) {
+					require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+					require.True(t, strings.Contains(r.toolFailure(spec.shellTool), why) || len(fake.saw(why)) > 0,
+						"the agent refused it itself, saying %q (on its tool card or to its model); the card says %s", why, r.toolFailure(spec.shellTool))
+					t.Skip("SKIPPED: in mode " + mode + " " + spec.name + " refuses a command the user allowed (" + why + "): the mode, not a hook, decides")
+				}
 				require.True(t, exists(target), "the editor allowed it once, and it ran")
 				require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
 				require.Contains(t, got[0].Line, askReason, "the permission request the user sees carries the hook's reason (item 3)")
@@ -376,7 +391,7 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": write the file")))
 				pre := h.runs(t, "PreToolUse", target)
 				if len(pre) == 0 {
-					unseen(t, spec.writeTool, exists(target))
+					unseen(t, sess, spec.writeTool, exists(target))
 				}
 				require.Equal(t, "written\n", readFile(t, target))
 				require.Len(t, pre, 1, "PreToolUse ran once for one Write")
@@ -429,4 +444,22 @@ func sessionModes(t *testing.T, r *rig) (initial string, offered []string) {
 	}
 	require.Contains(t, offered, initial)
 	return initial, offered
+}
+
+// sessionUpdates are the session/update notifications of one session and
+// kind ("tool_call", …) the editor got.
+func (r *rig) sessionUpdates(sess, kind string) []string {
+	var out []string
+	for _, m := range r.noted(methodSessionUpdate) {
+		var p struct {
+			SessionID string `json:"sessionId"`
+			Update    struct {
+				SessionUpdate string `json:"sessionUpdate"`
+			} `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && p.SessionID == sess && p.Update.SessionUpdate == kind {
+			out = append(out, m.Line)
+		}
+	}
+	return out
 }

@@ -55,6 +55,9 @@ type bridge struct {
 	command string
 	ln      net.Listener
 	wg      sync.WaitGroup
+	// codex: the bridge serves codex-acp's Codex (codexmodes.go), whose hook
+	// is on its command line, not in the sessions' _meta.
+	codex bool
 	// err says why the bridge could not start: the agent's sessions are
 	// then refused (withBridge), not run with tools no hook sees.
 	err error
@@ -146,6 +149,13 @@ func (p *Proxy) bridgeOf() *bridge {
 	return p.bridge
 }
 
+// isCodex says whether the bridge serves codex-acp.
+func (b *bridge) isCodex() bool {
+	b.p.mu.Lock()
+	defer b.p.mu.Unlock()
+	return b.codex
+}
+
 // serve answers the hook commands' connections until the listener closes.
 func (b *bridge) serve() {
 	defer b.wg.Done()
@@ -179,9 +189,13 @@ func (b *bridge) handle(conn net.Conn) {
 		err = json.Unmarshal(data, &in)
 	}
 	var answer acpmsg.BridgeAnswer
-	if err != nil {
+	switch {
+	case err == nil && b.isCodex():
+		_, _ = conn.Write(b.p.codexPreToolUse(&in))
+		return
+	case err != nil:
 		answer = bridgeDeny("wavehooks could not read the hook's input (" + err.Error() + "); the tool is not allowed")
-	} else {
+	default:
 		answer = b.p.bridgePreToolUse(&in)
 	}
 	_, _ = conn.Write(mustRaw(answer))
@@ -400,6 +414,9 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 		p.sendEditor(errorLine(m.ID, rpcerr.InternalError, "wavehooks cannot guard this agent's tool calls "+
 			"(its hook bridge did not start: "+b.err.Error()+"), so the session is not started", nil))
 		return nil, false
+	}
+	if b.isCodex() {
+		return m.line, true // its hook is on codex-acp's command line
 	}
 	line, err := b.bridgeSettings(m.line)
 	if err != nil {

@@ -21,6 +21,9 @@ type sessState struct {
 	// written; inMemory is then set. It is swapped at most once.
 	sess     atomic.Pointer[session.Session]
 	inMemory atomic.Bool
+	// unseenTold: the editor was told that a tool ran where no hook could
+	// see it (tellUnseen); it is told once per session.
+	unseenTold atomic.Bool
 
 	mu sync.Mutex // guards everything below
 	// hookCtx is what the session's hooks run under; session/cancel ends it

@@ -148,6 +148,7 @@ func (p *Proxy) uncheckedTool(st *sessState, name string) {
 		p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", name, "err", err)
 	}
 	p.recordNote(st, event.PreToolUse, name, "not enforced: ran without a permission request")
+	p.tellUnseen(st, name)
 }
 
 // keepDenyReason is the line of an agent's update of a tool call: as it
