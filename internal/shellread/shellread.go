@@ -8,11 +8,13 @@ import (
 
 // This file is the one reader of POSIX shell command lines: quoting,
 // backslashes, $ expansions, backticks, comments and redirection operators
-// are read here, and nowhere else. It turns a line into tokens; its two
-// users decide what they mean: the "if" rules (SplitShell, shellsplit.go)
-// refuse compound statements and here-documents, and trust (shellCommands,
-// trustfiles.go) splits a line of any shape into the commands it runs.
-// It is a reader for matching, not a shell: nothing is expanded or run.
+// are read here, and nowhere else. It turns a line into tokens; its users
+// decide what they mean: the "if" rules (SplitShell, shellsplit.go) refuse
+// compound statements and here-documents, trust (shellCommands,
+// trustfiles.go) splits a line of any shape into the commands it runs, and
+// the CLAUDE_ENV_FILE reader (internal/hooks/envfile.go) expands the words'
+// parts that Tokens (words.go) gives. The reader itself expands and runs
+// nothing.
 
 // shellTokenKind says what a shellToken is.
 type shellTokenKind int
@@ -81,6 +83,7 @@ type shellReader struct {
 	blankCR   bool
 	wordStart int
 	parts     []Part
+	partText  []byte // the last part's text, gathered
 	// open is the quote or substitution an errUnterminated left open.
 	open string
 }
@@ -159,12 +162,23 @@ func (r *shellReader) part(kind PartKind, text string, start, end int) {
 	if !r.keepParts {
 		return
 	}
-	if n := len(r.parts); n > 0 && (kind == PartLiteral || kind == PartDouble) && r.parts[n-1].Kind == kind && r.parts[n-1].End == start {
-		r.parts[n-1].Text += text
+	n := len(r.parts)
+	if n > 0 && (kind == PartLiteral || kind == PartDouble) && r.parts[n-1].Kind == kind && r.parts[n-1].End == start {
+		r.partText = append(r.partText, text...) // not +=: a MiB of text would be copied a million times
 		r.parts[n-1].End = end
 		return
 	}
-	r.parts = append(r.parts, Part{Kind: kind, Text: text, Start: start, End: end})
+	r.flushPart()
+	r.parts = append(r.parts, Part{Kind: kind, Start: start, End: end})
+	r.partText = append(r.partText[:0], text...)
+}
+
+// flushPart sets the text of the last part from what part gathered.
+func (r *shellReader) flushPart() {
+	if n := len(r.parts); n > 0 {
+		r.parts[n-1].Text = string(r.partText)
+	}
+	r.partText = r.partText[:0]
 }
 
 // add appends text to the current word.
@@ -183,6 +197,7 @@ func (r *shellReader) endWord() error {
 	r.inWord = false
 	tok := shellToken{kind: tokWord, text: w}
 	if r.keepParts {
+		r.flushPart()
 		tok.start, tok.end, tok.parts = r.wordStart, r.i, r.parts
 		r.parts = nil
 	}
