@@ -36,76 +36,96 @@ var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // and $NAME, ${NAME} and ${NAME:-default} expanded from the variables set
 // before and then from lookup (the hook's environment). `unset NAME` takes
 // back a variable the file set. Anything else — commands, $(…), backticks,
-// arithmetic — is not run; each such statement is a problem, by line.
+// arithmetic, operators — is not run; each such statement is a problem, by
+// line. The file is read by shellread.Tokens, the reader trust and the "if"
+// rules use; this expands its words.
 func parseEnvFile(text string, lookup func(string) (string, bool)) (vars []EnvVar, problems []string) {
-	p := &envParser{src: text, lookup: lookup, line: 1, set: map[string]int{}}
-	for {
-		words, line, err := p.statement()
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("line %d: %v; the rest of the file is ignored", line, err))
-			break
+	p := &envParser{src: text, lookup: lookup, set: map[string]int{}, lineAt: 0, line: 1}
+	var stmt []shellread.Token
+	err := shellread.Tokens(text, shellread.TokenOptions{CRIsBlank: true}, func(t shellread.Token) error {
+		if t.Kind == shellread.Separator && (t.Text == ";" || t.Text == "\n") {
+			problems = p.statement(stmt, problems)
+			stmt = stmt[:0]
+			return nil
 		}
-		if words == nil {
-			break
+		stmt = append(stmt, t)
+		return nil
+	})
+	var open *shellread.UnterminatedError
+	if errors.As(err, &open) {
+		at := open.Offset
+		if len(stmt) > 0 {
+			at = stmt[0].Start
 		}
-		if len(words) == 0 {
-			continue
+		return p.vars, append(problems, fmt.Sprintf("line %d: unterminated %s; the rest of the file is ignored", p.lineOf(at), open.Open))
+	}
+	return p.vars, p.statement(stmt, problems)
+}
+
+// statement applies one statement's tokens, or adds why it was not.
+func (p *envParser) statement(toks []shellread.Token, problems []string) []string {
+	if len(toks) == 0 {
+		return problems
+	}
+	line := p.lineOf(toks[0].Start)
+	words := p.words(toks)
+	stmt := strings.Join(wordTexts(words), " ")
+	if bad := firstUnsafe(words); bad != "" {
+		return append(problems, fmt.Sprintf("line %d: %s is not run, so `%s` was not applied", line, bad, clipStatement(stmt)))
+	}
+	assigns, exported := words, false
+	switch first := words[0].text; {
+	case first == "export" || first == "declare" || first == "typeset":
+		exported = true // the builtin reads NAME=value itself: quotes around it do not matter
+		assigns = words[1:]
+		for len(assigns) > 0 && strings.HasPrefix(assigns[0].text, "-") {
+			assigns = assigns[1:] // export -n is rare; declare -x, -gx
 		}
-		stmt := strings.Join(wordTexts(words), " ")
-		if bad := firstUnsafe(words); bad != "" {
-			problems = append(problems, fmt.Sprintf("line %d: %s is not run, so `%s` was not applied", line, bad, clipStatement(stmt)))
-			continue
-		}
-		assigns, exported := words, false
-		switch first := words[0].text; {
-		case first == "export" || first == "declare" || first == "typeset":
-			exported = true // the builtin reads NAME=value itself: quotes around it do not matter
-			assigns = words[1:]
-			for len(assigns) > 0 && strings.HasPrefix(assigns[0].text, "-") {
-				assigns = assigns[1:] // export -n is rare; declare -x, -gx
-			}
-		case first == "unset":
-			for _, w := range words[1:] {
-				if strings.HasPrefix(w.text, "-") {
-					continue
-				}
-				if i, ok := p.set[w.text]; ok {
-					p.vars = append(p.vars[:i], p.vars[i+1:]...)
-					delete(p.set, w.text)
-					for k, j := range p.set {
-						if j > i {
-							p.set[k] = j - 1
-						}
-					}
-				} else {
-					problems = append(problems, fmt.Sprintf("line %d: `unset %s` only takes back a variable this file set; %s stays as it is", line, w.text, w.text))
-				}
-			}
-			continue
-		default:
-			if !isAssignment(words[0]) || !allAssignments(words) {
-				problems = append(problems, fmt.Sprintf("line %d: `%s` is not an assignment and was not run", line, clipStatement(stmt)))
-				continue
+	case first == "unset":
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w.text, "-") && !p.unset(w.text) {
+				problems = append(problems, fmt.Sprintf("line %d: `unset %s` only takes back a variable this file set; %s stays as it is", line, w.text, w.text))
 			}
 		}
-		for _, w := range assigns {
-			name, value, ok := strings.Cut(w.text, "=")
-			if !ok || !(w.nameUnquoted || exported) || !envNameRE.MatchString(name) {
-				if !ok && envNameRE.MatchString(w.text) {
-					continue // `export NAME` exports a variable; it sets nothing
-				}
-				problems = append(problems, fmt.Sprintf("line %d: %q is not NAME=value and was ignored", line, w.text))
-				continue
-			}
-			if i, ok := p.set[name]; ok {
-				p.vars[i].Value = value
-			} else {
-				p.set[name] = len(p.vars)
-				p.vars = append(p.vars, EnvVar{name, value})
-			}
+		return problems
+	default:
+		if !isAssignment(words[0]) || !allAssignments(words) {
+			return append(problems, fmt.Sprintf("line %d: `%s` is not an assignment and was not run", line, clipStatement(stmt)))
 		}
 	}
-	return p.vars, problems
+	for _, w := range assigns {
+		name, value, ok := strings.Cut(w.text, "=")
+		if !ok || !(w.nameUnquoted || exported) || !envNameRE.MatchString(name) {
+			if !ok && envNameRE.MatchString(w.text) {
+				continue // `export NAME` exports a variable; it sets nothing
+			}
+			problems = append(problems, fmt.Sprintf("line %d: %q is not NAME=value and was ignored", line, w.text))
+			continue
+		}
+		if i, ok := p.set[name]; ok {
+			p.vars[i].Value = value
+		} else {
+			p.set[name] = len(p.vars)
+			p.vars = append(p.vars, EnvVar{name, value})
+		}
+	}
+	return problems
+}
+
+// unset takes back a variable the file set, and reports whether it had.
+func (p *envParser) unset(name string) bool {
+	i, ok := p.set[name]
+	if !ok {
+		return false
+	}
+	p.vars = append(p.vars[:i], p.vars[i+1:]...)
+	delete(p.set, name)
+	for k, j := range p.set {
+		if j > i {
+			p.set[k] = j - 1
+		}
+	}
+	return true
 }
 
 func wordTexts(ws []envWord) []string {
@@ -166,151 +186,87 @@ func (w *envWord) mark(why string) {
 
 type envParser struct {
 	src    string
-	i      int
-	line   int
 	lookup func(string) (string, bool)
 	// vars are the variables set so far, in order; set indexes them by name.
 	vars []EnvVar
 	set  map[string]int
+	// line is the line number at byte lineAt, counted forward as the
+	// statements come.
+	line, lineAt int
 }
 
-// statement reads the words up to the next unquoted newline or ";"; nil
-// words means the end of the text.
-func (p *envParser) statement() ([]envWord, int, error) {
-	for p.i < len(p.src) && (p.src[p.i] == ' ' || p.src[p.i] == '\t' || p.src[p.i] == '\r') {
-		p.i++
-	}
-	if p.i >= len(p.src) {
-		return nil, p.line, nil
-	}
-	start := p.line
-	words := []envWord{}
-	for p.i < len(p.src) {
-		switch c := p.src[p.i]; c {
-		case ' ', '\t', '\r':
-			p.i++
-		case '\n', ';':
-			if c == '\n' {
-				p.line++
-			}
-			p.i++
-			return words, start, nil
-		case '#':
-			for p.i < len(p.src) && p.src[p.i] != '\n' {
-				p.i++
-			}
-		default:
-			w, err := p.word()
-			if err != nil {
-				return nil, start, err
-			}
-			words = append(words, w)
+// lineOf is the line number of byte at, which is at or after the last asked.
+func (p *envParser) lineOf(at int) int {
+	p.line += strings.Count(p.src[p.lineAt:at], "\n")
+	p.lineAt = at
+	return p.line
+}
+
+// words turns a statement's tokens into its words: tokens written with
+// nothing between them are one word as written (A=1|B=2), and an operator
+// in it makes it unsafe, as does a substitution in a word.
+func (p *envParser) words(toks []shellread.Token) []envWord {
+	var words []envWord
+	for i := 0; i < len(toks); {
+		j := i + 1
+		for j < len(toks) && toks[j].Start == toks[j-1].End {
+			j++
 		}
+		if j == i+1 && toks[i].Kind == shellread.Word {
+			words = append(words, p.expand(toks[i]))
+			i = j
+			continue
+		}
+		w := envWord{raw: p.src[toks[i].Start:toks[j-1].End]}
+		for _, t := range toks[i:j] {
+			if t.Kind == shellread.Word {
+				w.mark(p.expand(t).unsafe)
+			} else {
+				w.mark(fmt.Sprintf("%q (a shell operator)", t.Text[:1]))
+			}
+		}
+		words = append(words, w)
+		i = j
 	}
-	return words, start, nil
+	return words
 }
 
-// word reads one word.
-func (p *envParser) word() (envWord, error) {
-	begin := p.i
+// expand reads one word: quotes removed, $NAME and ${NAME:-x} expanded, a
+// ~ after an unquoted NAME= made $HOME.
+func (p *envParser) expand(t shellread.Token) envWord {
+	w := envWord{raw: p.src[t.Start:t.End]}
 	var b strings.Builder
-	w := envWord{}
-	nameEnd := -1 // where NAME= ends, when the word starts with an unquoted NAME=
-	for j := p.i; j < len(p.src); j++ {
-		if p.src[j] == '=' {
-			if envNameRE.MatchString(p.src[p.i:j]) {
-				nameEnd = j + 1
+	for _, part := range t.Parts {
+		switch part.Kind {
+		case shellread.PartParam:
+			p.param(&b, &w, part.Text)
+		case shellread.PartCommand:
+			if strings.HasPrefix(part.Text, "`") {
+				w.mark("command substitution (`…`)")
+			} else {
+				w.mark("command substitution ($(…))")
 			}
-			break
-		}
-		if !shellread.IsNameByte(p.src[j]) {
-			break
-		}
-	}
-	if nameEnd > 0 {
-		w.nameUnquoted = true
-		b.WriteString(p.src[p.i:nameEnd])
-		p.i = nameEnd
-		if p.i < len(p.src) && p.src[p.i] == '~' {
-			if home, ok := p.get("HOME"); ok {
-				b.WriteString(home)
-				p.i++
-			}
-		}
-	}
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ';':
-			w.text, w.raw = b.String(), p.src[begin:p.i]
-			return w, nil
-		case c == '\\':
-			if p.i+1 < len(p.src) && p.src[p.i+1] != '\n' {
-				b.WriteByte(p.src[p.i+1])
-			}
-			p.i += 2
-		case c == '\'':
-			end := strings.IndexByte(p.src[p.i+1:], '\'')
-			if end < 0 {
-				return w, fmt.Errorf("unterminated '")
-			}
-			b.WriteString(p.src[p.i+1 : p.i+1+end])
-			p.count(p.src[p.i+1 : p.i+1+end])
-			p.i += end + 2
-		case c == '"':
-			p.i++
-			closed := false
-			for p.i < len(p.src) && !closed {
-				switch d := p.src[p.i]; {
-				case d == '"':
-					closed = true
-					p.i++
-				case d == '\\' && p.i+1 < len(p.src) && strings.IndexByte("$`\"\\\n", p.src[p.i+1]) >= 0:
-					if p.src[p.i+1] != '\n' {
-						b.WriteByte(p.src[p.i+1])
-					}
-					p.i += 2
-				case d == '$':
-					p.dollar(&b, &w)
-				case d == '`':
-					w.mark("command substitution (`…`)")
-					p.i++
-				default:
-					if d == '\n' {
-						p.line++
-					}
-					b.WriteByte(d)
-					p.i++
-				}
-			}
-			if !closed {
-				return w, fmt.Errorf(`unterminated "`)
-			}
-		case c == '$' && p.i+1 < len(p.src) && p.src[p.i+1] == '\'':
-			s, err := p.ansiC()
-			if err != nil {
-				return w, err
-			}
-			b.WriteString(s)
-		case c == '$':
-			p.dollar(&b, &w)
-		case c == '`':
-			w.mark("command substitution (`…`)")
-			p.i++
-		case c == '(' || c == ')' || c == '|' || c == '&' || c == '<' || c == '>':
-			w.mark(fmt.Sprintf("%q (a shell operator)", string(c)))
-			p.i++
+		case shellread.PartArith:
+			w.mark("arithmetic ($((…)))")
 		default:
-			b.WriteByte(c)
-			p.i++
+			b.WriteString(part.Text)
 		}
 	}
-	w.text, w.raw = b.String(), p.src[begin:p.i]
-	return w, nil
+	w.text = b.String()
+	n := 0
+	for n < len(w.raw) && shellread.IsNameByte(w.raw[n]) {
+		n++
+	}
+	if n < len(w.raw) && w.raw[n] == '=' && envNameRE.MatchString(w.raw[:n]) {
+		w.nameUnquoted = true
+		if n+1 < len(w.raw) && w.raw[n+1] == '~' && strings.HasPrefix(w.text, w.raw[:n+2]) {
+			if home, ok := p.get("HOME"); ok {
+				w.text = w.raw[:n+1] + home + w.text[n+2:]
+			}
+		}
+	}
+	return w
 }
-
-// count keeps the line number right across quoted newlines.
-func (p *envParser) count(s string) { p.line += strings.Count(s, "\n") }
 
 // get looks a variable up: the file's own first, then the environment.
 func (p *envParser) get(name string) (string, bool) {
@@ -323,26 +279,11 @@ func (p *envParser) get(name string) (string, bool) {
 	return "", false
 }
 
-// dollar expands $NAME, ${NAME} or ${NAME:-word} at p.i; $(…) and other
-// expansions make the word unsafe.
-func (p *envParser) dollar(b *strings.Builder, w *envWord) {
-	rest := p.src[p.i:]
-	switch {
-	case strings.HasPrefix(rest, "$(("):
-		w.mark("arithmetic ($((…)))")
-		p.i += 3
-	case strings.HasPrefix(rest, "$("):
-		w.mark("command substitution ($(…))")
-		p.i += 2
-	case strings.HasPrefix(rest, "${"):
-		end := strings.IndexByte(rest, '}')
-		if end < 0 {
-			w.mark("an unterminated ${")
-			p.i = len(p.src)
-			return
-		}
-		expr := rest[2:end]
-		p.i += end + 1
+// param expands $NAME, ${NAME} or ${NAME:-word}; a special parameter or
+// another ${…} form makes the word unsafe.
+func (p *envParser) param(b *strings.Builder, w *envWord, text string) {
+	if expr, ok := strings.CutPrefix(text, "${"); ok {
+		expr = strings.TrimSuffix(expr, "}")
 		name, def, hasDef := strings.Cut(expr, ":-")
 		if !envNameRE.MatchString(name) {
 			w.mark(fmt.Sprintf("the expansion ${%s}", expr))
@@ -353,82 +294,14 @@ func (p *envParser) dollar(b *strings.Builder, w *envWord) {
 			v = def
 		}
 		b.WriteString(v)
-	default:
-		n := 1
-		for n < len(rest) && shellread.IsNameByte(rest[n]) {
-			n++
-		}
-		if n == 1 {
-			if len(rest) > 1 && strings.IndexByte("?!#*@$-0123456789", rest[1]) >= 0 {
-				w.mark(fmt.Sprintf("the special parameter $%c", rest[1]))
-				p.i += 2
-				return
-			}
-			b.WriteByte('$')
-			p.i++
-			return
-		}
-		v, _ := p.get(rest[1:n])
-		b.WriteString(v)
-		p.i += n
+		return
 	}
-}
-
-// ansiC reads $'…' with its backslash escapes.
-func (p *envParser) ansiC() (string, error) {
-	var b strings.Builder
-	p.i += 2
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		switch {
-		case c == '\'':
-			p.i++
-			return b.String(), nil
-		case c == '\\' && p.i+1 < len(p.src):
-			e := p.src[p.i+1]
-			p.i += 2
-			if r, ok := map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'v': 11,
-				'\\': '\\', '\'': '\'', '"': '"', '?': '?'}[e]; ok {
-				b.WriteByte(r)
-				continue
-			}
-			digits, base := "", 0
-			switch {
-			case e == 'x':
-				digits, base = takeDigits(p.src[p.i:], 2, 16), 16
-			case e >= '0' && e <= '7':
-				p.i--
-				digits, base = takeDigits(p.src[p.i:], 3, 8), 8
-			}
-			if base == 0 || digits == "" {
-				b.WriteByte('\\')
-				b.WriteByte(e)
-				continue
-			}
-			v, _ := strconv.ParseUint(digits, base, 8)
-			b.WriteByte(byte(v))
-			p.i += len(digits)
-		default:
-			if c == '\n' {
-				p.line++
-			}
-			b.WriteByte(c)
-			p.i++
-		}
+	if len(text) == 2 && !envNameRE.MatchString(text[1:]) {
+		w.mark(fmt.Sprintf("the special parameter $%c", text[1]))
+		return
 	}
-	return "", fmt.Errorf("unterminated $'")
-}
-
-func takeDigits(s string, limit, base int) string {
-	digits := "01234567"
-	if base == 16 {
-		digits = "0123456789abcdefABCDEF"
-	}
-	n := 0
-	for n < len(s) && n < limit && strings.IndexByte(digits, s[n]) >= 0 {
-		n++
-	}
-	return s[:n]
+	v, _ := p.get(text[1:])
+	b.WriteString(v)
 }
 
 // envFileLookup looks variables up in env ("NAME=value" entries, the last

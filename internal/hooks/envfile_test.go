@@ -1,6 +1,11 @@
 package hooks_test
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -38,6 +43,16 @@ func TestParseEnvFile(t *testing.T) {
 				"line 5: arithmetic ($((…))) is not run, so `export SUM=$((1+2))` was not applied"}},
 		{"an unterminated quote stops reading", "export A=1\nexport B=\"oops\n", []hooks.EnvVar{{"A", "1"}},
 			[]string{`line 2: unterminated "; the rest of the file is ignored`}},
+		{"a backslash at the end is kept, as sh keeps it", "export A=1\nexport B=x\\", []hooks.EnvVar{{"A", "1"}, {"B", `x\`}}, nil},
+		{"a line continuation joins lines, which are still counted", "export A=1 \\\n  B=2\nexport C=one\\\ntwo\nunset Q\n",
+			[]hooks.EnvVar{{"A", "1"}, {"B", "2"}, {"C", "onetwo"}},
+			[]string{"line 5: `unset Q` only takes back a variable this file set; Q stays as it is"}},
+		{"positional parameters are not known", "export A=$12\n", nil,
+			[]string{"line 1: the special parameter $1 is not run, so `export A=$12` was not applied"}},
+		{"an open substitution ends the file", "export A=1\nexport B=$(echo; C=2\nexport D=4\n", []hooks.EnvVar{{"A", "1"}},
+			[]string{"line 2: unterminated $(; the rest of the file is ignored"}},
+		{"a substitution is one, a ; or newline in it included", "export B=$(echo\nC=2); D=4\n", []hooks.EnvVar{{"D", "4"}},
+			[]string{"line 1: command substitution ($(…)) is not run, so `export B=$(echo\nC=2)` was not applied"}},
 		{"a multi-line value", "export MSG=\"one\ntwo\"\nexport NEXT=1\n", []hooks.EnvVar{{"MSG", "one\ntwo"}, {"NEXT", "1"}}, nil},
 	}
 	for _, c := range cases {
@@ -46,5 +61,41 @@ func TestParseEnvFile(t *testing.T) {
 			require.Equal(t, c.want, vars)
 			require.Equal(t, c.problems, problems)
 		})
+	}
+}
+
+// TestEnvFileReadsAsShDoes sources each file with the real sh and checks
+// that every variable the reader says the file sets has the value sh gives
+// it, where the reader and the lexer it replaced differ among them.
+func TestEnvFileReadsAsShDoes(t *testing.T) {
+	files := []string{
+		"export A=1 \\\n  B=2\n",
+		"export C=one\\\ntwo\n",
+		"export D=x\\",
+		"E=\"$'x'\" F='q'\\''r' G=\"$HOME/x\" H=${UNSET_X:-d} I=~/go J=a\\ b\nexport E F G H I J\n",
+		"K=1; L=\"$K\"2 # comment\r\nexport K L\n",
+	}
+	env := map[string]string{"HOME": "/home/u", "PATH": "/usr/bin:/bin"}
+	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
+	for _, text := range files {
+		vars, problems := hooks.ParseEnvFile(text, lookup)
+		require.Empty(t, problems, "%q", text)
+		require.NotEmpty(t, vars, "%q", text)
+		path := filepath.Join(t.TempDir(), "env.sh")
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+		var script strings.Builder
+		script.WriteString(`. "$1"`)
+		for _, v := range vars {
+			fmt.Fprintf(&script, "; printf '%%s\\0' \"${%s-unset}\"", v.Name)
+		}
+		cmd := exec.Command("sh", "-c", script.String(), "sh", path)
+		cmd.Env = []string{"HOME=/home/u", "PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
+		require.NoError(t, err, "%q", text)
+		got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		require.Len(t, got, len(vars), "%q", text)
+		for i, v := range vars {
+			require.Equal(t, got[i], v.Value, "%s in %q", v.Name, text)
+		}
 	}
 }

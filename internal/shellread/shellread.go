@@ -8,11 +8,13 @@ import (
 
 // This file is the one reader of POSIX shell command lines: quoting,
 // backslashes, $ expansions, backticks, comments and redirection operators
-// are read here, and nowhere else. It turns a line into tokens; its two
-// users decide what they mean: the "if" rules (SplitShell, shellsplit.go)
-// refuse compound statements and here-documents, and trust (shellCommands,
-// trustfiles.go) splits a line of any shape into the commands it runs.
-// It is a reader for matching, not a shell: nothing is expanded or run.
+// are read here, and nowhere else. It turns a line into tokens; its users
+// decide what they mean: the "if" rules (SplitShell, shellsplit.go) refuse
+// compound statements and here-documents, trust (shellCommands,
+// trustfiles.go) splits a line of any shape into the commands it runs, and
+// the CLAUDE_ENV_FILE reader (internal/hooks/envfile.go) expands the words'
+// parts that Tokens (words.go) gives. The reader itself expands and runs
+// nothing.
 
 // shellTokenKind says what a shellToken is.
 type shellTokenKind int
@@ -40,6 +42,10 @@ type shellToken struct {
 	text string
 	// target reports whether a redirection takes the next word as its target.
 	target bool
+	// start and end are the token's byte offsets in the line; parts are a
+	// word's parts. Both are set only when the reader keeps parts (Tokens).
+	start, end int
+	parts      []Part
 }
 
 var (
@@ -70,14 +76,27 @@ type shellReader struct {
 	complex bool
 	word    strings.Builder
 	inWord  bool
+	// keepParts makes the reader record each word's parts and offsets
+	// (Tokens); readShell's users read only the text, which is the same.
+	keepParts bool
+	// blankCR reads \r outside quotes as a blank (env files from Windows).
+	blankCR   bool
+	wordStart int
+	parts     []Part
+	partText  []byte // the last part's text, gathered
+	// open is the quote or substitution an errUnterminated left open.
+	open string
 }
 
 func (r *shellReader) run() error {
 	for r.i < len(r.src) {
 		c := r.src[r.i]
+		if !r.inWord {
+			r.wordStart = r.i
+		}
 		var err error
 		switch {
-		case c == ' ' || c == '\t':
+		case c == ' ' || c == '\t' || c == '\r' && r.blankCR:
 			err = r.endWord()
 			r.i++
 		case c == '\\':
@@ -85,24 +104,33 @@ func (r *shellReader) run() error {
 				r.i += 2 // a line continuation
 				continue
 			}
-			if r.i+1 < len(r.src) {
-				r.add(r.src[r.i+1 : r.i+2])
+			if r.i+1 == len(r.src) { // a backslash that ends the line: sh keeps it
+				if r.keepParts {
+					r.add(`\`)
+					r.part(PartLiteral, `\`, r.i, r.i+1)
+				}
+				r.i++
+				continue
 			}
+			r.add(r.src[r.i+1 : r.i+2])
+			r.part(PartLiteral, r.src[r.i+1:r.i+2], r.i, r.i+2)
 			r.i += 2
 		case c == '\'':
 			end := strings.IndexByte(r.src[r.i+1:], '\'')
 			if end < 0 {
 				r.add(r.src[r.i+1:])
+				r.open = "'"
 				return r.unterminated()
 			}
 			r.add(r.src[r.i+1 : r.i+1+end])
+			r.part(PartSingle, r.src[r.i+1:r.i+1+end], r.i, r.i+end+2)
 			r.i += end + 2
 		case c == '"':
 			err = r.doubleQuoted()
 		case c == '$':
-			err = r.dollar()
+			err = r.dollar(false)
 		case c == '`':
-			err = r.backtick()
+			err = r.backtick(false)
 		case c == '#' && !r.inWord:
 			if nl := strings.IndexByte(r.src[r.i:], '\n'); nl >= 0 {
 				r.i += nl
@@ -111,13 +139,14 @@ func (r *shellReader) run() error {
 			}
 		case c == ';' || c == '&' || c == '|' || c == '\n' || c == '(' || c == ')':
 			if err = r.endWord(); err == nil {
-				err = r.emit(shellToken{kind: tokSeparator, text: r.src[r.i : r.i+1]})
+				err = r.emit(shellToken{kind: tokSeparator, text: r.src[r.i : r.i+1], start: r.i, end: r.i + 1})
 			}
 			r.i++
 		case c == '<' || c == '>':
 			err = r.redirection()
 		default:
 			r.add(r.src[r.i : r.i+1])
+			r.part(PartLiteral, r.src[r.i:r.i+1], r.i, r.i+1)
 			r.i++
 		}
 		if err != nil {
@@ -125,6 +154,31 @@ func (r *shellReader) run() error {
 		}
 	}
 	return r.endWord()
+}
+
+// part records a part of the current word when the reader keeps parts;
+// text next to text of the same kind joins it.
+func (r *shellReader) part(kind PartKind, text string, start, end int) {
+	if !r.keepParts {
+		return
+	}
+	n := len(r.parts)
+	if n > 0 && (kind == PartLiteral || kind == PartDouble) && r.parts[n-1].Kind == kind && r.parts[n-1].End == start {
+		r.partText = append(r.partText, text...) // not +=: a MiB of text would be copied a million times
+		r.parts[n-1].End = end
+		return
+	}
+	r.flushPart()
+	r.parts = append(r.parts, Part{Kind: kind, Start: start, End: end})
+	r.partText = append(r.partText[:0], text...)
+}
+
+// flushPart sets the text of the last part from what part gathered.
+func (r *shellReader) flushPart() {
+	if n := len(r.parts); n > 0 {
+		r.parts[n-1].Text = string(r.partText)
+	}
+	r.partText = r.partText[:0]
 }
 
 // add appends text to the current word.
@@ -141,7 +195,13 @@ func (r *shellReader) endWord() error {
 	w := r.word.String()
 	r.word.Reset()
 	r.inWord = false
-	return r.emit(shellToken{kind: tokWord, text: w})
+	tok := shellToken{kind: tokWord, text: w}
+	if r.keepParts {
+		r.flushPart()
+		tok.start, tok.end, tok.parts = r.wordStart, r.i, r.parts
+		r.parts = nil
+	}
+	return r.emit(tok)
 }
 
 // unterminated hands over the word a quote left open, and says it was.
@@ -157,9 +217,11 @@ func (r *shellReader) unterminated() error {
 // separator) or a process substitution <(…).
 func (r *shellReader) redirection() error {
 	// A word of digits right before it is a file descriptor, not an argument.
+	start := r.i
 	if r.inWord && strings.Trim(r.word.String(), "0123456789") == "" {
 		r.word.Reset()
 		r.inWord = false
+		start, r.parts = r.wordStart, nil
 	} else if err := r.endWord(); err != nil {
 		return err
 	}
@@ -170,10 +232,11 @@ func (r *shellReader) redirection() error {
 		r.i++
 		inner, err := r.parens()
 		if err != nil {
+			r.open = rest[:2]
 			return err
 		}
 		r.complex = true
-		return r.emit(shellToken{kind: tokSubstitution, text: inner})
+		return r.emit(shellToken{kind: tokSubstitution, text: inner, start: start, end: r.i})
 	case strings.HasPrefix(rest, "<<<") || strings.HasPrefix(rest, "<<-"):
 		n = 3
 	case strings.HasPrefix(rest, "<<") || strings.HasPrefix(rest, ">>") || strings.HasPrefix(rest, ">&") ||
@@ -181,11 +244,12 @@ func (r *shellReader) redirection() error {
 		n = 2
 	}
 	r.i += n
-	tok := shellToken{kind: tokRedirect, text: rest[:n], target: true}
+	tok := shellToken{kind: tokRedirect, text: rest[:n], target: true, start: start}
 	if r.i < len(r.src) && r.src[r.i] == '-' { // >&- closes a descriptor: no target
 		r.i++
 		tok.target = false
 	}
+	tok.end = r.i
 	return r.emit(tok)
 }
 
@@ -193,66 +257,87 @@ func (r *shellReader) redirection() error {
 // backticks still substitute.
 func (r *shellReader) doubleQuoted() error {
 	r.add("")
+	r.part(PartDouble, "", r.i, r.i+1)
 	r.i++
 	for r.i < len(r.src) {
 		c := r.src[r.i]
 		switch {
 		case c == '"':
+			r.part(PartDouble, "", r.i, r.i+1)
 			r.i++
 			return nil
 		case c == '\\' && r.i+1 < len(r.src) && strings.IndexByte("\\\"$`\n", r.src[r.i+1]) >= 0:
 			if r.src[r.i+1] != '\n' {
 				r.add(r.src[r.i+1 : r.i+2])
+				r.part(PartDouble, r.src[r.i+1:r.i+2], r.i, r.i+2)
+			} else {
+				r.part(PartDouble, "", r.i, r.i+2)
 			}
 			r.i += 2
 		case c == '$':
-			if err := r.dollar(); err != nil {
+			if err := r.dollar(true); err != nil {
 				return err
 			}
 		case c == '`':
-			if err := r.backtick(); err != nil {
+			if err := r.backtick(true); err != nil {
 				return err
 			}
 		default:
 			r.add(r.src[r.i : r.i+1])
+			r.part(PartDouble, r.src[r.i:r.i+1], r.i, r.i+1)
 			r.i++
 		}
 	}
+	r.open = `"`
 	return r.unterminated()
 }
 
-// dollar reads $(…), $((…)), ${…}, $NAME, $'…' or a lone $.
-func (r *shellReader) dollar() error {
-	rest := r.src[r.i:]
+// dollar reads $(…), $((…)), ${…}, $NAME, $'…' or a lone $; quoted
+// says it is inside "…", where $'…' is a $ and a single-quoted text.
+func (r *shellReader) dollar(quoted bool) error {
+	rest, start := r.src[r.i:], r.i
 	switch {
 	case strings.HasPrefix(rest, "$("):
 		r.i++
 		inner, err := r.parens()
 		if err != nil {
+			r.open = "$("
 			return err
 		}
 		r.complex = true
 		if strings.HasPrefix(rest, "$((") { // arithmetic: it runs no command
 			r.add("$" + inner)
+			r.quotedPart(PartArith, quoted, r.src[start:r.i], start, r.i)
 			return nil
 		}
 		r.add("$(" + inner + ")")
-		return r.emit(shellToken{kind: tokSubstitution, text: inner})
+		r.quotedPart(PartCommand, quoted, r.src[start:r.i], start, r.i)
+		return r.emit(shellToken{kind: tokSubstitution, text: inner, start: start, end: r.i})
 	case strings.HasPrefix(rest, "${"):
 		end := strings.IndexByte(rest, '}')
 		if end < 0 {
+			r.open = "${"
 			return errUnterminated
 		}
 		r.complex = true
 		r.add(rest[:end+1])
 		r.i += end + 1
-	case strings.HasPrefix(rest, "$'"):
-		end := strings.IndexByte(rest[2:], '\'')
-		if end < 0 {
+		r.quotedPart(PartParam, quoted, rest[:end+1], start, r.i)
+	case strings.HasPrefix(rest, "$'") && !quoted:
+		end := 2
+		for end < len(rest) && rest[end] != '\'' {
+			if rest[end] == '\\' {
+				end++ // \' does not end it
+			}
+			end++
+		}
+		if end >= len(rest) {
+			r.open = "$'"
 			return errUnterminated
 		}
-		r.add(rest[2 : 2+end])
-		r.i += end + 3
+		r.add(rest[2:end])
+		r.i += end + 1
+		r.part(PartANSIC, decodeANSIC(rest[2:end]), start, r.i)
 	default:
 		n := 1
 		if len(rest) > 1 && strings.IndexByte("?!#*@$-0123456789", rest[1]) >= 0 {
@@ -267,8 +352,24 @@ func (r *shellReader) dollar() error {
 		}
 		r.add(rest[:n])
 		r.i += n
+		kind := PartParam
+		if n == 1 { // a lone $ is itself
+			kind = PartLiteral
+			if quoted {
+				kind = PartDouble
+			}
+		}
+		r.quotedPart(kind, quoted, rest[:n], start, r.i)
 	}
 	return nil
+}
+
+// quotedPart is part for an expansion, with whether it is inside "…".
+func (r *shellReader) quotedPart(kind PartKind, quoted bool, text string, start, end int) {
+	r.part(kind, text, start, end)
+	if r.keepParts && quoted {
+		r.parts[len(r.parts)-1].Quoted = true
+	}
 }
 
 func IsNameByte(c byte) bool {
@@ -311,16 +412,19 @@ func (r *shellReader) parens() (string, error) {
 
 // backtick reads `…`: the word keeps it as written, and its commands are
 // handed over as a substitution.
-func (r *shellReader) backtick() error {
+func (r *shellReader) backtick(quoted bool) error {
 	end := strings.IndexByte(r.src[r.i+1:], '`')
 	if end < 0 {
+		r.open = "`"
 		return errUnterminated
 	}
+	start := r.i
 	inner := r.src[r.i+1 : r.i+1+end]
 	r.i += end + 2
 	r.complex = true
 	r.add("`" + inner + "`")
-	return r.emit(shellToken{kind: tokSubstitution, text: inner})
+	r.quotedPart(PartCommand, quoted, r.src[start:r.i], start, r.i)
+	return r.emit(shellToken{kind: tokSubstitution, text: inner, start: start, end: r.i})
 }
 
 // maxSubstitutionDepth bounds how deep readCommands follows substitutions
