@@ -117,6 +117,14 @@ func TestGeminiCLI(t *testing.T) {
 	// the prompts around the blocked one are there, the blocked one nowhere.
 	require.NotEmpty(t, grepTree(t, home, "PROMPT-FOUR"), "Gemini CLI's chat log holds the prompts it got")
 	require.Empty(t, grepTree(t, home, "SECRET-MARKER"))
+	// Gemini's model read only Gemini's own refusal of the denied
+	// write_file; the next prompt it got (the one after the blocked one)
+	// told it why (issue #26 item 6).
+	note := "[wavehooks] The tool call Write (" // the tool's title follows
+	require.NotEmpty(t, grepTree(t, home, note), "Gemini's chat log holds the proxy's note")
+	for _, f := range grepTree(t, home, note) {
+		require.Contains(t, readFile(t, f), "was not run: Denied by a PreToolUse hook: denied files are off limits")
+	}
 	require.Empty(t, grepTree(t, tmp, "SECRET-MARKER"))
 	require.NotContains(t, r.stderr.String(), "SECRET-MARKER")
 }

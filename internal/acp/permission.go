@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
@@ -176,7 +177,12 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev eve
 func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev event.Event, options []acpmsg.PermissionOption, reason string, cont bool) string {
 	st.mu.Lock()
 	t.checked, t.denied, t.denyReason = methodRequestPermission, true, reason
+	name, _ := t.describe()
+	title := t.title
 	st.mu.Unlock()
+	// Before the agent is answered: the turn may end, and the editor send
+	// its next prompt, as soon as it is.
+	st.addPending(deniedNote(name, title, reason))
 	var note string
 	if opt := pickOption(options, "reject_once", "reject_always"); opt != nil {
 		p.toAgent(m, resultLine(m.ID, acpmsg.Selected(opt.OptionID)))
@@ -204,6 +210,20 @@ func (p *Proxy) deniedMessage(st *sessState, t *toolState, ev event.Event, reaso
 	}
 	st.mu.Unlock()
 	p.hookMessage(st, ev, levelInfo, what+" was not run. "+reason)
+}
+
+// deniedNote is what the agent's model reads, with the session's next
+// prompt, of a tool call the proxy refused (issue #26 item 6): behind an
+// agent without the hook bridge the model itself reads only the agent's own
+// "refused" or "cancelled" text, which blames the user. reason is the text
+// the editor shows ("Denied by a PreToolUse hook: …"); the title is the
+// agent's, kept to one line.
+func deniedNote(tool, title, reason string) string {
+	what := tool
+	if title = safetext.Line(title, 200); title != "" {
+		what += " (" + title + ")"
+	}
+	return "[wavehooks] The tool call " + what + " was not run: " + strings.TrimSpace(reason)
 }
 
 // allowPermission answers a permission request with the agent's allow_once
@@ -381,6 +401,7 @@ func (p *Proxy) clientOperation(m *message) {
 	})
 	var note string
 	deny := func(reason string) {
+		st.addPending(deniedNote(name, op.title, reason)) // before the agent can end its turn
 		p.toAgent(m, errorLine(m.ID, rpcerr.HookDenied, reason,
 			&acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(event.PreToolUse), Tool: name, Decision: "deny"}}))
 		p.hookMessage(st, event.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)

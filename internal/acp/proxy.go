@@ -53,6 +53,11 @@ type Options struct {
 	// HookExe is the wavehooks executable whose acp-hook command the hook
 	// bridge gives claude-agent-acp ("" is this process's own executable).
 	HookExe string
+
+	// quitGrace is how long the proxy waits, after the agent ended, for
+	// the editor's own end (quitGrace, the default); tests set it to
+	// drive either order of the two.
+	quitGrace time.Duration
 }
 
 // hostConfig is the configuration the proxy shares with every host.
@@ -67,6 +72,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.MaxLine <= 0 {
 		o.MaxLine = DefaultMaxLine
+	}
+	if o.quitGrace <= 0 {
+		o.quitGrace = quitGrace
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -218,13 +226,15 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 		agent.stop(opts.KillGrace)
 		closedWithin(editorDone, opts.KillGrace)
 		p.awaitAgentOutput(agentDone)
-		p.endSessions("prompt_input_exit")
+		p.endSessions(reasonEditorQuit)
 	case <-ctx.Done():
+		// SIGTERM or SIGINT: how an editor stops its agent when it quits,
+		// often together with closing the proxy's stdin.
 		p.log.Info("stopping: ending the agent")
 		p.stop()
 		agent.stop(opts.KillGrace)
 		p.awaitAgentOutput(agentDone)
-		p.endSessions("other")
+		p.endSessions(reasonEditorQuit)
 	case <-agentDone:
 		if !closedWithin(agent.exited, opts.KillGrace) {
 			agent.stop(opts.KillGrace) // it closed its stdout but runs on
@@ -232,7 +242,7 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 		code = agent.code
 		p.agentEnded(code)
 		p.stop()
-		p.endSessions("other")
+		p.endSessions(p.agentEndReason(ctx, editorEOF))
 	case <-agent.exited:
 		// The agent ended. Its last messages are still being read; when
 		// that takes longer than a moment, a hook is running for one of
@@ -247,7 +257,7 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 		code = agent.code
 		p.agentEnded(code)
 		p.stop()
-		p.endSessions("other")
+		p.endSessions(p.agentEndReason(ctx, editorEOF))
 	}
 	p.flush()
 	closeReader(editorIn)
@@ -268,6 +278,34 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	p.asks.Wait() // p.stop ended their wait
 	p.closeWorkspaces()
 	return code
+}
+
+// reasonEditorQuit is SessionEnd's reason when the editor ended the proxy
+// — closed its stdin or signalled it — as Claude Code's when the user exits
+// its prompt; "other" is left for session/close and an agent that ended on
+// its own.
+const reasonEditorQuit = "prompt_input_exit"
+
+// quitGrace is how long after the agent's end the proxy waits for the
+// editor's: an editor that quits closes the proxy's stdin and signals the
+// proxy's process tree at once, and the agent may well end first.
+const quitGrace = 500 * time.Millisecond
+
+// agentEndReason is SessionEnd's reason once the agent ended: the editor
+// quitting (it closed the proxy's stdin or signalled the proxy, before or
+// within opts.quitGrace after) or "other", the agent ending on its own.
+// Without the wait the reason of one quit would depend on which of its
+// events the proxy saw first.
+func (p *Proxy) agentEndReason(ctx context.Context, editorEOF <-chan struct{}) string {
+	t := time.NewTimer(p.opts.quitGrace)
+	defer t.Stop()
+	select {
+	case <-editorEOF:
+	case <-ctx.Done():
+	case <-t.C:
+		return "other"
+	}
+	return reasonEditorQuit
 }
 
 // agentExitGrace is how long the agent's last messages may take to be

@@ -127,8 +127,9 @@ func (p *Proxy) cancelSession(m *message) {
 }
 
 // endSession runs SessionEnd for a session (reason: Claude Code's "other"
-// for session/close and the agent's exit, "prompt_input_exit" when the
-// editor went away) and forgets it.
+// for session/close and an agent that ended on its own, "prompt_input_exit"
+// when the editor quit: closed the proxy's stdin or signalled it, in
+// whatever order with the agent's end, runProxy) and forgets it.
 func (p *Proxy) endSession(acpID, reason string) {
 	p.mu.Lock()
 	st := p.sessions[acpID]

@@ -45,7 +45,7 @@ func TestPermissionOnlyAgent(t *testing.T) {
 	require.NoError(t, os.MkdirAll(denied, 0o755))
 	r := startRig(t, rigOptions{project: project, opts: func(o *Options) { o.TrustWorkspace = true },
 		script: `{"ownOperations": true, "turns": [` + strings.Join([]string{
-			shell("deny", "rm -rf "+denied),
+			shell("deny", "rm -rf "+denied), `[{"say":"NOTED"},{"stop":"end_turn"}]`,
 			shell("allow", "echo OUT-allow && touch "+allowed),
 			shell("ask", "touch "+asked),
 			write("write", written, "written\n"),
@@ -62,6 +62,13 @@ func TestPermissionOnlyAgent(t *testing.T) {
 		require.Empty(t, h.runs(t, "PostToolUse", denied))
 		require.Len(t, r.sessionMessages(sess, denyReason), 1)
 		require.Contains(t, r.lastFailure(sess), denyReason, "the tool card keeps the reason")
+		// The agent's model read only "User refused permission to run
+		// tool"; the session's next prompt tells it why (item 6).
+		require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "why not?")))
+		prompts := r.agentGot("session/prompt")
+		texts := promptTexts(prompts[len(prompts)-1])
+		require.Equal(t, "why not?", texts[len(texts)-1])
+		require.Contains(t, strings.Join(texts[:len(texts)-1], "\n"), denyReason, "the model reads the hook's reason before the prompt")
 	})
 	t.Run("allow lets it through and PostToolUse sees the output", func(t *testing.T) {
 		require.Equal(t, "end_turn", stopReason(t, r.prompt(newSession(), "make it")))
