@@ -259,3 +259,84 @@ func TestHookTestRecordRoundTrip(t *testing.T) {
 	require.Regexp(t, `(?m)^FAIL PreToolUse Bash \(recorded [^)]*\): expected permission deny, got none;`, out)
 	require.True(t, strings.HasSuffix(out, "1 passed, 2 failed\n"), out)
 }
+
+// promptHooks rewrite an API key out of a prompt (wavehooks' updatedPrompt)
+// and block a prompt that drops a table: real sh scripts reading stdin with jq.
+const promptHooks = `{"hooks": {"UserPromptSubmit": [{"hooks": [
+  {"type": "command", "command": "p=$(jq -r .prompt); case \"$p\" in *sk-*) jq -n --arg p \"$p\" '{hookSpecificOutput: {hookEventName: \"UserPromptSubmit\", updatedPrompt: ($p | sub(\"sk-[a-z0-9]+\"; \"[key]\"))}}';; esac"},
+  {"type": "command", "command": "jq -e '.prompt | test(\"drop table\")' >/dev/null && { echo 'no schema changes from chat' >&2; exit 2; }; exit 0"}
+]}]}}`
+
+// A case checks the prompt a UserPromptSubmit hook rewrote (updatedPrompt,
+// or null for none), with the hooks of a settings file the case names.
+func TestHookTestUpdatedPrompt(t *testing.T) {
+	env := newCLIEnv(t, `{}`)
+	prompt := func(name, p, expect string) string {
+		return `"` + name + `": {"event": "UserPromptSubmit", "settings": "prompt-hooks.json", "input": {"prompt": "` + p + `"}, "expect": ` + expect + `}`
+	}
+	for _, tc := range []struct {
+		name, cases string
+		code        int
+		lines       []string
+	}{
+		{"the rewrite", `{` + prompt("key", "deploy with sk-abc123", `{"blocked": false, "updatedPrompt": "deploy with [key]"}`) + `,` +
+			prompt("plain", "hello", `{"updatedPrompt": null}`) + `}`,
+			0, []string{"PASS key", "PASS plain", "2 passed, 0 failed"}},
+		{"a wrong rewrite and an unexpected one fail and say what came", `{` +
+			prompt("key", "deploy with sk-abc123", `{"updatedPrompt": "deploy with sk-abc123"}`) + `,` +
+			prompt("none", "deploy with sk-abc123", `{"updatedPrompt": null}`) + `,` +
+			prompt("missing", "hello", `{"updatedPrompt": "hello"}`) + `}`,
+			1, []string{`FAIL key: expected updatedPrompt "deploy with sk-abc123", got "deploy with [key]"`,
+				`FAIL none: expected no updatedPrompt, got "deploy with [key]"`,
+				`FAIL missing: expected updatedPrompt "hello", got none`, "0 passed, 3 failed"}},
+		{"a block beats a rewrite", `{` + prompt("drop", "drop table users with sk-abc123", `{"blocked": true, "updatedPrompt": null, "reason": "no schema changes"}`) + `}`,
+			0, []string{"PASS drop", "1 passed, 0 failed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeCases(t, map[string]string{"p.test.jsonc": tc.cases, "prompt-hooks.json": promptHooks})
+			out, stderr, code := env.run(t, "", "test", dir)
+			require.Equal(t, tc.code, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+			require.Equal(t, tc.lines, strings.Split(strings.TrimSuffix(out, "\n"), "\n"))
+		})
+	}
+
+	dir := writeCases(t, map[string]string{"p.test.json": `{"event": "UserPromptSubmit", "expect": {"updatedPrompt": 3}}`})
+	out, stderr, code := env.run(t, "", "test", dir)
+	require.Equal(t, 2, code, out)
+	require.Contains(t, stderr, `p.test.json:1:59: case "p": expect.updatedPrompt is 3 (want the prompt as a string, or null for no rewrite)`)
+}
+
+// A prompt rewritten through serve is in the run history, and --record
+// keeps it as the case's expectation: the case passes while the hook
+// rewrites the same way and fails when the rewrite is gone.
+func TestHookTestRecordUpdatedPrompt(t *testing.T) {
+	env := newCLIEnv(t, promptHooks)
+	p := startServe(t, env)
+	p.call("initialize", map[string]any{"rootUri": "file://" + env.project, "capabilities": map[string]any{}}, "")
+	p.write(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
+	sid := p.call("wave/sessionStart", map[string]any{}, "")["result"].(map[string]any)["sessionId"].(string)
+	res := p.call("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": "deploy with sk-abc123"}, "")["result"].(map[string]any)
+	require.Equal(t, "deploy with [key]", res["updatedPrompt"])
+	require.Contains(t, p.call("shutdown", nil, ""), "result")
+	p.write(map[string]any{"jsonrpc": "2.0", "method": "exit"})
+	require.NoError(t, p.cmd.Wait())
+
+	rec := filepath.Join(t.TempDir(), "recorded")
+	out, stderr, code := env.run(t, "", "test", "--record", "--session", sid, "-o", rec)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+	files, err := filepath.Glob(filepath.Join(rec, "UserPromptSubmit*.test.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 1, out)
+	text, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	require.Contains(t, string(text), `"updatedPrompt": "deploy with [key]"`)
+
+	out, _, code = env.run(t, "", "test", files[0])
+	require.Equal(t, 0, code, out)
+	require.True(t, strings.HasSuffix(out, "1 passed, 0 failed\n"), out)
+
+	require.NoError(t, os.WriteFile(filepath.Join(env.home, "settings.json"), []byte(`{}`), 0o644))
+	out, _, code = env.run(t, "", "test", files[0])
+	require.Equal(t, 1, code, out)
+	require.Regexp(t, `(?m)^FAIL UserPromptSubmit \(recorded [^)]*\): expected updatedPrompt "deploy with \[key\]", got none;`, out)
+}
