@@ -15,7 +15,8 @@ import (
 // host said it never sends (initializationOptions.hostEvents) is flagged,
 // as is a matcher that names no tool, whose quick fix the fake editor
 // applies: once saved, the hook runs for Write calls. A matcher on an event
-// that ignores matchers gets "Remove the matcher". A host that says nothing
+// that ignores matchers gets "Remove the matcher", which, applied and
+// saved, clears the warning. A host that says nothing
 // of its events gets no event-not-sent diagnostic.
 func TestNeverRunsDiagnostics(t *testing.T) {
 	text := `{"hooks": {
@@ -64,13 +65,23 @@ func TestNeverRunsDiagnostics(t *testing.T) {
 	var stop []protocol.CodeAction
 	require.NoError(t, e.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri.File(settings)},
 		"range": byCode["matcher-ignored"][0].Range, "context": map[string]any{"diagnostics": diags}}, &stop))
-	titles := []string{}
-	for _, a := range stop {
-		titles = append(titles, a.Title)
+	var remove *protocol.CodeAction
+	for i := range stop {
+		if stop[i].Title == "Remove the matcher (this event ignores it)" {
+			remove = &stop[i]
+		}
 	}
-	require.Contains(t, titles, "Remove the matcher (this event ignores it)")
+	require.NotNil(t, remove, "%v", stop)
+	require.Equal(t, protocol.QuickFix, remove.Kind)
+	// The diagnostic's range is of the text as first saved; the Write fix
+	// above kept the line's length before it, so the edit still lands.
+	withMatcher := text
+	text = applyEdit(text, remove.Edit.Changes[uri.File(settings)][0])
+	require.Contains(t, text, `"Stop": [{"matcher": "", "hooks"`)
+	require.NoError(t, os.WriteFile(settings, []byte(text), 0o644))
+	e.diagnosticsFor(settings, func(ds []protocol.Diagnostic) bool { return !hasCode("matcher-ignored")(ds) && len(ds) > 0 })
 
-	plain := startEditor(t, editorOpts{settings: text})
+	plain := startEditor(t, editorOpts{settings: withMatcher})
 	got := plain.diagnosticsFor(filepath.Join(plain.home, "settings.json"), hasCode("matcher-ignored"))
 	for _, d := range got {
 		require.NotEqual(t, "event-not-sent", d.Code, "no hostEvents, no such diagnostic")
