@@ -340,3 +340,27 @@ func TestHookTestRecordUpdatedPrompt(t *testing.T) {
 	require.Equal(t, 1, code, out)
 	require.Regexp(t, `(?m)^FAIL UserPromptSubmit \(recorded [^)]*\): expected updatedPrompt "deploy with \[key\]", got none;`, out)
 }
+
+// TestLintFlagsHooksThatNeverRun: through the real binary, lint prints a
+// warning for each kind of hook that can never run, in line order as a
+// compiler does (the shadowed hook, found once the whole file is read, is
+// not printed after the lines below it), and exits 0: warnings only.
+func TestLintFlagsHooksThatNeverRun(t *testing.T) {
+	env := newCLIEnv(t, `{"hooks": {
+  "PreToolUse": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "true"}]},
+                 {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0", "if": "Write"}]},
+                 {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0", "if": "Write"}]}],
+  "Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]
+}}`)
+	out, stderr, code := env.run(t, "", "lint", "--project", env.project)
+	require.Equal(t, 0, code, stderr)
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		_, rest, _ := strings.Cut(line, "settings.json:")
+		pos, _, _ := strings.Cut(rest, ": warning")
+		got = append(got, pos+" "+line[strings.LastIndex(line, "["):])
+	}
+	require.Equal(t, []string{"2:30 [unknown-tool]", "3:95 [if-never-matches]", "4:48 [shadowed-hook]", "4:95 [if-never-matches]", "5:24 [matcher-ignored]"}, got, out)
+	require.Contains(t, out, `"write_file" is no tool; did you mean "Write"?`)
+	require.Contains(t, stderr, "0 error(s), 5 warning(s)")
+}
