@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/proctest"
 )
 
 // hookTestSettings are the user's hooks the cases below test: real sh
@@ -363,4 +368,76 @@ func TestLintFlagsHooksThatNeverRun(t *testing.T) {
 	require.Equal(t, []string{"2:30 [unknown-tool]", "3:95 [if-never-matches]", "4:48 [shadowed-hook]", "4:95 [if-never-matches]", "5:24 [matcher-ignored]"}, got, out)
 	require.Contains(t, out, `"write_file" is no tool; did you mean "Write"?`)
 	require.Contains(t, stderr, "0 error(s), 5 warning(s)")
+}
+
+// TestHookTestRecordFromACP: the ACP proxy's runs (the real `wavehooks
+// acp` in front of a scripted agent) are in the run log too, and --record
+// makes them cases: a prompt the hooks rewrote (updatedPrompt) and one
+// they refused pass as recorded, and fail once the hooks are gone.
+func TestHookTestRecordFromACP(t *testing.T) {
+	agent := buildScriptAgent(t)
+	env := newCLIEnv(t, promptHooks)
+	dir := t.TempDir()
+	scriptFile := filepath.Join(dir, "script.json")
+	require.NoError(t, os.WriteFile(scriptFile, []byte(`{"turns": [[{"say":"deployed"},{"stop":"end_turn"}]]}`), 0o600))
+	cmd := exec.Command(e2eBinary(t), "acp", "--wave-home", env.home, "--project", env.project, "--", agent)
+	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptFile, "HOME="+env.home, "WAVE_MANAGED_SETTINGS="+filepath.Join(dir, "none.json"))
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	stderr := &proctest.Output{}
+	cmd.Stderr = stderr
+	require.NoError(t, cmd.Start())
+	out := bufio.NewReader(stdout)
+	id := 0
+	call := func(method string, params any) map[string]any {
+		id++
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		_, err := stdin.Write(append(b, '\n'))
+		require.NoError(t, err)
+		for {
+			line, err := out.ReadBytes('\n')
+			require.NoError(t, err, "stderr: %s", stderr.String())
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(line, &m))
+			if m["method"] == nil && m["id"] == float64(id) {
+				return m
+			}
+		}
+	}
+	require.NotNil(t, call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})["result"])
+	sess := call("session/new", map[string]any{"cwd": env.project, "mcpServers": []any{}})["result"].(map[string]any)["sessionId"].(string)
+	prompt := func(text string) map[string]any {
+		return call("session/prompt", map[string]any{"sessionId": sess, "prompt": []any{map[string]string{"type": "text", "text": text}}})["result"].(map[string]any)
+	}
+	require.Equal(t, "end_turn", prompt("deploy with sk-abc123")["stopReason"])
+	require.Equal(t, "refusal", prompt("drop table users")["stopReason"])
+	require.NoError(t, stdin.Close())
+	_, _ = io.Copy(io.Discard, out)
+	_ = cmd.Wait() // the editor went away; the proxy's own exit status is not what this test checks
+
+	rec := filepath.Join(t.TempDir(), "recorded")
+	text, errOut, code := env.run(t, "", "test", "--record", "--limit", "2", "-o", rec)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", text, errOut)
+	files, err := filepath.Glob(filepath.Join(rec, "UserPromptSubmit*.test.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 2, text)
+	all := ""
+	for _, f := range files {
+		all += readFileString(t, f)
+	}
+	require.Contains(t, all, `"updatedPrompt": "deploy with [key]"`, "the rewrite the agent got is recorded")
+	require.Contains(t, all, `"blocked": true`)
+
+	text, _, code = env.run(t, "", "test", rec)
+	require.Equal(t, 0, code, text)
+	require.True(t, strings.HasSuffix(text, "2 passed, 0 failed\n"), text)
+
+	require.NoError(t, os.WriteFile(filepath.Join(env.home, "settings.json"), []byte(`{}`), 0o644))
+	text, _, code = env.run(t, "", "test", rec)
+	require.Equal(t, 1, code, text)
+	require.True(t, strings.HasSuffix(text, "0 passed, 2 failed\n"), text)
+	require.Contains(t, text, `expected updatedPrompt "deploy with [key]", got none`)
+	require.Contains(t, text, "expected blocked true, got false")
 }
