@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -53,6 +54,10 @@ func (s *Server) quickFix(u protocol.DocumentURI, d settings.Diagnostic) (protoc
 	case settings.CodeUnknownTool:
 		if d.Data != "" {
 			return edit(fmt.Sprintf("Change the matcher to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
+		}
+	case settings.CodeBadIf:
+		if d.Data != "" {
+			return edit(fmt.Sprintf("Change the rule to %q", d.Data), strconv.Quote(d.Data), d.Range), true
 		}
 	case settings.CodeShadowed, settings.CodeIfNeverMatches:
 		return s.neverRunFix(u, d, diag)

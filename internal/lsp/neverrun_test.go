@@ -165,3 +165,44 @@ func TestNeverRunQuickFixes(t *testing.T) {
 		"toolInput": map[string]any{"file_path": filepath.Join(e.root, "main.go"), "content": "package main"}})
 	require.NotEqual(t, "deny", out["permission"], "the guard only denies .env files")
 }
+
+// TestIfRuleToolQuickFix: an "if" rule naming another agent's tool
+// (write_file) is a bad-if error whose quick fix, applied and saved, names
+// the tool the agent has; the guard (a real sh+jq hook) then denies a
+// Write of a .env file.
+func TestIfRuleToolQuickFix(t *testing.T) {
+	guard := `jq -e '.tool_input.file_path | endswith(\".env\")' >/dev/null && { echo 'no .env writes' >&2; exit 2; }; exit 0`
+	text := `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "` + guard + `", "if": "write_file"}]}]}}`
+	e := startEditor(t, editorOpts{settings: text})
+	settingsPath := filepath.Join(e.home, "settings.json")
+	diags := e.diagnosticsFor(settingsPath, hasCode("bad-if"))
+	var d protocol.Diagnostic
+	for _, x := range diags {
+		if x.Code == "bad-if" {
+			d = x
+		}
+	}
+	require.Contains(t, d.Message, `did you mean "Write"?`)
+	var actions []protocol.CodeAction
+	require.NoError(t, e.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri.File(settingsPath)},
+		"range": d.Range, "context": map[string]any{"diagnostics": []protocol.Diagnostic{d}}}, &actions))
+	var fix *protocol.CodeAction
+	for i := range actions {
+		if actions[i].Title == `Change the rule to "Write"` {
+			fix = &actions[i]
+		}
+	}
+	require.NotNil(t, fix, "%v", actions)
+	require.Equal(t, protocol.QuickFix, fix.Kind)
+	text = applyEdit(text, fix.Edit.Changes[uri.File(settingsPath)][0])
+	require.Contains(t, text, `"if": "Write"}`)
+	require.NoError(t, os.WriteFile(settingsPath, []byte(text), 0o644))
+	e.diagnosticsFor(settingsPath, func(ds []protocol.Diagnostic) bool { return !hasCode("bad-if")(ds) })
+
+	sid, _ := e.startSession()
+	require.Eventually(t, func() bool {
+		out := e.mustCall("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "t1", "toolName": "Write",
+			"toolInput": map[string]any{"file_path": filepath.Join(e.root, ".env"), "content": "KEY=1"}})
+		return out["permission"] == "deny"
+	}, 10e9, 50e6, "the corrected rule lets the guard run for Write calls")
+}

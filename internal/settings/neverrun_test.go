@@ -62,3 +62,43 @@ func TestUnknownToolMatchers(t *testing.T) {
 		})
 	}
 }
+
+// TestIfRuleNamesNoTool: an "if" rule whose tool is no tool the agent has
+// but likely means one (another agent's name, a case slip) is a bad-if
+// error saying which, with the corrected rule as Data for the quick fix;
+// the corrected rule has no such error. A rule on a real tool or an MCP
+// tool has none.
+func TestIfRuleNamesNoTool(t *testing.T) {
+	cases := []struct{ rule, fix, says string }{
+		{"write_file(*.env)", "Write(*.env)", `"if" names "write_file", which is no tool the agent has; did you mean "Write"? This hook never runs`},
+		{"run_shell_command(git *)", "Bash(git *)", `did you mean "Bash"?`},
+		{"bash(rm *)", "Bash(rm *)", `"bash" matches no tool; did you mean "Bash"?`},
+		{"Edt", "Edit", `did you mean "Edit"?`},
+		{"Write(*.env)", "", ""},
+		{"mcp__github__create_issue", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			parse := func(rule string) []settings.Diagnostic {
+				text := `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "if": "` + rule + `"}]}]}}`
+				var out []settings.Diagnostic
+				for _, d := range settings.ParseFile("settings.json", settings.SourceUser, []byte(text), t.TempDir()).Diagnostics {
+					if d.Code == settings.CodeBadIf {
+						out = append(out, d)
+					}
+				}
+				return out
+			}
+			got := parse(c.rule)
+			if c.fix == "" {
+				require.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1)
+			require.Equal(t, settings.SeverityError, got[0].Severity)
+			require.Contains(t, got[0].Message, c.says)
+			require.Equal(t, c.fix, got[0].Data)
+			require.Empty(t, parse(c.fix), "the corrected rule is fine")
+		})
+	}
+}
