@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/proctest"
 )
 
 // hookTestSettings are the user's hooks the cases below test: real sh
@@ -258,4 +263,181 @@ func TestHookTestRecordRoundTrip(t *testing.T) {
 	require.Equal(t, 1, code, out)
 	require.Regexp(t, `(?m)^FAIL PreToolUse Bash \(recorded [^)]*\): expected permission deny, got none;`, out)
 	require.True(t, strings.HasSuffix(out, "1 passed, 2 failed\n"), out)
+}
+
+// promptHooks rewrite an API key out of a prompt (wavehooks' updatedPrompt)
+// and block a prompt that drops a table: real sh scripts reading stdin with jq.
+const promptHooks = `{"hooks": {"UserPromptSubmit": [{"hooks": [
+  {"type": "command", "command": "p=$(jq -r .prompt); case \"$p\" in *sk-*) jq -n --arg p \"$p\" '{hookSpecificOutput: {hookEventName: \"UserPromptSubmit\", updatedPrompt: ($p | sub(\"sk-[a-z0-9]+\"; \"[key]\"))}}';; esac"},
+  {"type": "command", "command": "jq -e '.prompt | test(\"drop table\")' >/dev/null && { echo 'no schema changes from chat' >&2; exit 2; }; exit 0"}
+]}]}}`
+
+// A case checks the prompt a UserPromptSubmit hook rewrote (updatedPrompt,
+// or null for none), with the hooks of a settings file the case names.
+func TestHookTestUpdatedPrompt(t *testing.T) {
+	env := newCLIEnv(t, `{}`)
+	prompt := func(name, p, expect string) string {
+		return `"` + name + `": {"event": "UserPromptSubmit", "settings": "prompt-hooks.json", "input": {"prompt": "` + p + `"}, "expect": ` + expect + `}`
+	}
+	for _, tc := range []struct {
+		name, cases string
+		code        int
+		lines       []string
+	}{
+		{"the rewrite", `{` + prompt("key", "deploy with sk-abc123", `{"blocked": false, "updatedPrompt": "deploy with [key]"}`) + `,` +
+			prompt("plain", "hello", `{"updatedPrompt": null}`) + `}`,
+			0, []string{"PASS key", "PASS plain", "2 passed, 0 failed"}},
+		{"a wrong rewrite and an unexpected one fail and say what came", `{` +
+			prompt("key", "deploy with sk-abc123", `{"updatedPrompt": "deploy with sk-abc123"}`) + `,` +
+			prompt("none", "deploy with sk-abc123", `{"updatedPrompt": null}`) + `,` +
+			prompt("missing", "hello", `{"updatedPrompt": "hello"}`) + `}`,
+			1, []string{`FAIL key: expected updatedPrompt "deploy with sk-abc123", got "deploy with [key]"`,
+				`FAIL none: expected no updatedPrompt, got "deploy with [key]"`,
+				`FAIL missing: expected updatedPrompt "hello", got none`, "0 passed, 3 failed"}},
+		{"a block beats a rewrite", `{` + prompt("drop", "drop table users with sk-abc123", `{"blocked": true, "updatedPrompt": null, "reason": "no schema changes"}`) + `}`,
+			0, []string{"PASS drop", "1 passed, 0 failed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeCases(t, map[string]string{"p.test.jsonc": tc.cases, "prompt-hooks.json": promptHooks})
+			out, stderr, code := env.run(t, "", "test", dir)
+			require.Equal(t, tc.code, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+			require.Equal(t, tc.lines, strings.Split(strings.TrimSuffix(out, "\n"), "\n"))
+		})
+	}
+
+	dir := writeCases(t, map[string]string{"p.test.json": `{"event": "UserPromptSubmit", "expect": {"updatedPrompt": 3}}`})
+	out, stderr, code := env.run(t, "", "test", dir)
+	require.Equal(t, 2, code, out)
+	require.Contains(t, stderr, `p.test.json:1:59: case "p": expect.updatedPrompt is 3 (want the prompt as a string, or null for no rewrite)`)
+}
+
+// A prompt rewritten through serve is in the run history, and --record
+// keeps it as the case's expectation: the case passes while the hook
+// rewrites the same way and fails when the rewrite is gone.
+func TestHookTestRecordUpdatedPrompt(t *testing.T) {
+	env := newCLIEnv(t, promptHooks)
+	p := startServe(t, env)
+	p.call("initialize", map[string]any{"rootUri": "file://" + env.project, "capabilities": map[string]any{}}, "")
+	p.write(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
+	sid := p.call("wave/sessionStart", map[string]any{}, "")["result"].(map[string]any)["sessionId"].(string)
+	res := p.call("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": "deploy with sk-abc123"}, "")["result"].(map[string]any)
+	require.Equal(t, "deploy with [key]", res["updatedPrompt"])
+	require.Contains(t, p.call("shutdown", nil, ""), "result")
+	p.write(map[string]any{"jsonrpc": "2.0", "method": "exit"})
+	require.NoError(t, p.cmd.Wait())
+
+	rec := filepath.Join(t.TempDir(), "recorded")
+	out, stderr, code := env.run(t, "", "test", "--record", "--session", sid, "-o", rec)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+	files, err := filepath.Glob(filepath.Join(rec, "UserPromptSubmit*.test.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 1, out)
+	text, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	require.Contains(t, string(text), `"updatedPrompt": "deploy with [key]"`)
+
+	out, _, code = env.run(t, "", "test", files[0])
+	require.Equal(t, 0, code, out)
+	require.True(t, strings.HasSuffix(out, "1 passed, 0 failed\n"), out)
+
+	require.NoError(t, os.WriteFile(filepath.Join(env.home, "settings.json"), []byte(`{}`), 0o644))
+	out, _, code = env.run(t, "", "test", files[0])
+	require.Equal(t, 1, code, out)
+	require.Regexp(t, `(?m)^FAIL UserPromptSubmit \(recorded [^)]*\): expected updatedPrompt "deploy with \[key\]", got none;`, out)
+}
+
+// TestLintFlagsHooksThatNeverRun: through the real binary, lint prints a
+// warning for each kind of hook that can never run, in line order as a
+// compiler does (the shadowed hook, found once the whole file is read, is
+// not printed after the lines below it), and exits 0: warnings only.
+func TestLintFlagsHooksThatNeverRun(t *testing.T) {
+	env := newCLIEnv(t, `{"hooks": {
+  "PreToolUse": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "true"}]},
+                 {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0", "if": "Write"}]},
+                 {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0", "if": "Write"}]}],
+  "Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]
+}}`)
+	out, stderr, code := env.run(t, "", "lint", "--project", env.project)
+	require.Equal(t, 0, code, stderr)
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		_, rest, _ := strings.Cut(line, "settings.json:")
+		pos, _, _ := strings.Cut(rest, ": warning")
+		got = append(got, pos+" "+line[strings.LastIndex(line, "["):])
+	}
+	require.Equal(t, []string{"2:30 [unknown-tool]", "3:95 [if-never-matches]", "4:48 [shadowed-hook]", "4:95 [if-never-matches]", "5:24 [matcher-ignored]"}, got, out)
+	require.Contains(t, out, `"write_file" is no tool; did you mean "Write"?`)
+	require.Contains(t, stderr, "0 error(s), 5 warning(s)")
+}
+
+// TestHookTestRecordFromACP: the ACP proxy's runs (the real `wavehooks
+// acp` in front of a scripted agent) are in the run log too, and --record
+// makes them cases: a prompt the hooks rewrote (updatedPrompt) and one
+// they refused pass as recorded, and fail once the hooks are gone.
+func TestHookTestRecordFromACP(t *testing.T) {
+	agent := buildScriptAgent(t)
+	env := newCLIEnv(t, promptHooks)
+	dir := t.TempDir()
+	scriptFile := filepath.Join(dir, "script.json")
+	require.NoError(t, os.WriteFile(scriptFile, []byte(`{"turns": [[{"say":"deployed"},{"stop":"end_turn"}]]}`), 0o600))
+	cmd := exec.Command(e2eBinary(t), "acp", "--wave-home", env.home, "--project", env.project, "--", agent)
+	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptFile, "HOME="+env.home, "WAVE_MANAGED_SETTINGS="+filepath.Join(dir, "none.json"))
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	stderr := &proctest.Output{}
+	cmd.Stderr = stderr
+	require.NoError(t, cmd.Start())
+	out := bufio.NewReader(stdout)
+	id := 0
+	call := func(method string, params any) map[string]any {
+		id++
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		_, err := stdin.Write(append(b, '\n'))
+		require.NoError(t, err)
+		for {
+			line, err := out.ReadBytes('\n')
+			require.NoError(t, err, "stderr: %s", stderr.String())
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(line, &m))
+			if m["method"] == nil && m["id"] == float64(id) {
+				return m
+			}
+		}
+	}
+	require.NotNil(t, call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})["result"])
+	sess := call("session/new", map[string]any{"cwd": env.project, "mcpServers": []any{}})["result"].(map[string]any)["sessionId"].(string)
+	prompt := func(text string) map[string]any {
+		return call("session/prompt", map[string]any{"sessionId": sess, "prompt": []any{map[string]string{"type": "text", "text": text}}})["result"].(map[string]any)
+	}
+	require.Equal(t, "end_turn", prompt("deploy with sk-abc123")["stopReason"])
+	require.Equal(t, "refusal", prompt("drop table users")["stopReason"])
+	require.NoError(t, stdin.Close())
+	_, _ = io.Copy(io.Discard, out)
+	_ = cmd.Wait() // the editor went away; the proxy's own exit status is not what this test checks
+
+	rec := filepath.Join(t.TempDir(), "recorded")
+	text, errOut, code := env.run(t, "", "test", "--record", "--limit", "2", "-o", rec)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", text, errOut)
+	files, err := filepath.Glob(filepath.Join(rec, "UserPromptSubmit*.test.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 2, text)
+	all := ""
+	for _, f := range files {
+		all += readFileString(t, f)
+	}
+	require.Contains(t, all, `"updatedPrompt": "deploy with [key]"`, "the rewrite the agent got is recorded")
+	require.Contains(t, all, `"blocked": true`)
+
+	text, _, code = env.run(t, "", "test", rec)
+	require.Equal(t, 0, code, text)
+	require.True(t, strings.HasSuffix(text, "2 passed, 0 failed\n"), text)
+
+	require.NoError(t, os.WriteFile(filepath.Join(env.home, "settings.json"), []byte(`{}`), 0o644))
+	text, _, code = env.run(t, "", "test", rec)
+	require.Equal(t, 1, code, text)
+	require.True(t, strings.HasSuffix(text, "0 passed, 2 failed\n"), text)
+	require.Contains(t, text, `expected updatedPrompt "deploy with [key]", got none`)
+	require.Contains(t, text, "expected blocked true, got false")
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
@@ -31,7 +33,7 @@ func lint(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := settings.Load(paths, nil)
-	diags := cfg.Diagnostics()
+	diags := sortedByPlace(cfg.Diagnostics())
 	errors, warnings := 0, 0
 	for _, d := range diags {
 		switch d.Severity {
@@ -65,4 +67,22 @@ func lint(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// sortedByPlace orders diagnostics by file (in the order the files are
+// read) and then by line and column, as a compiler prints them: checks that
+// see the whole file (a hook shadowed by an identical one) report after the
+// others, and would otherwise come out of line order.
+func sortedByPlace(diags []settings.Diagnostic) []settings.Diagnostic {
+	fileOrder := map[string]int{}
+	for _, d := range diags {
+		if _, ok := fileOrder[d.File]; !ok {
+			fileOrder[d.File] = len(fileOrder)
+		}
+	}
+	slices.SortStableFunc(diags, func(a, b settings.Diagnostic) int {
+		return cmp.Or(cmp.Compare(fileOrder[a.File], fileOrder[b.File]),
+			cmp.Compare(a.Range.Start.Line, b.Range.Start.Line), cmp.Compare(a.Range.Start.Column, b.Range.Start.Column))
+	})
+	return diags
 }

@@ -39,6 +39,12 @@ type Decision struct {
 	// log is left out and UpdatedInputClipped set.
 	UpdatedInput        json.RawMessage `json:"updatedInput,omitempty"`
 	UpdatedInputClipped bool            `json:"updatedInputClipped,omitempty"`
+	// UpdatedPrompt is the prompt a UserPromptSubmit hook rewrote, so that
+	// the history shows what the model got and `wavehooks test --record`
+	// keeps it; one too large for the log is left out and
+	// UpdatedPromptClipped set.
+	UpdatedPrompt        string `json:"updatedPrompt,omitempty"`
+	UpdatedPromptClipped bool   `json:"updatedPromptClipped,omitempty"`
 }
 
 func newDecision(res *Result) *Decision {
@@ -50,6 +56,11 @@ func newDecision(res *Result) *Decision {
 		d.UpdatedInput = res.UpdatedInput
 	} else {
 		d.UpdatedInputClipped = true
+	}
+	if len(res.UpdatedPrompt) <= maxHistoryText {
+		d.UpdatedPrompt = res.UpdatedPrompt
+	} else {
+		d.UpdatedPromptClipped = true
 	}
 	return d
 }

@@ -67,6 +67,9 @@ type Expect struct {
 	// UpdatedInput must equal, as JSON, the tool input the hooks rewrote;
 	// null expects no rewrite.
 	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
+	// UpdatedPrompt must equal the prompt a UserPromptSubmit hook rewrote
+	// (a JSON string); null expects no rewrite.
+	UpdatedPrompt json.RawMessage `json:"updatedPrompt,omitempty"`
 	// Ran and NotRan: a hook whose command contains each text ran, or none did.
 	Ran    Texts `json:"ran,omitempty"`
 	NotRan Texts `json:"notRan,omitempty"`
@@ -95,7 +98,7 @@ func (t *Texts) UnmarshalJSON(b []byte) error {
 
 func (e *Expect) empty() bool {
 	return e.Permission == nil && e.Blocked == nil && e.Reason == nil && e.Context == nil &&
-		e.UpdatedInput == nil && e.Ran == nil && e.NotRan == nil
+		e.UpdatedInput == nil && e.UpdatedPrompt == nil && e.Ran == nil && e.NotRan == nil
 }
 
 // matcher is a reason expectation: a substring, or a regular expression
@@ -308,6 +311,12 @@ func parseCase(file string, text []byte, v *hujson.Value, name string) (*Case, e
 	}
 	if u := c.Expect.UpdatedInput; u != nil && !json.Valid(u) {
 		return nil, fail("case %q: expect.updatedInput is not JSON", c.Name)
+	}
+	if u := c.Expect.UpdatedPrompt; u != nil {
+		var s *string
+		if err := json.Unmarshal(u, &s); err != nil {
+			return nil, failAt("expect.updatedPrompt", "case %q: expect.updatedPrompt is %s (want the prompt as a string, or null for no rewrite)", c.Name, u)
+		}
 	}
 	dir := filepath.Dir(file)
 	if c.Settings != "" && !filepath.IsAbs(c.Settings) {

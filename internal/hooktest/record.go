@@ -41,7 +41,10 @@ type recordedExpect struct {
 	Reason       string          `json:"reason,omitempty"`
 	Context      []string        `json:"context,omitempty"`
 	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
-	Ran          []string        `json:"ran,omitempty"`
+	// UpdatedPrompt is a JSON string, or null: a recorded UserPromptSubmit
+	// run expects its rewrite, or none.
+	UpdatedPrompt json.RawMessage `json:"updatedPrompt,omitempty"`
+	Ran           []string        `json:"ran,omitempty"`
 }
 
 // Record turns runs of the run history (oldest first, as hooks.ReadRunLog
@@ -84,6 +87,9 @@ func record(r hooks.RunRecord) (Recorded, string) {
 	if d.UpdatedInputClipped {
 		return Recorded{}, "its updatedInput was too large for the history"
 	}
+	if d.UpdatedPromptClipped {
+		return Recorded{}, "its updatedPrompt was too large for the history"
+	}
 	for _, k := range []string{"session_id", "transcript_path", "cwd", "hook_event_name"} {
 		delete(input, k)
 	}
@@ -93,6 +99,12 @@ func record(r hooks.RunRecord) (Recorded, string) {
 	}
 	c := recordedCase{Event: string(r.Event), Input: in,
 		Expect: recordedExpect{Blocked: d.Blocked, Reason: d.Reason, Context: d.Context, UpdatedInput: d.UpdatedInput}}
+	if r.Event == event.UserPromptSubmit && !d.Blocked {
+		c.Expect.UpdatedPrompt = json.RawMessage("null")
+		if d.UpdatedPrompt != "" {
+			c.Expect.UpdatedPrompt, _ = json.Marshal(d.UpdatedPrompt)
+		}
+	}
 	if r.Event == event.PreToolUse {
 		c.Expect.Permission = string(d.Permission)
 		if c.Expect.Permission == "" {

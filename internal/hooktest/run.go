@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,7 +59,9 @@ type Got struct {
 	Reason       string          `json:"reason"`
 	Context      []string        `json:"context"`
 	UpdatedInput json.RawMessage `json:"updatedInput"`
-	Ran          []string        `json:"ran"`
+	// UpdatedPrompt is UserPromptSubmit's rewritten prompt; "" for none.
+	UpdatedPrompt string   `json:"updatedPrompt,omitempty"`
+	Ran           []string `json:"ran"`
 }
 
 // Report is a whole run: each case's outcome and what the run wants said
@@ -166,7 +169,7 @@ func trustNote(l *trust.Loaded, trusted bool, root string) string {
 
 func gotOf(res *hooks.Result) Got {
 	g := Got{Permission: string(res.Permission), Blocked: res.Blocked, Reason: res.Reason,
-		UpdatedInput: res.UpdatedInput, Context: []string{}, Ran: []string{}}
+		UpdatedInput: res.UpdatedInput, UpdatedPrompt: res.UpdatedPrompt, Context: []string{}, Ran: []string{}}
 	if g.Permission == "" {
 		g.Permission = "none"
 	}
@@ -203,6 +206,17 @@ func check(c *Case, got *Got) []string {
 	}
 	if e.UpdatedInput != nil && !jsonEqual(e.UpdatedInput, got.UpdatedInput) {
 		fails = append(fails, fmt.Sprintf("expected updatedInput %s, got %s", compact(e.UpdatedInput), compact(got.UpdatedInput)))
+	}
+	if e.UpdatedPrompt != nil {
+		var want *string
+		_ = json.Unmarshal(e.UpdatedPrompt, &want) // checked when the case was read
+		got := quotedOrNone(got.UpdatedPrompt)
+		switch {
+		case want == nil && got != "none":
+			fails = append(fails, "expected no updatedPrompt, got "+got)
+		case want != nil && strconv.Quote(*want) != got:
+			fails = append(fails, fmt.Sprintf("expected updatedPrompt %q, got %s", *want, got))
+		}
 	}
 	for _, want := range e.Ran {
 		if !containsIn(got.Ran, want) {
@@ -253,4 +267,12 @@ func compact(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return b.String()
+}
+
+// quotedOrNone is a rewritten prompt as a failure quotes it, or "none".
+func quotedOrNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return strconv.Quote(s)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -54,6 +55,12 @@ func (s *Server) quickFix(u protocol.DocumentURI, d settings.Diagnostic) (protoc
 		if d.Data != "" {
 			return edit(fmt.Sprintf("Change the matcher to %q", d.Data), fmt.Sprintf("%q", d.Data), d.Range), true
 		}
+	case settings.CodeBadIf:
+		if d.Data != "" {
+			return edit(fmt.Sprintf("Change the rule to %q", d.Data), strconv.Quote(d.Data), d.Range), true
+		}
+	case settings.CodeShadowed, settings.CodeIfNeverMatches:
+		return s.neverRunFix(u, d, diag)
 	case settings.CodeMatcherIgnored:
 		return edit("Remove the matcher (this event ignores it)", `""`, d.Range), true
 	case settings.CodeUnknownHookType:
@@ -76,6 +83,62 @@ func (s *Server) quickFix(u protocol.DocumentURI, d settings.Diagnostic) (protoc
 			IsPreferred: true, Command: &protocol.Command{Title: "Make executable", Command: commandMakeExecutable, Arguments: []any{d.Data}}}, true
 	}
 	return protocol.CodeAction{}, false
+}
+
+// neverRunFix is the quick fix of a hook that can never run and whose fix
+// moves or removes the whole hook: a shadowed duplicate is deleted, and a
+// hook whose "if" rule its group's matcher never lets through gets a
+// matcher of the rule's tool (its group's, or a new group of its own).
+// The edits are made on the text as the editor has it, found again by the
+// hook the diagnostic is on, so that they undo as any edit does.
+func (s *Server) neverRunFix(u protocol.DocumentURI, d settings.Diagnostic, diag []protocol.Diagnostic) (protocol.CodeAction, bool) {
+	path, err := documentPath(u)
+	if err != nil {
+		return protocol.CodeAction{}, false
+	}
+	text, f, ok := s.settingsBuffer(path)
+	if !ok {
+		return protocol.CodeAction{}, false
+	}
+	var h *settings.Hook
+	for i := range f.Hooks {
+		if r := f.Hooks[i].Place.Range; !before(d.Range.Start, r.Start) && !before(r.End, d.Range.End) {
+			h = &f.Hooks[i] // the innermost: hooks come in file order
+		}
+	}
+	if h == nil {
+		return protocol.CodeAction{}, false // the buffer changed since the diagnostic
+	}
+	var title string
+	var edits []settings.TextEdit
+	switch d.Code {
+	case settings.CodeShadowed:
+		e, err := settings.RemoveHookEdit(text, h.Event, h.Place)
+		if err != nil {
+			return protocol.CodeAction{}, false
+		}
+		title, edits = "Remove this duplicate hook", []settings.TextEdit{e}
+	case settings.CodeIfNeverMatches:
+		if d.Data == "" {
+			return protocol.CodeAction{}, false
+		}
+		if edits, err = settings.MoveHookEdits(text, h.Event, h.Place, d.Data); err != nil {
+			return protocol.CodeAction{}, false
+		}
+		title = fmt.Sprintf("Run this hook for %s calls (matcher %q)", d.Data, d.Data)
+	}
+	idx := settings.NewLineIndex(text)
+	changes := make([]protocol.TextEdit, 0, len(edits))
+	for _, e := range edits {
+		changes = append(changes, protocol.TextEdit{Range: toRange(idx.Span(e.Start, e.End)), NewText: e.Text})
+	}
+	return protocol.CodeAction{Title: title, Kind: protocol.QuickFix, Diagnostics: diag, IsPreferred: true,
+		Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{u: changes}}}, true
+}
+
+// before reports whether position a comes before b in a file.
+func before(a, b settings.Position) bool {
+	return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
 }
 
 func overlaps(a, b protocol.Range) bool {

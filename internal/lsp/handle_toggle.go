@@ -14,20 +14,10 @@ import (
 // hook's "enabled" key, comments and layout kept), so that it undoes as
 // any edit does and runs nothing until the file is saved.
 func (s *Server) toggleActions(u protocol.DocumentURI, path string, r protocol.Range) []protocol.CodeAction {
-	text, open := s.docs.get(path)
-	if !open {
-		var err error
-		if text, err = settings.ReadSettingsText(path); err != nil {
-			return nil
-		}
+	text, f, ok := s.settingsBuffer(path)
+	if !ok {
+		return nil
 	}
-	src := settings.SourceVSCode // a file of VS Code's hook directory unless it is one of ours
-	for _, f := range s.engine.Config().Paths.SettingsFiles() {
-		if filepath.Clean(f.Path) == path {
-			src = f.Source
-		}
-	}
-	f := settings.ParseFile(path, src, text, s.root)
 	idx := settings.NewLineIndex(text)
 	var out []protocol.CodeAction
 	for i := range f.Hooks {
@@ -51,4 +41,24 @@ func (s *Server) toggleActions(u protocol.DocumentURI, path string, r protocol.R
 				u: {{Range: toRange(idx.Span(edit.Start, edit.End)), NewText: edit.Text}}}}})
 	}
 	return out
+}
+
+// settingsBuffer is a settings file's text as the editor has it (the open
+// buffer, else the file on disk) and that text parsed, for the code
+// actions that edit it.
+func (s *Server) settingsBuffer(path string) ([]byte, settings.File, bool) {
+	text, open := s.docs.get(path)
+	if !open {
+		var err error
+		if text, err = settings.ReadSettingsText(path); err != nil {
+			return nil, settings.File{}, false
+		}
+	}
+	src := settings.SourceVSCode // a file of VS Code's hook directory unless it is one of ours
+	for _, f := range s.engine.Config().Paths.SettingsFiles() {
+		if filepath.Clean(f.Path) == path {
+			src = f.Source
+		}
+	}
+	return text, settings.ParseFile(path, src, text, s.root), true
 }

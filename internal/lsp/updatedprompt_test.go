@@ -2,10 +2,13 @@ package lsp_test
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // TestUpdatedPromptOnTheWire: through the server, a UserPromptSubmit hook's
@@ -42,4 +45,17 @@ func updatedPromptOnTheWire(t *testing.T, settings string) {
 	blocked := e.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": "drop table users"})
 	require.Equal(t, true, blocked["blocked"])
 	require.Nil(t, blocked["updatedPrompt"], "a block beats a rewrite")
+}
+
+// TestUpdatedPromptHover: hovering a UserPromptSubmit key in a settings
+// file says that updatedPrompt is wavehooks' own extension, so a user who
+// shares the file with Claude Code learns there that Claude Code ignores it.
+func TestUpdatedPromptHover(t *testing.T) {
+	text := "{\"hooks\": {\n  \"UserPromptSubmit\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}]\n}}"
+	e := startEditor(t, editorOpts{settings: text})
+	var hover protocol.Hover
+	require.NoError(t, e.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri.File(filepath.Join(e.home, "settings.json"))},
+		"position": map[string]any{"line": 1, "character": 5}}, &hover))
+	require.Contains(t, hover.Contents.Value, "**UserPromptSubmit**")
+	require.Contains(t, hover.Contents.Value, "`updatedPrompt` (wavehooks' own extension")
 }

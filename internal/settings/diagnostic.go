@@ -63,7 +63,9 @@ const (
 	// CodeUnknownKey is a key the settings format does not have (a typo,
 	// mostly); Data is the suggested key, if any.
 	CodeUnknownKey = "unknown-key"
-	// CodeBadIf is an "if" rule that is malformed or can never match.
+	// CodeBadIf is an "if" rule that is malformed or can never match. Data
+	// is the rule with its tool name corrected, when it names no tool and
+	// one is likely meant ("write_file(*.env)" → "Write(*.env)").
 	CodeBadIf = "bad-if"
 	// Per-hook options.
 	CodeBadCwd         = "bad-cwd"

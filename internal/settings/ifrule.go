@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -84,6 +85,9 @@ func (r *IfRule) Problems(ev event.Event) (problems []string, neverRuns bool) {
 	if known := knownToolFold(r.tool); known != "" && known != r.tool {
 		return []string{fmt.Sprintf(`"if" compares tool names exactly: %q matches no tool; did you mean %q?`, r.tool, known)}, true
 	}
+	if s := r.suggestedTool(); s != "" {
+		return []string{fmt.Sprintf(`"if" names %q, which is no tool the agent has; did you mean %q? This hook never runs`, r.tool, s)}, true
+	}
 	if strings.HasPrefix(r.tool, "mcp__") && (strings.Contains(r.tool, "*") || strings.Count(r.tool, "__") < 2) {
 		problems = append(problems, fmt.Sprintf(`"if" compares tool names exactly, so %q matches no tool; to take every tool of a server, use the group's matcher (e.g. "mcp__server__.*") and leave "if" out`, r.tool))
 		neverRuns = true
@@ -96,6 +100,31 @@ func (r *IfRule) Problems(ev event.Event) (problems []string, neverRuns bool) {
 		neverRuns = true
 	}
 	return problems, neverRuns
+}
+
+// suggestedTool is the tool a rule naming no tool the agent has most likely
+// means (another agent's name, a typo: write_file → Write), or "" when the
+// rule's tool is one, an MCP name, or like no tool.
+func (r *IfRule) suggestedTool() string {
+	if r.malformed || r.tool == "" || slices.Contains(AgentTools, r.tool) || strings.HasPrefix(r.tool, "mcp__") {
+		return ""
+	}
+	if known := knownToolFold(r.tool); known != "" {
+		return known
+	}
+	return suggestTool(r.tool, AgentTools)
+}
+
+// Correction is the rule with its tool name corrected, for the quick fix of
+// a rule that names no tool ("write_file(*.env)" → "Write(*.env)"), or ""
+// when there is no likely correction.
+func (r *IfRule) Correction() string {
+	s := r.suggestedTool()
+	i := strings.Index(r.raw, r.tool)
+	if s == "" || i < 0 {
+		return ""
+	}
+	return r.raw[:i] + s + r.raw[i+len(r.tool):]
 }
 
 func checksArguments(tool string) bool {

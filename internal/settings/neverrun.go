@@ -24,10 +24,12 @@ const (
 	// has a likely correction.
 	CodeUnknownTool = "unknown-tool"
 	// CodeIfNeverMatches: the hook's "if" rule names a tool its group's
-	// matcher never lets through.
+	// matcher never lets through. Data is that tool: the quick fix gives
+	// the hook a group whose matcher is it (MoveHookEdits).
 	CodeIfNeverMatches = "if-never-matches"
 	// CodeShadowed: an identical hook earlier in configuration order runs
-	// for the same calls; this one never runs itself.
+	// for the same calls; this one never runs itself. Its range is the
+	// hook's: the quick fix removes it (RemoveHookEdit).
 	CodeShadowed = "shadowed-hook"
 )
 
@@ -170,7 +172,7 @@ func (p *fileParser) checkIfMatcher(ev event.Event, m *Matcher, v *hujson.Value,
 	}
 	if !m.Match(h.If.tool) {
 		p.report(v, SeverityWarning, CodeIfNeverMatches, fmt.Sprintf(
-			`"if" names %s, but the group's matcher %q never lets %s calls through: this hook never runs`, h.If.tool, m.raw, h.If.tool), "")
+			`"if" names %s, but the group's matcher %q never lets %s calls through: this hook never runs`, h.If.tool, m.raw, h.If.tool), h.If.tool)
 	}
 }
 

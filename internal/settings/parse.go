@@ -487,7 +487,7 @@ func (p *fileParser) parseIf(ev event.Event, v *hujson.Value, h *Hook) bool {
 		if never {
 			sev = SeverityError
 		}
-		p.report(v, sev, CodeBadIf, msg, "")
+		p.report(v, sev, CodeBadIf, msg, h.If.Correction())
 	}
 	return true
 }

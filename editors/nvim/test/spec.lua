@@ -858,6 +858,61 @@ test('the default command finds the server built in the plugin\'s directory or b
   assert(ok, err)
 end)
 
+test("a never-run hook's quick fix, applied in the buffer, clears its warning", function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(broken))
+  local buf = vim.api.nvim_get_current_buf()
+  wait(function()
+    return vim.lsp.buf_is_attached(buf, wh.start())
+  end, 'the client to attach')
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, {
+    '{ "hooks": {',
+    '  "PreToolUse": [{ "matcher": "write_file", "hooks": [{ "type": "command", "command": "true" }] }],',
+    '  "Stop": [{ "hooks": [{ "type": "command", "command": "echo done" }] },',
+    '           { "hooks": [{ "type": "command", "command": "echo done" }] }]',
+    '} }',
+  })
+  -- The diagnostic in LSP's shape again (0.7 keeps only its code and data in user_data.lsp).
+  local function lsp_diag(code)
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      local l = d.user_data and d.user_data.lsp or {}
+      if (l.code or d.code) == code then
+        return { code = code, data = l.data, message = d.message, severity = d.severity,
+          range = { start = { line = d.lnum, character = d.col }, ['end'] = { line = d.end_lnum, character = d.end_col } } }
+      end
+    end
+  end
+  for _, fix in ipairs({ { 'unknown-tool', 'Change the matcher to "Write"' }, { 'shadowed-hook', 'Remove this duplicate hook' } }) do
+    local code, title = fix[1], fix[2]
+    wait(function()
+      return lsp_diag(code) ~= nil
+    end, 'a ' .. code .. ' warning')
+    local d = lsp_diag(code)
+    local res = vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', {
+      textDocument = { uri = vim.uri_from_bufnr(buf) }, range = d.range, context = { diagnostics = { d } },
+    }, 5000)
+    local action
+    for _, r in pairs(res or {}) do
+      for _, a in ipairs(r.result or {}) do
+        if a.title == title then
+          action = a
+        end
+      end
+    end
+    check(action and action.kind == 'quickfix', code .. ': ' .. title .. ' among ' .. vim.inspect(res))
+    vim.lsp.util.apply_workspace_edit(action.edit, 'utf-16')
+    wait(function()
+      return lsp_diag(code) == nil
+    end, 'the ' .. code .. ' warning to clear')
+  end
+  local text = buf_text(buf)
+  check(text:find('"matcher": "Write"', 1, true), text)
+  local _, n = text:gsub('echo done', '')
+  eq(n, 1, 'one Stop hook left')
+  -- Back to the text as saved, without reloading the buffer (which would detach it from the server on 0.12).
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.fn.readfile(broken))
+  vim.bo[buf].modified = false
+end)
+
 test(':WaveHooksRestart starts a new server and attaches it to the open settings buffers', function()
   local buf = vim.fn.bufnr(broken)
   check(buf > 0 and vim.api.nvim_buf_is_loaded(buf), 'the broken settings file is open')

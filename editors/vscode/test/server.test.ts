@@ -136,6 +136,42 @@ describe('wavehooks server through vscode-jsonrpc', () => {
     await srv.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
   });
 
+  test('offers a quick fix for each hook that can never run and has an obvious fix', async () => {
+    const uri = 'file://' + brokenFile();
+    const text = `{ "hooks": {
+  "PreToolUse": [{ "matcher": "write_file", "hooks": [{ "type": "command", "command": "true" }] },
+                 { "matcher": "Bash", "hooks": [{ "type": "command", "command": "exit 0", "if": "Write" }] }],
+  "Stop": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "true" }] },
+           { "hooks": [{ "type": "command", "command": "echo done" }] },
+           { "hooks": [{ "type": "command", "command": "echo done" }] }]
+} }`;
+    await srv.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'jsonc', version: 1, text } });
+    const codes = ['unknown-tool', 'if-never-matches', 'matcher-ignored', 'shadowed-hook'];
+    const diags = await waitFor(
+      () => codes.every((c) => srv.diagnostics(brokenFile())?.some((d) => d.code === c)) && srv.diagnostics(brokenFile())!,
+      () => `never-run diagnostics ${codes}; got ${JSON.stringify(srv.diagnostics(brokenFile()))}`,
+    );
+    const want: Record<string, string> = {
+      'unknown-tool': 'Change the matcher to "Write"',
+      'if-never-matches': 'Run this hook for Write calls (matcher "Write")',
+      'matcher-ignored': 'Remove the matcher (this event ignores it)',
+      'shadowed-hook': 'Remove this duplicate hook',
+    };
+    for (const code of codes) {
+      const d = diags.find((x) => x.code === code)!;
+      const actions: any[] = await srv.conn.sendRequest('textDocument/codeAction', {
+        textDocument: { uri },
+        range: d.range,
+        context: { diagnostics: [d] },
+      });
+      const fix = actions.find((a) => a.title === want[code]);
+      assert.ok(fix, `${code}: "${want[code]}" among ${JSON.stringify(actions.map((a) => a.title))}`);
+      assert.equal(fix.kind, 'quickfix');
+      assert.ok(fix.edit.changes[uri].length > 0, `${code}: the fix edits the buffer`);
+    }
+    await srv.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  });
+
   test('asks to trust the workspace hooks with Trust / Not now', async () => {
     await waitFor(
       () => srv.user.prompts.length > 0,
