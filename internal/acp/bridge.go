@@ -235,17 +235,8 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 		t.rawInput = in.ToolInput
 	}
 	st.mu.Unlock()
-	p.flushText(st)
 	ctx := st.ctx()
-	out, ok := p.fire(ctx, st, event.PreToolUse, in.ToolName, func(ctx context.Context) (session.Outcome, error) {
-		// An ask is Claude Code's own prompt, which comes after the hook:
-		// the answer stays "ask" here, as at a permission request.
-		pend, err := st.session().StartPreToolUse(ctx, t.id, in.ToolName, in.ToolInput)
-		if err != nil {
-			return session.Outcome{}, err
-		}
-		return pend.Finish(pend.Facts(flow.AskedElsewhere))
-	})
+	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput)
 	var answer acpmsg.BridgeAnswer // set by a deny
 	var note string
 	denied := true
@@ -426,4 +417,19 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 		return nil, false
 	}
 	return line, true
+}
+
+// fireBridged runs the PreToolUse hooks of a tool call the agent's own hook
+// system handed over (claude-agent-acp's and Codex's bridge). An ask is the
+// agent's own prompt or the proxy's, which comes after the hooks: the
+// answer stays "ask" here, as at a permission request.
+func (p *Proxy) fireBridged(ctx context.Context, st *sessState, t *toolState, tool string, input json.RawMessage) (session.Outcome, bool) {
+	p.flushText(st)
+	return p.fire(ctx, st, event.PreToolUse, tool, func(ctx context.Context) (session.Outcome, error) {
+		pend, err := st.session().StartPreToolUse(ctx, t.id, tool, input)
+		if err != nil {
+			return session.Outcome{}, err
+		}
+		return pend.Finish(pend.Facts(flow.AskedElsewhere))
+	})
 }

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -166,15 +164,8 @@ func (p *Proxy) codexPreToolUse(in *acpmsg.BridgeInput) []byte {
 		}
 	}
 	st.mu.Unlock()
-	p.flushText(st)
 	ctx := st.ctx()
-	out, ok := p.fire(ctx, st, event.PreToolUse, in.ToolName, func(ctx context.Context) (session.Outcome, error) {
-		pend, err := st.session().StartPreToolUse(ctx, t.id, in.ToolName, in.ToolInput)
-		if err != nil {
-			return session.Outcome{}, err
-		}
-		return pend.Finish(pend.Facts(flow.AskedElsewhere))
-	})
+	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput)
 	reason, note, askWhy := "", "", ""
 	kept := out // what a permission request for the same call reuses
 	switch {
