@@ -67,6 +67,12 @@ func (p *Proxy) toolUpdate(st *sessState, u *acpmsg.ToolCallUpdate, isNew bool) 
 	record := isNew && !t.recorded && !t.finished
 	t.recorded = t.recorded || record
 	done := t.status == "completed" || t.status == "failed"
+	if !record && !done {
+		// An update in between (in progress, more output): nothing to
+		// record, so the tool's name and input are not worked out.
+		st.mu.Unlock()
+		return
+	}
 	name, input := t.describe()
 	st.mu.Unlock()
 	if record {
