@@ -94,6 +94,10 @@ type Proxy struct {
 
 	editorOut *lineWriter
 	agentIn   *lineWriter
+	// agentLines is the reader of the agent's output, used only by the
+	// goroutine that reads it (readAgent): whether more of the agent's
+	// input is already read decides when the editor's output is flushed.
+	agentLines *lineReader
 
 	// ctx ends when the proxy shuts down: every hook run derives from it.
 	ctx  context.Context

@@ -52,6 +52,7 @@ func (p *Proxy) sessionUpdate(m *message) {
 		}
 		u := &tool.Update
 		p.toEditor(m, p.keepDenyReason(st, m, u))
+		p.flushEditorIfIdle()
 		p.toolUpdate(st, u, head.SessionUpdate == acpmsg.UpdateToolCall)
 	}
 }
