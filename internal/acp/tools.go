@@ -189,7 +189,7 @@ func (t *toolState) describe() (string, json.RawMessage) {
 		}
 	}
 	set("title", t.title)
-	return name, mustRaw(in)
+	return name, encodeObject(in)
 }
 
 func firstString(obj acpmsg.Object, keys ...string) string {

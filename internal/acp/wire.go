@@ -211,6 +211,20 @@ func parse(raw json.RawMessage, v any, flags fastjson.ParseFlags) error {
 	return nil
 }
 
+// encodeObject encodes an object the proxy edited: the bytes encoding/json
+// gives (members sorted by name, each value compacted with HTML characters
+// escaped), by segmentio's encoder, which does not check and compact each
+// member twice as encoding/json does. A tool's input goes through here at
+// least twice per tool call (when it is recorded and when it finishes), and
+// its members are the agent's whole old and new file text.
+func encodeObject(obj acpmsg.Object) json.RawMessage {
+	b, err := fastjson.Marshal(obj)
+	if err != nil {
+		panic(fmt.Sprintf("acp: cannot encode: %v", err))
+	}
+	return b
+}
+
 // mustRaw encodes a value the proxy built.
 func mustRaw(v any) json.RawMessage {
 	b, err := json.Marshal(v)
