@@ -52,3 +52,21 @@ func BenchmarkDescribe(b *testing.B) {
 		}
 	}
 }
+
+// A message's method does not point into its line, which is read without a
+// copy: an open call keeps its method after the line is gone, and must not
+// keep the line (a prompt can be 50 MB) or see it change.
+func TestParseMessageMethodOwnsItsBytes(t *testing.T) {
+	for _, method := range []string{"session/update", "session/prompt", "_vendor/custom", "x\\u002fy"} {
+		line := []byte(`{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{}}` + "\n")
+		m, err := parseMessage(line)
+		require.NoError(t, err)
+		want := m.Method
+		require.Equal(t, strings.ReplaceAll(method, `\u002f`, "/"), want)
+		for i := range line {
+			line[i] = 'z'
+		}
+		require.Equal(t, want, m.Method, "the method changed with the line it was read from")
+		require.Equal(t, strings.ReplaceAll(method, `\u002f`, "/"), m.Method)
+	}
+}
