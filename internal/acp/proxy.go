@@ -98,6 +98,12 @@ type Proxy struct {
 	// goroutine that reads it (readAgent): whether more of the agent's
 	// input is already read decides when the editor's output is flushed.
 	agentLines *lineReader
+	// agentHead and agentContent are where the agent's reader decodes a
+	// session/update's head and a text chunk's content (sessionUpdate, on
+	// readAgent's goroutine only): one of each for the proxy instead of two
+	// allocations per streamed chunk.
+	agentHead    acpmsg.SessionUpdateHead
+	agentContent acpmsg.ContentBlock
 
 	// ctx ends when the proxy shuts down: every hook run derives from it.
 	ctx  context.Context

@@ -19,8 +19,9 @@ import (
 func (p *Proxy) sessionUpdate(m *message) {
 	// The part every kind of update shares, read in one pass: text chunks,
 	// the most frequent message, need nothing more than this and their content.
-	var params acpmsg.SessionUpdateHead
-	if decodeTransient(m.Params, &params) != nil {
+	params := &p.agentHead
+	*params = acpmsg.SessionUpdateHead{}
+	if decodeTransient(m.Params, params) != nil {
 		p.passEditor(m)
 		return
 	}
@@ -35,8 +36,9 @@ func (p *Proxy) sessionUpdate(m *message) {
 	}
 	switch head.SessionUpdate {
 	case acpmsg.UpdateAgentMessageChunk:
-		var c acpmsg.ContentBlock
-		if decodeTransient(head.Content, &c) != nil || c.Type != "text" {
+		c := &p.agentContent
+		*c = acpmsg.ContentBlock{}
+		if decodeTransient(head.Content, c) != nil || c.Type != "text" {
 			return
 		}
 		msgID := ""
