@@ -110,7 +110,10 @@ demo: build
 # ones need `npm ci` in editors/vscode and say SKIP without it. Issue #27's rows (cmd/wavehooks/hookcost_test.go):
 # BenchmarkHookedCall (hooked call / bare exec, no-hook call / no-op request, p50 and p90) and BenchmarkColdStart
 # (serve to initialize's answer with 100 hooks, `run` of one hook, each / bare exec); every ratio is taken in
-# the same loop as its baseline, and load1 says how loaded the machine was.
+# the same loop as its baseline, and load1 says how loaded the machine was. The ACP proxy's rows (#26, #27 item 4):
+# BenchmarkForwarding (a coding agent's turn through `wavehooks acp` / a direct pipe, p50 and p90) and
+# BenchmarkACPPermission (a hooked session/request_permission / serve's wave/preToolUse with the same hook, and
+# what the decision adds beyond the hook's process).
 bench: build
 	@echo "machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo), $$(go version)" | tee bench.txt
 	$(GO) test -run '^$$' -bench '^Benchmark([^S]|S[^e]|Se[^s])' -benchmem -benchtime $(BENCHTIME) -count 1 ./internal/hooks ./internal/session ./internal/lsp ./internal/watcher ./internal/acp | tee -a bench.txt
@@ -121,6 +124,8 @@ bench: build
 	$(GO) test -run '^$$' -bench '^BenchmarkRealClientOneTrueHook$$' -benchtime 1000x -count 1 ./cmd/wavehooks | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkHookedCall$$' -benchtime 1000x -count 1 ./cmd/wavehooks | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkColdStart$$' -benchtime 100x -count 1 ./cmd/wavehooks | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkForwarding$$' -benchtime 200x -count 1 ./internal/acp | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkACPPermission$$' -benchtime 300x -count 1 ./cmd/wavehooks | tee -a bench.txt
 	@echo "load after the run: $$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a bench.txt
 
 lint: build

@@ -17,7 +17,7 @@ import (
 )
 
 // buildScriptAgent builds the scripted ACP agent of the acp package's tests.
-func buildScriptAgent(t *testing.T) string {
+func buildScriptAgent(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "scriptagent")
 	out, err := exec.Command("go", "build", "-o", bin, "../../internal/acp/testdata/scriptagent").CombinedOutput()

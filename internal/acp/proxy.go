@@ -102,6 +102,16 @@ type Proxy struct {
 
 	editorOut *lineWriter
 	agentIn   *lineWriter
+	// agentLines is the reader of the agent's output, used only by the
+	// goroutine that reads it (readAgent): whether more of the agent's
+	// input is already read decides when the editor's output is flushed.
+	agentLines *lineReader
+	// agentHead and agentContent are where the agent's reader decodes a
+	// session/update's head and a text chunk's content (sessionUpdate, on
+	// readAgent's goroutine only): one of each for the proxy instead of two
+	// allocations per streamed chunk.
+	agentHead    acpmsg.SessionUpdateHead
+	agentContent acpmsg.ContentBlock
 
 	// ctx ends when the proxy shuts down: every hook run derives from it.
 	ctx  context.Context

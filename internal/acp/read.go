@@ -20,6 +20,19 @@ func (p *Proxy) work(in <-chan *message) {
 	p.flush()
 }
 
+// flushEditorIfIdle sends the editor what is queued for it when none of the
+// agent's output waits to be handled: called by the agent's reader before
+// work on a message it already passed on (a tool call recorded in the
+// transcript, its Post hooks), so that the editor does not wait for that
+// work to see the message. With more of the agent's output already read,
+// the flush waits for it, as in readAgent, so a burst still goes out in a
+// few writes.
+func (p *Proxy) flushEditorIfIdle() {
+	if p.agentLines != nil && p.agentLines.buffered() == 0 {
+		p.editorOut.flush()
+	}
+}
+
 // flush sends what is queued for either side.
 func (p *Proxy) flush() {
 	p.editorOut.flush()
@@ -105,6 +118,7 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 func (p *Proxy) readAgent(r io.Reader) {
 	defer p.flush()
 	lr := newLineReader(r, p.opts.MaxLine)
+	p.agentLines = lr
 	for {
 		if lr.buffered() == 0 {
 			p.flush()

@@ -67,14 +67,43 @@ func (t *toolState) merge(u *acpmsg.ToolCallUpdate) {
 	}
 }
 
-func (t *toolState) diff() (acpmsg.Diff, bool) {
+// toolDiff is a diff content item of a tool call (acpmsg.Diff) whose texts
+// are kept as they came and unquoted only when used: describe needs them
+// only for the input members the agent left out, and they are the file's
+// whole old and new text, unquoted at every describe otherwise.
+type toolDiff struct {
+	Type    string          `json:"type"`
+	Path    string          `json:"path"`
+	OldText json.RawMessage `json:"oldText"`
+	NewText json.RawMessage `json:"newText"`
+}
+
+// noOldText: the diff has no old text (a new file), as acpmsg.Diff's nil or
+// empty OldText.
+func (d *toolDiff) noOldText() bool { return isNull(d.OldText) || string(d.OldText) == `""` }
+
+// oldText and newText are the texts, unquoted.
+func (d *toolDiff) oldText() string { return unquoted(d.OldText) }
+func (d *toolDiff) newText() string { return unquoted(d.NewText) }
+
+func unquoted(raw json.RawMessage) string {
+	var s string
+	_ = decode(raw, &s)
+	return s
+}
+
+// stringOrNull: raw is absent, null or a JSON string, as a string field of
+// acpmsg.Diff must be for the item to decode.
+func stringOrNull(raw json.RawMessage) bool { return isNull(raw) || raw[0] == '"' }
+
+func (t *toolState) diff() (toolDiff, bool) {
 	for _, c := range t.content {
-		var d acpmsg.Diff
-		if decode(c, &d) == nil && d.Type == "diff" {
+		var d toolDiff
+		if decode(c, &d) == nil && d.Type == "diff" && stringOrNull(d.OldText) && stringOrNull(d.NewText) {
 			return d, true
 		}
 	}
-	return acpmsg.Diff{}, false
+	return toolDiff{}, false
 }
 
 // texts joins the text of the tool call's "content" items.
@@ -116,7 +145,7 @@ func (t *toolState) describe() (string, json.RawMessage) {
 	if name == "" {
 		switch t.kind {
 		case "edit":
-			if hasDiff && (d.OldText == nil || *d.OldText == "") {
+			if hasDiff && d.noOldText() {
 				name = "Write"
 			} else {
 				name = "Edit"
@@ -163,16 +192,18 @@ func (t *toolState) describe() (string, json.RawMessage) {
 		}
 	case "Write":
 		set("file_path", path)
-		if hasDiff {
-			set("content", d.NewText)
+		if _, ok := in["content"]; !ok && hasDiff {
+			set("content", d.newText())
 		}
 	case "Edit":
 		set("file_path", path)
 		if hasDiff {
-			if d.OldText != nil {
-				set("old_string", *d.OldText)
+			if _, ok := in["old_string"]; !ok && !isNull(d.OldText) {
+				set("old_string", d.oldText())
 			}
-			set("new_string", d.NewText)
+			if _, ok := in["new_string"]; !ok {
+				set("new_string", d.newText())
+			}
 		}
 	case "Read", "Delete":
 		set("file_path", path)
@@ -189,7 +220,7 @@ func (t *toolState) describe() (string, json.RawMessage) {
 		}
 	}
 	set("title", t.title)
-	return name, mustRaw(in)
+	return name, encodeObject(in)
 }
 
 func firstString(obj acpmsg.Object, keys ...string) string {

@@ -19,8 +19,9 @@ import (
 func (p *Proxy) sessionUpdate(m *message) {
 	// The part every kind of update shares, read in one pass: text chunks,
 	// the most frequent message, need nothing more than this and their content.
-	var params acpmsg.SessionUpdateHead
-	if decodeTransient(m.Params, &params) != nil {
+	params := &p.agentHead
+	*params = acpmsg.SessionUpdateHead{}
+	if decodeTransient(m.Params, params) != nil {
 		p.passEditor(m)
 		return
 	}
@@ -35,8 +36,9 @@ func (p *Proxy) sessionUpdate(m *message) {
 	}
 	switch head.SessionUpdate {
 	case acpmsg.UpdateAgentMessageChunk:
-		var c acpmsg.ContentBlock
-		if decodeTransient(head.Content, &c) != nil || c.Type != "text" {
+		c := &p.agentContent
+		*c = acpmsg.ContentBlock{}
+		if decodeTransient(head.Content, c) != nil || c.Type != "text" {
 			return
 		}
 		msgID := ""
@@ -52,6 +54,7 @@ func (p *Proxy) sessionUpdate(m *message) {
 		}
 		u := &tool.Update
 		p.toEditor(m, p.keepDenyReason(st, m, u))
+		p.flushEditorIfIdle()
 		p.toolUpdate(st, u, head.SessionUpdate == acpmsg.UpdateToolCall)
 	}
 }
@@ -67,6 +70,12 @@ func (p *Proxy) toolUpdate(st *sessState, u *acpmsg.ToolCallUpdate, isNew bool) 
 	record := isNew && !t.recorded && !t.finished
 	t.recorded = t.recorded || record
 	done := t.status == "completed" || t.status == "failed"
+	if !record && !done {
+		// An update in between (in progress, more output): nothing to
+		// record, so the tool's name and input are not worked out.
+		st.mu.Unlock()
+		return
+	}
 	name, input := t.describe()
 	st.mu.Unlock()
 	if record {

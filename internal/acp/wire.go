@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	fastjson "github.com/segmentio/encoding/json"
 
@@ -60,15 +61,39 @@ func parseMessage(line []byte) (*message, error) {
 		return nil, errNotObject
 	}
 	m := &message{line: line}
-	if err := decode(body, m); err != nil {
+	// The method is read without a copy and then replaced by the constant
+	// it equals, or copied: a streamed update costs no string of its own,
+	// and a method kept past the message (an open call's) never holds the
+	// whole line, which can be a 50 MB prompt.
+	if err := parse(body, m, fastjson.DontCopyRawMessage|fastjson.ZeroCopy); err != nil {
 		return nil, err
 	}
+	m.Method = ownMethod(m.Method)
 	if isNull(m.ID) {
 		m.ID = nil
 	} else {
 		m.ID = append(json.RawMessage(nil), m.ID...) // kept while a call is open; the line need not be
 	}
 	return m, nil
+}
+
+// knownMethods are the methods a message's Method is made to share.
+var knownMethods = []string{methodSessionUpdate, methodRequestPermission, methodSessionPrompt, methodSessionCancel,
+	methodInitialize, methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionClose,
+	methodWriteTextFile, methodReadTextFile, methodTerminalCreate, methodHookRuns}
+
+// ownMethod is method as a string that does not point into a message's line:
+// the constant it equals, or a copy.
+func ownMethod(method string) string {
+	if method == "" {
+		return ""
+	}
+	for _, known := range knownMethods {
+		if method == known {
+			return known
+		}
+	}
+	return strings.Clone(method)
 }
 
 func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
@@ -209,6 +234,20 @@ func parse(raw json.RawMessage, v any, flags fastjson.ParseFlags) error {
 		return fmt.Errorf("invalid character %q after a JSON value", rest[0])
 	}
 	return nil
+}
+
+// encodeObject encodes an object the proxy edited: the bytes encoding/json
+// gives (members sorted by name, each value compacted with HTML characters
+// escaped), by segmentio's encoder, which does not check and compact each
+// member twice as encoding/json does. A tool's input goes through here at
+// least twice per tool call (when it is recorded and when it finishes), and
+// its members are the agent's whole old and new file text.
+func encodeObject(obj acpmsg.Object) json.RawMessage {
+	b, err := fastjson.Marshal(obj)
+	if err != nil {
+		panic(fmt.Sprintf("acp: cannot encode: %v", err))
+	}
+	return b
 }
 
 // mustRaw encodes a value the proxy built.
