@@ -39,48 +39,19 @@ func TestACPCommandEndToEnd(t *testing.T) {
 	scriptFile := filepath.Join(dir, "script.json")
 	require.NoError(t, os.WriteFile(scriptFile, []byte(`{"turns": [[{"say":"hello"},{"stop":"end_turn"}], [{"say":"bye"},{"crash":5}]]}`), 0o600))
 
-	cmd := exec.Command(e2eBinary(t), "acp", "--wave-home", home, "--project", project, "--", agent)
-	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptFile, "HOME="+t.TempDir(),
-		"WAVE_MANAGED_SETTINGS="+filepath.Join(dir, "none.json"))
-	stdin, err := cmd.StdinPipe()
-	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	stderr := &proctest.Output{}
-	cmd.Stderr = stderr
-	require.NoError(t, cmd.Start())
-	out := bufio.NewReader(stdout)
-	id := 0
-	call := func(method string, params any) map[string]any {
-		id++
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-		_, err := stdin.Write(append(b, '\n'))
-		require.NoError(t, err)
-		for {
-			line, err := out.ReadBytes('\n')
-			require.NoError(t, err, "stderr: %s", stderr.String())
-			var m map[string]any
-			require.NoError(t, json.Unmarshal(line, &m))
-			if m["method"] == nil && m["id"] == float64(id) {
-				return m
-			}
-		}
-	}
-	require.NotNil(t, call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})["result"])
-	sess := call("session/new", map[string]any{"cwd": project, "mcpServers": []any{}})["result"].(map[string]any)["sessionId"].(string)
-	prompt := func(text string) map[string]any {
-		return call("session/prompt", map[string]any{"sessionId": sess, "prompt": []any{map[string]string{"type": "text", "text": text}}})
-	}
+	ed := startACPEditor(t, home, project, agent, scriptFile, t.TempDir())
+	sess := ed.newSession(project)
+	prompt := func(text string) map[string]any { return ed.prompt(sess, text) }
 	require.Equal(t, "refusal", prompt("rm -rf /")["result"].(map[string]any)["stopReason"])
 	require.Equal(t, "end_turn", prompt("say hello")["result"].(map[string]any)["stopReason"])
 	res := prompt("one more")
 	require.Contains(t, res["error"].(map[string]any)["message"], "the agent exited (status 5)")
-	_, _ = io.Copy(io.Discard, out)
-	err = cmd.Wait()
+	_, _ = io.Copy(io.Discard, ed.out)
+	err := ed.cmd.Wait()
 	var ee *exec.ExitError
 	require.True(t, errors.As(err, &ee), "wavehooks exits with the agent's status: %v", err)
 	require.Equal(t, 5, ee.ExitCode())
-	require.NotContains(t, stderr.String(), "hooks ran", "the run history is not on stderr by default")
+	require.NotContains(t, ed.stderr.String(), "hooks ran", "the run history is not on stderr by default")
 	require.Contains(t, readFileString(t, filepath.Join(home, "runs", "runs.jsonl")), `"UserPromptSubmit"`, "it is in the run log")
 
 	data, err := os.ReadFile(filepath.Join(home, "sessions", "session_"+sess+".json"))
@@ -193,4 +164,61 @@ func TestACPCommandAgentNotFound(t *testing.T) {
 		strings.NewReader(""), &stdout, &stderr)
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr.String(), "cannot start the agent")
+}
+
+// acpEditor is an editor in front of the real `wavehooks acp -- <agent>`:
+// it sends requests one at a time and reads until their answer.
+type acpEditor struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *bufio.Reader
+	stderr *proctest.Output
+	id     int
+}
+
+// startACPEditor starts the proxy on the scripted agent with its script,
+// HOME home (the agent's), and runs initialize.
+func startACPEditor(t *testing.T, waveHome, project, agent, scriptFile, home string) *acpEditor {
+	t.Helper()
+	cmd := exec.Command(e2eBinary(t), "acp", "--wave-home", waveHome, "--project", project, "--", agent)
+	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptFile, "HOME="+home,
+		"WAVE_MANAGED_SETTINGS="+filepath.Join(t.TempDir(), "none.json"))
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	e := &acpEditor{t: t, cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout), stderr: &proctest.Output{}}
+	cmd.Stderr = e.stderr
+	require.NoError(t, cmd.Start())
+	require.NotNil(t, e.call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})["result"])
+	return e
+}
+
+// call sends a request and returns its answer, passing over what comes before it.
+func (e *acpEditor) call(method string, params any) map[string]any {
+	e.t.Helper()
+	e.id++
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": e.id, "method": method, "params": params})
+	_, err := e.stdin.Write(append(b, '\n'))
+	require.NoError(e.t, err)
+	for {
+		line, err := e.out.ReadBytes('\n')
+		require.NoError(e.t, err, "stderr: %s", e.stderr.String())
+		var m map[string]any
+		require.NoError(e.t, json.Unmarshal(line, &m))
+		if m["method"] == nil && m["id"] == float64(e.id) {
+			return m
+		}
+	}
+}
+
+// newSession opens a session in cwd and returns its id.
+func (e *acpEditor) newSession(cwd string) string {
+	return e.call("session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})["result"].(map[string]any)["sessionId"].(string)
+}
+
+// prompt sends a text prompt and returns the whole answer (result or error).
+func (e *acpEditor) prompt(sess, text string) map[string]any {
+	return e.call("session/prompt", map[string]any{"sessionId": sess, "prompt": []any{map[string]string{"type": "text", "text": text}}})
 }

@@ -1,20 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"encoding/xml"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/wavehooks/wavehooks/internal/proctest"
 )
 
 // hookTestSettings are the user's hooks the cases below test: real sh
@@ -380,42 +376,14 @@ func TestHookTestRecordFromACP(t *testing.T) {
 	dir := t.TempDir()
 	scriptFile := filepath.Join(dir, "script.json")
 	require.NoError(t, os.WriteFile(scriptFile, []byte(`{"turns": [[{"say":"deployed"},{"stop":"end_turn"}]]}`), 0o600))
-	cmd := exec.Command(e2eBinary(t), "acp", "--wave-home", env.home, "--project", env.project, "--", agent)
-	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptFile, "HOME="+env.home, "WAVE_MANAGED_SETTINGS="+filepath.Join(dir, "none.json"))
-	stdin, err := cmd.StdinPipe()
-	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	stderr := &proctest.Output{}
-	cmd.Stderr = stderr
-	require.NoError(t, cmd.Start())
-	out := bufio.NewReader(stdout)
-	id := 0
-	call := func(method string, params any) map[string]any {
-		id++
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-		_, err := stdin.Write(append(b, '\n'))
-		require.NoError(t, err)
-		for {
-			line, err := out.ReadBytes('\n')
-			require.NoError(t, err, "stderr: %s", stderr.String())
-			var m map[string]any
-			require.NoError(t, json.Unmarshal(line, &m))
-			if m["method"] == nil && m["id"] == float64(id) {
-				return m
-			}
-		}
-	}
-	require.NotNil(t, call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})["result"])
-	sess := call("session/new", map[string]any{"cwd": env.project, "mcpServers": []any{}})["result"].(map[string]any)["sessionId"].(string)
-	prompt := func(text string) map[string]any {
-		return call("session/prompt", map[string]any{"sessionId": sess, "prompt": []any{map[string]string{"type": "text", "text": text}}})["result"].(map[string]any)
-	}
+	ed := startACPEditor(t, env.home, env.project, agent, scriptFile, env.home)
+	sess := ed.newSession(env.project)
+	prompt := func(text string) map[string]any { return ed.prompt(sess, text)["result"].(map[string]any) }
 	require.Equal(t, "end_turn", prompt("deploy with sk-abc123")["stopReason"])
 	require.Equal(t, "refusal", prompt("drop table users")["stopReason"])
-	require.NoError(t, stdin.Close())
-	_, _ = io.Copy(io.Discard, out)
-	_ = cmd.Wait() // the editor went away; the proxy's own exit status is not what this test checks
+	require.NoError(t, ed.stdin.Close())
+	_, _ = io.Copy(io.Discard, ed.out)
+	_ = ed.cmd.Wait() // the editor went away; the proxy's own exit status is not what this test checks
 
 	rec := filepath.Join(t.TempDir(), "recorded")
 	text, errOut, code := env.run(t, "", "test", "--record", "--limit", "2", "-o", rec)

@@ -4,7 +4,6 @@ package acp
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,24 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// claudeAgentACP is the entry point of the claude-agent-acp that
-// testdata/claude-agent-acp/install.sh installs, or $WAVEHOOKS_CLAUDE_AGENT_ACP.
+// claudeAgentACP is the claude-agent-acp that testdata/claude-agent-acp/install.sh
+// installs, or $WAVEHOOKS_CLAUDE_AGENT_ACP.
 func claudeAgentACP(t *testing.T) (node, entry string) {
-	t.Helper()
-	entry = os.Getenv("WAVEHOOKS_CLAUDE_AGENT_ACP")
-	if entry == "" {
-		entry = filepath.Join("..", "..", ".cache", "claude-agent-acp", "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist", "index.js")
-	}
-	if _, err := os.Stat(entry); err != nil {
-		t.Skip("SKIPPED: claude-agent-acp is not installed (sh internal/acp/testdata/claude-agent-acp/install.sh installs it): " + err.Error())
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("SKIPPED: claude-agent-acp needs node: " + err.Error())
-	}
-	entry, err = filepath.Abs(entry)
-	require.NoError(t, err)
-	return node, entry
+	return installedAgent(t, "claude-agent-acp", "WAVEHOOKS_CLAUDE_AGENT_ACP", "claude-agent-acp",
+		filepath.Join("claude-agent-acp", "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist", "index.js"))
 }
 
 // claudeEnv is Claude Code's offline environment, as the conformance suite

@@ -12,24 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// codexACP is the codex-acp that testdata/codex-acp/install.sh installs,
-// or $WAVEHOOKS_CODEX_ACP.
+// codexACP is the codex-acp that testdata/codex-acp/install.sh installs, or
+// $WAVEHOOKS_CODEX_ACP.
 func codexACP(t *testing.T) (node, entry string) {
-	t.Helper()
-	entry = os.Getenv("WAVEHOOKS_CODEX_ACP")
-	if entry == "" {
-		entry = filepath.Join("..", "..", ".cache", "codex-acp", "node_modules", "@zed-industries", "codex-acp", "bin", "codex-acp.js")
-	}
-	if _, err := os.Stat(entry); err != nil {
-		t.Skip("SKIPPED: codex-acp is not installed (sh internal/acp/testdata/codex-acp/install.sh installs it): " + err.Error())
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("SKIPPED: codex-acp needs node: " + err.Error())
-	}
-	entry, err = filepath.Abs(entry)
-	require.NoError(t, err)
-	return node, entry
+	return installedAgent(t, "codex-acp", "WAVEHOOKS_CODEX_ACP", "codex-acp",
+		filepath.Join("codex-acp", "node_modules", "@zed-industries", "codex-acp", "bin", "codex-acp.js"))
 }
 
 // codexHome writes a CODEX_HOME whose only model provider is the fake

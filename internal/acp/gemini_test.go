@@ -10,20 +10,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// geminiCLI is the entry point of the Gemini CLI that
-// testdata/gemini/install.sh installs, or $WAVEHOOKS_GEMINI_CLI.
+// geminiCLI is the Gemini CLI that testdata/gemini/install.sh installs, or
+// $WAVEHOOKS_GEMINI_CLI.
 func geminiCLI(t *testing.T) (node, entry string) {
+	return installedAgent(t, "Gemini CLI", "WAVEHOOKS_GEMINI_CLI", "gemini",
+		filepath.Join("gemini-cli", "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"))
+}
+
+// installedAgent is the node entry point of a real ACP agent: $envVar, or
+// the one internal/acp/testdata/<script>/install.sh installed under .cache
+// (cached: its path under .cache). The test says SKIPPED, never passes,
+// when it or node is missing.
+func installedAgent(t *testing.T, name, envVar, script, cached string) (node, entry string) {
 	t.Helper()
-	entry = os.Getenv("WAVEHOOKS_GEMINI_CLI")
+	entry = os.Getenv(envVar)
 	if entry == "" {
-		entry = filepath.Join("..", "..", ".cache", "gemini-cli", "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
+		entry = filepath.Join("..", "..", ".cache", cached)
 	}
 	if _, err := os.Stat(entry); err != nil {
-		t.Skip("SKIPPED: Gemini CLI is not installed (sh internal/acp/testdata/gemini/install.sh installs it): " + err.Error())
+		t.Skipf("SKIPPED: %s is not installed (sh internal/acp/testdata/%s/install.sh installs it): %v", name, script, err)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("SKIPPED: Gemini CLI needs node: " + err.Error())
+		t.Skipf("SKIPPED: %s needs node: %v", name, err)
 	}
 	entry, err = filepath.Abs(entry)
 	require.NoError(t, err)
