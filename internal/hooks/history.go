@@ -174,6 +174,22 @@ func (h *History) Len() int {
 	return h.next
 }
 
+// Holds reports whether r is a run this history recorded and still keeps:
+// the same id, session, event and time (to the nanosecond, as the run log
+// keeps it). Another process's run cannot match all four but by a clock
+// and counter coincidence. It costs O(1): run n sits at ring[(n-1) % size]
+// until n+size runs have been added, so the server tells its own lines of
+// the shared run log from another process's without listing its history.
+func (h *History) Holds(r *EventRun) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r.ID == 0 || r.ID > h.seq || h.seq-r.ID >= uint64(len(h.ring)) {
+		return false
+	}
+	k := &h.ring[(r.ID-1)%uint64(len(h.ring))]
+	return k.ID == r.ID && k.SessionID == r.SessionID && k.Event == r.Event && k.Time.UnixNano() == r.Time.UnixNano()
+}
+
 // List returns runs newest first, filtered by session and event when those
 // are not empty, at most limit of them (all when limit <= 0).
 func (h *History) List(sessionID string, event event.Event, limit int) []EventRun {

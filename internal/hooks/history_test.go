@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -53,4 +54,43 @@ func TestRecordedRunsHaveNoNullArrays(t *testing.T) {
 	b, err := json.Marshal(run)
 	require.NoError(t, err)
 	require.Contains(t, string(b), `"problems":[]`)
+}
+
+// TestHistoryHoldsItsOwnRuns: the server tells its own lines of the shared
+// run log from another process's by Holds: a run it added and still keeps,
+// read back through the log's JSON, is its own; a run with another
+// session, event or time, one evicted by newer runs, and an id it never
+// gave are not.
+func TestHistoryHoldsItsOwnRuns(t *testing.T) {
+	h := hooks.NewHistory(3)
+	var added []hooks.EventRun
+	for i := range 4 {
+		added = append(added, h.Add(hooks.EventRun{SessionID: fmt.Sprint("s", i), Event: event.Stop, Time: time.Now()}))
+	}
+	roundTrip := func(r hooks.EventRun) hooks.EventRun {
+		b, err := json.Marshal(r)
+		require.NoError(t, err)
+		var out hooks.EventRun
+		require.NoError(t, json.Unmarshal(b, &out))
+		return out
+	}
+	last := roundTrip(added[3])
+	for _, c := range []struct {
+		name string
+		run  hooks.EventRun
+		want bool
+	}{
+		{"its newest run, read back from the log", last, true},
+		{"an older run it still keeps", roundTrip(added[1]), true},
+		{"a run evicted by newer ones", roundTrip(added[0]), false},
+		{"another session", func() hooks.EventRun { r := last; r.SessionID = "other"; return r }(), false},
+		{"another event", func() hooks.EventRun { r := last; r.Event = event.PreToolUse; return r }(), false},
+		{"another time", func() hooks.EventRun { r := last; r.Time = r.Time.Add(time.Nanosecond); return r }(), false},
+		{"an id it never gave", func() hooks.EventRun { r := last; r.ID = 99; return r }(), false},
+		{"no id", func() hooks.EventRun { r := last; r.ID = 0; return r }(), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.Equal(t, c.want, h.Holds(&c.run))
+		})
+	}
 }

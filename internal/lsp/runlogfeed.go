@@ -71,10 +71,9 @@ func (s *Server) startRunLogFeed() {
 			return
 		}
 		feed.tail = tail
-		own := s.ownRuns()
 		keep := make([]hooks.EventRun, 0, min(len(old), feed.max))
 		for i := len(old) - 1; i >= 0 && len(keep) < feed.max; i-- { // the newest max, not the whole log
-			if !own.has(&old[i].EventRun) {
+			if !s.history.Holds(&old[i].EventRun) {
 				keep = append(keep, old[i].EventRun)
 			}
 		}
@@ -122,9 +121,8 @@ func (s *Server) readRunLog() {
 	recs, err := feed.tail.Read()
 	var fresh []hooks.EventRun
 	if len(recs) > 0 {
-		own := s.ownRuns()
 		for i := range recs {
-			if !own.has(&recs[i].EventRun) {
+			if !s.history.Holds(&recs[i].EventRun) {
 				fresh = append(fresh, feed.add(recs[i].EventRun))
 			}
 		}
@@ -136,35 +134,6 @@ func (s *Server) readRunLog() {
 	for i := range fresh {
 		s.notify(notifyHookRun, &fresh[i])
 	}
-}
-
-// runKey names a run across processes: id, session, event and time (to
-// the nanosecond, as the log keeps it). Another process's run cannot have
-// all four of one of ours but by a clock and counter coincidence.
-type runKey struct {
-	id        uint64
-	session   string
-	event     event.Event
-	unixNanos int64
-}
-
-func keyOf(r *hooks.EventRun) runKey {
-	return runKey{id: r.ID, session: r.SessionID, event: r.Event, unixNanos: r.Time.UnixNano()}
-}
-
-// ownSet is the runs this server wrote, as its history holds them.
-type ownSet map[runKey]bool
-
-func (o ownSet) has(r *hooks.EventRun) bool { return o[keyOf(r)] }
-
-// ownRuns is the set of this server's runs, taken once for a batch of lines.
-func (s *Server) ownRuns() ownSet {
-	mine := s.history.List("", "", 0)
-	set := make(ownSet, len(mine))
-	for i := range mine {
-		set[keyOf(&mine[i])] = true
-	}
-	return set
 }
 
 // add keeps r, marked as the run log's; past twice max the oldest are
