@@ -46,9 +46,6 @@ func FollowRunLog(dir string) (*RunLogTail, []RunRecord, error) {
 	return t, runs, nil
 }
 
-// Path is the file the tail follows (runs.jsonl), for a watch on it.
-func (t *RunLogTail) Path() string { return t.path }
-
 // open opens the current file, if there is one, from its start.
 func (t *RunLogTail) open() error {
 	f, err := os.Open(t.path)
