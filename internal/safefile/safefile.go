@@ -120,10 +120,6 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return readAll(f, st.Size(), limit)
 }
 
-// ReadOpen reads what remains of an already opened file, at most limit
-// bytes; size is its size when it was opened (a hint for the buffer).
-func ReadOpen(f *os.File, size, limit int64) ([]byte, error) { return readAll(f, size, limit) }
-
 func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, &TooLargeError{Size: size, Limit: limit}
