@@ -39,11 +39,20 @@ func startAgent(argv []string, dir string, env []string, stderr io.Writer) (*age
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// The agent's stdout is a pipe of the proxy's own, not cmd.StdoutPipe:
+	// Wait, which reports the agent's end at once, closes the pipes it made,
+	// and the messages the agent wrote just before it died were lost unread
+	// (TestAgentDyingMidTurn, about one run in thirty). The reader closes it
+	// at the end of the agent's output.
+	stdout, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = w
+	err = cmd.Start()
+	_ = w.Close() // the agent holds its end; EOF comes when it and its children close theirs
+	if err != nil {
+		_ = stdout.Close()
 		return nil, fmt.Errorf("cannot start the agent %q: %w", argv[0], err)
 	}
 	a := &agentProcess{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
