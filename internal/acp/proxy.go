@@ -221,7 +221,12 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	go func() { defer readers.Done(); defer close(editorEOF); p.readEditor(editorIn, up) }()
 	workers.Add(2)
 	go func() { defer workers.Done(); defer close(editorDone); p.work(up) }()
-	go func() { defer workers.Done(); defer close(agentDone); defer agent.stdout.Close(); p.readAgent(agent.stdout) }()
+	go func() {
+		defer workers.Done()
+		defer close(agentDone)
+		defer agent.stdout.Close()
+		p.readAgent(agent.stdout)
+	}()
 
 	code := 0
 	select {
