@@ -44,8 +44,14 @@ usage:
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
+	os.Exit(code)
 }
+
+// stopProfile ends a CPU profile started by a build with the
+// wavehooks_pprof tag (pprof_tag.go); release builds do nothing here.
+var stopProfile = func() {}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

@@ -66,6 +66,7 @@ func TestFiftyMegabyteLines(t *testing.T) {
 	require.True(t, bytes.Contains([]byte(readFile(t, r.agentLog)), []byte(prompt+"\n")), "the agent got the prompt as sent")
 
 	file := filepath.Join(r.home, "sessions", "session_"+sess+".json")
+	r.transcriptsWritten()
 	out, err := exec.Command("jq", "-c", `[.state.messages[].blocks[] | select(.type == "text") | .content | length]`, file).Output()
 	require.NoError(t, err)
 	require.Equal(t, "["+itoa(size)+","+itoa(size)+"]\n", string(out))

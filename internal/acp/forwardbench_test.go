@@ -58,14 +58,9 @@ func forwardScript(tb testing.TB, n int) string {
 }
 
 // binaryProxy starts `wavehooks acp -- scriptagent` as an editor starts it:
-// the real binary (WAVEHOOKS_BIN names another), its stdio on pipes, no
-// hooks configured.
-func binaryProxy(tb testing.TB, scriptPath string) (*endpoint, int) {
-	bin, err := wavehooksBin()
-	require.NoError(tb, err)
-	if other := os.Getenv("WAVEHOOKS_BIN"); other != "" {
-		bin = other // another build, or a wrapper that profiles it
-	}
+// bin (the real binary, or another build), its stdio on pipes, no hooks
+// configured.
+func binaryProxy(tb testing.TB, bin, scriptPath string) (*endpoint, int) {
 	dir := tb.TempDir()
 	cmd := exec.Command(bin, "acp", "--wave-home", filepath.Join(dir, "home"), "--project", filepath.Join(dir, "project"), "--", scriptAgent)
 	require.NoError(tb, os.MkdirAll(filepath.Join(dir, "project"), 0o700))
@@ -82,34 +77,64 @@ func binaryProxy(tb testing.TB, scriptPath string) (*endpoint, int) {
 	}}, cmd.Process.Pid
 }
 
+// forwardBuilds are the proxies BenchmarkForwarding drives: the real binary
+// (WAVEHOOKS_BIN names another build, or a wrapper that profiles it), and
+// WAVEHOOKS_COMPARE=name=binary,… adds other builds to the same loop, which
+// is how a change is measured against its predecessor in one run.
+func forwardBuilds(tb testing.TB) [][2]string {
+	bin, err := wavehooksBin()
+	require.NoError(tb, err)
+	if other := os.Getenv("WAVEHOOKS_BIN"); other != "" {
+		bin = other
+	}
+	builds := [][2]string{{"proxy", bin}}
+	if spec := os.Getenv("WAVEHOOKS_COMPARE"); spec != "" {
+		for _, kv := range strings.Split(spec, ",") {
+			name, path, _ := strings.Cut(kv, "=")
+			builds = append(builds, [2]string{name, path})
+		}
+	}
+	return builds
+}
+
 // BenchmarkForwarding is what the proxy costs an editor (issue #26's "within
 // 1.1× of a direct pipe at any load", #27 item 4): the real binary,
 // `wavehooks acp -- scriptagent`, and the same agent on a direct pipe, in the
-// same loop, alternating which goes first. Each iteration is one turn of
+// same loop, rotating which goes first. Each iteration is one turn of
 // ~250 messages (streamed text chunks, three tool calls with their updates
 // and diffs), timed from the prompt to its answer, and one request the agent
 // answers at once (the latency of a single message, there and back). It
 // reports p50 and p90 of each side, their ratios, the throughput, and the
-// load average.
+// load average; with WAVEHOOKS_COMPARE, the same for each other build.
 func BenchmarkForwarding(b *testing.B) {
 	scriptPath := forwardScript(b, b.N+1)
 	direct := directAgent(b, scriptPath)
 	defer direct.close()
-	proxy, pid := binaryProxy(b, scriptPath)
-	defer proxy.close()
-	sides := []*endpoint{direct, proxy}
-	var bytesPerTurn [2]int
+	names := []string{"direct"}
+	sides := []*endpoint{direct}
+	pids := []int{0}
+	for _, bd := range forwardBuilds(b) {
+		e, pid := binaryProxy(b, bd[1], scriptPath)
+		defer e.close()
+		names, sides, pids = append(names, bd[0]), append(sides, e), append(pids, pid)
+	}
+	bytesPerTurn := make([]int, len(sides))
 	for s, e := range sides {
 		e.session(b)
 		bytesPerTurn[s] = e.turnBytes(b) // warm up, and count what a turn carries
 	}
-	turns := [2][]time.Duration{}
-	pings := [2][]time.Duration{}
-	cpu0 := cpuTime(pid)
+	turns := make([][]time.Duration, len(sides))
+	pings := make([][]time.Duration, len(sides))
+	cpu0 := make([]time.Duration, len(sides))
+	for s, pid := range pids {
+		if pid != 0 {
+			cpu0[s] = cpuTime(pid)
+		}
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		for k := 0; k < 2; k++ {
-			s := (i + k) % 2
+		for k := range sides {
+			s := (i + k) % len(sides)
 			e := sides[s]
 			start := time.Now()
 			e.turnBytes(b)
@@ -120,25 +145,28 @@ func BenchmarkForwarding(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	// What the proxy process spent, which the machine's load hardly
-	// changes, unlike the latencies (wavehooks when WAVEHOOKS_BIN is a
-	// wrapper that execs it).
-	b.ReportMetric(float64(cpuTime(pid)-cpu0)/float64(time.Microsecond)/float64(b.N), "proxy-cpu-µs/turn")
 	q := func(d []time.Duration, f float64) float64 {
 		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
 		return float64(d[int(f*float64(len(d)-1))].Nanoseconds()) / 1e3
 	}
-	dt50, dt90, pt50, pt90 := q(turns[0], 0.5), q(turns[0], 0.9), q(turns[1], 0.5), q(turns[1], 0.9)
+	dt50, dt90, dp50, dp90 := q(turns[0], 0.5), q(turns[0], 0.9), q(pings[0], 0.5), q(pings[0], 0.9)
 	b.ReportMetric(dt50, "direct-turn-p50-µs")
-	b.ReportMetric(pt50, "proxy-turn-p50-µs")
-	b.ReportMetric(pt50/dt50, "turn-p50-proxy/direct")
-	b.ReportMetric(pt90/dt90, "turn-p90-proxy/direct")
-	b.ReportMetric(float64(bytesPerTurn[1])/pt50, "proxy-MB/s")
 	b.ReportMetric(float64(bytesPerTurn[0])/dt50, "direct-MB/s")
-	dp50, pp50 := q(pings[0], 0.5), q(pings[1], 0.5)
 	b.ReportMetric(dp50, "direct-ping-p50-µs")
-	b.ReportMetric(pp50, "proxy-ping-p50-µs")
-	b.ReportMetric(q(pings[1], 0.9)-q(pings[0], 0.9), "ping-p90-added-µs")
+	for s := 1; s < len(sides); s++ {
+		n := names[s]
+		// What the proxy process spent, which the machine's load hardly
+		// changes, unlike the latencies (wavehooks when WAVEHOOKS_BIN is a
+		// wrapper that execs it).
+		b.ReportMetric(float64(cpuTime(pids[s])-cpu0[s])/float64(time.Microsecond)/float64(b.N), n+"-cpu-µs/turn")
+		pt50, pt90 := q(turns[s], 0.5), q(turns[s], 0.9)
+		b.ReportMetric(pt50, n+"-turn-p50-µs")
+		b.ReportMetric(pt50/dt50, "turn-p50-"+n+"/direct")
+		b.ReportMetric(pt90/dt90, "turn-p90-"+n+"/direct")
+		b.ReportMetric(float64(bytesPerTurn[s])/pt50, n+"-MB/s")
+		b.ReportMetric(q(pings[s], 0.5), n+"-ping-p50-µs")
+		b.ReportMetric(q(pings[s], 0.9)-dp90, "ping-p90-added-µs"+map[bool]string{true: "", false: "-" + n}[s == 1])
+	}
 	b.ReportMetric(loadAvg(), "load1")
 }
 

@@ -48,6 +48,8 @@ type rig struct {
 	// them unanswered (they are still in notes).
 	answer func(m *testMsg) any
 	closed bool
+	// proxy is the proxy under test, once it runs.
+	proxy *Proxy
 }
 
 // testMsg is a message the editor received: its line and its fields.
@@ -110,11 +112,17 @@ func startRig(t *testing.T, ro rigOptions) *rig {
 	outR, outW := io.Pipe()
 	r.in, r.out = inW, bufio.NewReaderSize(outR, 1<<20)
 	r.answer = r.defaultAnswer
+	started := make(chan *Proxy, 1)
 	go func() {
-		code := Run(context.Background(), opts, inR, outW)
+		code := runProxy(context.Background(), opts, inR, outW, started)
 		_ = outW.Close()
 		r.done <- code
 	}()
+	select {
+	case r.proxy = <-started:
+	case code := <-r.done:
+		r.done <- code // the agent could not start: the test reads the code
+	}
 	t.Cleanup(func() {
 		r.closeEditor()
 		select {
@@ -385,9 +393,12 @@ func promptTexts(m map[string]any) []string {
 	return out
 }
 
-// transcript reads a session's .state.messages, as docs/hooks.md's jq does.
+// transcript reads a session's .state.messages, as docs/hooks.md's jq does,
+// once the turns answered so far are written (a turn's transcript is
+// written transcriptIdle after its answer: flushTranscript).
 func (r *rig) transcript(sessionID string) []map[string]any {
 	r.t.Helper()
+	r.transcriptsWritten()
 	name := sessionID
 	if len(name) > 8 {
 		name = name[len(name)-8:]
@@ -401,6 +412,14 @@ func (r *rig) transcript(sessionID string) []map[string]any {
 	}
 	require.NoError(r.t, json.Unmarshal(data, &f), "%s", data)
 	return f.State.Messages
+}
+
+// transcriptsWritten waits until the transcripts of the turns answered so
+// far are written. It is called while no turn is in flight.
+func (r *rig) transcriptsWritten() {
+	if r.proxy != nil {
+		r.proxy.flushes.Wait()
+	}
 }
 
 // blocks returns the transcript's blocks of one type, in order.

@@ -3,7 +3,9 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
+	"time"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
@@ -190,7 +192,46 @@ func (p *Proxy) answerTurn(t *turn, m *message) {
 	default:
 		p.sendEditor(resultLine(t.editorID, m.Result))
 	}
+	p.flushTranscript(t.st)
 }
+
+// flushTranscript sends the editor the turn's answer and has the session's
+// transcript write what it has not written yet (host.Config.SaveBeforeHooks
+// keeps a turn's messages until a hook may read them) once the session has
+// been idle for transcriptIdle: the file is whole whenever the agent is
+// idle, and neither the answer nor the editor's next message waits on the
+// write (an event whose hooks may read the file writes it first anyway).
+func (p *Proxy) flushTranscript(st *sessState) {
+	defer p.editorOut.flush() // once the write is scheduled: tests wait on p.flushes after the answer
+	st.mu.Lock()
+	due := st.flushDue
+	st.flushDue = true
+	st.mu.Unlock()
+	if due {
+		return // the write already scheduled takes this turn too
+	}
+	p.flushMu.Lock()
+	defer p.flushMu.Unlock()
+	if p.flushesClosed {
+		return
+	}
+	p.flushes.Add(1)
+	time.AfterFunc(transcriptIdle, func() {
+		defer p.flushes.Done()
+		st.mu.Lock()
+		st.flushDue = false
+		st.mu.Unlock()
+		if err := st.session().Flush(); err != nil && !errors.Is(err, session.ErrClosed) {
+			p.log.Warn("the session's transcript could not be written", "session", st.acpID, "err", err)
+		}
+	})
+}
+
+// transcriptIdle is how long after a turn's answer its transcript is
+// written (flushTranscript): long enough that the editor's next message, or
+// a client's request right after the answer, does not share the CPU with
+// the write; short enough that the file is current before anyone looks.
+const transcriptIdle = 50 * time.Millisecond
 
 // stopTurn carries out a hook's continue:false in the middle of a turn: the
 // agent is told to cancel the turn, as an editor's stop button would, and

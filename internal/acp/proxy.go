@@ -63,7 +63,10 @@ type Options struct {
 // hostConfig is the configuration the proxy shares with every host.
 func (o *Options) hostConfig() host.Config {
 	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile,
-		TrustWorkspace: o.TrustWorkspace, HistorySize: o.HistorySize, Logger: o.Logger}
+		TrustWorkspace: o.TrustWorkspace, HistorySize: o.HistorySize, Logger: o.Logger,
+		// Nobody waits on the proxy's saves: a transcript is written when a
+		// hook may read it and when a turn ends (flushTranscript).
+		SaveBeforeHooks: true}
 }
 
 func (o *Options) setDefaults() {
@@ -147,6 +150,12 @@ type Proxy struct {
 	bridge *bridge
 	// asks are the trust questions waiting for the user (trust.go).
 	asks sync.WaitGroup
+	// flushes are the transcript writes due after a turn's answer
+	// (flushTranscript); flushMu guards their Add against the Wait at the
+	// end, after which flushesClosed is set and none is scheduled.
+	flushes       sync.WaitGroup
+	flushMu       sync.Mutex
+	flushesClosed bool
 }
 
 // editorCall is a request of the editor's in flight to the agent.
@@ -291,6 +300,10 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 		// by Close; the process is about to exit anyway.
 	}
 	p.asks.Wait() // p.stop ended their wait
+	p.flushMu.Lock()
+	p.flushesClosed = true // closing the stores writes what is left
+	p.flushMu.Unlock()
+	p.flushes.Wait()
 	p.closeWorkspaces()
 	return code
 }

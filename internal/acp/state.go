@@ -42,6 +42,8 @@ type sessState struct {
 	tools    map[string]*toolState
 	open     []*toolState
 	finished map[string]bool
+	// flushDue: a transcript write is scheduled (Proxy.flushTranscript).
+	flushDue bool
 	// turn is the prompt turn in flight, nil between turns.
 	turn  *turn
 	ended bool

@@ -164,6 +164,28 @@ func (e *Engine) FireGated(ctx context.Context, in event.Input, gate ReadGate) R
 	return res
 }
 
+// MayRun reports whether any hook of the loaded configuration may run for
+// in: one of its event whose matcher matches (its "if" rule, its switch and
+// trust are not asked, so it may say yes for an event whose hooks are then
+// skipped, never no for one that runs). The session store asks it before an
+// event, to write the transcript only when a hook may read it
+// (session.Options.SaveBeforeHooks).
+func (e *Engine) MayRun(in event.Input) bool {
+	cfg := e.state.Load().Config
+	usesMatcher := in.Event.UsesMatcher()
+	value := ""
+	if usesMatcher {
+		value = in.MatchValue()
+	}
+	for i := range cfg.Hooks {
+		h := &cfg.Hooks[i]
+		if h.Event == in.Event && (!usesMatcher || h.Matcher.Match(value)) {
+			return true
+		}
+	}
+	return false
+}
+
 // trustOf returns how an event asks whether the workspace's hooks may run:
 // once, when the first of them matches, checking that the files they run
 // are unchanged.

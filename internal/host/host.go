@@ -34,6 +34,10 @@ type Config struct {
 	TrustWorkspace bool
 	// HistorySize bounds the hook-run history (500).
 	HistorySize int
+	// SaveBeforeHooks writes transcripts only when a hook may read them, at
+	// Session.Flush and at close (session.Options.SaveBeforeHooks): the ACP
+	// proxy's choice, since nobody waits on its saves.
+	SaveBeforeHooks bool
 	// Logger receives the host's log; nil discards it.
 	Logger *slog.Logger
 }

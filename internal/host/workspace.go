@@ -91,7 +91,7 @@ func (h *Host) Open(root string, o Options) *Workspace {
 		return w
 	}
 	store, err := session.NewStore(session.Options{WaveHome: c.WaveHome, ProjectRoot: root,
-		Format: session.Format(loaded.Config.TranscriptFormat), Firer: w.Engine})
+		Format: session.Format(loaded.Config.TranscriptFormat), Firer: w.Engine, SaveBeforeHooks: c.SaveBeforeHooks})
 	if err != nil {
 		w.StoreErr = fmt.Errorf("sessions of %s: %w", root, err)
 		return w

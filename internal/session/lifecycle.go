@@ -13,21 +13,32 @@ import (
 // complete before the event's hooks read it. When the save fails (disk
 // full, directory gone), the change is taken back: the editor gets an error
 // for it, and a prompt whose UserPromptSubmit hooks never ran must not reach
-// the model with the next save that succeeds.
-func (s *Session) begin(change func() error) error {
+// the model with the next save that succeeds. hooksRead, asked after the
+// change, says whether hooks may read the file next; with
+// Options.SaveBeforeHooks nothing is written when they may not (nil: they
+// may not, a change no event follows).
+func (s *Session) begin(change func() error, hooksRead func() bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return ErrClosed
 	}
-	s.catchUp()
+	save := s.saveCaughtUp
+	if s.store.saveBeforeHooks {
+		// Another process's change is not read in: with changes kept
+		// unwritten, the session's state wins, written whole by the save
+		// that finds the file changed (saveChecked), as while hooks run.
+		save = s.save
+	} else {
+		s.catchUp()
+	}
 	if change == nil {
-		return s.saveCaughtUp()
+		return save()
 	}
 	s.conv.startUndo()
 	err := change()
-	if err == nil {
-		err = s.saveCaughtUp()
+	if err == nil && (!s.store.saveBeforeHooks || (hooksRead != nil && hooksRead())) {
+		err = save()
 	}
 	if err != nil {
 		s.conv.undo()
@@ -65,7 +76,14 @@ func (r hookReaders) Leave() { r.s.readers.Add(-1) }
 
 // finish saves the event's changes; the caller holds s.mu.
 func (s *Session) finish(out Outcome) (Outcome, error) {
-	return out, s.save()
+	return out, s.saveAfterChange()
+}
+
+// hooksMayRun reports whether any hook may run for in (hookPlanner), so
+// that begin must write the transcript first.
+func (s *Session) hooksMayRun(in event.Input) bool {
+	p, ok := s.store.firer.(hookPlanner)
+	return !ok || p.MayRun(in)
 }
 
 // SessionStart runs the SessionStart hooks (source: startup, resume, clear or

@@ -18,6 +18,14 @@ type Firer interface {
 	FireGated(ctx context.Context, in event.Input, gate hooks.ReadGate) hooks.Result
 }
 
+// hookPlanner is a Firer that can tell, before an event, whether any hook
+// may run for it (*hooks.Engine.MayRun): with Options.SaveBeforeHooks, an
+// event no hook can read does not write the transcript. A Firer without it
+// is taken to run hooks for every event.
+type hookPlanner interface {
+	MayRun(in event.Input) bool
+}
+
 // AskFunc asks the user about a PreToolUse "ask" and returns true to allow.
 // The lsp package implements it with an editor prompt; it must return deny
 // when the ask times out or the editor disconnects. A nil AskFunc denies.

@@ -53,7 +53,7 @@ func (s *Session) start(ctx context.Context, in, client event.Input) (*Pending, 
 		}
 		s.apply(&ev, changes)
 		return nil
-	})
+	}, func() bool { return s.hooksMayRun(in) })
 	if err != nil {
 		_ = s.leave()
 		return nil, err

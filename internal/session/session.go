@@ -128,8 +128,10 @@ func (s *Session) closeFiles() error {
 		s.mu.Unlock()
 		return nil
 	}
+	ferr := s.flushBeforeClose()
 	s.closed = true
 	stamps, err := s.releaseFiles()
+	err = errors.Join(ferr, err)
 	s.mu.Unlock()
 	s.store.rememberClosed(stamps)
 	return err
@@ -198,6 +200,7 @@ func (s *Session) closeIfIdle() error {
 		st.mu.Unlock()
 		return nil
 	}
+	ferr := s.flushBeforeClose()
 	s.closed = true
 	// The stamps are remembered before the session leaves the store, under
 	// the store's lock: a watcher event for the session's own last write
@@ -213,7 +216,7 @@ func (s *Session) closeIfIdle() error {
 	}
 	s.mu.Unlock()
 	st.mu.Unlock()
-	return err
+	return errors.Join(ferr, err)
 }
 
 // load reads the session's file, finishing a write a crash interrupted
@@ -459,6 +462,37 @@ func (s *Session) catchUp() {
 // save writes what changed since the last save. It is called with s.mu held,
 // and returns once the write syscalls returned.
 func (s *Session) save() error { return s.saveChecked(false) }
+
+// saveAfterChange is save after an event's hooks ran: with
+// Options.SaveBeforeHooks the change waits for the next event whose hooks
+// may read it, Flush or the session's close.
+func (s *Session) saveAfterChange() error {
+	if s.store.saveBeforeHooks {
+		return nil
+	}
+	return s.save()
+}
+
+// Flush writes what the session has not written yet (Options.SaveBeforeHooks
+// keeps changes until a hook may read them): the host calls it when a turn
+// ends, so that the file is whole whenever the agent is idle.
+func (s *Session) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	return s.save()
+}
+
+// flushBeforeClose writes what is not written yet before the session's files
+// are released; the caller holds s.mu and has not set s.closed yet.
+func (s *Session) flushBeforeClose() error {
+	if !s.store.saveBeforeHooks || s.conv.dirty == clean {
+		return nil
+	}
+	return s.save()
+}
 
 // saveCaughtUp is save right after catchUp, with s.mu held since: catchUp
 // has just compared the file with what the session wrote (one stat of the

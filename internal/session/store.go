@@ -59,6 +59,14 @@ type Options struct {
 	Format Format
 	// Firer runs an event's hooks (a *hooks.Engine); nil runs none.
 	Firer Firer
+	// SaveBeforeHooks writes a session's changes only when a hook may read
+	// the transcript (before an event whose hooks may run), when the host
+	// calls Session.Flush, and when the session closes, instead of after
+	// every change. It is for a host that acknowledges nothing to anyone
+	// (the ACP proxy: an agent's notifications have no answer); serve,
+	// whose answer to a message promises it is on disk, leaves it off.
+	// A crash loses what was not flushed: docs/acp.md.
+	SaveBeforeHooks bool
 }
 
 // Store owns the session files of one WAVE_HOME for one server: it creates,
@@ -69,6 +77,8 @@ type Store struct {
 	dir   string
 	root  string
 	firer Firer
+	// saveBeforeHooks is Options.SaveBeforeHooks.
+	saveBeforeHooks bool
 
 	mu     sync.Mutex // guards the fields below and the claiming of file names
 	format Format
@@ -97,7 +107,7 @@ func NewStore(opts Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &Store{dir: dir, root: opts.ProjectRoot, firer: opts.Firer, format: format,
+	return &Store{dir: dir, root: opts.ProjectRoot, firer: opts.Firer, saveBeforeHooks: opts.SaveBeforeHooks, format: format,
 		byID: map[string]*Session{}, byName: map[string]*Session{}}, nil
 }
 

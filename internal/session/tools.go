@@ -137,5 +137,5 @@ func (s *Session) AddAssistantMessage(blocks []Block) error {
 			s.conv.msgs[len(s.conv.msgs)-1].reply = true
 		}
 		return nil
-	})
+	}, nil)
 }

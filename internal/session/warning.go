@@ -6,6 +6,6 @@ package session
 // without asking (docs/acp.md).
 func (s *Session) AddWarning(text string) (Block, error) {
 	var b Block
-	err := s.begin(func() error { b = s.conv.addWarn(text); return nil })
+	err := s.begin(func() error { b = s.conv.addWarn(text); return nil }, nil)
 	return b, err
 }
