@@ -114,6 +114,7 @@ type Proxy struct {
 	// readAgent's goroutine only): one of each for the proxy instead of two
 	// allocations per streamed chunk.
 	agentHead    acpmsg.SessionUpdateHead
+	agentChunk   textChunkLine
 	agentContent acpmsg.ContentBlock
 
 	// ctx ends when the proxy shuts down: every hook run derives from it.

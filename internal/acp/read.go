@@ -139,6 +139,9 @@ func (p *Proxy) readAgent(r io.Reader) {
 			p.deepFromAgent(line)
 			continue
 		}
+		if p.textChunk(line) {
+			continue
+		}
 		m, err := parseMessage(line)
 		if err != nil {
 			p.log.Warn("the agent wrote a line that is not a JSON-RPC message; it went to stderr, not to the editor",

@@ -1,0 +1,67 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+
+	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
+)
+
+// textChunkLine is a session/update that streams the agent's text, read in
+// one pass: hundreds of these make up a turn (a model streams a few words
+// each), and reading the envelope, then the update's head, then its content
+// went over each line three times (BenchmarkForwarding, docs/performance.md).
+type textChunkLine struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		SessionID string `json:"sessionId"`
+		Update    struct {
+			SessionUpdate string  `json:"sessionUpdate"`
+			MessageID     *string `json:"messageId"`
+			Content       struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"update"`
+	} `json:"params"`
+}
+
+// chunkMark is in every line textChunk takes; a line without it is not read twice.
+var chunkMark = []byte(acpmsg.UpdateAgentMessageChunk)
+
+// textChunk passes on and records a line of the agent's that streams text,
+// as sessionUpdate does, and reports whether the line was one. Anything
+// else — another update, a request, a line this reading does not fit
+// (content that is not an object, an id) — is left to the general reading,
+// so every line is handled as it would be there.
+func (p *Proxy) textChunk(line []byte) bool {
+	if !bytes.Contains(line, chunkMark) {
+		return false
+	}
+	c := &p.agentChunk
+	*c = textChunkLine{}
+	if parse(line, c, fastjson.ZeroCopy) != nil || c.Method != methodSessionUpdate || !isNull(c.ID) ||
+		c.Params.Update.SessionUpdate != acpmsg.UpdateAgentMessageChunk {
+		return false
+	}
+	p.safely(&message{line: line, Method: methodSessionUpdate}, p.recordTextChunk, false)
+	return true
+}
+
+// recordTextChunk is sessionUpdate for the line p.agentChunk holds.
+func (p *Proxy) recordTextChunk(m *message) {
+	c := &p.agentChunk
+	st := p.sessionState(c.Params.SessionID)
+	p.passEditor(m)
+	if st == nil || c.Params.Update.Content.Type != "text" {
+		return
+	}
+	msgID := ""
+	if c.Params.Update.MessageID != nil {
+		msgID = *c.Params.Update.MessageID
+	}
+	p.saveText(st, st.addText(msgID, c.Params.Update.Content.Text))
+}
