@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,10 +98,41 @@ func forwardBuilds(tb testing.TB) [][2]string {
 	return builds
 }
 
+// lineRelay builds testdata/linerelay once: the floor of a proxy process.
+var lineRelay = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(filepath.Dir(scriptAgent), "linerelay")
+	out, err := exec.Command("go", "build", "-o", bin, "./testdata/linerelay").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building linerelay: %v: %s", err, out)
+	}
+	return bin, nil
+})
+
+// relayedAgent starts scriptagent behind linerelay.
+func relayedAgent(tb testing.TB, scriptPath string) (*endpoint, int) {
+	bin, err := lineRelay()
+	require.NoError(tb, err)
+	cmd := exec.Command(bin, scriptAgent)
+	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptPath)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	require.NoError(tb, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(tb, err)
+	require.NoError(tb, cmd.Start())
+	return &endpoint{w: in, r: bufio.NewReaderSize(out, 1<<16), close: func() {
+		_ = in.Close()
+		_ = cmd.Wait()
+	}}, cmd.Process.Pid
+}
+
 // BenchmarkForwarding is what the proxy costs an editor (issue #26's "within
 // 1.1× of a direct pipe at any load", #27 item 4): the real binary,
 // `wavehooks acp -- scriptagent`, and the same agent on a direct pipe, in the
-// same loop, rotating which goes first. Each iteration is one turn of
+// same loop, rotating which goes first; and, as the floor of any proxy
+// process, the same agent behind testdata/linerelay, which only copies
+// lines (relay: turn-p50-proxy/relay is what the proxy's work costs,
+// turn-p50-relay/direct what a process in between costs). Each iteration is one turn of
 // ~250 messages (streamed text chunks, three tool calls with their updates
 // and diffs), timed from the prompt to its answer, and one request the agent
 // answers at once (the latency of a single message, there and back). It
@@ -110,9 +142,11 @@ func BenchmarkForwarding(b *testing.B) {
 	scriptPath := forwardScript(b, b.N+1)
 	direct := directAgent(b, scriptPath)
 	defer direct.close()
-	names := []string{"direct"}
-	sides := []*endpoint{direct}
-	pids := []int{0}
+	relay, relayPID := relayedAgent(b, scriptPath)
+	defer relay.close()
+	names := []string{"direct", "relay"}
+	sides := []*endpoint{direct, relay}
+	pids := []int{0, relayPID}
 	for _, bd := range forwardBuilds(b) {
 		e, pid := binaryProxy(b, bd[1], scriptPath)
 		defer e.close()
@@ -153,8 +187,12 @@ func BenchmarkForwarding(b *testing.B) {
 	b.ReportMetric(dt50, "direct-turn-p50-µs")
 	b.ReportMetric(float64(bytesPerTurn[0])/dt50, "direct-MB/s")
 	b.ReportMetric(dp50, "direct-ping-p50-µs")
+	rt50 := q(turns[1], 0.5)
 	for s := 1; s < len(sides); s++ {
 		n := names[s]
+		if s > 1 {
+			b.ReportMetric(q(turns[s], 0.5)/rt50, "turn-p50-"+n+"/relay")
+		}
 		// What the proxy process spent, which the machine's load hardly
 		// changes, unlike the latencies (wavehooks when WAVEHOOKS_BIN is a
 		// wrapper that execs it).
@@ -165,7 +203,7 @@ func BenchmarkForwarding(b *testing.B) {
 		b.ReportMetric(pt90/dt90, "turn-p90-"+n+"/direct")
 		b.ReportMetric(float64(bytesPerTurn[s])/pt50, n+"-MB/s")
 		b.ReportMetric(q(pings[s], 0.5), n+"-ping-p50-µs")
-		b.ReportMetric(q(pings[s], 0.9)-dp90, "ping-p90-added-µs"+map[bool]string{true: "", false: "-" + n}[s == 1])
+		b.ReportMetric(q(pings[s], 0.9)-dp90, "ping-p90-added-µs"+map[bool]string{true: "", false: "-" + n}[s == 2])
 	}
 	b.ReportMetric(loadAvg(), "load1")
 }
