@@ -95,3 +95,31 @@ func TestAgentStderrAndStrayStdout(t *testing.T) {
 }
 
 func itoa(i int) string { return strings.TrimSpace(string(mustRaw(i))) }
+
+// The editor's messages reach the agent in the order sent, also when the
+// first is a prompt whose hook is still running and the others are handled
+// without waiting on a hook (handleEditor): those wait behind it.
+func TestEditorMessagesKeepTheirOrderBehindAHook(t *testing.T) {
+	r := startRig(t, rigOptions{script: script(`[{"say":"ok"},{"stop":"end_turn"}]`),
+		settings: `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"sleep 0.3"}]}]}}`})
+	sess := r.handshake()
+	prompt := r.request("session/prompt", map[string]any{"sessionId": sess, "prompt": []any{map[string]string{"type": "text", "text": "first"}}})
+	r.sendJSON(map[string]any{"jsonrpc": "2.0", "method": "_x/note", "params": map[string]any{"n": 1}})
+	ping := r.request("_x/ping", map[string]any{"n": 2})
+	answered := map[string]*testMsg{}
+	for len(answered) < 2 { // the two answers, in whichever order the agent gives them
+		m := r.read()
+		require.NotNil(t, m, "the proxy closed its output")
+		if m.Method == "" && (string(m.ID) == string(prompt) || string(m.ID) == string(ping)) {
+			answered[string(m.ID)] = m
+		}
+	}
+	require.Equal(t, "end_turn", stopReason(t, answered[string(prompt)]))
+	var methods []string
+	for _, m := range r.agentReceived() {
+		if method, _ := m["method"].(string); method != "" {
+			methods = append(methods, method)
+		}
+	}
+	require.Equal(t, []string{"initialize", "session/new", "session/prompt", "_x/note", "_x/ping"}, methods)
+}
