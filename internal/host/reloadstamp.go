@@ -50,7 +50,10 @@ type stamp struct {
 
 // pathStamp is a path's stamps: through lstat (the link itself, when it is
 // one) and stat (what it resolves to), so that a symlink retargeted to
-// another file, or a file moved under a link, is a change either way.
+// another file, or a file moved under a link, is a change either way. The
+// two differ only in following the last component: when lstat finds no
+// symlink there (the path is absent, or is the file itself), stat would
+// say the same, and only lstat is called (stampPath).
 type pathStamp struct {
 	path         string
 	link, target stamp
@@ -99,6 +102,16 @@ func statPath(path string, follow bool, grain time.Duration) (stamp, bool) {
 	return s, true
 }
 
+// stampPath stamps a path through lstat and, when it is a symlink, stat.
+func stampPath(path string, grain time.Duration) (link, target stamp, ok bool) {
+	link, ok = statPath(path, false, grain)
+	if !ok || link.is != present || link.mode&fs.ModeSymlink == 0 {
+		return link, link, ok
+	}
+	target, ok = statPath(path, true, grain)
+	return link, target, ok
+}
+
 // same reports whether two stamps of a path say it is unchanged.
 func (s stamp) same(o stamp, identityOnly bool) bool {
 	if s.is != o.is || s.mode != o.mode {
@@ -139,10 +152,8 @@ func takeStamps(start time.Time, margin, grain time.Duration, full *settings.Con
 		}
 		seen[path] = true
 		ps := pathStamp{path: path, identityOnly: path == root}
-		var ok1, ok2 bool
-		ps.link, ok1 = statPath(path, false, grain)
-		ps.target, ok2 = statPath(path, true, grain)
-		if !ok1 || !ok2 {
+		var ok bool
+		if ps.link, ps.target, ok = stampPath(path, grain); !ok {
 			return false
 		}
 		if !ps.identityOnly && (ps.link.racy(start, margin) || ps.target.racy(start, margin)) {
@@ -166,12 +177,8 @@ func takeStamps(start time.Time, margin, grain time.Duration, full *settings.Con
 func (s *inputStamps) unchanged() bool {
 	for i := range s.paths {
 		ps := &s.paths[i]
-		link, ok := statPath(ps.path, false, s.grain)
-		if !ok || !link.same(ps.link, ps.identityOnly) {
-			return false
-		}
-		target, ok := statPath(ps.path, true, s.grain)
-		if !ok || !target.same(ps.target, ps.identityOnly) {
+		link, target, ok := stampPath(ps.path, s.grain)
+		if !ok || !link.same(ps.link, ps.identityOnly) || !target.same(ps.target, ps.identityOnly) {
 			return false
 		}
 	}
