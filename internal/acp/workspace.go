@@ -41,9 +41,11 @@ func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(event
 	return w
 }
 
-// reload reads the settings files again; the proxy calls it at every
-// prompt, so a change of the settings applies from the next prompt on.
-func (w *workspace) reload() *hooksettings.Config { return w.Reload().Config }
+// reload reads the settings files again, when any input of the last load
+// changed (host.Workspace.ReloadIfChanged): the proxy calls it at every
+// prompt, so a change of the settings or of the trust applies from the
+// next prompt on, and an unchanged workspace costs a few stats.
+func (w *workspace) reload() *hooksettings.Config { return w.ReloadIfChanged().Config }
 
 // setSkipClaude says whether the agent runs Claude Code's hooks itself.
 func (w *workspace) setSkipClaude(skip bool) {
@@ -52,7 +54,7 @@ func (w *workspace) setSkipClaude(skip bool) {
 	w.skipClaude = skip
 	w.mu.Unlock()
 	if changed {
-		w.reload()
+		w.Reload() // skipClaude is an input of the configuration no stamp covers
 	}
 }
 

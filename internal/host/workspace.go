@@ -3,6 +3,8 @@ package host
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/hooks"
@@ -64,6 +66,12 @@ type Workspace struct {
 	opts   Options
 	always bool
 	mu     sync.Mutex // one reload (load, decide trust, install) at a time
+	// stamps are the inputs of the last load as ReloadIfChanged took them;
+	// nil when the next one must load (after Reload, or racy stamps).
+	stamps *inputStamps
+	margin time.Duration // racyMargin; tests shorten it
+	grain  time.Duration // tests play a file system of coarse times
+	loads  atomic.Int64  // full loads (settings read, trust decided)
 }
 
 // Open opens the workspace at root: it loads the settings, decides trust
@@ -77,7 +85,7 @@ func (h *Host) Open(root string, o Options) *Workspace {
 		c.WaveHome = o.WaveHome
 	}
 	w := &Workspace{Root: root, Paths: c.Paths(root), Trust: trust.NewTrustStore(c.WaveHome),
-		host: h, opts: o, always: c.TrustWorkspace || o.TrustWorkspace}
+		host: h, opts: o, always: c.TrustWorkspace || o.TrustWorkspace, margin: racyMargin}
 	full := w.load()
 	w.Engine = hooks.NewEngine(full)
 	loaded := w.decide(full)
@@ -102,6 +110,7 @@ func (h *Host) Open(root string, o Options) *Workspace {
 
 // load reads every settings file (or the text in force).
 func (w *Workspace) load() *settings.Config {
+	w.loads.Add(1)
 	var texts map[string][]byte
 	if w.opts.Texts != nil {
 		texts = w.opts.Texts()
@@ -135,15 +144,55 @@ func (w *Workspace) AlwaysTrusted() bool { return w.always }
 func (w *Workspace) Reload() *trust.Loaded {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	l := w.decide(w.load())
+	w.stamps = nil
+	_, l := w.reload()
+	return l
+}
+
+// ReloadIfChanged is Reload for a caller that reloads in case something
+// changed (the ACP proxy, at every prompt): when every input of the last
+// load it made — each settings file, whether or not it exists, VS Code's
+// hooks directory when imported, the files its checks looked at, the trust
+// store, the project root and every file the workspace's hooks run — stats
+// as it did then (existence, device, inode, size, modification and change
+// times, mode, through lstat and stat), the configuration and trust
+// decision installed are kept, unread. Anything in doubt reloads: texts
+// from the editor (Options.Texts), a path that cannot be stamped, a stamp
+// taken less than a second after its file changed (racyMargin), a decision
+// installed by someone else, one whose trusted files a check found changed.
+func (w *Workspace) ReloadIfChanged() *trust.Loaded {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	cur := w.Engine.Loaded()
+	if s := w.stamps; s != nil && s.loaded == cur && !cur.Changed() && s.unchanged() {
+		return cur
+	}
+	w.stamps = nil
+	start := time.Now()
+	full, l := w.reload()
+	if w.opts.Texts == nil {
+		w.stamps = takeStamps(start, w.margin, w.grain, full, l, w.Trust.Path())
+	}
+	return l
+}
+
+// reload loads, decides and installs; the caller holds mu.
+func (w *Workspace) reload() (*settings.Config, *trust.Loaded) {
+	full := w.load()
+	l := w.decide(full)
 	w.Engine.Install(l)
 	if w.Store != nil {
 		if err := w.Store.SetFormat(session.Format(l.Config.TranscriptFormat)); err != nil {
 			w.host.log.Warn("transcript format", "err", err) // the config's diagnostics name it too
 		}
 	}
-	return l
+	return full, l
 }
+
+// Loads counts the workspace's full loads (settings read and parsed, trust
+// decided), the opening's included: how a test, or a profile, tells a
+// reload that read from one ReloadIfChanged skipped.
+func (w *Workspace) Loads() int64 { return w.loads.Load() }
 
 // stale is the engine's OnStale: the adapter's, or a reload.
 func (w *Workspace) stale() {

@@ -173,6 +173,9 @@ type File struct {
 	// hooksKey is where the file's "hooks" key is, for diagnostics about
 	// the file's hooks as a whole (a policy that ignores them).
 	hooksKey *Range
+	// probed are the paths the checks of its hooks looked at (a cwd, a
+	// script), whose state its diagnostics say: inputs of the load (Inputs).
+	probed []string
 }
 
 // Paths says where the settings files are.
@@ -555,6 +558,53 @@ func (c *Config) explainIgnoredFiles() {
 				Code: CodeHooksIgnored, Message: fmt.Sprintf("the hooks of this %s settings file do not run: %s", f.Source, why)})
 		}
 	}
+}
+
+// Inputs lists every path the Load that made c depends on, once each, so
+// that a caller can tell from their stamps (existence, identity, size,
+// times) whether loading again could give anything else (the ACP proxy's
+// reload at every prompt, host.Workspace.ReloadIfChanged): every settings
+// file the paths name, whether or not it exists and whether or not it was
+// read (one appearing counts; Claude Code's are listed even while not
+// imported); VS Code's hooks directory and every name in it that matches
+// *.json when a wave settings file imports them (a file added there
+// changes the directory); and the files the checks of each hook looked at
+// (its cwd, its script), which its diagnostics depend on. The texts given
+// to Load are no paths: a caller that passes texts must load again.
+func (c *Config) Inputs() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, sf := range c.Paths.SettingsFiles() {
+		add(sf.Path)
+	}
+	listedVSCode := false
+	for i := range c.read {
+		f := &c.read[i]
+		if f.Source.IsWave() && f.Settings.ImportVSCodeHooks != nil && *f.Settings.ImportVSCodeHooks {
+			listedVSCode = true // readFiles listed the directory
+		}
+	}
+	if dir := c.Paths.VSCodeHooksDir(); listedVSCode && dir != "" {
+		add(dir)
+		matches, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, m := range matches {
+			add(m)
+		}
+	}
+	for i := range c.read {
+		f := &c.read[i]
+		add(f.Path)
+		for _, p := range f.probed {
+			add(p)
+		}
+	}
+	return out
 }
 
 // VSCodeHooksDir is where VS Code keeps a workspace's hook files, "" without a project.

@@ -113,6 +113,14 @@ type fileParser struct {
 	root string
 }
 
+// stat is os.Stat for the checks that look at the files a hook names (its
+// cwd, its script): the path is recorded in the file's probed, since what
+// the check finds is part of what the file loads as (Config.Inputs).
+func (p *fileParser) stat(path string) (os.FileInfo, error) {
+	p.file.probed = append(p.file.probed, path)
+	return os.Stat(path)
+}
+
 func (p *fileParser) report(v *hujson.Value, sev Severity, code, msg, data string) {
 	p.file.Diagnostics = append(p.file.Diagnostics, Diagnostic{
 		File: p.file.Path, Range: p.idx.Span(v.StartOffset, v.EndOffset), Severity: sev, Code: code, Message: msg, Data: data})
@@ -535,7 +543,7 @@ func (p *fileParser) parseCwd(v *hujson.Value, h *Hook) bool {
 	}
 	h.Cwd = clean
 	if p.root != "" && clean != "" {
-		if st, err := os.Stat(filepath.Join(p.root, clean)); err != nil || !st.IsDir() {
+		if st, err := p.stat(filepath.Join(p.root, clean)); err != nil || !st.IsDir() {
 			p.report(v, SeverityWarning, CodeBadCwd, fmt.Sprintf("cwd %s is not a directory of the project; the hook will fail to start", clean), "")
 		}
 	}
@@ -589,7 +597,7 @@ func (p *fileParser) checkScript(v *hujson.Value, command, cwd string) {
 	if script == "" {
 		return
 	}
-	if _, err := os.Stat(script); err != nil {
+	if _, err := p.stat(script); err != nil {
 		outcome := "the hook fails with an error every time"
 		if missingScriptExit2[interp] {
 			outcome = fmt.Sprintf("%s exits with code 2, a blocking error: every PreToolUse call is denied", interp)
@@ -656,7 +664,7 @@ func (p *fileParser) checkFile(v *hujson.Value, script string, execForm bool) {
 	if script == "" {
 		return
 	}
-	st, err := os.Stat(script)
+	st, err := p.stat(script)
 	switch {
 	case err != nil:
 		p.report(v, SeverityError, CodeScriptMissing, fmt.Sprintf("script %s does not exist; the hook will fail with exit 127", script), script)

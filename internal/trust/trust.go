@@ -32,6 +32,11 @@ func NewTrustStore(waveHome string) *TrustStore {
 	return &TrustStore{path: filepath.Join(waveHome, "trusted-workspaces.json")}
 }
 
+// Path is the one file the store reads: what a caller that keeps a
+// decision must watch (Trust and Revoke, in this process or another,
+// replace it by a rename).
+func (t *TrustStore) Path() string { return t.path }
+
 // Loaded is a configuration together with the trust decision made for it:
 // one immutable value, installed in an Engine as a whole, so that an event
 // never runs one configuration's hooks under another's trust. Build it with
@@ -49,6 +54,7 @@ type Loaded struct {
 	Hash string
 
 	files      []fileState // the workspace files its hooks run, as hashed
+	looked     []string    // every path digest looked at for them, those it kept out included
 	notCovered []string    // the forms of its hooks that run files the hash cannot cover
 	root       string      // the project root, and with symlinks resolved
 	real       string
@@ -73,8 +79,8 @@ func (t *TrustStore) Decide(root string, full *settings.Config, always bool) *Lo
 }
 
 func (d *Loaded) loaded(trusted bool) *Loaded {
-	l := &Loaded{Config: d.Full, Full: d.Full, Trusted: trusted, Hash: d.Hash, files: d.files, notCovered: d.notCovered,
-		root: d.root, real: d.real}
+	l := &Loaded{Config: d.Full, Full: d.Full, Trusted: trusted, Hash: d.Hash, files: d.files, looked: d.looked,
+		notCovered: d.notCovered, root: d.root, real: d.real}
 	if !trusted {
 		l.Config = d.Full.Untrusted()
 	}
@@ -156,6 +162,25 @@ func (l *Loaded) Check() (bool, string) {
 	return true, ""
 }
 
+// Inputs lists the paths the decision depends on besides the settings
+// (settings.Config.Inputs) and the trust store (TrustStore.Path): the
+// project root, whose real path tells which files are in the project, and
+// every path its hooks run that the hash looked at, those it left out as
+// no workspace file included (one could become one). A caller that finds
+// their stamps unchanged knows Decide would hash the same (host's
+// ReloadIfChanged); the files the hooks run are also checked again at
+// every event (Check).
+func (l *Loaded) Inputs() []string {
+	if l.root == "" {
+		return l.looked
+	}
+	return append([]string{l.root}, l.looked...)
+}
+
+// Changed reports whether a Check found a trusted file changed, without
+// taking the report that Stale gives once.
+func (l *Loaded) Changed() bool { return l.stale.Load() }
+
 // Stale reports whether a Check found a trusted file changed, the first
 // time it is called after that, so the caller reloads once.
 func (l *Loaded) Stale() bool { return l.stale.Load() && !l.reported.Swap(true) }
@@ -169,7 +194,7 @@ func digest(full *settings.Config) *Loaded {
 			d.real = r
 		}
 	}
-	d.files, d.notCovered = trustedFiles(full, root, d.real)
+	d.files, d.looked, d.notCovered = trustedFiles(full, root, d.real)
 	on, off := allOn(full)
 	sum := sha256.Sum256(encodeTrust(on, d.files))
 	d.Hash = hex.EncodeToString(sum[:]) + off
@@ -228,10 +253,11 @@ func trustedWithMoreOff(stored, hash string) bool {
 
 // trustedFiles fingerprints the workspace files that the workspace's hooks
 // run, each once, in a stable order, and lists the forms of those hooks
-// that run files the trust cannot cover.
-func trustedFiles(full *settings.Config, root, realRoot string) (files []fileState, notCovered []string) {
+// that run files the trust cannot cover; looked are all the paths it
+// looked at, those that are no workspace file included.
+func trustedFiles(full *settings.Config, root, realRoot string) (files []fileState, looked, notCovered []string) {
 	if root == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	seen := map[string]bool{}
 	noted := map[string]bool{}
@@ -252,6 +278,7 @@ func trustedFiles(full *settings.Config, root, realRoot string) (files []fileSta
 				continue
 			}
 			seen[p] = true
+			looked = append(looked, p)
 			if f, ok := workspaceFile(p, root, realRoot, nil); ok {
 				f.maybe = i >= len(run.paths)
 				files = append(files, f)
@@ -259,7 +286,7 @@ func trustedFiles(full *settings.Config, root, realRoot string) (files []fileSta
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return files, notCovered
+	return files, looked, notCovered
 }
 
 // WorkspaceHash hashes everything the workspace's own files would change
