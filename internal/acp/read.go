@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
@@ -22,30 +21,6 @@ func (p *Proxy) work(in <-chan *message) {
 	p.flush()
 }
 
-// promptMayWait reports whether a prompt's UserPromptSubmit hooks may run:
-// whether its session is not known yet (opening it may ask for trust) or
-// its workspace, with the settings read again if they changed, has such a
-// hook. Otherwise the prompt is marked settingsRead, so that prompt uses the
-// configuration checked here rather than reading it again.
-func (p *Proxy) promptMayWait(m *message) bool {
-	var params struct {
-		SessionID string `json:"sessionId"`
-	}
-	if decodeTransient(m.Params, &params) != nil || params.SessionID == "" {
-		return true
-	}
-	st := p.sessionState(params.SessionID)
-	if st == nil {
-		return true
-	}
-	st.ws.reload()
-	if st.ws.Engine.MayRun(event.Input{Event: event.UserPromptSubmit}) {
-		return true
-	}
-	m.settingsRead = true
-	return false
-}
-
 // queue hands one of the editor's messages to work.
 func (p *Proxy) queue(up chan<- *message, m *message) {
 	p.editorQueued.Add(1)
@@ -54,14 +29,13 @@ func (p *Proxy) queue(up chan<- *message, m *message) {
 
 // handleEditor handles one of the editor's messages on the reader's own
 // goroutine when work has nothing queued or in hand and the message cannot
-// wait on a hook (all but a prompt whose UserPromptSubmit hooks may run):
-// the order is kept, since only the reader queues, and a message does not
-// pay for waking another goroutine (about 45 µs a message,
-// BenchmarkForwarding's ping). Such a prompt, and everything behind a
-// message being handled, goes to work, so the reader stays free to see a
-// session/cancel at once.
+// wait on a hook (all but a prompt, whose UserPromptSubmit hooks run): the
+// order is kept, since only the reader queues, and a message does not pay
+// for waking another goroutine (about 45 µs a message, BenchmarkForwarding's
+// ping). A prompt, and everything behind a message being handled, goes to
+// work, so the reader stays free to see a session/cancel at once.
 func (p *Proxy) handleEditor(up chan<- *message, m *message, lr *lineReader) {
-	if p.editorQueued.Load() > 0 || (m.isRequest() && m.Method == methodSessionPrompt && p.promptMayWait(m)) {
+	if p.editorQueued.Load() > 0 || (m.isRequest() && m.Method == methodSessionPrompt) {
 		p.queue(up, m)
 		return
 	}
