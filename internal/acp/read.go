@@ -16,33 +16,8 @@ func (p *Proxy) work(in <-chan *message) {
 		if len(in) == 0 {
 			p.flush()
 		}
-		p.editorQueued.Add(-1)
 	}
 	p.flush()
-}
-
-// queue hands one of the editor's messages to work.
-func (p *Proxy) queue(up chan<- *message, m *message) {
-	p.editorQueued.Add(1)
-	up <- m
-}
-
-// handleEditor handles one of the editor's messages on the reader's own
-// goroutine when work has nothing queued or in hand and the message cannot
-// wait on a hook (all but a prompt, whose UserPromptSubmit hooks run): the
-// order is kept, since only the reader queues, and a message does not pay
-// for waking another goroutine (about 45 µs a message, BenchmarkForwarding's
-// ping). A prompt, and everything behind a message being handled, goes to
-// work, so the reader stays free to see a session/cancel at once.
-func (p *Proxy) handleEditor(up chan<- *message, m *message, lr *lineReader) {
-	if p.editorQueued.Load() > 0 || (m.isRequest() && m.Method == methodSessionPrompt) {
-		p.queue(up, m)
-		return
-	}
-	p.safely(m, p.fromEditor, true)
-	if lr.buffered() == 0 {
-		p.flush()
-	}
 }
 
 // flushEditorIfIdle sends the editor what is queued for it when none of the
@@ -132,7 +107,7 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 		if m.isNotification() && m.Method == methodSessionCancel {
 			p.cancelSession(m)
 		}
-		p.handleEditor(up, m, lr)
+		up <- m
 	}
 }
 
