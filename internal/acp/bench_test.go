@@ -66,6 +66,13 @@ func (e *endpoint) session(tb testing.TB) string {
 func directAgent(tb testing.TB, scriptPath string) *endpoint {
 	cmd := exec.Command(scriptAgent)
 	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptPath)
+	e, _ := startEndpoint(tb, cmd)
+	return e
+}
+
+// startEndpoint starts cmd with the endpoint on its stdio, as an editor
+// starts an agent or a proxy, and returns the endpoint and the process id.
+func startEndpoint(tb testing.TB, cmd *exec.Cmd) (*endpoint, int) {
 	in, err := cmd.StdinPipe()
 	require.NoError(tb, err)
 	out, err := cmd.StdoutPipe()
@@ -74,7 +81,7 @@ func directAgent(tb testing.TB, scriptPath string) *endpoint {
 	return &endpoint{w: in, r: bufio.NewReaderSize(out, 1<<16), close: func() {
 		_ = in.Close()
 		_ = cmd.Wait()
-	}}
+	}}, cmd.Process.Pid
 }
 
 // proxiedAgent starts the proxy, over OS pipes as an editor starts it, with

@@ -1,7 +1,6 @@
 package acp
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -67,15 +66,7 @@ func binaryProxy(tb testing.TB, bin, scriptPath string) (*endpoint, int) {
 	require.NoError(tb, os.MkdirAll(filepath.Join(dir, "project"), 0o700))
 	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptPath, "HOME="+dir, "WAVE_MANAGED_SETTINGS="+filepath.Join(dir, "none.json"))
 	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	require.NoError(tb, err)
-	out, err := cmd.StdoutPipe()
-	require.NoError(tb, err)
-	require.NoError(tb, cmd.Start())
-	return &endpoint{w: in, r: bufio.NewReaderSize(out, 1<<16), close: func() {
-		_ = in.Close()
-		_ = cmd.Wait()
-	}}, cmd.Process.Pid
+	return startEndpoint(tb, cmd)
 }
 
 // forwardBuilds are the proxies BenchmarkForwarding drives: the real binary
@@ -115,15 +106,7 @@ func relayedAgent(tb testing.TB, scriptPath string) (*endpoint, int) {
 	cmd := exec.Command(bin, scriptAgent)
 	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptPath)
 	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	require.NoError(tb, err)
-	out, err := cmd.StdoutPipe()
-	require.NoError(tb, err)
-	require.NoError(tb, cmd.Start())
-	return &endpoint{w: in, r: bufio.NewReaderSize(out, 1<<16), close: func() {
-		_ = in.Close()
-		_ = cmd.Wait()
-	}}, cmd.Process.Pid
+	return startEndpoint(tb, cmd)
 }
 
 // BenchmarkForwarding is what the proxy costs an editor (issue #26's "within
