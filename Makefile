@@ -116,7 +116,7 @@ demo: build
 # what the decision adds beyond the hook's process).
 bench: build
 	@echo "machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo), $$(go version)" | tee bench.txt
-	$(GO) test -run '^$$' -bench '^Benchmark([^S]|S[^e]|Se[^s])' -benchmem -benchtime $(BENCHTIME) -count 1 ./internal/hooks ./internal/session ./internal/lsp ./internal/watcher ./internal/acp | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^Benchmark([^S]|S[^e]|Se[^s])' -benchmem -benchtime $(BENCHTIME) -count 1 ./internal/hooks ./internal/session ./internal/lsp ./internal/watcher ./internal/acp ./internal/host | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkSessionGrowth$$' -benchmem -benchtime 1x -count 1 ./internal/session | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkSessionResumeRSS$$' -benchtime 1x -count 1 ./internal/session | tee -a bench.txt
 	@if [ -d editors/vscode/node_modules/vscode-jsonrpc ]; then :; else cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error; fi
