@@ -66,8 +66,18 @@ func (s *Session) fire(ctx context.Context, in, client event.Input) hooks.Result
 // starts only between two writes, never during one.
 type hookReaders struct{ s *Session }
 
+// Enter counts hook processes about to start. With Options.SaveBeforeHooks
+// it also writes what is not written yet:
+// begin wrote the transcript when the event's hooks could run as the
+// configuration stood then, and a reload in between (the proxy reads the
+// settings at a prompt while the agent's messages are handled) may have
+// added one; a hook never reads a transcript without the messages before it.
 func (r hookReaders) Enter() {
 	r.s.mu.Lock()
+	// A failed write leaves the file as last written, whole (never half a
+	// write); the session writes it whole at its next save or Flush, which
+	// reports the error.
+	_ = r.s.flushBeforeHooks()
 	r.s.readers.Add(1)
 	r.s.mu.Unlock()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -78,4 +79,33 @@ func TestSaveBeforeHooksKeepsItsStateOverAnotherWriter(t *testing.T) {
 	msgs := fileMessages(t, s)
 	require.Len(t, msgs, 2)
 	require.Equal(t, "two", msgs[1].Blocks[0].Content)
+}
+
+// wrongPlanner is the real engine with MayRun saying no: how a reload
+// between an event's start and its hooks looks to the session (the
+// configuration gained a hook after the session asked).
+type wrongPlanner struct{ *hooks.Engine }
+
+func (wrongPlanner) MayRun(event.Input) bool { return false }
+
+// Even when the hooks that run were not expected when the event began, they
+// read the whole conversation: the session writes it as they start.
+func TestSaveBeforeHooksWritesAsHooksStart(t *testing.T) {
+	seen := filepath.Join(t.TempDir(), "seen.json")
+	e := newEnv(t, session.FormatJSON, hook{event: event.Stop, command: sh("transcript.sh", seen)})
+	st, err := session.NewStore(session.Options{WaveHome: e.home, ProjectRoot: e.root, Firer: wrongPlanner{e.engine}, SaveBeforeHooks: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	s, err := st.Create("")
+	require.NoError(t, err)
+	_, err = s.UserPromptSubmit(context.Background(), "hello")
+	require.NoError(t, err)
+	require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: session.BlockText, Content: "Hi."}}))
+	_, err = s.Stop(context.Background())
+	require.NoError(t, err)
+	data, err := os.ReadFile(seen)
+	require.NoError(t, err)
+	var hookSaw []map[string]any
+	require.NoError(t, json.Unmarshal(data, &hookSaw))
+	require.Len(t, hookSaw, 2, "the Stop hook read the prompt and the reply: %s", data)
 }

@@ -485,6 +485,15 @@ func (s *Session) Flush() error {
 	return s.save()
 }
 
+// flushBeforeHooks writes what is not written yet before hook processes
+// start (hookReaders.Enter); the caller holds s.mu.
+func (s *Session) flushBeforeHooks() error {
+	if !s.store.saveBeforeHooks || s.closed || s.conv.dirty == clean {
+		return nil
+	}
+	return s.save()
+}
+
 // flushBeforeClose writes what is not written yet before the session's files
 // are released; the caller holds s.mu and has not set s.closed yet.
 func (s *Session) flushBeforeClose() error {
