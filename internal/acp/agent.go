@@ -35,10 +35,16 @@ func startAgent(argv []string, dir string, env []string, stderr io.Writer) (*age
 	// A grandchild that keeps the agent's stderr open must not keep Wait
 	// from reporting that the agent ended.
 	cmd.WaitDelay = 2 * time.Second
-	stdin, err := cmd.StdinPipe()
+	// The agent's stdin is a pipe of the proxy's own too: its write end,
+	// in non-blocking mode as os.Pipe makes it, can be written to once
+	// without waiting (lineWriter.tryFlush). Like exec's StdinPipe, it is
+	// closed when the agent ends (wait), so that a write blocked on a pipe
+	// a process the agent left still holds fails.
+	stdinR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	cmd.Stdin = stdinR
 	// The agent's stdout is a pipe of the proxy's own, not cmd.StdoutPipe:
 	// Wait, which reports the agent's end at once, closes the pipes it made,
 	// and the messages the agent wrote just before it died were lost unread
@@ -46,13 +52,14 @@ func startAgent(argv []string, dir string, env []string, stderr io.Writer) (*age
 	// at the end of the agent's output.
 	stdout, w, err := os.Pipe()
 	if err != nil {
+		_, _ = stdinR.Close(), stdin.Close()
 		return nil, err
 	}
 	cmd.Stdout = w
 	err = cmd.Start()
-	_ = w.Close() // the agent holds its end; EOF comes when it and its children close theirs
+	_, _ = stdinR.Close(), w.Close() // the agent holds its ends; EOF comes when it and its children close theirs
 	if err != nil {
-		_ = stdout.Close()
+		_, _ = stdin.Close(), stdout.Close()
 		return nil, fmt.Errorf("cannot start the agent %q: %w", argv[0], err)
 	}
 	a := &agentProcess{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
@@ -62,6 +69,7 @@ func startAgent(argv []string, dir string, env []string, stderr io.Writer) (*age
 
 func (a *agentProcess) wait() {
 	err := a.cmd.Wait()
+	_ = a.stdin.Close() // as exec's StdinPipe: a write to an agent that ended fails, even if a process it left holds the pipe
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

@@ -126,7 +126,7 @@ func (p *Proxy) deepFromEditor(line []byte, up chan<- *message) {
 		m, err := parseMessage(errorLine(e.id, rpcerr.InvalidRequest,
 			"wavehooks: the editor's answer was refused: "+deepText, nil))
 		if err == nil {
-			up <- m
+			p.queue(up, m)
 		}
 		return
 	case e.method == "" && e.hasID, e.method != "" && !e.hasID:

@@ -5,6 +5,7 @@
 package acp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,6 +52,46 @@ func TestEditorLeavingEndsAnAgentThatStoppedReading(t *testing.T) {
 	require.Equal(t, 0, r.wait())
 	require.Eventually(t, func() bool { return !running(pid) }, waitFor, tick, "the agent %d still runs", pid)
 	require.Equal(t, "prompt_input_exit\n", readFile(t, ended))
+	require.Contains(t, r.stderr.String(), "the editor closed the connection; ending the agent")
+}
+
+// The same with requests the editor's reader handles itself (handleEditor):
+// three of 600 KiB each, more than the pipe to the agent takes, are sent to
+// an agent that reads no more. The reader never waits on that pipe (what
+// it does not take is left to the worker), so it still sees the editor
+// leave, and the agent is ended.
+func TestEditorLeavingEndsAnAgentThatStoppedReadingRequests(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "agent.pid")
+	r := startRig(t, rigOptions{
+		opts: func(o *Options) {
+			o.AgentEnv = append(o.AgentEnv, "AGENT_STOP_READING_AFTER=2", "AGENT_PID_FILE="+pidFile)
+			o.KillGrace = 300 * time.Millisecond
+		},
+	})
+	r.handshake()
+	pid := pidIn(t, pidFile)
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) }) // only if the test failed
+	line := `{"jsonrpc":"2.0","id":"big-%d","method":"_x/big","params":{"text":"` + strings.Repeat("x", 600<<10) + `"}}` + "\n"
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		for i := 0; i < 3; i++ {
+			if _, err := fmt.Fprintf(r.in, line, i); err != nil {
+				return
+			}
+		}
+	}()
+	require.Eventually(t, func() bool {
+		select {
+		case <-sent:
+			return true
+		default:
+			return false
+		}
+	}, waitFor, tick, "the proxy's reader stopped taking the editor's messages")
+	require.Equal(t, 0, r.wait())
+	require.Eventually(t, func() bool { return !running(pid) }, waitFor, tick, "the agent %d still runs", pid)
 	require.Contains(t, r.stderr.String(), "the editor closed the connection; ending the agent")
 }
 

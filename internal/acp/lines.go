@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"syscall"
 )
 
 // DefaultMaxLine bounds one message. ACP has no limit of its own; a message
@@ -108,46 +109,115 @@ func blank(line []byte) bool {
 // buffered is how many bytes of a reader's input are read but not yet returned.
 func (lr *lineReader) buffered() int { return lr.r.Buffered() }
 
-// writeBufferSize is the output buffer of each side: a burst of small
-// messages (streamed text chunks) goes out in a few writes.
-const writeBufferSize = 64 << 10
+// writeHighWater is how much a side may have queued before a writer that
+// may wait (the worker, the agent's reader) waits for the peer to take it:
+// a peer that stops reading holds the proxy back rather than fill its memory.
+const writeHighWater = 8 << 20
 
-// lineWriter writes whole messages to one side. Lines are buffered until
+// keepBuffer is the largest buffer kept for the next flush; a larger one (a
+// 50 MB message) is dropped once written.
+const keepBuffer = 1 << 20
+
+// lineWriter writes whole messages to one side. Lines are queued until
 // flush, which the proxy calls whenever it has nothing more to pass on at
 // once (its input is drained, or a hook is about to run); a line never
-// interleaves with another. After a write fails (the peer is gone) it drops
-// what it is given.
+// interleaves with another. No lock is held while the peer is written to,
+// so that queueing never waits on a slow peer; one flush writes at a time.
+// tryFlush writes without waiting, for the editor's reader, which must
+// never wait on the agent (handleEditor). After a write fails (the peer is
+// gone) it drops what it is given.
 type lineWriter struct {
-	mu     sync.Mutex
-	w      *bufio.Writer
-	broken error
+	w io.Writer
+	// raw is w's descriptor when w is a pipe in non-blocking mode, which
+	// tryFlush can write to once without waiting; nil otherwise.
+	raw syscall.RawConn
+
+	mu      sync.Mutex
+	idle    sync.Cond // signalled when a flush stops writing
+	buf     []byte    // queued, not yet written
+	spare   []byte    // the buffer last written, for reuse
+	writing bool      // a flush is writing buf's former contents, without mu
+	broken  error
 }
 
 func newLineWriter(w io.Writer) *lineWriter {
-	return &lineWriter{w: bufio.NewWriterSize(w, writeBufferSize)}
+	lw := &lineWriter{w: w, raw: nonBlockingConn(w)}
+	lw.idle.L = &lw.mu
+	return lw
 }
 
-// write queues one line (ending in "\n"); it reports false once the peer is gone.
+// write queues one line (ending in "\n"); it reports false once the peer is
+// gone. With writeHighWater queued it waits for the peer (flush).
 func (lw *lineWriter) write(line []byte) bool {
 	lw.mu.Lock()
-	defer lw.mu.Unlock()
 	if lw.broken != nil {
+		lw.mu.Unlock()
 		return false
 	}
-	if _, err := lw.w.Write(line); err != nil {
-		lw.broken = err
-		return false
+	lw.buf = append(lw.buf, line...)
+	full := len(lw.buf) >= writeHighWater
+	lw.mu.Unlock()
+	if full {
+		lw.flush()
 	}
 	return true
 }
 
-// flush sends what is queued.
+// pending is how much is queued.
+func (lw *lineWriter) pending() int {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return len(lw.buf)
+}
+
+// flush sends what is queued, waiting for the peer to take it.
 func (lw *lineWriter) flush() {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	if lw.broken == nil && lw.w.Buffered() > 0 {
-		if err := lw.w.Flush(); err != nil {
+	for lw.writing {
+		lw.idle.Wait()
+	}
+	for len(lw.buf) > 0 && lw.broken == nil {
+		out := lw.buf
+		lw.buf, lw.spare = lw.spare[:0], nil
+		lw.writing = true
+		lw.mu.Unlock()
+		_, err := lw.w.Write(out)
+		lw.mu.Lock()
+		lw.writing = false
+		if err != nil {
 			lw.broken = err
 		}
+		if cap(out) <= keepBuffer && lw.spare == nil {
+			lw.spare = out[:0]
+		}
 	}
+	if lw.broken != nil {
+		lw.buf = nil
+	}
+	lw.idle.Broadcast()
+}
+
+// tryFlush sends what is queued as far as the peer takes it at once, and
+// reports whether nothing is left: false when the peer's pipe is full,
+// another flush is writing, or the peer is not a pipe that can be written
+// to without waiting. The caller leaves the rest to one that may wait.
+func (lw *lineWriter) tryFlush() bool {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.broken != nil || len(lw.buf) == 0 {
+		return true
+	}
+	if lw.writing || lw.raw == nil {
+		return false
+	}
+	n, err := writeOnce(lw.raw, lw.buf)
+	if n > 0 {
+		lw.buf = lw.buf[:copy(lw.buf, lw.buf[n:])]
+	}
+	if err != nil && !errors.Is(err, errWouldBlock) {
+		lw.broken, lw.buf = err, nil
+		return true
+	}
+	return len(lw.buf) == 0
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -151,6 +152,9 @@ type Proxy struct {
 	bridge *bridge
 	// asks are the trust questions waiting for the user (trust.go).
 	asks sync.WaitGroup
+	// editorQueued counts the editor's messages queued for work or in its
+	// hands (handleEditor).
+	editorQueued atomic.Int32
 	// flushes are the transcript writes due after a turn's answer
 	// (flushTranscript); flushMu guards their Add against the Wait at the
 	// end, after which flushesClosed is set and none is scheduled.
