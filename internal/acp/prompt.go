@@ -32,7 +32,9 @@ func (p *Proxy) prompt(m *message) {
 	}
 	st := p.guardState(params.SessionID)
 	p.flushText(st)
-	st.ws.reload() // settings changed since the last prompt apply from this one on
+	if !m.settingsRead {
+		st.ws.reload() // settings changed since the last prompt apply from this one on
+	}
 	ctx := st.ctx()
 	text := promptText(params.Prompt)
 	out, ok := p.fire(ctx, st, event.UserPromptSubmit, "", func(ctx context.Context) (session.Outcome, error) {

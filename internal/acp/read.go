@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
@@ -27,6 +28,27 @@ func (p *Proxy) work(in <-chan *message) {
 // without waiting (handleEditor).
 var flushRest = &message{}
 
+// promptMayWait reports whether a prompt's UserPromptSubmit hooks may run,
+// with its workspace's settings read again if they changed: whether its
+// session is not known yet (opening it may ask for trust) or such a hook is
+// configured. The prompt is marked settingsRead either way, so that prompt
+// does not read them a second time.
+func (p *Proxy) promptMayWait(m *message) bool {
+	var params struct {
+		SessionID string `json:"sessionId"`
+	}
+	if decodeTransient(m.Params, &params) != nil || params.SessionID == "" {
+		return true
+	}
+	st := p.sessionState(params.SessionID)
+	if st == nil {
+		return true
+	}
+	st.ws.reload()
+	m.settingsRead = true
+	return st.ws.Engine.MayRun(event.Input{Event: event.UserPromptSubmit})
+}
+
 // queue hands one of the editor's messages (or flushRest) to work.
 func (p *Proxy) queue(up chan<- *message, m *message) {
 	p.editorQueued.Add(1)
@@ -39,7 +61,7 @@ const inlineMax = 1 << 20
 
 // handleEditor handles one of the editor's messages on the reader's own
 // goroutine when work has nothing queued or in hand and the message cannot
-// wait: not a prompt (its UserPromptSubmit hooks run), not a large message,
+// wait: not a prompt whose UserPromptSubmit hooks may run, not a large message,
 // and not while a side has not taken what it was sent. The order is kept,
 // since only the reader queues, and the message does not pay for waking
 // another goroutine (30–45 µs, BenchmarkForwarding's ping). The reader
@@ -47,7 +69,7 @@ const inlineMax = 1 << 20
 // left to work, which may wait, so the reader still sees a session/cancel
 // and the editor's end at once.
 func (p *Proxy) handleEditor(up chan<- *message, m *message, lr *lineReader) {
-	if p.editorQueued.Load() > 0 || (m.isRequest() && m.Method == methodSessionPrompt) || len(m.line) > inlineMax ||
+	if p.editorQueued.Load() > 0 || (m.isRequest() && m.Method == methodSessionPrompt && p.promptMayWait(m)) || len(m.line) > inlineMax ||
 		p.editorOut.pending() > inlineMax || p.agentIn.pending() > inlineMax {
 		p.queue(up, m)
 		return

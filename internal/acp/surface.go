@@ -23,7 +23,9 @@ import (
 // something (a deny, a prompt not sent).
 func (p *Proxy) fire(ctx context.Context, st *sessState, ev event.Event, matchValue string,
 	f func(context.Context) (session.Outcome, error)) (session.Outcome, bool) {
-	p.flush() // what came before the event reaches its side before the hooks take their time
+	if ev.UsesMatcher() || st.ws.Engine.MayRun(event.Input{Event: ev}) {
+		p.flush() // what came before the event reaches its side before the hooks take their time
+	}
 	out, err := f(ctx)
 	var invalid *flow.InvalidError
 	if err != nil && !errors.As(err, &invalid) {

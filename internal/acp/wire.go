@@ -42,6 +42,9 @@ type message struct {
 	// passed: the message was passed on, changed, answered or taken by the
 	// proxy (set by the worker that handles it).
 	passed bool
+	// settingsRead: a prompt's workspace settings were read again for it
+	// already (promptMayWait).
+	settingsRead bool
 
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
