@@ -209,6 +209,24 @@ func bridgeDeny(reason string) acpmsg.BridgeAnswer {
 
 func ptr[T any](v T) *T { return &v }
 
+// bridgedTool is the session and the tool call a bridged PreToolUse is
+// about, with the tool's name and input as the agent's own hook gave them.
+// A session the proxy has not seen start (one the adapter forked, say) gets
+// its state and hooks, as at a permission request.
+func (p *Proxy) bridgedTool(in *acpmsg.BridgeInput) (*sessState, *toolState) {
+	st := p.guardState(in.SessionID)
+	t := st.tool(in.ToolUseID)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if t.metaName == "" {
+		t.metaName = in.ToolName
+	}
+	if isNull(t.rawInput) {
+		t.rawInput = in.ToolInput
+	}
+	return st, t
+}
+
 // bridgePreToolUse runs the user's PreToolUse hooks for a tool call Claude
 // Code is about to make, through the session package as at a permission
 // request, and makes Claude Code's answer: deny (also when the hooks could
@@ -223,18 +241,7 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 	if in.SessionID == "" {
 		return bridgeDeny("the hook input names no session, so wavehooks' PreToolUse hooks cannot run; the tool is not allowed")
 	}
-	// A session the proxy has not seen start (one the adapter forked, say)
-	// gets its state and hooks, as at a permission request.
-	st := p.guardState(in.SessionID)
-	t := st.tool(in.ToolUseID)
-	st.mu.Lock()
-	if t.metaName == "" {
-		t.metaName = in.ToolName
-	}
-	if isNull(t.rawInput) {
-		t.rawInput = in.ToolInput
-	}
-	st.mu.Unlock()
+	st, t := p.bridgedTool(in)
 	ctx := st.ctx()
 	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput)
 	var answer acpmsg.BridgeAnswer // set by a deny

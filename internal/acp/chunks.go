@@ -59,9 +59,16 @@ func (p *Proxy) recordTextChunk(m *message) {
 	if st == nil || c.Params.Update.Content.Type != "text" {
 		return
 	}
+	p.recordText(st, c.Params.Update.MessageID, c.Params.Update.Content.Text)
+}
+
+// recordText gathers a streamed chunk of the agent's text for the
+// transcript, per messageId; the message before it is recorded when the id
+// changes.
+func (p *Proxy) recordText(st *sessState, messageID *string, text string) {
 	msgID := ""
-	if c.Params.Update.MessageID != nil {
-		msgID = *c.Params.Update.MessageID
+	if messageID != nil {
+		msgID = *messageID
 	}
-	p.saveText(st, st.addText(msgID, c.Params.Update.Content.Text))
+	p.saveText(st, st.addText(msgID, text))
 }

@@ -145,15 +145,8 @@ func (p *Proxy) codexPreToolUse(in *acpmsg.BridgeInput) []byte {
 		return mustRaw(bridgeDeny(fmt.Sprintf("wavehooks' hook bridge got %q for tool %q (id %q, session %q); "+
 			"it only answers PreToolUse for a named tool call of a session", in.Event, in.ToolName, in.ToolUseID, in.SessionID)))
 	}
-	st := p.guardState(in.SessionID)
-	t := st.tool(in.ToolUseID)
+	st, t := p.bridgedTool(in)
 	st.mu.Lock()
-	if t.metaName == "" {
-		t.metaName = in.ToolName
-	}
-	if isNull(t.rawInput) {
-		t.rawInput = in.ToolInput
-	}
 	if t.title == "" { // Codex shows the tool call only after its hooks
 		t.title = in.ToolName
 		var cmd struct {

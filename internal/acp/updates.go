@@ -41,11 +41,7 @@ func (p *Proxy) sessionUpdate(m *message) {
 		if decodeTransient(head.Content, c) != nil || c.Type != "text" {
 			return
 		}
-		msgID := ""
-		if head.MessageID != nil {
-			msgID = *head.MessageID
-		}
-		p.saveText(st, st.addText(msgID, c.Text))
+		p.recordText(st, head.MessageID, c.Text)
 	case acpmsg.UpdateToolCall, acpmsg.UpdateToolCallUpdate:
 		var tool acpmsg.ToolCallNotification
 		if decode(m.Params, &tool) != nil || tool.Update.ToolCallID == "" {

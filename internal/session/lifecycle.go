@@ -77,7 +77,7 @@ func (r hookReaders) Enter() {
 	// A failed write leaves the file as last written, whole (never half a
 	// write); the session writes it whole at its next save or Flush, which
 	// reports the error.
-	_ = r.s.flushBeforeHooks()
+	_ = r.s.saveDeferred()
 	r.s.readers.Add(1)
 	r.s.mu.Unlock()
 }

@@ -128,7 +128,7 @@ func (s *Session) closeFiles() error {
 		s.mu.Unlock()
 		return nil
 	}
-	ferr := s.flushBeforeClose()
+	ferr := s.saveDeferred()
 	s.closed = true
 	stamps, err := s.releaseFiles()
 	err = errors.Join(ferr, err)
@@ -200,7 +200,7 @@ func (s *Session) closeIfIdle() error {
 		st.mu.Unlock()
 		return nil
 	}
-	ferr := s.flushBeforeClose()
+	ferr := s.saveDeferred()
 	s.closed = true
 	// The stamps are remembered before the session leaves the store, under
 	// the store's lock: a watcher event for the session's own last write
@@ -485,19 +485,11 @@ func (s *Session) Flush() error {
 	return s.save()
 }
 
-// flushBeforeHooks writes what is not written yet before hook processes
-// start (hookReaders.Enter); the caller holds s.mu.
-func (s *Session) flushBeforeHooks() error {
+// saveDeferred writes what Options.SaveBeforeHooks kept unwritten, before
+// hook processes start (hookReaders.Enter) and before the session's files
+// are released; the caller holds s.mu.
+func (s *Session) saveDeferred() error {
 	if !s.store.saveBeforeHooks || s.closed || s.conv.dirty == clean {
-		return nil
-	}
-	return s.save()
-}
-
-// flushBeforeClose writes what is not written yet before the session's files
-// are released; the caller holds s.mu and has not set s.closed yet.
-func (s *Session) flushBeforeClose() error {
-	if !s.store.saveBeforeHooks || s.conv.dirty == clean {
 		return nil
 	}
 	return s.save()
