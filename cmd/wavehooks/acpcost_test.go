@@ -31,18 +31,7 @@ func startACP(b *testing.B, bin, agent, home, project, script string) *acpClient
 	b.Helper()
 	cmd := exec.Command(bin, "acp", "--wave-home", home, "--project", project, "--", agent)
 	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+script, "HOME="+b.TempDir(), "WAVE_MANAGED_SETTINGS="+filepath.Join(b.TempDir(), "none.json"))
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	in, out := startPiped(b, cmd)
 	c := &acpClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}
 	b.Cleanup(func() { _ = in.Close(); _ = cmd.Wait() })
 	c.send(b, "initialize", `{"protocolVersion":1,"clientCapabilities":{}}`)

@@ -51,18 +51,7 @@ func startLSP(b *testing.B, bin, home, project string) *lspClient {
 	b.Helper()
 	cmd := exec.Command(bin, "serve", "--stdio", "--wave-home", home, "--log-level", "error")
 	cmd.Env = append(os.Environ(), "WAVE_HOME="+home)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	in, out := startPiped(b, cmd)
 	c := &lspClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10)}
 	b.Cleanup(func() {
 		_ = in.Close()

@@ -34,18 +34,7 @@ func startRawServe(tb testing.TB, bin, home, project string) *rawServe {
 	cmd := exec.Command(bin, "serve", "--wave-home", home, "--log-level", "error")
 	cmd.Dir = project
 	cmd.Env = append(os.Environ(), "HOME="+home)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
+	in, out := startPiped(tb, cmd)
 	s := &rawServe{tb: tb, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
 	tb.Cleanup(s.stop)
 	s.call("initialize", []byte(`{"processId":null,"rootUri":"file://`+project+`","capabilities":{}}`))

@@ -60,18 +60,7 @@ func startClient(b *testing.B, home string) *nodeClient {
 	root := b.TempDir()
 	cmd := exec.Command("node", script, bin)
 	cmd.Dir = filepath.Dir(script)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	in, out := startPiped(b, cmd)
 	c := &nodeClient{cmd: cmd, in: in, out: bufio.NewScanner(out)}
 	c.out.Buffer(make([]byte, 1<<20), 1<<26)
 	b.Cleanup(func() {

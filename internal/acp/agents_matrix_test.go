@@ -186,19 +186,9 @@ func (r *rig) toolFailure(tool string) string {
 // session that contain s.
 func (r *rig) sessionMessages(sess, s string) []string {
 	var out []string
-	for _, m := range r.noted(methodSessionUpdate) {
-		var p struct {
-			SessionID string `json:"sessionId"`
-			Update    struct {
-				SessionUpdate string `json:"sessionUpdate"`
-				Content       struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"update"`
-		}
-		if json.Unmarshal(m.Params, &p) == nil && p.SessionID == sess && p.Update.SessionUpdate == "agent_message_chunk" &&
-			strings.Contains(p.Update.Content.Text, "[wavehooks]") && strings.Contains(p.Update.Content.Text, s) {
-			out = append(out, p.Update.Content.Text)
+	for _, u := range r.editorUpdates(sess, "agent_message_chunk") {
+		if text := u.text(); strings.Contains(text, "[wavehooks]") && strings.Contains(text, s) {
+			out = append(out, text)
 		}
 	}
 	return out
@@ -464,16 +454,8 @@ func sessionModes(t *testing.T, r *rig) (initial string, offered []string) {
 // kind ("tool_call", …) the editor got.
 func (r *rig) sessionUpdates(sess, kind string) []string {
 	var out []string
-	for _, m := range r.noted(methodSessionUpdate) {
-		var p struct {
-			SessionID string `json:"sessionId"`
-			Update    struct {
-				SessionUpdate string `json:"sessionUpdate"`
-			} `json:"update"`
-		}
-		if json.Unmarshal(m.Params, &p) == nil && p.SessionID == sess && p.Update.SessionUpdate == kind {
-			out = append(out, m.Line)
-		}
+	for _, u := range r.editorUpdates(sess, kind) {
+		out = append(out, u.line)
 	}
 	return out
 }

@@ -3,10 +3,8 @@
 package acp
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,24 +71,12 @@ func TestBridgeEndToEndWithScriptedAgent(t *testing.T) {
 		t.Helper()
 		in := mustRaw(map[string]any{"hook_event_name": "PreToolUse", "session_id": sess, "tool_name": "Bash",
 			"tool_input": map[string]any{"command": shell}, "tool_use_id": toolUseID, "cwd": project})
-		c := exec.Command("sh", "-c", command)
-		c.Stdin = bytes.NewReader(in)
-		var stderr bytes.Buffer
-		c.Stderr = &stderr
-		type result struct {
-			out []byte
-			err error
-		}
-		done := make(chan result, 1)
-		go func() {
-			out, err := c.Output()
-			done <- result{out, err}
-		}()
+		done := runCommand(command, in)
 		if tellsEditor {
 			require.NotNil(t, r.read(), "the proxy told the editor something")
 		}
 		res := <-done
-		require.NoError(t, res.err, "stderr: %s", stderr.String())
+		require.NoError(t, res.err, "stderr: %s", res.stderr)
 		var answer struct {
 			Specific map[string]any `json:"hookSpecificOutput"`
 		}

@@ -3,10 +3,8 @@
 package acp
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -65,19 +63,7 @@ func TestCodexBridgeWithScriptedAgent(t *testing.T) {
 		in := mustRaw(map[string]any{"session_id": sess, "turn_id": "turn-1", "cwd": project, "hook_event_name": "PreToolUse",
 			"model": "gpt-5-codex", "permission_mode": "bypassPermissions", "tool_name": "Bash",
 			"tool_input": map[string]any{"command": shell}, "tool_use_id": toolUseID})
-		c := exec.Command("sh", "-c", command)
-		c.Stdin = bytes.NewReader(in)
-		var stderr bytes.Buffer
-		c.Stderr = &stderr
-		type result struct {
-			out []byte
-			err error
-		}
-		done := make(chan result, 1)
-		go func() {
-			out, err := c.Output()
-			done <- result{out, err}
-		}()
+		done := runCommand(command, in)
 		for until != "" {
 			msg := r.read()
 			require.NotNil(t, msg)
@@ -86,7 +72,7 @@ func TestCodexBridgeWithScriptedAgent(t *testing.T) {
 			}
 		}
 		res := <-done
-		require.NoError(t, res.err, "stderr: %s", stderr.String())
+		require.NoError(t, res.err, "stderr: %s", res.stderr)
 		return string(res.out)
 	}
 

@@ -5,7 +5,6 @@ package acp
 import (
 	"bytes"
 	"encoding/json"
-	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -66,24 +65,11 @@ esac`)
 	for i, shell := range []string{"deny", "ask-empty", "ask", "allow", "none", "stop"} {
 		in := mustRaw(map[string]any{"hook_event_name": "PreToolUse", "session_id": sess, "tool_name": "Bash",
 			"tool_input": map[string]any{"command": shell}, "tool_use_id": "toolu_" + itoa(i), "cwd": r.project})
-		c := exec.Command("sh", "-c", command)
-		c.Stdin = bytes.NewReader(in)
-		var stderr bytes.Buffer
-		c.Stderr = &stderr
-		type result struct {
-			out []byte
-			err error
-		}
-		ran := make(chan result, 1)
-		go func() {
-			out, err := c.Output()
-			ran <- result{out, err}
-		}()
+		ran := runCommand(command, in)
 		res := <-ran
-		out, err := res.out, res.err
-		require.NoError(t, err, "stderr: %s", stderr.String())
+		require.NoError(t, res.err, "stderr: %s", res.stderr)
 		got.WriteString("# " + shell + "\n")
-		got.Write(out)
+		got.Write(res.out)
 		got.WriteString("\n")
 	}
 	r.closeEditor()

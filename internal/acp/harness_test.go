@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -496,4 +497,65 @@ func (r *rig) newSession() (string, map[string]any) {
 	var out map[string]any
 	require.NoError(r.t, json.Unmarshal(res.Result, &out))
 	return out["sessionId"].(string), out
+}
+
+// commandRun is what runCommand's command did.
+type commandRun struct {
+	out    []byte
+	stderr string
+	err    error
+}
+
+// runCommand runs `sh -c command` with stdin in the background, as an
+// agent runs the hook the proxy gave it (the bridge's wavehooks acp-hook),
+// while the test goes on reading what the proxy tells the editor.
+func runCommand(command string, stdin []byte) <-chan commandRun {
+	c := exec.Command("sh", "-c", command)
+	c.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	done := make(chan commandRun, 1)
+	go func() {
+		out, err := c.Output()
+		done <- commandRun{out, stderr.String(), err}
+	}()
+	return done
+}
+
+// editorUpdate is a session/update the editor got, as the tests read it.
+type editorUpdate struct {
+	line      string
+	SessionID string `json:"sessionId"`
+	Update    struct {
+		SessionUpdate string          `json:"sessionUpdate"`
+		Content       json.RawMessage `json:"content"`
+		Meta          struct {
+			Wavehooks struct {
+				Notice bool   `json:"notice"`
+				Level  string `json:"level"`
+			} `json:"wavehooks"`
+		} `json:"_meta"`
+	} `json:"update"`
+}
+
+// text is a text chunk's text ("" for other content).
+func (u *editorUpdate) text() string {
+	var c struct {
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(u.Update.Content, &c)
+	return c.Text
+}
+
+// editorUpdates are the session/update notifications of one session and
+// kind the editor got, in order.
+func (r *rig) editorUpdates(sess, kind string) []editorUpdate {
+	var out []editorUpdate
+	for _, m := range r.noted(methodSessionUpdate) {
+		u := editorUpdate{line: m.Line}
+		if json.Unmarshal(m.Params, &u) == nil && u.SessionID == sess && u.Update.SessionUpdate == kind {
+			out = append(out, u)
+		}
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package acp
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,28 +12,12 @@ import (
 // no hook could see it, as the editor got them.
 func (r *rig) unseenNotices(sess string) []string {
 	var out []string
-	for _, m := range r.noted(methodSessionUpdate) {
-		var p struct {
-			SessionID string `json:"sessionId"`
-			Update    struct {
-				SessionUpdate string `json:"sessionUpdate"`
-				Content       struct {
-					Text string `json:"text"`
-				} `json:"content"`
-				Meta struct {
-					Wavehooks struct {
-						Notice bool   `json:"notice"`
-						Level  string `json:"level"`
-					} `json:"wavehooks"`
-				} `json:"_meta"`
-			} `json:"update"`
-		}
-		if json.Unmarshal(m.Params, &p) == nil && p.SessionID == sess && p.Update.SessionUpdate == "agent_message_chunk" &&
-			strings.Contains(p.Update.Content.Text, "ran without a permission request") {
-			if p.Update.Meta.Wavehooks.Notice && p.Update.Meta.Wavehooks.Level == "warning" {
-				out = append(out, p.Update.Content.Text)
+	for _, u := range r.editorUpdates(sess, "agent_message_chunk") {
+		if text := u.text(); strings.Contains(text, "ran without a permission request") {
+			if u.Update.Meta.Wavehooks.Notice && u.Update.Meta.Wavehooks.Level == "warning" {
+				out = append(out, text)
 			} else {
-				out = append(out, "NOT MARKED AS A NOTICE: "+p.Update.Content.Text)
+				out = append(out, "NOT MARKED AS A NOTICE: "+text)
 			}
 		}
 	}
