@@ -174,17 +174,17 @@ func (p *demoPlayer) play(ctx context.Context, st demoStep) error {
 			fmt.Fprintf(p.out, "   ? a hook asks the user: %s → the user answers %q\n", req.Reason, st.Answer)
 			return st.Answer == "allow"
 		}
-		out, err := p.sess.PreToolUse(ctx, tool.ID, tool.Name, tool.Input, ask)
+		out, err := p.sess.PreToolUse(ctx, tool.Tool().ID, tool.Tool().Name, tool.Tool().Input, ask)
 		if err := p.show(out, err); err != nil {
 			return err
 		}
-		fmt.Fprintf(p.out, "   → %s %s", tool.Name, out.Permission)
+		fmt.Fprintf(p.out, "   → %s %s", tool.Tool().Name, out.Permission)
 		if out.Reason != "" {
 			fmt.Fprintf(p.out, ": %s", out.Reason)
 		}
 		fmt.Fprintln(p.out)
 		if len(st.PostToolUse) > 0 && out.Permission == "allow" {
-			if err := p.show(p.sess.PostToolUse(ctx, tool.ID, tool.Name, out.ToolInput, st.PostToolUse)); err != nil {
+			if err := p.show(p.sess.PostToolUse(ctx, tool.Tool().ID, tool.Tool().Name, out.ToolInput, st.PostToolUse)); err != nil {
 				return err
 			}
 		}
@@ -219,7 +219,7 @@ func (p *demoPlayer) show(out session.Outcome, err error) error {
 
 func findTool(blocks []session.Block, id string) (session.Block, bool) {
 	for _, b := range blocks {
-		if b.Type == session.BlockTool && b.ID == id {
+		if b.Type == session.BlockTool && b.Tool().ID == id {
 			return b, true
 		}
 	}
@@ -233,20 +233,20 @@ func renderBlock(b session.Block) string {
 		return oneLine(b.Content)
 	case session.BlockTool:
 		var in bytes.Buffer
-		if json.Compact(&in, b.Input) != nil {
-			in.Write(b.Input)
+		if json.Compact(&in, b.Tool().Input) != nil {
+			in.Write(b.Tool().Input)
 		}
-		s := fmt.Sprintf("[tool %s %s]", b.Name, oneLine(in.String()))
-		if b.Success != nil {
+		s := fmt.Sprintf("[tool %s %s]", b.Tool().Name, oneLine(in.String()))
+		if b.Tool().Success != nil {
 			state := "ok"
-			if !*b.Success {
+			if !*b.Tool().Success {
 				state = "failed"
 			}
-			s += fmt.Sprintf(" → %s: %s", state, oneLine(b.Result))
+			s += fmt.Sprintf(" → %s: %s", state, oneLine(b.Tool().Result))
 		}
 		return s
 	case session.BlockHook:
-		return fmt.Sprintf("[hook:%s] %s", b.HookEvent, oneLine(b.Content))
+		return fmt.Sprintf("[hook:%s] %s", b.Hook().Event, oneLine(b.Content))
 	case session.BlockWarn:
 		return "[warn] " + oneLine(b.Content)
 	case session.BlockError:

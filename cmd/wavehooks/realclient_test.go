@@ -198,8 +198,7 @@ func writeSession(b *testing.B, home, id string, n, text int) (path string, size
 			b.Fatal(err)
 		}
 		blocks := []session.Block{{Type: session.BlockText, Content: words},
-			{Type: session.BlockTool, ID: fmt.Sprintf("toolu_old_%d", i), Name: "Read",
-				Input: json.RawMessage(`{"file_path":"/src/main.go"}`), Result: "package main\n\nfunc main() {}", Success: &ok}}
+			session.ToolBlock(session.Tool{ID: fmt.Sprintf("toolu_old_%d", i), Name: "Read", Input: json.RawMessage(`{"file_path":"/src/main.go"}`), Result: "package main\n\nfunc main() {}", Success: &ok})}
 		if err := s.AddAssistantMessage(blocks); err != nil {
 			b.Fatal(err)
 		}

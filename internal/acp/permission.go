@@ -330,25 +330,22 @@ func (p *Proxy) editorAnswered(call *agentCall, m *message) {
 		st.mu.Lock()
 		t.denied = true
 		st.mu.Unlock()
-		p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
-			Result: result, Success: boolPtr(false), Error: "User denied tool execution"})
+		p.saveTool(st, session.ToolBlock(session.Tool{ID: t.id, Name: name, Input: input, Result: result, Success: boolPtr(false), Error: "User denied tool execution"}))
 	default: // a file or terminal operation
 		if m.Error != nil {
 			var e acpmsg.Error
 			_ = decode(m.Error, &e)
-			p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
-				Result: "the editor answered " + call.method + " with an error: " + e.Message, Success: boolPtr(false)})
+			p.saveTool(st, session.ToolBlock(session.Tool{ID: t.id, Name: name, Input: input, Result: "the editor answered " + call.method + " with an error: " + e.Message, Success: boolPtr(false)}))
 			return
 		}
-		p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
-			Result: "the editor carried out " + call.method, Success: boolPtr(true)})
+		p.saveTool(st, session.ToolBlock(session.Tool{ID: t.id, Name: name, Input: input, Result: "the editor carried out " + call.method, Success: boolPtr(true)}))
 	}
 }
 
 // saveTool records a tool block's new state in the transcript.
 func (p *Proxy) saveTool(st *sessState, b session.Block) {
 	if err := st.session().AddAssistantMessage([]session.Block{b}); err != nil {
-		p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", b.Name, "err", err)
+		p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", b.Tool().Name, "err", err)
 	}
 }
 

@@ -79,7 +79,7 @@ func (p *Proxy) toolUpdate(st *sessState, u *acpmsg.ToolCallUpdate, isNew bool) 
 		if text := st.takeText(); text != "" {
 			blocks = append(blocks, session.Block{Type: session.BlockText, Content: text})
 		}
-		blocks = append(blocks, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input})
+		blocks = append(blocks, session.ToolBlock(session.Tool{ID: t.id, Name: name, Input: input}))
 		if err := st.session().AddAssistantMessage(blocks); err != nil {
 			p.log.Warn("a tool call could not be recorded", "session", st.acpID, "tool", name, "err", err)
 		}
@@ -120,8 +120,7 @@ func (p *Proxy) toolFinished(st *sessState, t *toolState, name string, input jso
 		})
 	} else {
 		ev = event.PostToolUseFailure
-		p.saveTool(st, session.Block{Type: session.BlockTool, ID: t.id, Name: name, Input: input,
-			Result: failure, Success: boolPtr(false)})
+		p.saveTool(st, session.ToolBlock(session.Tool{ID: t.id, Name: name, Input: input, Result: failure, Success: boolPtr(false)}))
 		out, ok = p.fire(ctx, st, ev, name, func(ctx context.Context) (session.Outcome, error) {
 			return st.session().RunHooks(ctx, event.Input{Event: ev, ToolName: name, ToolInput: input, ToolUseID: t.id,
 				Extra: map[string]json.RawMessage{"error": mustRaw(failure)}}, nil)

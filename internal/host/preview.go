@@ -25,8 +25,9 @@ func Preview(ctx context.Context, in event.Input, res hooks.Result) (any, error)
 	}
 	if applied.ToolUseID != in.ToolUseID {
 		for i := range out.Blocks {
-			if out.Blocks[i].ID == previewToolUseID {
-				out.Blocks[i].ID = "" // the input named no id: print none
+			if t := out.Blocks[i].Tool(); t.ID == previewToolUseID {
+				t.ID = "" // the input named no id: print none
+				out.Blocks[i].SetTool(t)
 			}
 		}
 	}

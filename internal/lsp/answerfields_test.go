@@ -46,8 +46,8 @@ func TestAnswerFieldsOnTheWire(t *testing.T) {
 	require.NoError(t, e.call("wave/getSession", map[string]any{"sessionId": sid}, &got))
 	tool := findTool(got.Messages, "toolu_d")
 	require.NotNil(t, tool)
-	require.Empty(t, tool.Result, "the deferred call stays pending")
-	require.Nil(t, tool.Success)
+	require.Empty(t, tool.Tool().Result, "the deferred call stays pending")
+	require.Nil(t, tool.Tool().Success)
 	require.NotContains(t, mustJSON(got.Messages), `"ctx"`, "additionalContext is ignored for defer")
 
 	decide("allow") // the host resumes the call: its hooks decide anew
@@ -79,7 +79,7 @@ func TestAnswerFieldsOnTheWire(t *testing.T) {
 func findTool(msgs []lsp.Message, id string) *lsp.Block {
 	for i := range msgs {
 		for j := range msgs[i].Blocks {
-			if b := &msgs[i].Blocks[j]; b.ID == id {
+			if b := &msgs[i].Blocks[j]; b.Tool().ID == id {
 				return b
 			}
 		}

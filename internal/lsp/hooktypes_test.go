@@ -304,9 +304,9 @@ func TestAsyncHooksOutputThroughTheServer(t *testing.T) {
 		}
 	}
 	require.Len(t, delivered, 1)
-	require.Equal(t, "PostToolUse", delivered[0].HookEvent)
+	require.Equal(t, "PostToolUse", delivered[0].Hook().Event)
 	require.Equal(t, "lint: 2 warnings in a.go", delivered[0].Content)
-	require.Equal(t, true, delivered[0].Metadata["async"])
+	require.Equal(t, true, delivered[0].Hook().Metadata["async"])
 	require.Equal(t, []any{"lint: 2 warnings in a.go"}, next["additionalContext"])
 	again := e.mustCall("wave/stop", map[string]any{"sessionId": sid})
 	require.NotContains(t, mustJSON(again["blocks"]), "lint: 2 warnings", "delivered once")

@@ -234,10 +234,10 @@ func requireLoadConversation(t *testing.T, k int, msgs []session.Message) {
 		tool := asst.Blocks[1]
 		name, _ := loadTool(i)
 		require.Equal(t, session.BlockTool, tool.Type)
-		require.Equal(t, name, tool.Name)
-		require.Contains(t, tool.Result, fmt.Sprintf("result %d", i))
-		require.NotNil(t, tool.Success)
-		require.True(t, *tool.Success)
+		require.Equal(t, name, tool.Tool().Name)
+		require.Contains(t, tool.Tool().Result, fmt.Sprintf("result %d", i))
+		require.NotNil(t, tool.Tool().Success)
+		require.True(t, *tool.Tool().Success)
 	}
 }
 

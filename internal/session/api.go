@@ -183,21 +183,21 @@ func apiContent(m *Message) (own, results []APIBlock) {
 			}
 		case BlockHook:
 			if strings.TrimSpace(b.Content) != "" {
-				own = append(own, APIBlock{Type: "text", Text: hookPrefix + b.HookEvent + "] " + b.Content})
+				own = append(own, APIBlock{Type: "text", Text: hookPrefix + b.Hook().Event + "] " + b.Content})
 			}
 		case BlockWarn:
 			// For the user only, like error blocks: a hook's systemMessage and
 			// wavehooks' own notes never reach the model (Claude Code shows
 			// systemMessage to the user alone; docs/parity.md).
 		case BlockTool:
-			own = append(own, APIBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: b.Input})
+			own = append(own, APIBlock{Type: "tool_use", ID: b.Tool().ID, Name: b.Tool().Name, Input: b.Tool().Input})
 			if b.hasResult() {
-				content := b.Result
+				content := b.Tool().Result
 				if content == "" {
-					content = b.Error
+					content = b.Tool().Error
 				}
-				failed := b.Success != nil && !*b.Success || b.Success == nil && b.Error != ""
-				results = append(results, APIBlock{Type: "tool_result", ToolUseID: b.ID, Content: content, IsError: failed})
+				failed := b.Tool().Success != nil && !*b.Tool().Success || b.Tool().Success == nil && b.Tool().Error != ""
+				results = append(results, APIBlock{Type: "tool_result", ToolUseID: b.Tool().ID, Content: content, IsError: failed})
 			}
 		}
 	}
@@ -233,7 +233,7 @@ func appendFromAPI(msgs []Message, am *APIMessage) []Message {
 		case "text":
 			out = append(out, blockFromText(ab.Text))
 		case "tool_use":
-			out = append(out, Block{Type: BlockTool, ID: ab.ID, Name: ab.Name, Input: ab.Input})
+			out = append(out, ToolBlock(Tool{ID: ab.ID, Name: ab.Name, Input: ab.Input}))
 		case "tool_result":
 			if !setToolResult(msgs, out, ab) {
 				out = append(out, Block{Type: BlockText, Content: ab.Content})
@@ -252,7 +252,7 @@ func blockFromText(t string) Block {
 	}
 	if rest, ok := strings.CutPrefix(t, hookPrefix); ok {
 		if ev, content, ok := strings.Cut(rest, "] "); ok && !strings.ContainsAny(ev, " ]\n") {
-			return Block{Type: BlockHook, HookEvent: ev, Content: content}
+			return Block{Type: BlockHook, Content: content}.WithHook(Hook{Event: ev})
 		}
 	}
 	return Block{Type: BlockText, Content: t}
@@ -261,10 +261,12 @@ func blockFromText(t string) Block {
 // setToolResult puts a tool_result on the tool block it answers.
 func setToolResult(msgs []Message, cur []Block, ab APIBlock) bool {
 	set := func(b *Block) bool {
-		if b.Type != BlockTool || b.ID != ab.ToolUseID {
+		if b.Type != BlockTool || b.Tool().ID != ab.ToolUseID {
 			return false
 		}
-		b.Result, b.Success = ab.Content, boolPtr(!ab.IsError)
+		t := b.Tool()
+		t.Result, t.Success = ab.Content, boolPtr(!ab.IsError)
+		b.SetTool(t)
 		return true
 	}
 	for i := len(cur) - 1; i >= 0; i-- {

@@ -17,7 +17,7 @@ func TestToAPI(t *testing.T) {
 	}{{
 		name: "a single text is a string, hook blocks are labelled, warn and error blocks left out",
 		msgs: []Message{
-			{Role: RoleUser, Blocks: []Block{{Type: BlockHook, HookEvent: "SessionStart", Content: "repo uses Go"}}},
+			{Role: RoleUser, Blocks: []Block{Block{Type: BlockHook, Content: "repo uses Go"}.WithHook(Hook{Event: "SessionStart"})}},
 			{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: "hi"}}},
 			{Role: RoleAssistant, Blocks: []Block{{Type: BlockError, Content: "hook crashed"}}},
 			{Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Content: "hello"}, {Type: BlockWarn, Content: "slow hook"}}},
@@ -29,9 +29,9 @@ func TestToAPI(t *testing.T) {
 		msgs: []Message{
 			{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: "list"}}},
 			{Role: RoleAssistant, Blocks: []Block{
-				{Type: BlockTool, ID: "t1", Name: "Bash", Input: input, Result: "a.go", Success: boolPtr(true)},
-				{Type: BlockTool, ID: "t2", Name: "Bash", Result: "denied", Success: boolPtr(false), Error: flow.HookBlockedTool},
-				{Type: BlockTool, ID: "t3", Name: "Bash", Input: input}, // still running: no result yet
+				ToolBlock(Tool{ID: "t1", Name: "Bash", Input: input, Result: "a.go", Success: boolPtr(true)}),
+				ToolBlock(Tool{ID: "t2", Name: "Bash", Result: "denied", Success: boolPtr(false), Error: flow.HookBlockedTool}),
+				ToolBlock(Tool{ID: "t3", Name: "Bash", Input: input}), // still running: no result yet
 			}},
 			{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: "feedback"}}},
 		},
@@ -75,8 +75,7 @@ func TestFromAPIReadsForeignShapes(t *testing.T) {
 			{"type":"tool_result","tool_use_id":"unknown","content":"orphan"}]},
 		{"role":"user","content":"[Warning] not really a warning"}]`), &api))
 	require.Equal(t, []Message{
-		{Role: RoleAssistant, Blocks: []Block{{Type: BlockTool, ID: "t1", Name: "Read", Input: json.RawMessage(`{"file_path":"x"}`),
-			Result: "line 1\nline 2", Success: boolPtr(true)}}},
+		{Role: RoleAssistant, Blocks: []Block{ToolBlock(Tool{ID: "t1", Name: "Read", Input: json.RawMessage(`{"file_path":"x"}`), Result: "line 1\nline 2", Success: boolPtr(true)})}},
 		{Role: RoleUser, Blocks: []Block{{Type: BlockText, Content: "orphan"}}},
 		{Role: RoleUser, Blocks: []Block{{Type: BlockWarn, Content: "not really a warning"}}},
 	}, FromAPI(api))

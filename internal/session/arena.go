@@ -1,26 +1,34 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 	"unsafe"
 )
 
-// msgArena holds the blocks and the short strings of the messages a load
-// decodes, packed into large shared chunks (docs/performance.md, "Resume and
-// memory"). Decoded one by one, each message's block list and each string is
-// an allocation of its own, rounded up to the allocator's next size class:
-// for a long session of small messages that rounding, and the garbage it
-// leaves, is a good part of its memory.
+// msgArena holds the blocks, the tool calls and the short strings of the
+// messages a load decodes, packed into large shared chunks
+// (docs/performance.md, "Resume and memory"). Decoded one by one, each
+// message's block list, each tool call and each string is an allocation of
+// its own, rounded up to the allocator's next size class: for a long session
+// of small messages that rounding, and the garbage it leaves, is a good part
+// of its memory.
 //
 // Sharing is safe because nothing is ever written into the arena after it
 // was handed out: strings are immutable, a message's blocks are a slice whose
-// capacity ends where they end (an append copies them elsewhere), and a
-// block changed in place (a tool's result) is that message's own. Block.Input
-// and Block.Success are never changed in place (see Message.clone).
+// capacity ends where they end (an append copies them elsewhere), a block
+// changed in place (a tool's result) is that message's own, and a block's
+// Tool is replaced, never written through (Block.SetTool).
 type msgArena struct {
 	blocks []Block
+	tools  []Tool
 	bytes  []byte
+	// line is the buffer the strings being kept may point into (a line
+	// decoded without copying, see decodeMessageLine), which is reused for
+	// the next line: a string in it is always copied.
+	line []byte
 }
 
 const (
@@ -28,37 +36,92 @@ const (
 	// (a chunk is a large allocation, whole pages); a message with more than
 	// a quarter of that keeps its own list.
 	arenaBlocks = 64 << 10 / int(unsafe.Sizeof(Block{}))
+	// arenaTools is how many tool calls a chunk holds, as many as fill 64 KiB.
+	arenaTools = 64 << 10 / int(unsafe.Sizeof(Tool{}))
 	// arenaBytes is the size of a chunk of string bytes; a string longer
 	// than arenaString keeps its own allocation (the decoder's).
 	arenaBytes  = 32 << 10
 	arenaString = 2 << 10
 )
 
-// keep moves m's blocks and short strings into the arena. m's block list is
-// never kept itself, so that a decoder may reuse it for the next message;
-// an empty one becomes nil (which conversation.reset makes empty again).
+// keep moves m's blocks, tool calls and short strings into the arena. m's
+// block list is never kept itself, so that a decoder may reuse it for the
+// next message; an empty one becomes nil (which conversation.reset makes
+// empty again).
 func (a *msgArena) keep(m *Message) {
 	switch n := len(m.Blocks); {
 	case n == 0:
 		m.Blocks = nil
 	case n <= arenaBlocks/4:
-		if cap(a.blocks)-len(a.blocks) < n {
-			a.blocks = make([]Block, 0, arenaBlocks)
-		}
-		start := len(a.blocks)
-		a.blocks = append(a.blocks, m.Blocks...)
-		m.Blocks = a.blocks[start : start+n : start+n]
+		m.Blocks = a.blockList(n, m.Blocks)
 	default:
 		m.Blocks = slices.Clone(m.Blocks)
 	}
 	for i := range m.Blocks {
 		b := &m.Blocks[i]
-		b.Content, b.ID, b.Result, b.Error = a.str(b.Content), a.str(b.ID), a.str(b.Result), a.str(b.Error)
-		b.Input = a.raw(b.Input)
-		if b.Success != nil {
-			b.Success = sharedBool[*b.Success]
+		b.Content = a.str(b.Content)
+		if b.tool != nil {
+			b.tool = a.tool(*b.tool)
 		}
 	}
+}
+
+// message returns the message a line decoded, its blocks, tool calls and
+// short strings in the arena. Its strings may point into line, the decoder's
+// input, which is reused afterwards, as is lm's block list: nothing the
+// message keeps points into either.
+func (a *msgArena) message(lm *lineMessage, line []byte) Message {
+	a.line = line
+	defer func() { a.line = nil }()
+	m := Message{Role: a.name(lm.Role)}
+	switch n := len(lm.Blocks); {
+	case n == 0:
+		return m
+	case n <= arenaBlocks/4:
+		m.Blocks = a.blockList(n, nil)
+	default:
+		m.Blocks = make([]Block, n)
+	}
+	for i := range lm.Blocks {
+		bj := &lm.Blocks[i]
+		b := &m.Blocks[i]
+		b.Type, b.Content = a.name(bj.Type), a.str(bj.Content)
+		if !bj.Tool.isZero() {
+			b.tool = a.tool(bj.Tool)
+		}
+		if bj.Hook.Event != "" || bj.Hook.Metadata != nil {
+			b.hook = &Hook{Event: a.name(bj.Hook.Event), Metadata: bj.Hook.Metadata}
+		}
+	}
+	return m
+}
+
+// blockList returns room for n blocks in the arena, holding from's if given.
+func (a *msgArena) blockList(n int, from []Block) []Block {
+	if cap(a.blocks)-len(a.blocks) < n {
+		a.blocks = make([]Block, 0, arenaBlocks)
+	}
+	start := len(a.blocks)
+	if from != nil {
+		a.blocks = append(a.blocks, from...)
+	} else {
+		a.blocks = a.blocks[:start+n]
+	}
+	return a.blocks[start : start+n : start+n]
+}
+
+// tool returns a copy of t in the arena, its short strings there too.
+func (a *msgArena) tool(t Tool) *Tool {
+	t.ID, t.Name, t.Result, t.Error = a.str(t.ID), a.str(t.Name), a.str(t.Result), a.str(t.Error)
+	t.Input = a.raw(t.Input)
+	if t.Success != nil {
+		t.Success = sharedBool[*t.Success]
+	}
+	if len(a.tools) == cap(a.tools) {
+		a.tools = make([]Tool, 0, arenaTools)
+	}
+	a.tools = append(a.tools, t)
+	return &a.tools[len(a.tools)-1]
 }
 
 // sharedBool holds the two values of Block.Success, which the package and
@@ -69,7 +132,12 @@ var sharedBool = map[bool]*bool{false: new(bool), true: boolPtr(true)}
 
 // str returns a copy of s in the arena, or s itself when it is empty or long.
 func (a *msgArena) str(s string) string {
-	if len(s) == 0 || len(s) > arenaString {
+	switch {
+	case len(s) == 0:
+		return s
+	case len(s) > arenaString && a.borrowed(unsafe.StringData(s)):
+		return strings.Clone(s)
+	case len(s) > arenaString:
 		return s
 	}
 	start := a.reserve(len(s))
@@ -79,12 +147,50 @@ func (a *msgArena) str(s string) string {
 
 // raw is str for a JSON value.
 func (a *msgArena) raw(r json.RawMessage) json.RawMessage {
-	if len(r) == 0 || len(r) > arenaString {
+	switch {
+	case len(r) == 0:
+		return r
+	case len(r) > arenaString && a.borrowed(&r[0]):
+		return bytes.Clone(r)
+	case len(r) > arenaString:
 		return r
 	}
 	start := a.reserve(len(r))
 	a.bytes = append(a.bytes, r...)
 	return a.bytes[start:len(a.bytes):len(a.bytes)]
+}
+
+// name returns s, a short string many blocks repeat (a role, a block's
+// type, an event's name), as the package's constant when it is one, so that
+// they share it, or else copied (conversation.reset shares the others).
+func (a *msgArena) name(s string) string {
+	switch s {
+	case RoleUser:
+		return RoleUser
+	case RoleAssistant:
+		return RoleAssistant
+	case BlockText:
+		return BlockText
+	case BlockTool:
+		return BlockTool
+	case BlockError:
+		return BlockError
+	case BlockWarn:
+		return BlockWarn
+	case BlockHook:
+		return BlockHook
+	}
+	return a.str(s)
+}
+
+// borrowed reports whether p points into the line being decoded.
+func (a *msgArena) borrowed(p *byte) bool {
+	if len(a.line) == 0 {
+		return false
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(a.line)))
+	at := uintptr(unsafe.Pointer(p))
+	return at >= start && at < start+uintptr(len(a.line))
 }
 
 // reserve makes room for n bytes and says where they will start.

@@ -38,15 +38,14 @@ func TestResumeKeepsEveryMessage(t *testing.T) {
 					n = arenaBlocks/4 + 3 // a message that keeps its own block list
 				}
 				for k := 0; k < n; k++ {
-					b := Block{Type: BlockTool, ID: fmt.Sprintf("toolu_%d_%d", i, k), Name: "Read",
-						Input: json.RawMessage(fmt.Sprintf(`{"file_path":"/src/%d/%d.go","n":[1,2,{"x":"\u00e9"}]}`, i, k))}
+					t := Tool{ID: fmt.Sprintf("toolu_%d_%d", i, k), Name: "Read", Input: json.RawMessage(fmt.Sprintf(`{"file_path":"/src/%d/%d.go","n":[1,2,{"x":"\u00e9"}]}`, i, k))}
 					if i%5 != 4 { // the last ones have not run yet
-						b.Result, b.Success = fmt.Sprintf("result %d %d", i, k), boolPtr(k%2 == 0)
+						t.Result, t.Success = fmt.Sprintf("result %d %d", i, k), boolPtr(k%2 == 0)
 						if i%50 == 0 {
-							b.Result = long
+							t.Result = long
 						}
 					}
-					blocks = append(blocks, b)
+					blocks = append(blocks, ToolBlock(t))
 				}
 				require.NoError(t, s.AddAssistantMessage(blocks))
 			}
@@ -73,7 +72,7 @@ func TestResumeKeepsEveryMessage(t *testing.T) {
 			// Change resumed messages: a tool result in the middle, a
 			// warning on the last message, a new message.
 			want := r.Messages()
-			_, err = r.PostToolUse(ctx, "toolu_4_0", "Read", want[9].Blocks[1].Input, json.RawMessage(`{"output":"ran later"}`))
+			_, err = r.PostToolUse(ctx, "toolu_4_0", "Read", want[9].Blocks[1].Tool().Input, json.RawMessage(`{"output":"ran later"}`))
 			require.NoError(t, err)
 			_, err = r.AddWarning("a warning after the resume")
 			require.NoError(t, err)
@@ -87,7 +86,7 @@ func TestResumeKeepsEveryMessage(t *testing.T) {
 					require.Len(t, got[i].Blocks, len(want[i].Blocks)+map[bool]int{true: 1}[i == len(want)-1])
 					for k := range want[i].Blocks {
 						if i == 9 && k == 1 {
-							require.NotEqual(t, want[i].Blocks[k].Result, got[i].Blocks[k].Result)
+							require.NotEqual(t, want[i].Blocks[k].Tool().Result, got[i].Blocks[k].Tool().Result)
 							continue
 						}
 						require.Equal(t, want[i].Blocks[k], got[i].Blocks[k], "message %d block %d", i, k)
@@ -134,10 +133,10 @@ func TestResumeMessagesWithoutBlocks(t *testing.T) {
 	yes := true
 	want := []Message{
 		{Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Content: "a"},
-			{Type: BlockTool, ID: "t1", Name: "Read", Input: json.RawMessage(`{"x":1}`), Result: "r", Success: &yes}}},
+			ToolBlock(Tool{ID: "t1", Name: "Read", Input: json.RawMessage(`{"x":1}`), Result: "r", Success: &yes})}},
 		{Role: RoleUser, Blocks: []Block{}},
 		{Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Content: "b"},
-			{Type: BlockTool, ID: "t2", Name: "Read", Input: json.RawMessage(`{"x":2}`)}}},
+			ToolBlock(Tool{ID: "t2", Name: "Read", Input: json.RawMessage(`{"x":2}`)})}},
 		{Role: RoleUser, Blocks: []Block{}},
 		{Role: RoleUser, Blocks: []Block{}},
 		{Role: RoleAssistant, Blocks: []Block{}},

@@ -77,7 +77,7 @@ func toolEvent(s *Session, i int) error {
 	id := fmt.Sprintf("toolu_%d", i)
 	in := json.RawMessage(`{"command":"ls"}`)
 	if err := s.AddAssistantMessage([]Block{{Type: BlockText, Content: "listing"},
-		{Type: BlockTool, ID: id, Name: "Bash", Input: in}}); err != nil {
+		ToolBlock(Tool{ID: id, Name: "Bash", Input: in})}); err != nil {
 		return err
 	}
 	if _, err := s.PreToolUse(context.Background(), id, "Bash", in, nil); err != nil {
@@ -140,8 +140,7 @@ func benchMessages(n int) []Message {
 		}
 		blocks := []Block{{Type: BlockText, Content: text}}
 		if i%6 == 1 {
-			blocks = append(blocks, Block{Type: BlockTool, ID: fmt.Sprintf("old_%d", i), Name: "Read",
-				Input: json.RawMessage(`{"file_path":"main.go"}`), Result: "package main", Success: boolPtr(true)})
+			blocks = append(blocks, ToolBlock(Tool{ID: fmt.Sprintf("old_%d", i), Name: "Read", Input: json.RawMessage(`{"file_path":"main.go"}`), Result: "package main", Success: boolPtr(true)}))
 		}
 		msgs[i] = Message{Role: RoleAssistant, Blocks: blocks}
 	}
@@ -183,7 +182,7 @@ func BenchmarkSessionGrowth(b *testing.B) {
 		call: func(s *Session, i int) error {
 			id := fmt.Sprintf("toolu_%06d", i)
 			if err := s.AddAssistantMessage([]Block{{Type: BlockText, Content: "Let me look."},
-				{Type: BlockTool, ID: id, Name: "Bash", Input: in}}); err != nil {
+				ToolBlock(Tool{ID: id, Name: "Bash", Input: in})}); err != nil {
 				return err
 			}
 			if _, err := s.PreToolUse(ctx, id, "Bash", in, nil); err != nil {
@@ -213,7 +212,7 @@ func BenchmarkSessionGrowth(b *testing.B) {
 		setup: func(s *Session) error {
 			blocks := make([]Block, growthCalls)
 			for i := range blocks {
-				blocks[i] = Block{Type: BlockTool, ID: fmt.Sprintf("toolu_%06d", i), Name: "Bash", Input: in}
+				blocks[i] = ToolBlock(Tool{ID: fmt.Sprintf("toolu_%06d", i), Name: "Bash", Input: in})
 			}
 			return s.AddAssistantMessage(blocks)
 		},

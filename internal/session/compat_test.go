@@ -35,7 +35,7 @@ func TestPostToolUseUpdatedToolOutputReplacesTheResult(t *testing.T) {
 			require.NoError(t, err)
 			require.JSONEq(t, `{"stdout":"[redacted]","stderr":"","interrupted":false,"isImage":false}`, string(out.ToolResponse))
 			tool := blocksOf(s.Messages(), session.BlockTool)[0]
-			require.Contains(t, tool.Result, "[redacted]")
+			require.Contains(t, tool.Tool().Result, "[redacted]")
 			require.NotContains(t, apiJSON(t, s), "sk-secret-123", "the model must not see the secret")
 			file, err := os.ReadFile(s.TranscriptPath())
 			require.NoError(t, err)

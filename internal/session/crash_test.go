@@ -32,7 +32,7 @@ func crashOp(rng *rand.Rand, c *conversation, n int) {
 	for i := len(c.msgs) - 1; i >= max(0, len(c.msgs)-3) && pending == ""; i-- {
 		for _, b := range c.msgs[i].Blocks {
 			if b.Type == BlockTool && !b.hasResult() {
-				pending = b.ID
+				pending = b.Tool().ID
 			}
 		}
 	}
@@ -42,10 +42,10 @@ func crashOp(rng *rand.Rand, c *conversation, n int) {
 		c.truncate(len(c.msgs) - 1)
 	case pending != "" && r < 35:
 		result := crashText(rng, n)
-		c.updateTool(pending, func(b *Block) { b.Result, b.Success = result, boolPtr(rng.IntN(4) > 0) })
+		c.updateTool(pending, func(t *Tool) { t.Result, t.Success = result, boolPtr(rng.IntN(4) > 0) })
 	case last != RoleAssistant && r < 55:
 		c.add(RoleAssistant, Block{Type: BlockText, Content: crashText(rng, n)},
-			Block{Type: BlockTool, ID: "toolu_" + strconv.Itoa(n), Name: "Bash", Input: json.RawMessage(`{"n":` + strconv.Itoa(n) + `}`)})
+			ToolBlock(Tool{ID: "toolu_" + strconv.Itoa(n), Name: "Bash", Input: json.RawMessage(`{"n":` + strconv.Itoa(n) + `}`)}))
 	default:
 		role := RoleUser
 		if last == RoleUser {
@@ -242,7 +242,7 @@ func TestTornWrites(t *testing.T) {
 		{"append a small message", true, func(c *conversation) { c.add(RoleUser, Block{Type: BlockText, Content: "small"}) }, nil},
 		{"append a multi-page message", true, func(c *conversation) { c.add(RoleUser, Block{Type: BlockText, Content: big + "y"}) }, nil},
 		{"record a tool result", false, func(c *conversation) {
-			c.updateTool("t1", func(b *Block) { b.Result, b.Success = big+"r", boolPtr(true) })
+			c.updateTool("t1", func(t *Tool) { t.Result, t.Success = big+"r", boolPtr(true) })
 		}, nil},
 		{"remove the last message", false, func(c *conversation) { c.truncate(len(c.msgs) - 1) }, nil},
 	}
@@ -257,7 +257,7 @@ func TestTornWrites(t *testing.T) {
 				path := s.TranscriptPath()
 				s.mu.Lock()
 				s.conv.add(RoleUser, Block{Type: BlockText, Content: "hi"})
-				s.conv.add(RoleAssistant, Block{Type: BlockTool, ID: "t1", Name: "Bash", Input: json.RawMessage(`{}`)})
+				s.conv.add(RoleAssistant, ToolBlock(Tool{ID: "t1", Name: "Bash", Input: json.RawMessage(`{}`)}))
 				s.conv.add(RoleUser, Block{Type: BlockText, Content: "more"})
 				s.conv.add(RoleAssistant, Block{Type: BlockText, Content: big})
 				require.NoError(t, s.save())

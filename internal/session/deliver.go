@@ -16,8 +16,7 @@ func (c *conversation) addDelivered(ds []hooks.Delivery) []Block {
 	}
 	blocks := make([]Block, len(ds))
 	for i, d := range ds {
-		blocks[i] = Block{Type: BlockHook, HookEvent: string(d.Event), Content: d.Content,
-			Metadata: map[string]any{"async": true, "hook": d.Hook}}
+		blocks[i] = Block{Type: BlockHook, Content: d.Content}.WithHook(Hook{Event: string(d.Event), Metadata: map[string]any{"async": true, "hook": d.Hook}})
 	}
 	c.addUser(blocks...)
 	return blocks
@@ -35,7 +34,7 @@ func (s *Session) Wake(ev event.Event, hook, text string) (Block, error) {
 		return Block{}, ErrClosed
 	}
 	s.catchUp()
-	b := Block{Type: BlockHook, HookEvent: string(ev), Content: text, Metadata: map[string]any{"asyncRewake": true, "hook": hook}}
+	b := Block{Type: BlockHook, Content: text}.WithHook(Hook{Event: string(ev), Metadata: map[string]any{"asyncRewake": true, "hook": hook}})
 	s.conv.addUser(b)
 	return b, s.save()
 }

@@ -36,7 +36,7 @@ func TestFailedWriteLeavesTheLastCompleteFile(t *testing.T) {
 			_, err = s.UserPromptSubmit(ctx, strings.Repeat("p", 20000))
 			require.NoError(t, err)
 			require.NoError(t, s.AddAssistantMessage([]session.Block{
-				{Type: session.BlockTool, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}}))
+				session.ToolBlock(session.Tool{ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)})}))
 			path := s.TranscriptPath()
 			before, err := os.ReadFile(path)
 			require.NoError(t, err)
@@ -77,7 +77,7 @@ func TestFailedWriteLeavesTheLastCompleteFile(t *testing.T) {
 			require.Equal(t, "room again", last.Blocks[len(last.Blocks)-1].Content)
 			for _, m := range msgs {
 				for _, b := range m.Blocks {
-					require.NotContains(t, b.Content+b.Result, "aaaa", "a change whose save failed reached the file")
+					require.NotContains(t, b.Content+b.Tool().Result, "aaaa", "a change whose save failed reached the file")
 				}
 			}
 		})

@@ -87,7 +87,7 @@ func TestIncrementalSavesMatchAFullWrite(t *testing.T) {
 						for _, m := range s.Messages() {
 							for _, b := range m.Blocks {
 								if b.Type == BlockTool {
-									ids = append(ids, b.ID)
+									ids = append(ids, b.Tool().ID)
 								}
 							}
 						}
@@ -123,11 +123,11 @@ func randomChange(rng *rand.Rand, c *conversation, ids *[]string) string {
 		return "user message"
 	case 1:
 		n := len(c.msgs)
-		c.add(RoleAssistant, Block{Type: BlockText, Content: text()}, Block{Type: BlockTool, ID: newID(), Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)})
+		c.add(RoleAssistant, Block{Type: BlockText, Content: text()}, ToolBlock(Tool{ID: newID(), Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}))
 		c.msgs[n].reply = true
 		return "reply"
 	case 2, 3:
-		c.addTool(Block{Type: BlockTool, ID: newID(), Name: "Read", Input: json.RawMessage(`{"file_path":"/x"}`)})
+		c.addTool(ToolBlock(Tool{ID: newID(), Name: "Read", Input: json.RawMessage(`{"file_path":"/x"}`)}))
 		return "tool call"
 	case 4, 5:
 		if len(*ids) == 0 {
@@ -135,14 +135,14 @@ func randomChange(rng *rand.Rand, c *conversation, ids *[]string) string {
 		}
 		id := (*ids)[rng.IntN(len(*ids))]
 		res := text()
-		c.updateTool(id, func(b *Block) { b.Result, b.Success = res, boolPtr(rng.IntN(2) == 0) })
+		c.updateTool(id, func(t *Tool) { t.Result, t.Success = res, boolPtr(rng.IntN(2) == 0) })
 		return "result of " + id
 	case 6:
 		if len(*ids) == 0 {
 			return "nothing"
 		}
 		id := (*ids)[rng.IntN(len(*ids))]
-		c.updateTool(id, func(b *Block) { b.Input = json.RawMessage(fmt.Sprintf(`{"n":%d}`, rng.IntN(100))) })
+		c.updateTool(id, func(t *Tool) { t.Input = json.RawMessage(fmt.Sprintf(`{"n":%d}`, rng.IntN(100))) })
 		return "input of " + id
 	case 7:
 		if rng.IntN(2) == 0 {

@@ -31,7 +31,7 @@ func TestFailedSaveTakesTheChangeBack(t *testing.T) {
 			_, err = s.UserPromptSubmit(ctx, "acknowledged prompt")
 			require.NoError(t, err)
 			require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: session.BlockText, Content: "acknowledged answer"},
-				{Type: session.BlockTool, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}}))
+				session.ToolBlock(session.Tool{ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)})}))
 			before := s.Messages()
 
 			dir := filepath.Join(home, "sessions")
@@ -60,7 +60,7 @@ func TestFailedSaveTakesTheChangeBack(t *testing.T) {
 			var texts []string
 			for _, m := range s2.Messages() {
 				for _, b := range m.Blocks {
-					texts = append(texts, b.Content+b.Result)
+					texts = append(texts, b.Content+b.Tool().Result)
 				}
 			}
 			require.NotContains(t, texts, "never acknowledged")

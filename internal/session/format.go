@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"unsafe"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // Format is how a session file is written. It is chosen per session when the
@@ -121,7 +123,7 @@ func parseJSONFile(data []byte) (parsedFile, error) {
 func scanJSONFile(r io.Reader, lines int, size int64) (p parsedFile, done bool, err error) {
 	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10)}
 	var arena msgArena
-	var scratch []Block // the block list each line decodes into
+	var scratch []blockJSON // the block list each line decodes into
 	line, complete, err := lr.next()
 	if err != nil || !complete || !bytes.HasSuffix(line, jsonHeadEnd) {
 		return p, false, ignoreEOF(err)
@@ -149,18 +151,17 @@ func scanJSONFile(r io.Reader, lines int, size int64) (p parsedFile, done bool, 
 			p.layout = p.layout && len(p.lens) == 0
 			continue
 		}
-		m, unit, after, ok := decodeMessageLine(line, scratch)
+		lm, unit, after, ok := decodeMessageLine(line, scratch)
 		if !ok {
 			return p, false, nil
 		}
 		p.layout = p.layout && lastComma
 		lastComma = string(after) == ","
-		if cap(m.Blocks) > cap(scratch) {
-			scratch = m.Blocks[:0]
+		if cap(lm.Blocks) > cap(scratch) {
+			scratch = lm.Blocks[:0]
 		}
-		arena.keep(&m)
 		p.lens = append(p.lens, int64(len(unit)))
-		p.msgs = append(p.msgs, m)
+		p.msgs = append(p.msgs, arena.message(&lm, line))
 		if len(after) > 0 && !lastComma {
 			return p, false, nil
 		}
@@ -214,24 +215,52 @@ func countLines(r io.Reader) (int, error) {
 // separator. An append overwrites the newline after the last message with
 // ",\n…": cut after one byte, it leaves that message's line as `{…},]}}`.
 // The message is whole, so it is returned, and the caller drops the tail.
-// m.Blocks is decoded into scratch when it is long enough: the caller copies
-// the blocks out (msgArena.keep) before the next line.
-func decodeMessageLine(line []byte, scratch []Block) (m Message, unit, after []byte, ok bool) {
+// m.Blocks is decoded into scratch when it is long enough, and m's strings
+// may point into line (segmentio's decoder without copies: a resume then
+// leaves little garbage behind, docs/performance.md): the caller copies
+// both out (msgArena.message) before the next line.
+func decodeMessageLine(line []byte, scratch []blockJSON) (m lineMessage, unit, after []byte, ok bool) {
 	unit = line
 	if n := len(line); n > 0 && line[n-1] == ',' {
 		unit, after = line[:n-1], line[n-1:]
 	}
 	clear(scratch[:cap(scratch)]) // the decoder keeps the fields of a reused block that a line leaves out
 	m.Blocks = scratch[:0]
-	if json.Unmarshal(unit, &m) == nil && m.Role != "" {
-		return m, unit, after, true
+	if rest, err := fastjson.Parse(unit, &m, fastjson.ZeroCopy); err == nil && len(rest) == 0 && m.Role != "" {
+		if !m.hasMetadata() {
+			return m, unit, after, true
+		}
+		// A hook's metadata would keep strings in the line, which is
+		// reused: decode such a line again, copying (they are rare).
+		clear(m.Blocks[:cap(m.Blocks)])
+		m.Blocks = m.Blocks[:0]
+		if json.Unmarshal(unit, &m) == nil {
+			return m, unit, after, true
+		}
 	}
-	m = Message{}
+	m = lineMessage{}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if err := dec.Decode(&m); err != nil || m.Role == "" {
-		return Message{}, nil, nil, false
+		return lineMessage{}, nil, nil, false
 	}
 	return m, line[:dec.InputOffset()], line[dec.InputOffset():], true
+}
+
+// lineMessage is a message as a line of the file holds it, decoded with
+// blockJSON directly rather than through Block.UnmarshalJSON, which would
+// read every block twice.
+type lineMessage struct {
+	Role   string      `json:"role"`
+	Blocks []blockJSON `json:"blocks"`
+}
+
+func (m *lineMessage) hasMetadata() bool {
+	for i := range m.Blocks {
+		if m.Blocks[i].Metadata != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // lineReader reads lines of any length from a buffered reader.

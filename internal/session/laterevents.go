@@ -40,11 +40,11 @@ func (s *Session) PostToolBatch(ctx context.Context, toolUseIDs []string) (Outco
 			return Outcome{}, flow.Invalid("toolUseIds", "the session has no tool call %q", id)
 		}
 		b := s.conv.msgs[mi].Blocks[bi]
-		resp := b.Result
+		resp := b.Tool().Result
 		if resp == "" {
-			resp = b.Error
+			resp = b.Tool().Error
 		}
-		calls = append(calls, call{ToolName: b.Name, ToolInput: rawjson.OrEmptyObject(b.Input), ToolUseID: b.ID, ToolResponse: resp})
+		calls = append(calls, call{ToolName: b.Tool().Name, ToolInput: rawjson.OrEmptyObject(b.Tool().Input), ToolUseID: b.Tool().ID, ToolResponse: resp})
 	}
 	s.mu.Unlock()
 	raw, err := json.Marshal(calls)

@@ -29,7 +29,7 @@ func TestLaterEventEffects(t *testing.T) {
 		input: `{"trigger": "init"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message, _ string) {
 			require.Equal(t, []string{"node_modules installed"}, out.AdditionalContext)
-			require.Equal(t, []session.Block{{Type: "hook", HookEvent: "Setup", Content: "node_modules installed"}}, out.Blocks)
+			require.Equal(t, []session.Block{session.Block{Type: "hook", Content: "node_modules installed"}.WithHook(session.Hook{Event: "Setup"})}, out.Blocks)
 		},
 	}, {
 		name:  "a blocked UserPromptExpansion tells the user only",
@@ -184,8 +184,7 @@ func TestLaterEventEffects(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, session.FormatJSON, c.hook)
 			s := e.create(t)
-			require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: "tool", ID: "toolu_1", Name: "Bash",
-				Input: json.RawMessage(`{"command":"npm test"}`)}}))
+			require.NoError(t, s.AddAssistantMessage([]session.Block{session.Block{Type: "tool"}.WithTool(session.Tool{ID: "toolu_1", Name: "Bash", Input: json.RawMessage(`{"command":"npm test"}`)})}))
 			out, err := s.RunHooks(context.Background(), extra(t, c.hook.event, c.input), nil)
 			require.NoError(t, err)
 			msgs := s.Messages()

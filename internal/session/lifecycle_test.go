@@ -83,7 +83,7 @@ func TestUserPromptSubmit(t *testing.T) {
 			`{"systemMessage":"careful","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"extra"}}`)}},
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
 			require.Equal(t, []string{"user:text", "assistant:warn", "user:hook"}, roles(msgs))
-			require.Equal(t, session.Block{Type: "hook", HookEvent: "UserPromptSubmit", Content: "extra"}, msgs[2].Blocks[0])
+			require.Equal(t, session.Block{Type: "hook", Content: "extra"}.WithHook(session.Hook{Event: "UserPromptSubmit"}), msgs[2].Blocks[0])
 			require.Equal(t, []string{"extra"}, out.AdditionalContext)
 			api, err := json.Marshal(session.ToAPI(msgs))
 			require.NoError(t, err)
@@ -175,9 +175,9 @@ func TestPreToolUse(t *testing.T) {
 		wantPerm: "deny",
 		check: func(t *testing.T, out session.Outcome, tool session.Block, msgs []session.Message) {
 			require.Equal(t, "dangerous", out.Reason)
-			require.Equal(t, "dangerous", tool.Result)
-			require.Equal(t, ptr(false), tool.Success)
-			require.Equal(t, "Hook blocked tool execution", tool.Error)
+			require.Equal(t, "dangerous", tool.Tool().Result)
+			require.Equal(t, ptr(false), tool.Tool().Success)
+			require.Equal(t, "Hook blocked tool execution", tool.Tool().Error)
 			require.True(t, out.Continue)
 			require.Equal(t, []session.Block{tool}, out.Blocks)
 		},
@@ -186,8 +186,8 @@ func TestPreToolUse(t *testing.T) {
 		hooks:    []hook{{event: ev, command: sh("respond.sh", "0", "ignored")}},
 		wantPerm: "allow",
 		check: func(t *testing.T, out session.Outcome, tool session.Block, msgs []session.Message) {
-			require.Nil(t, tool.Success)
-			require.Empty(t, tool.Result)
+			require.Nil(t, tool.Tool().Success)
+			require.Empty(t, tool.Tool().Result)
 			require.JSONEq(t, string(input), string(out.ToolInput))
 			require.Equal(t, []string{"assistant:tool"}, roles(msgs))
 			require.Equal(t, []session.Block{tool}, out.Blocks, "the event added the tool block")
@@ -209,7 +209,7 @@ func TestPreToolUse(t *testing.T) {
 		wantPerm: "allow",
 		check: func(t *testing.T, out session.Outcome, tool session.Block, msgs []session.Message) {
 			require.JSONEq(t, `{"command":"rm -ri /tmp/x"}`, string(out.ToolInput))
-			require.JSONEq(t, `{"command":"rm -ri /tmp/x"}`, string(tool.Input))
+			require.JSONEq(t, `{"command":"rm -ri /tmp/x"}`, string(tool.Tool().Input))
 		},
 	}, {
 		name:      "ask, and the user allows",
@@ -219,7 +219,7 @@ func TestPreToolUse(t *testing.T) {
 		wantAsked: true,
 		check: func(t *testing.T, out session.Outcome, tool session.Block, msgs []session.Message) {
 			require.True(t, out.Continue)
-			require.Nil(t, tool.Success)
+			require.Nil(t, tool.Tool().Success)
 		},
 	}, {
 		name:      "ask, and the user denies: the turn ends",
@@ -231,16 +231,16 @@ func TestPreToolUse(t *testing.T) {
 		check: func(t *testing.T, out session.Outcome, tool session.Block, msgs []session.Message) {
 			require.False(t, out.Continue, "a user's deny stops the agent (shouldContinueRecursion=false)")
 			require.NotEmpty(t, out.StopReason)
-			require.Equal(t, ptr(false), tool.Success)
-			require.Equal(t, out.Reason, tool.Result)
-			require.Equal(t, "User denied tool execution", tool.Error)
+			require.Equal(t, ptr(false), tool.Tool().Success)
+			require.Equal(t, out.Reason, tool.Tool().Result)
+			require.Equal(t, "User denied tool execution", tool.Tool().Error)
 		},
 	}, {
 		name:     "ask with nobody to ask denies",
 		hooks:    []hook{{event: ev, command: sh("respond.sh", "0", askJSON)}},
 		wantPerm: "deny",
 		check: func(t *testing.T, out session.Outcome, tool session.Block, msgs []session.Message) {
-			require.Equal(t, ptr(false), tool.Success)
+			require.Equal(t, ptr(false), tool.Tool().Success)
 			require.Contains(t, out.Reason, "sure?")
 		},
 	}, {
@@ -259,7 +259,7 @@ func TestPreToolUse(t *testing.T) {
 			s := e.create(t)
 			if tc.recorded {
 				require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: "text", Content: "deleting"},
-					{Type: "tool", ID: "toolu_1", Name: "Bash", Input: input}}))
+					session.Block{Type: "tool"}.WithTool(session.Tool{ID: "toolu_1", Name: "Bash", Input: input})}))
 			}
 			var asks []session.AskRequest
 			var ask session.AskFunc
@@ -369,7 +369,7 @@ func TestPostToolUse(t *testing.T) {
 			require.False(t, out.Blocked)
 			require.Equal(t, []string{"formatted"}, out.AdditionalContext)
 			require.Equal(t, []string{"assistant:tool", "user:hook"}, roles(msgs))
-			require.Equal(t, "plain text result", msgs[0].Blocks[0].Result)
+			require.Equal(t, "plain text result", msgs[0].Blocks[0].Tool().Result)
 		},
 	}, {
 		name:     "another exit code is an error block",
@@ -379,8 +379,8 @@ func TestPostToolUse(t *testing.T) {
 			require.False(t, out.Blocked)
 			require.Equal(t, []string{"assistant:tool,error"}, roles(msgs))
 			tool := msgs[0].Blocks[0]
-			require.Equal(t, "disk full", tool.Result)
-			require.Equal(t, ptr(false), tool.Success)
+			require.Equal(t, "disk full", tool.Tool().Result)
+			require.Equal(t, ptr(false), tool.Tool().Success)
 		},
 	}}
 	for _, tc := range cases {
@@ -456,8 +456,8 @@ func TestSessionStartAndEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"project uses Go 1.26", "run make test"}, out.AdditionalContext)
 	require.Equal(t, []session.Message{{Role: "user", Blocks: []session.Block{
-		{Type: "hook", HookEvent: "SessionStart", Content: "project uses Go 1.26"},
-		{Type: "hook", HookEvent: "SessionStart", Content: "run make test"}}}}, s.Messages())
+		session.Block{Type: "hook", Content: "project uses Go 1.26"}.WithHook(session.Hook{Event: "SessionStart"}),
+		session.Block{Type: "hook", Content: "run make test"}.WithHook(session.Hook{Event: "SessionStart"})}}}, s.Messages())
 
 	out, err = s.SessionStart(ctx, "resume") // the matcher leaves resume alone
 	require.NoError(t, err)
@@ -504,14 +504,14 @@ func TestAddAssistantMessage(t *testing.T) {
 	_, err := s.PreToolUse(ctx, "toolu_9", "Read", json.RawMessage(`{"file_path":"x"}`), nil)
 	require.NoError(t, err)
 	require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: "text", Content: "reading"},
-		{Type: "tool", ID: "toolu_9", Name: "Read", Input: json.RawMessage(`{"file_path":"x"}`)}}))
+		session.Block{Type: "tool"}.WithTool(session.Tool{ID: "toolu_9", Name: "Read", Input: json.RawMessage(`{"file_path":"x"}`)})}))
 	require.Equal(t, []string{"assistant:tool", "assistant:text"}, roles(s.Messages()))
 
 	for _, bad := range [][]session.Block{
 		{{Type: "error", Content: "x"}},
-		{{Type: "tool", Name: "NoID"}},
-		{{Type: "tool", ID: "a"}, {Type: "tool", ID: "a"}},
-		{{Type: "tool", ID: "b", Input: json.RawMessage(`{not json`)}},
+		{session.Block{Type: "tool"}.WithTool(session.Tool{Name: "NoID"})},
+		{session.Block{Type: "tool"}.WithTool(session.Tool{ID: "a"}), session.Block{Type: "tool"}.WithTool(session.Tool{ID: "a"})},
+		{session.Block{Type: "tool"}.WithTool(session.Tool{ID: "b", Input: json.RawMessage(`{not json`)})},
 	} {
 		require.Error(t, s.AddAssistantMessage(bad), "%+v", bad)
 	}

@@ -21,20 +21,122 @@ const (
 	RoleAssistant = "assistant"
 )
 
-// Block is one piece of a message. A single struct for every kind keeps the
-// JSON exactly as hooks and editors read it (the field names of docs/protocol.md) and lets
-// a hook's jq see only the fields a kind uses.
+// Block is one piece of a message. A single type for every kind keeps the
+// JSON exactly as hooks and editors read it (the field names of
+// docs/protocol.md) and lets a hook's jq see only the fields a kind uses.
+//
+// A block holds its kind and text itself and the fields only a tool call or a
+// hook's context has behind a pointer, nil for every other kind: a long
+// session holds hundreds of thousands of blocks, most of them text, and a
+// block with every field inline was 152 bytes against 48 now
+// (docs/performance.md, "100,000 small messages"). Those fields are read
+// with Tool and Hook, which give the zero value for another kind, and set
+// with WithTool, WithHook and SetTool, which never write through the
+// pointer: copies of a block (the undo log, an editor's snapshot, a block
+// list cloned for a change) share it, so it is replaced, never changed.
 type Block struct {
-	Type      string          `json:"type"`                // "text" | "tool" | "error" | "warn" | "hook"
-	Content   string          `json:"content,omitempty"`   // text, error, warn, hook
-	ID        string          `json:"id,omitempty"`        // tool
-	Name      string          `json:"name,omitempty"`      // tool
-	Input     json.RawMessage `json:"input,omitempty"`     // tool
-	Result    string          `json:"result,omitempty"`    // tool
-	Success   *bool           `json:"success,omitempty"`   // tool; nil while the tool has not run
-	Error     string          `json:"error,omitempty"`     // tool
-	HookEvent string          `json:"hookEvent,omitempty"` // hook
-	Metadata  map[string]any  `json:"metadata,omitempty"`  // hook
+	Type    string // "text" | "tool" | "error" | "warn" | "hook"
+	Content string // text, error, warn, hook
+	tool    *Tool
+	hook    *Hook
+}
+
+// Tool is what a tool block holds: the call and, once it ran, its result.
+type Tool struct {
+	ID      string          `json:"id,omitempty"`
+	Name    string          `json:"name,omitempty"`
+	Input   json.RawMessage `json:"input,omitempty"`
+	Result  string          `json:"result,omitempty"`
+	Success *bool           `json:"success,omitempty"` // nil while the tool has not run
+	Error   string          `json:"error,omitempty"`
+}
+
+// Hook is what a hook block holds besides its text: the event whose hook
+// gave the context, and what else it said about it.
+type Hook struct {
+	Event    string         `json:"hookEvent,omitempty"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// ToolBlock returns a tool block holding t.
+func ToolBlock(t Tool) Block { return Block{Type: BlockTool}.WithTool(t) }
+
+// Tool returns the block's tool call; the zero Tool for a block that has none.
+func (b Block) Tool() Tool {
+	if b.tool == nil {
+		return Tool{}
+	}
+	return *b.tool
+}
+
+// Hook returns the hook fields of a hook block; the zero Hook for a block
+// that has none.
+func (b Block) Hook() Hook {
+	if b.hook == nil {
+		return Hook{}
+	}
+	return *b.hook
+}
+
+// WithTool returns b holding t as its tool fields.
+func (b Block) WithTool(t Tool) Block {
+	b.SetTool(t)
+	return b
+}
+
+// WithHook returns b holding h as its hook fields.
+func (b Block) WithHook(h Hook) Block {
+	if h.Event == "" && h.Metadata == nil {
+		b.hook = nil
+	} else {
+		b.hook = &h
+	}
+	return b
+}
+
+// SetTool replaces the block's tool fields with t. The fields it held
+// before are left as they were, for every copy of the block that shares them.
+func (b *Block) SetTool(t Tool) {
+	if t.isZero() {
+		b.tool = nil
+		return
+	}
+	b.tool = &t
+}
+
+// isZero reports whether t holds nothing; a block keeps no pointer to an
+// empty Tool, so that blocks that read the same compare equal.
+func (t *Tool) isZero() bool {
+	return t.ID == "" && t.Name == "" && t.Input == nil && t.Result == "" && t.Success == nil && t.Error == ""
+}
+
+// blockJSON is a block as the file and the wire carry it: every field of
+// every kind, each left out when empty.
+type blockJSON struct {
+	Type    string `json:"type"`
+	Content string `json:"content,omitempty"`
+	Tool
+	Hook
+}
+
+// block returns the block bj describes.
+func (bj *blockJSON) block() Block {
+	return Block{Type: bj.Type, Content: bj.Content}.WithTool(bj.Tool).WithHook(bj.Hook)
+}
+
+// MarshalJSON encodes the block with all its fields at one level, as
+// docs/protocol.md gives them.
+func (b Block) MarshalJSON() ([]byte, error) { return appendBlock(nil, &b) }
+
+// UnmarshalJSON decodes a block encoded by MarshalJSON (or written by
+// hand, with the same field names). It replaces every field of b.
+func (b *Block) UnmarshalJSON(data []byte) error {
+	var bj blockJSON
+	if err := json.Unmarshal(data, &bj); err != nil {
+		return err
+	}
+	*b = bj.block()
+	return nil
 }
 
 // Message is one turn of the conversation. Blocks is never nil, so the file
@@ -54,7 +156,7 @@ type Message struct {
 // hasResult reports whether a tool block ran (or was refused), that is,
 // whether the model must be told its result.
 func (b *Block) hasResult() bool {
-	return b.Success != nil || b.Result != "" || b.Error != ""
+	return b.Tool().Success != nil || b.Tool().Result != "" || b.Tool().Error != ""
 }
 
 // clone copies the message's block list so that the caller may change it,

@@ -14,7 +14,7 @@ func encodeMessage(m *Message) ([]byte, error) {
 	n := 64
 	for i := range m.Blocks {
 		b := &m.Blocks[i]
-		n += 128 + len(b.Content) + len(b.Input) + len(b.Result) + len(b.Error)
+		n += 128 + len(b.Content) + len(b.Tool().Input) + len(b.Tool().Result) + len(b.Tool().Error)
 	}
 	dst := make([]byte, 0, n)
 	dst = append(dst, `{"role":`...)
@@ -47,28 +47,28 @@ func appendBlock(dst []byte, b *Block) ([]byte, error) {
 	dst = append(dst, `{"type":`...)
 	dst = appendJSONString(dst, b.Type)
 	str(`,"content":`, b.Content)
-	str(`,"id":`, b.ID)
-	str(`,"name":`, b.Name)
-	if len(b.Input) > 0 {
+	str(`,"id":`, b.Tool().ID)
+	str(`,"name":`, b.Tool().Name)
+	if len(b.Tool().Input) > 0 {
 		dst = append(dst, `,"input":`...)
 		var err error
-		if dst, err = rawjson.AppendCompact(dst, b.Input); err != nil {
+		if dst, err = rawjson.AppendCompact(dst, b.Tool().Input); err != nil {
 			return nil, err
 		}
 	}
-	str(`,"result":`, b.Result)
-	if b.Success != nil {
+	str(`,"result":`, b.Tool().Result)
+	if b.Tool().Success != nil {
 		dst = append(dst, `,"success":`...)
-		if *b.Success {
+		if *b.Tool().Success {
 			dst = append(dst, "true"...)
 		} else {
 			dst = append(dst, "false"...)
 		}
 	}
-	str(`,"error":`, b.Error)
-	str(`,"hookEvent":`, b.HookEvent)
-	if len(b.Metadata) > 0 {
-		meta, err := encodeJSON(b.Metadata)
+	str(`,"error":`, b.Tool().Error)
+	str(`,"hookEvent":`, b.Hook().Event)
+	if len(b.Hook().Metadata) > 0 {
+		meta, err := encodeJSON(b.Hook().Metadata)
 		if err != nil {
 			return nil, err
 		}

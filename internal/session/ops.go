@@ -116,7 +116,13 @@ func (c *conversation) reset(msgs []Message) {
 		m.Role = in.of(m.Role)
 		for j := range m.Blocks {
 			b := &m.Blocks[j]
-			b.Type, b.Name, b.HookEvent = in.of(b.Type), in.of(b.Name), in.of(b.HookEvent)
+			b.Type = in.of(b.Type)
+			if b.tool != nil && b.tool.Name != "" {
+				b.tool.Name = in.of(b.tool.Name) // the same text: no copy of the block sees a change
+			}
+			if b.hook != nil && b.hook.Event != "" {
+				b.hook.Event = in.of(b.hook.Event)
+			}
 		}
 	}
 	c.renumber(c.nextSeq)
@@ -163,7 +169,7 @@ func (c *conversation) renumber(after uint64) {
 func (c *conversation) noteTools(seq uint64, blocks []Block) {
 	for i := range blocks {
 		if blocks[i].Type == BlockTool {
-			c.tools[blocks[i].ID] = seq
+			c.tools[blocks[i].Tool().ID] = seq
 		}
 	}
 }
@@ -267,7 +273,7 @@ func (c *conversation) addHookBlocks(ev string, contents []string) []Block {
 	}
 	blocks := make([]Block, len(contents))
 	for i, s := range contents {
-		blocks[i] = Block{Type: BlockHook, HookEvent: ev, Content: s}
+		blocks[i] = Block{Type: BlockHook, Content: s}.WithHook(Hook{Event: ev})
 	}
 	c.addUser(blocks...)
 	return blocks
@@ -297,7 +303,7 @@ func (c *conversation) findTool(id string) (mi, bi int, ok bool) {
 
 func toolIndex(blocks []Block, id string) int {
 	for i := len(blocks) - 1; i >= 0; i-- {
-		if blocks[i].Type == BlockTool && blocks[i].ID == id {
+		if blocks[i].Type == BlockTool && blocks[i].Tool().ID == id {
 			return i
 		}
 	}
@@ -306,7 +312,7 @@ func toolIndex(blocks []Block, id string) int {
 
 // updateTool it changes the tool block with
 // the given id and returns the block as it now is.
-func (c *conversation) updateTool(id string, change func(*Block)) (Block, bool) {
+func (c *conversation) updateTool(id string, change func(*Tool)) (Block, bool) {
 	mi, bi, ok := c.findTool(id)
 	if !ok {
 		return Block{}, false
@@ -315,7 +321,9 @@ func (c *conversation) updateTool(id string, change func(*Block)) (Block, bool) 
 	if c.undoLog != nil {
 		c.undoLog.tools = append(c.undoLog.tools, undoTool{seq: c.msgs[mi].seq, i: bi, old: *b})
 	}
-	change(b)
+	t := b.Tool()
+	change(&t)
+	b.SetTool(t)
 	c.touchBlock(mi, bi)
 	if c.noResults.seq == c.msgs[mi].seq && b.hasResult() {
 		c.noResults.seq = 0

@@ -34,7 +34,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
 			require.Equal(t, "allow", out.Permission)
 			require.JSONEq(t, `{"command":"npm test -- --ci"}`, string(out.ToolInput))
-			require.JSONEq(t, `{"command":"npm test -- --ci"}`, string(msgs[0].Blocks[0].Input), "the tool block runs with the new input")
+			require.JSONEq(t, `{"command":"npm test -- --ci"}`, string(msgs[0].Blocks[0].Tool().Input), "the tool block runs with the new input")
 		},
 	}, {
 		name:  "PermissionRequest deny records the reason in the tool block",
@@ -44,8 +44,8 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 			require.Equal(t, "deny", out.Permission)
 			require.Equal(t, "not on a Friday", out.Reason)
 			tool := msgs[0].Blocks[0]
-			require.Equal(t, "not on a Friday", tool.Result)
-			require.False(t, *tool.Success)
+			require.Equal(t, "not on a Friday", tool.Tool().Result)
+			require.False(t, *tool.Tool().Success)
 		},
 	}, {
 		name:  "PermissionRequest without a decision leaves it to the user",
@@ -89,7 +89,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"Notification","additionalContext":"the user is away"}}`)},
 		input: `{"message": "idle", "notification_type": "idle_prompt"}`,
 		check: func(t *testing.T, out session.Outcome, msgs []session.Message) {
-			require.Equal(t, []session.Block{{Type: "hook", HookEvent: "Notification", Content: "the user is away"}}, out.Blocks)
+			require.Equal(t, []session.Block{session.Block{Type: "hook", Content: "the user is away"}.WithHook(session.Hook{Event: "Notification"})}, out.Blocks)
 		},
 	}}
 	for _, c := range cases {
@@ -97,8 +97,7 @@ func TestRunHooksEffectsPerEvent(t *testing.T) {
 			e := newEnv(t, session.FormatJSON, c.hook)
 			s := e.create(t)
 			ctx := context.Background()
-			require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: "tool", ID: "toolu_1", Name: "Bash",
-				Input: json.RawMessage(`{"command":"npm test"}`)}}))
+			require.NoError(t, s.AddAssistantMessage([]session.Block{session.Block{Type: "tool"}.WithTool(session.Tool{ID: "toolu_1", Name: "Bash", Input: json.RawMessage(`{"command":"npm test"}`)})}))
 			out, err := s.RunHooks(ctx, extra(t, c.hook.event, c.input), nil)
 			require.NoError(t, err)
 			msgs := s.Messages()

@@ -49,7 +49,7 @@ func TestStartPreToolUse(t *testing.T) {
 			require.Equal(t, tc.asked, out.Asked)
 			tools := blocksOf(s.Messages(), session.BlockTool)
 			require.Len(t, tools, 1)
-			require.Equal(t, tc.result, tools[0].Result)
+			require.Equal(t, tc.result, tools[0].Tool().Result)
 		})
 	}
 }

@@ -50,7 +50,7 @@ func TestAHookNeverReadsAHalfWrittenTranscriptOfAParallelEvent(t *testing.T) {
 				id := fmt.Sprintf("toolu_w%d", i)
 				input, err := json.Marshal(map[string]string{"file_path": id, "content": big})
 				require.NoError(t, err)
-				require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: session.BlockTool, ID: id, Name: "Write", Input: input}}))
+				require.NoError(t, s.AddAssistantMessage([]session.Block{session.ToolBlock(session.Tool{ID: id, Name: "Write", Input: input})}))
 				_, err = s.PostToolUse(ctx, id, "Write", input, json.RawMessage(`{"ok":true}`))
 				require.NoError(t, err)
 			}
@@ -105,7 +105,7 @@ func TestATranscriptAHookHoldsOpenIsNeverWrittenUnderIt(t *testing.T) {
 			for i := range 3 { // an append, then a tool result rewriting the message in place
 				id := fmt.Sprintf("toolu_w%d", i)
 				input := json.RawMessage(fmt.Sprintf(`{"file_path":%q,"content":"x"}`, id))
-				require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: session.BlockTool, ID: id, Name: "Write", Input: input}}))
+				require.NoError(t, s.AddAssistantMessage([]session.Block{session.ToolBlock(session.Tool{ID: id, Name: "Write", Input: input})}))
 				_, err := s.PostToolUse(ctx, id, "Write", input, json.RawMessage(`{"ok":true}`))
 				require.NoError(t, err)
 			}

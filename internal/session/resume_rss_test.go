@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,9 +52,7 @@ func writeResumeSession(tb testing.TB, home, id string, format Format, n int) in
 			tb.Fatal(err)
 		}
 		blocks := []Block{{Type: BlockText, Content: text(i + 1)},
-			{Type: BlockTool, ID: fmt.Sprintf("toolu_old_%d", i), Name: "Read",
-				Input:  json.RawMessage(fmt.Sprintf(`{"file_path":"/src/pkg%d/main.go"}`, i)),
-				Result: fmt.Sprintf("package pkg%d\n\nfunc main() {}", i), Success: boolPtr(i%10 != 0)}}
+			ToolBlock(Tool{ID: fmt.Sprintf("toolu_old_%d", i), Name: "Read", Input: json.RawMessage(fmt.Sprintf(`{"file_path":"/src/pkg%d/main.go"}`, i)), Result: fmt.Sprintf("package pkg%d\n\nfunc main() {}", i), Success: boolPtr(i%10 != 0)})}
 		if err := s.AddAssistantMessage(blocks); err != nil {
 			tb.Fatal(err)
 		}
@@ -71,6 +70,7 @@ type resumeRSS struct {
 	Peak     int64         // VmHWM after it
 	After    int64         // VmRSS after it
 	Turn     int64         // VmHWM after the first message added after it
+	Heap     int64         // the live heap after the resume and a collection
 	CPU      time.Duration // the process's CPU time spent in the resume
 	Messages int
 	Err      string
@@ -96,6 +96,11 @@ func resumeRSSChild() {
 			if err = s.AddAssistantMessage([]Block{{Type: BlockText, Content: "one more turn"}}); err == nil {
 				r.Turn, _ = procStatus("VmHWM:")
 			}
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			r.Heap = int64(ms.HeapAlloc)
+			runtime.KeepAlive(s)
 		}
 		st.Close()
 	}
@@ -151,7 +156,9 @@ func runResumeChild(tb testing.TB, home, id string) resumeRSS {
 // message (the first append after a resume may grow the message list);
 // peak/file is the process's whole peak, runtime and test binary included;
 // resume-cpu-ms the CPU time the resume took, which is what a lower GC
-// target during the load costs.
+// target during the load costs; heap-B/message the live heap after the
+// resume and a collection, per message, which is what the session's
+// representation costs without the collector's slack.
 // Run it with -benchtime 1x; the session is written once, untimed.
 func BenchmarkSessionResumeRSS(b *testing.B) {
 	for _, format := range []Format{FormatJSON, FormatJSONL} {
@@ -159,7 +166,7 @@ func BenchmarkSessionResumeRSS(b *testing.B) {
 			home := b.TempDir()
 			size := writeResumeSession(b, home, "resume-rss", format, resumeMessages)
 			b.ResetTimer()
-			var rss, peak, kept, cpu, turn float64
+			var rss, peak, kept, cpu, turn, heap float64
 			for i := 0; i < b.N; i++ {
 				r := runResumeChild(b, home, "resume-rss")
 				if r.Messages != resumeMessages+i { // each child adds one
@@ -170,6 +177,7 @@ func BenchmarkSessionResumeRSS(b *testing.B) {
 				peak += float64(r.Peak)
 				kept += float64(r.After - r.Before)
 				cpu += r.CPU.Seconds() * 1e3
+				heap += float64(r.Heap)
 			}
 			n := float64(b.N)
 			b.ReportMetric(float64(size)/1e6, "file-MB")
@@ -178,6 +186,7 @@ func BenchmarkSessionResumeRSS(b *testing.B) {
 			b.ReportMetric(kept/n/resumeMessages, "rss-B/message")
 			b.ReportMetric(cpu/n, "resume-cpu-ms")
 			b.ReportMetric(turn/n/float64(size), "rss-turn/file")
+			b.ReportMetric(heap/n/resumeMessages, "heap-B/message")
 		})
 	}
 }

@@ -130,7 +130,7 @@ func (a *applied) add(bs ...Block) { a.blocks = append(a.blocks, bs...) }
 // replaces the earlier report in place.
 func (a *applied) reportTool(b Block) {
 	for i := range a.blocks {
-		if a.blocks[i].Type == BlockTool && a.blocks[i].ID == b.ID {
+		if a.blocks[i].Type == BlockTool && a.blocks[i].Tool().ID == b.Tool().ID {
 			a.blocks[i] = b
 			return
 		}
@@ -145,7 +145,7 @@ func (s *Session) refreshTools(a *applied) {
 		if a.blocks[i].Type != BlockTool {
 			continue
 		}
-		if mi, bi, ok := s.conv.findTool(a.blocks[i].ID); ok {
+		if mi, bi, ok := s.conv.findTool(a.blocks[i].Tool().ID); ok {
 			a.blocks[i] = s.conv.msgs[mi].Blocks[bi]
 		}
 	}
@@ -169,13 +169,13 @@ func (s *Session) apply(a *applied, changes []flow.Change) {
 				}
 			}
 		case flow.SetToolResult:
-			if b, ok := s.conv.updateTool(c.Tool.ID, func(b *Block) {
-				b.Result, b.Success, b.Error = c.Text, boolPtr(c.Success), c.Refusal
+			if b, ok := s.conv.updateTool(c.Tool.ID, func(t *Tool) {
+				t.Result, t.Success, t.Error = c.Text, boolPtr(c.Success), c.Refusal
 			}); ok {
 				a.reportTool(b)
 			}
 		case flow.SetToolInput:
-			if b, ok := s.conv.updateTool(c.Tool.ID, func(b *Block) { b.Input = c.Tool.Input }); ok {
+			if b, ok := s.conv.updateTool(c.Tool.ID, func(t *Tool) { t.Input = c.Tool.Input }); ok {
 				a.reportTool(b)
 			}
 		case flow.ErasePrompt:

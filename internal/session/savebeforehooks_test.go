@@ -30,12 +30,12 @@ func TestSaveBeforeHooks(t *testing.T) {
 	_, err = s.UserPromptSubmit(ctx, "list the files") // no UserPromptSubmit hook
 	require.NoError(t, err)
 	require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: session.BlockText, Content: "Reading."},
-		{Type: session.BlockTool, ID: "t1", Name: "Read", Input: json.RawMessage(`{"file_path":"/p/a"}`)}}))
+		session.ToolBlock(session.Tool{ID: "t1", Name: "Read", Input: json.RawMessage(`{"file_path":"/p/a"}`)})}))
 	_, err = s.PostToolUse(ctx, "t1", "Read", json.RawMessage(`{"file_path":"/p/a"}`), json.RawMessage(`"a"`)) // matches no hook
 	require.NoError(t, err)
 	require.Empty(t, fileMessages(t, s), "nothing a hook reads was written yet")
 
-	require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: session.BlockTool, ID: "t2", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}}))
+	require.NoError(t, s.AddAssistantMessage([]session.Block{session.ToolBlock(session.Tool{ID: "t2", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)})}))
 	_, err = s.PostToolUse(ctx, "t2", "Bash", json.RawMessage(`{"command":"ls"}`), json.RawMessage(`"a b"`))
 	require.NoError(t, err)
 	var hookSaw []map[string]any

@@ -30,7 +30,7 @@ func converse(t *testing.T, s *session.Session) {
 	_, err = s.UserPromptSubmit(ctx, "Write it to a.txt")
 	require.NoError(t, err)
 	require.NoError(t, s.AddAssistantMessage([]session.Block{{Type: "text", Content: "Writing."},
-		{Type: "tool", ID: "toolu_1", Name: "Write", Input: json.RawMessage(`{"file_path":"a.txt","content":"4"}`)}}))
+		session.Block{Type: "tool"}.WithTool(session.Tool{ID: "toolu_1", Name: "Write", Input: json.RawMessage(`{"file_path":"a.txt","content":"4"}`)})}))
 	_, err = s.PreToolUse(ctx, "toolu_1", "Write", json.RawMessage(`{"file_path":"a.txt","content":"4"}`), nil)
 	require.NoError(t, err)
 	_, err = s.PostToolUse(ctx, "toolu_1", "Write", json.RawMessage(`{"file_path":"a.txt","content":"4"}`),

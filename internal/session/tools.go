@@ -63,13 +63,13 @@ func (s *Session) StartHooks(ctx context.Context, in event.Input) (*Pending, err
 // or brings its input up to date; it reports whether the block changed.
 func (s *Session) ensureTool(id, name string, input json.RawMessage) bool {
 	if mi, bi, ok := s.conv.findTool(id); ok {
-		if input == nil || bytes.Equal(s.conv.msgs[mi].Blocks[bi].Input, input) {
+		if input == nil || bytes.Equal(s.conv.msgs[mi].Blocks[bi].Tool().Input, input) {
 			return false
 		}
-		s.conv.updateTool(id, func(b *Block) { b.Input = input })
+		s.conv.updateTool(id, func(t *Tool) { t.Input = input })
 		return true
 	}
-	s.conv.addTool(Block{Type: BlockTool, ID: id, Name: name, Input: input})
+	s.conv.addTool(ToolBlock(Tool{ID: id, Name: name, Input: input}))
 	return true
 }
 
@@ -91,22 +91,23 @@ func (s *Session) AddAssistantMessage(blocks []Block) error {
 		case BlockText:
 			clean = append(clean, Block{Type: BlockText, Content: b.Content})
 		case BlockTool:
+			t := b.Tool()
 			switch {
-			case b.ID == "":
+			case t.ID == "":
 				return flow.Invalid(fmt.Sprintf("blocks[%d].id", i), "a tool block needs an id")
-			case b.Name == "":
+			case t.Name == "":
 				return flow.Invalid(fmt.Sprintf("blocks[%d].name", i), "a tool block needs its tool's name")
 			}
-			if ids[b.ID] {
-				return flow.Invalid(fmt.Sprintf("blocks[%d].id", i), "tool id %q appears twice in the message", b.ID)
+			if ids[t.ID] {
+				return flow.Invalid(fmt.Sprintf("blocks[%d].id", i), "tool id %q appears twice in the message", t.ID)
 			}
-			ids[b.ID] = true
-			in, err := flow.NormJSON(b.Input)
+			ids[t.ID] = true
+			in, err := flow.NormJSON(t.Input)
 			if err != nil {
 				return flow.Invalid(fmt.Sprintf("blocks[%d].input", i), "%v", err)
 			}
-			clean = append(clean, Block{Type: BlockTool, ID: b.ID, Name: b.Name, Input: in,
-				Result: b.Result, Success: b.Success, Error: b.Error})
+			t.Input = in
+			clean = append(clean, ToolBlock(t))
 		default:
 			return flow.Invalid(fmt.Sprintf("blocks[%d].type", i), `must be "text" or "tool" (an assistant message holds text and tool calls), not %q`, b.Type)
 		}
@@ -114,17 +115,17 @@ func (s *Session) AddAssistantMessage(blocks []Block) error {
 	return s.begin(func() error {
 		var fresh []Block
 		for _, b := range clean {
-			if b.Type == BlockTool {
-				if _, _, ok := s.conv.findTool(b.ID); ok {
-					s.conv.updateTool(b.ID, func(old *Block) {
-						if b.Name != "" {
-							old.Name = b.Name
+			if bt := b.Tool(); b.Type == BlockTool {
+				if _, _, ok := s.conv.findTool(bt.ID); ok {
+					s.conv.updateTool(bt.ID, func(old *Tool) {
+						if bt.Name != "" {
+							old.Name = bt.Name
 						}
-						if b.Input != nil {
-							old.Input = b.Input
+						if bt.Input != nil {
+							old.Input = bt.Input
 						}
 						if b.hasResult() {
-							old.Result, old.Success, old.Error = b.Result, b.Success, b.Error
+							old.Result, old.Success, old.Error = bt.Result, bt.Success, bt.Error
 						}
 					})
 					continue

@@ -3,6 +3,8 @@ package wire
 import (
 	"encoding/json"
 	"reflect"
+
+	"github.com/wavehooks/wavehooks/internal/session"
 )
 
 // SizeHint estimates how many bytes the JSON encoding of v takes, from the
@@ -22,11 +24,26 @@ func SizeHint(v any) int {
 // perValue is what a key, quotes and separators add to each value, roughly.
 const perValue = 16
 
-var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
+var (
+	rawMessageType = reflect.TypeOf(json.RawMessage(nil))
+	blockType      = reflect.TypeOf(session.Block{})
+)
+
+// blockSize estimates a block's encoding: a block keeps its tool call's
+// fields out of reflection's sight (session.Block.Tool), and a tool's input
+// or result is most of a large message.
+func blockSize(b session.Block) int {
+	t, h := b.Tool(), b.Hook()
+	return 4*perValue + len(b.Type) + len(b.Content) + len(t.ID) + len(t.Name) + len(t.Input) +
+		len(t.Result) + len(t.Error) + len(h.Event) + estimate(reflect.ValueOf(h.Metadata), 1)
+}
 
 func estimate(v reflect.Value, depth int) int {
 	if !v.IsValid() || depth > 64 {
 		return perValue
+	}
+	if v.Type() == blockType && v.CanInterface() {
+		return blockSize(v.Interface().(session.Block))
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:

@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -40,6 +41,31 @@ func TestForAndMarshal(t *testing.T) {
 			require.NoError(t, err)
 			require.JSONEq(t, tc.want, string(b))
 			require.NotContains(t, string(b), `\u003c`, "no HTML escaping")
+		})
+	}
+}
+
+// A message with a large tool call is encoded into a buffer of about its
+// size, its tool's fields counted though a block keeps them out of
+// reflection's sight: the estimate is at least the encoding, and not much
+// more.
+func TestSizeHintCountsAToolCall(t *testing.T) {
+	big := `"` + strings.Repeat("x", 1<<20) + `"`
+	for _, tc := range []struct {
+		name string
+		v    any
+	}{
+		{"input", []session.Block{session.ToolBlock(session.Tool{ID: "t", Name: "Write", Input: json.RawMessage(big)})}},
+		{"result", wire.BlocksResult{Blocks: []session.Block{session.ToolBlock(session.Tool{ID: "t", Result: big})}}},
+		{"error", &session.Message{Role: session.RoleUser, Blocks: []session.Block{session.ToolBlock(session.Tool{Error: big})}}},
+		{"hook", []session.Block{session.Block{Type: session.BlockHook}.WithHook(session.Hook{Event: "SessionStart", Metadata: map[string]any{"k": big}})}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := wire.Marshal(tc.v)
+			require.NoError(t, err)
+			hint := wire.SizeHint(tc.v)
+			require.GreaterOrEqual(t, hint, len(data)-64)
+			require.Less(t, hint, 2*len(data))
 		})
 	}
 }
