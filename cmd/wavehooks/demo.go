@@ -174,17 +174,18 @@ func (p *demoPlayer) play(ctx context.Context, st demoStep) error {
 			fmt.Fprintf(p.out, "   ? a hook asks the user: %s → the user answers %q\n", req.Reason, st.Answer)
 			return st.Answer == "allow"
 		}
-		out, err := p.sess.PreToolUse(ctx, tool.Tool().ID, tool.Tool().Name, tool.Tool().Input, ask)
+		call := tool.Tool()
+		out, err := p.sess.PreToolUse(ctx, call.ID, call.Name, call.Input, ask)
 		if err := p.show(out, err); err != nil {
 			return err
 		}
-		fmt.Fprintf(p.out, "   → %s %s", tool.Tool().Name, out.Permission)
+		fmt.Fprintf(p.out, "   → %s %s", call.Name, out.Permission)
 		if out.Reason != "" {
 			fmt.Fprintf(p.out, ": %s", out.Reason)
 		}
 		fmt.Fprintln(p.out)
 		if len(st.PostToolUse) > 0 && out.Permission == "allow" {
-			if err := p.show(p.sess.PostToolUse(ctx, tool.Tool().ID, tool.Tool().Name, out.ToolInput, st.PostToolUse)); err != nil {
+			if err := p.show(p.sess.PostToolUse(ctx, call.ID, call.Name, out.ToolInput, st.PostToolUse)); err != nil {
 				return err
 			}
 		}
@@ -232,17 +233,18 @@ func renderBlock(b session.Block) string {
 	case session.BlockText:
 		return oneLine(b.Content)
 	case session.BlockTool:
+		t := b.Tool()
 		var in bytes.Buffer
-		if json.Compact(&in, b.Tool().Input) != nil {
-			in.Write(b.Tool().Input)
+		if json.Compact(&in, t.Input) != nil {
+			in.Write(t.Input)
 		}
-		s := fmt.Sprintf("[tool %s %s]", b.Tool().Name, oneLine(in.String()))
-		if b.Tool().Success != nil {
+		s := fmt.Sprintf("[tool %s %s]", t.Name, oneLine(in.String()))
+		if t.Success != nil {
 			state := "ok"
-			if !*b.Tool().Success {
+			if !*t.Success {
 				state = "failed"
 			}
-			s += fmt.Sprintf(" → %s: %s", state, oneLine(b.Tool().Result))
+			s += fmt.Sprintf(" → %s: %s", state, oneLine(t.Result))
 		}
 		return s
 	case session.BlockHook:

@@ -27,7 +27,7 @@ import (
 // wireTypes are the types of the wave/* contract (docs/protocol.md), by the
 // name the TypeScript client (editors/vscode/src/wire.ts) gives them.
 var wireTypes = map[string]reflect.Type{
-	"Block":                     reflect.TypeFor[session.Block](),
+	"Block":                     reflect.TypeFor[session.BlockJSON](), // what a session.Block encodes as
 	"Message":                   reflect.TypeFor[session.Message](),
 	"ApiMessage":                reflect.TypeFor[session.APIMessage](),
 	"SessionStartParams":        reflect.TypeFor[lsp.SessionStartParams](),
@@ -199,6 +199,7 @@ func tsNames() map[reflect.Type]string {
 	for name, typ := range wireTypes {
 		names[typ] = name
 	}
+	names[reflect.TypeFor[session.Block]()] = "Block"
 	return names
 }
 

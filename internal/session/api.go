@@ -190,14 +190,15 @@ func apiContent(m *Message) (own, results []APIBlock) {
 			// wavehooks' own notes never reach the model (Claude Code shows
 			// systemMessage to the user alone; docs/parity.md).
 		case BlockTool:
-			own = append(own, APIBlock{Type: "tool_use", ID: b.Tool().ID, Name: b.Tool().Name, Input: b.Tool().Input})
+			t := b.Tool()
+			own = append(own, APIBlock{Type: "tool_use", ID: t.ID, Name: t.Name, Input: t.Input})
 			if b.hasResult() {
-				content := b.Tool().Result
+				content := t.Result
 				if content == "" {
-					content = b.Tool().Error
+					content = t.Error
 				}
-				failed := b.Tool().Success != nil && !*b.Tool().Success || b.Tool().Success == nil && b.Tool().Error != ""
-				results = append(results, APIBlock{Type: "tool_result", ToolUseID: b.Tool().ID, Content: content, IsError: failed})
+				failed := t.Success != nil && !*t.Success || t.Success == nil && t.Error != ""
+				results = append(results, APIBlock{Type: "tool_result", ToolUseID: t.ID, Content: content, IsError: failed})
 			}
 		}
 	}

@@ -123,7 +123,7 @@ func parseJSONFile(data []byte) (parsedFile, error) {
 func scanJSONFile(r io.Reader, lines int, size int64) (p parsedFile, done bool, err error) {
 	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10)}
 	var arena msgArena
-	var scratch []blockJSON // the block list each line decodes into
+	var scratch []BlockJSON // the block list each line decodes into
 	line, complete, err := lr.next()
 	if err != nil || !complete || !bytes.HasSuffix(line, jsonHeadEnd) {
 		return p, false, ignoreEOF(err)
@@ -219,7 +219,7 @@ func countLines(r io.Reader) (int, error) {
 // may point into line (segmentio's decoder without copies: a resume then
 // leaves little garbage behind, docs/performance.md): the caller copies
 // both out (msgArena.message) before the next line.
-func decodeMessageLine(line []byte, scratch []blockJSON) (m lineMessage, unit, after []byte, ok bool) {
+func decodeMessageLine(line []byte, scratch []BlockJSON) (m lineMessage, unit, after []byte, ok bool) {
 	unit = line
 	if n := len(line); n > 0 && line[n-1] == ',' {
 		unit, after = line[:n-1], line[n-1:]
@@ -247,11 +247,11 @@ func decodeMessageLine(line []byte, scratch []blockJSON) (m lineMessage, unit, a
 }
 
 // lineMessage is a message as a line of the file holds it, decoded with
-// blockJSON directly rather than through Block.UnmarshalJSON, which would
+// BlockJSON directly rather than through Block.UnmarshalJSON, which would
 // read every block twice.
 type lineMessage struct {
 	Role   string      `json:"role"`
-	Blocks []blockJSON `json:"blocks"`
+	Blocks []BlockJSON `json:"blocks"`
 }
 
 func (m *lineMessage) hasMetadata() bool {

@@ -39,12 +39,12 @@ func (s *Session) PostToolBatch(ctx context.Context, toolUseIDs []string) (Outco
 			s.mu.Unlock()
 			return Outcome{}, flow.Invalid("toolUseIds", "the session has no tool call %q", id)
 		}
-		b := s.conv.msgs[mi].Blocks[bi]
-		resp := b.Tool().Result
+		t := s.conv.msgs[mi].Blocks[bi].Tool()
+		resp := t.Result
 		if resp == "" {
-			resp = b.Tool().Error
+			resp = t.Error
 		}
-		calls = append(calls, call{ToolName: b.Tool().Name, ToolInput: rawjson.OrEmptyObject(b.Tool().Input), ToolUseID: b.Tool().ID, ToolResponse: resp})
+		calls = append(calls, call{ToolName: t.Name, ToolInput: rawjson.OrEmptyObject(t.Input), ToolUseID: t.ID, ToolResponse: resp})
 	}
 	s.mu.Unlock()
 	raw, err := json.Marshal(calls)

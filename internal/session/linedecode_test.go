@@ -18,7 +18,7 @@ func decodeLineStd(unit []byte) (Message, bool) {
 	}
 	m := Message{Role: lm.Role}
 	for i := range lm.Blocks {
-		m.Blocks = append(m.Blocks, lm.Blocks[i].block())
+		m.Blocks = append(m.Blocks, lm.Blocks[i].Block())
 	}
 	return m, true
 }

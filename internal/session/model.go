@@ -110,17 +110,18 @@ func (t *Tool) isZero() bool {
 	return t.ID == "" && t.Name == "" && t.Input == nil && t.Result == "" && t.Success == nil && t.Error == ""
 }
 
-// blockJSON is a block as the file and the wire carry it: every field of
-// every kind, each left out when empty.
-type blockJSON struct {
+// BlockJSON is a block as the file and the wire carry it: every field of
+// every kind at one level, each left out when empty. Block encodes and
+// decodes as this; docs/protocol.md describes Block with its fields.
+type BlockJSON struct {
 	Type    string `json:"type"`
 	Content string `json:"content,omitempty"`
 	Tool
 	Hook
 }
 
-// block returns the block bj describes.
-func (bj *blockJSON) block() Block {
+// Block returns the block bj describes.
+func (bj *BlockJSON) Block() Block {
 	return Block{Type: bj.Type, Content: bj.Content}.WithTool(bj.Tool).WithHook(bj.Hook)
 }
 
@@ -131,11 +132,11 @@ func (b Block) MarshalJSON() ([]byte, error) { return appendBlock(nil, &b) }
 // UnmarshalJSON decodes a block encoded by MarshalJSON (or written by
 // hand, with the same field names). It replaces every field of b.
 func (b *Block) UnmarshalJSON(data []byte) error {
-	var bj blockJSON
+	var bj BlockJSON
 	if err := json.Unmarshal(data, &bj); err != nil {
 		return err
 	}
-	*b = bj.block()
+	*b = bj.Block()
 	return nil
 }
 
@@ -156,13 +157,14 @@ type Message struct {
 // hasResult reports whether a tool block ran (or was refused), that is,
 // whether the model must be told its result.
 func (b *Block) hasResult() bool {
-	return b.Tool().Success != nil || b.Tool().Result != "" || b.Tool().Error != ""
+	t := b.tool
+	return t != nil && (t.Success != nil || t.Result != "" || t.Error != "")
 }
 
 // clone copies the message's block list so that the caller may change it,
 // and leaves out the seq, so that copies compare equal by content.
-// Input, Success and Metadata are shared: the package never changes them in
-// place, it replaces them.
+// A block's tool and hook fields are shared: they are replaced, never
+// changed in place (Block.SetTool).
 func (m Message) clone() Message {
 	m.Blocks, m.seq, m.reply = slices.Clone(m.Blocks), 0, false
 	if m.Blocks == nil {

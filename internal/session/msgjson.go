@@ -14,7 +14,10 @@ func encodeMessage(m *Message) ([]byte, error) {
 	n := 64
 	for i := range m.Blocks {
 		b := &m.Blocks[i]
-		n += 128 + len(b.Content) + len(b.Tool().Input) + len(b.Tool().Result) + len(b.Tool().Error)
+		n += 128 + len(b.Content)
+		if t := b.tool; t != nil {
+			n += len(t.Input) + len(t.Result) + len(t.Error)
+		}
 	}
 	dst := make([]byte, 0, n)
 	dst = append(dst, `{"role":`...)
@@ -44,31 +47,32 @@ func appendBlock(dst []byte, b *Block) ([]byte, error) {
 			dst = appendJSONString(dst, v)
 		}
 	}
+	t, h := b.Tool(), b.Hook()
 	dst = append(dst, `{"type":`...)
 	dst = appendJSONString(dst, b.Type)
 	str(`,"content":`, b.Content)
-	str(`,"id":`, b.Tool().ID)
-	str(`,"name":`, b.Tool().Name)
-	if len(b.Tool().Input) > 0 {
+	str(`,"id":`, t.ID)
+	str(`,"name":`, t.Name)
+	if len(t.Input) > 0 {
 		dst = append(dst, `,"input":`...)
 		var err error
-		if dst, err = rawjson.AppendCompact(dst, b.Tool().Input); err != nil {
+		if dst, err = rawjson.AppendCompact(dst, t.Input); err != nil {
 			return nil, err
 		}
 	}
-	str(`,"result":`, b.Tool().Result)
-	if b.Tool().Success != nil {
+	str(`,"result":`, t.Result)
+	if t.Success != nil {
 		dst = append(dst, `,"success":`...)
-		if *b.Tool().Success {
+		if *t.Success {
 			dst = append(dst, "true"...)
 		} else {
 			dst = append(dst, "false"...)
 		}
 	}
-	str(`,"error":`, b.Tool().Error)
-	str(`,"hookEvent":`, b.Hook().Event)
-	if len(b.Hook().Metadata) > 0 {
-		meta, err := encodeJSON(b.Hook().Metadata)
+	str(`,"error":`, t.Error)
+	str(`,"hookEvent":`, h.Event)
+	if len(h.Metadata) > 0 {
+		meta, err := encodeJSON(h.Metadata)
 		if err != nil {
 			return nil, err
 		}
