@@ -1,6 +1,10 @@
 package lsp
 
-import "go.lsp.dev/protocol"
+import (
+	"go.lsp.dev/protocol"
+
+	"github.com/wavehooks/wavehooks/internal/event"
+)
 
 // handlers is every method the server answers, in one table: a reader sees
 // them all here, and TestHandlerTableIsDocumented holds the wave/* ones to
@@ -36,8 +40,8 @@ var handlers = map[string]handler{
 	// handle_events.go: the agent's events
 	methodSessionStart:     request((*Server).sessionStart),
 	methodUserPromptSubmit: request((*Server).userPromptSubmit),
-	methodPreToolUse:       request((*Server).preToolUse),
-	methodPostToolUse:      request((*Server).postToolUse),
+	methodPreToolUse:       inlineWhenNoHook(request((*Server).preToolUse), event.PreToolUse),
+	methodPostToolUse:      inlineWhenNoHook(request((*Server).postToolUse), event.PostToolUse),
 	methodStop:             request((*Server).stop),
 	methodSessionEnd:       request((*Server).sessionEnd),
 
@@ -62,6 +66,15 @@ var handlers = map[string]handler{
 
 	// delegate.go: the editor's late answer to wave/evaluateHook
 	methodEvaluateHookResult: request((*Server).evaluateHookResult),
+}
+
+// inlineWhenNoHook marks a method whose requests fire ev and otherwise
+// never wait (for the client, a process or a lock held across either): with
+// no hook configured for ev they are answered on the read loop
+// (Server.inlineRequest).
+func inlineWhenNoHook(h handler, ev event.Event) handler {
+	h.inlineEvent = ev
+	return h
 }
 
 // anyState lets a method run before initialize (initialize itself).

@@ -142,11 +142,12 @@ type Server struct {
 	engine       *hooks.Engine
 	store        *session.Store
 	trust        *trust.TrustStore
-	reloadMu     sync.Mutex  // one reload (load, decide trust, install) at a time; guards watch's script registrations
-	trustPrompt  sync.Mutex  // one trust prompt at a time; guards trustAsked
-	trustAsked   string      // the hash the user last answered the prompt for
-	trustWanted  atomic.Bool // a prompt may be needed: set by every reload, cleared by the asker
-	host         *host.Host  // what every host shares; history is its run history
+	reloadMu     sync.Mutex   // one reload (load, decide trust, install) at a time; guards watch's script registrations
+	installMu    sync.RWMutex // written around an install; read while a request is answered on the read loop (inlineRequest)
+	trustPrompt  sync.Mutex   // one trust prompt at a time; guards trustAsked
+	trustAsked   string       // the hash the user last answered the prompt for
+	trustWanted  atomic.Bool  // a prompt may be needed: set by every reload, cleared by the asker
+	host         *host.Host   // what every host shares; history is its run history
 	history      *hooks.History
 	watch        *watcher.Watcher
 	asks         *askBook
@@ -277,6 +278,10 @@ type handler struct {
 	notify func(s *Server, ctx context.Context, params json.RawMessage)
 	// anyState lets the method run before initialize (initialize itself).
 	anyState bool
+	// inlineEvent, when set, is the event a request of the method fires and
+	// nothing else it does can wait: with no hook configured for that event
+	// it is answered on the read loop (inlineRequest).
+	inlineEvent event.Event
 }
 
 // request adapts a typed request handler: it decodes the params, naming the
@@ -373,7 +378,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	after := &afterReply{}
 	reqCtx = context.WithValue(reqCtx, afterReplyKey{}, after)
 	s.inflight.add(call.ID(), cancel)
-	s.workers.run(func() {
+	answer := func() {
 		defer s.handlers.Done()
 		defer cancel()
 		defer s.inflight.remove(call.ID())
@@ -399,8 +404,43 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		result = nil
 		after.run()
-	})
+	}
+	if s.inlineRequest(h, params) {
+		answer()
+		s.installMu.RUnlock()
+		return nil
+	}
+	s.workers.run(answer)
 	return nil
+}
+
+// maxInlineParams is the largest request inlineRequest answers on the read
+// loop: a larger tool input takes long to check and record, and the other
+// messages would wait for it.
+const maxInlineParams = 16 << 10
+
+// inlineRequest reports whether a request of h is answered on the read
+// loop instead of on a worker: handing it to a worker (waking another
+// goroutine, often on the other CPU) cost a sequential agent's no-hook
+// tool call more than a tenth of its round trip (docs/performance.md). It
+// is so only for a method that says which event it fires (handler.inlineEvent),
+// with small params, when no hook is configured for that event: then nothing
+// the request does waits for the client (no hook can answer "ask", no
+// progress is shown) or for a process. When it returns true the caller
+// holds installMu for reading until the answer is written, so that a reload
+// cannot install a hook for the event in between (install takes it for
+// writing); when a reload is installing one, the request goes to a worker.
+func (s *Server) inlineRequest(h handler, params json.RawMessage) bool {
+	if h.inlineEvent == "" || len(params) > maxInlineParams || s.engine == nil || !s.installMu.TryRLock() {
+		return false
+	}
+	for _, hk := range s.engine.Config().Hooks {
+		if hk.Event == h.inlineEvent {
+			s.installMu.RUnlock()
+			return false
+		}
+	}
+	return true
 }
 
 // afterReply holds work a request leaves for after its response is sent:

@@ -29,13 +29,22 @@ func (s *Server) startWatching() {
 			s.log.Warn("cannot watch", "path", dir, "err", err)
 		}
 	}
-	if err := w.WatchDir(s.store.Dir(), watcher.KeepExt(".json", ".jsonl")); err != nil {
+	if err := s.watchSessions(w); err != nil {
 		s.log.Warn("cannot watch sessions", "err", err)
 	}
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	s.watch = w
 	s.watchScripts(s.engine.Loaded())
+}
+
+// watchSessions watches the sessions directory (not in a measuring build,
+// measure_nowatch.go).
+func (s *Server) watchSessions(w *watcher.Watcher) error {
+	if measureNoWatch {
+		return nil
+	}
+	return w.WatchDir(s.store.Dir(), watcher.KeepExt(".json", ".jsonl"))
 }
 
 // watchScripts watches the workspace files that l's trust covers, so that
