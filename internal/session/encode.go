@@ -152,8 +152,9 @@ func refreshParts[P any](parts []P, blocks []Block, seq uint64, touched []blockR
 	return parts, first, nil
 }
 
-// encodeBlock is a block as the json file holds it.
-func encodeBlock(b *Block) ([]byte, error) { return encodeJSON(b) }
+// encodeBlock is a block as the json file holds it (appendBlock: encoding/json
+// would call Block.MarshalJSON and then check and copy what it returned).
+func encodeBlock(b *Block) ([]byte, error) { return appendBlock(nil, b) }
 
 // jsonEncoder writes a json session: one unit per message, one part per block.
 type jsonEncoder struct {
