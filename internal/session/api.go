@@ -175,34 +175,48 @@ func convert(msgs []Message, start int) []apiLine {
 // results of its tools, which belong to a following user message.
 func apiContent(m *Message) (own, results []APIBlock) {
 	for i := range m.Blocks {
-		b := &m.Blocks[i]
-		switch b.Type {
-		case BlockText:
-			if strings.TrimSpace(b.Content) != "" {
-				own = append(own, APIBlock{Type: "text", Text: b.Content})
-			}
-		case BlockHook:
-			if strings.TrimSpace(b.Content) != "" {
-				own = append(own, APIBlock{Type: "text", Text: hookPrefix + b.Hook().Event + "] " + b.Content})
-			}
-		case BlockWarn:
-			// For the user only, like error blocks: a hook's systemMessage and
-			// wavehooks' own notes never reach the model (Claude Code shows
-			// systemMessage to the user alone; docs/parity.md).
-		case BlockTool:
-			t := b.Tool()
-			own = append(own, APIBlock{Type: "tool_use", ID: t.ID, Name: t.Name, Input: t.Input})
-			if b.hasResult() {
-				content := t.Result
-				if content == "" {
-					content = t.Error
-				}
-				failed := t.Success != nil && !*t.Success || t.Success == nil && t.Error != ""
-				results = append(results, APIBlock{Type: "tool_result", ToolUseID: t.ID, Content: content, IsError: failed})
-			}
+		o, r, hasOwn, hasRes := blockAPI(&m.Blocks[i])
+		if hasOwn {
+			own = append(own, o)
+		}
+		if hasRes {
+			results = append(results, r)
 		}
 	}
 	return own, results
+}
+
+// blockAPI is what one block contributes to its message's API content (own)
+// and to the user message after it (res, a tool's result); the has flags
+// say whether it contributes each.
+func blockAPI(b *Block) (own, res APIBlock, hasOwn, hasRes bool) {
+	switch b.Type {
+	case BlockText:
+		if strings.TrimSpace(b.Content) != "" {
+			return APIBlock{Type: "text", Text: b.Content}, res, true, false
+		}
+	case BlockHook:
+		if strings.TrimSpace(b.Content) != "" {
+			return APIBlock{Type: "text", Text: hookPrefix + b.Hook().Event + "] " + b.Content}, res, true, false
+		}
+	case BlockWarn:
+		// For the user only, like error blocks: a hook's systemMessage and
+		// wavehooks' own notes never reach the model (Claude Code shows
+		// systemMessage to the user alone; docs/parity.md).
+	case BlockTool:
+		t := b.Tool()
+		own = APIBlock{Type: "tool_use", ID: t.ID, Name: t.Name, Input: t.Input}
+		if b.hasResult() {
+			content := t.Result
+			if content == "" {
+				content = t.Error
+			}
+			failed := t.Success != nil && !*t.Success || t.Success == nil && t.Error != ""
+			return own, APIBlock{Type: "tool_result", ToolUseID: t.ID, Content: content, IsError: failed}, true, true
+		}
+		return own, res, true, false
+	}
+	return own, res, false, false
 }
 
 // FromAPI rebuilds messages from API messages (a jsonl transcript): text,

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"sort"
 )
@@ -259,9 +260,25 @@ func (e *jsonEncoder) updateFrom(whole *conversation, d int) (w unitWrite, ok bo
 // first changed one on again, reusing every block's encoding that did not
 // change.
 type jsonlEncoder struct {
-	lines []jsonlLine
-	msgs  []jsonlMsg
+	// loaded are the file's first lines, as a load found them (load): only
+	// the message whose content starts each one and whether it starts
+	// cleanly (loadedLine), since their parts are not kept (the file holds
+	// them) and a long session resumed should hold little besides its
+	// messages. lines are the lines after them.
+	loaded []loadedLine
+	lines  []jsonlLine
+	// msgs are the messages from index base on; those before were loaded
+	// and only ever folded again from a clean line of loaded.
+	base int
+	msgs []jsonlMsg
 }
+
+// loadedLine is a loaded line's first message (jsonlLine.first) shifted
+// left by one, its lowest bit jsonlLine.clean.
+type loadedLine uint32
+
+func (l loadedLine) first() int  { return int(l >> 1) }
+func (l loadedLine) clean() bool { return l&1 != 0 }
 
 // jsonlLine is a line as it is on disk.
 type jsonlLine struct {
@@ -293,16 +310,14 @@ type foldAt struct{ lines, parts int }
 
 // apiBlockParts is what one block contributes to the API form (see apiContent).
 func apiBlockParts(b *Block) (own, res []byte, err error) {
-	var one Message
-	one.Blocks = []Block{*b}
-	o, r := apiContent(&one)
-	if len(o) > 0 {
-		if own, err = appendAPIBlock(nil, &o[0]); err != nil {
+	o, r, hasOwn, hasRes := blockAPI(b)
+	if hasOwn {
+		if own, err = appendAPIBlock(nil, &o); err != nil {
 			return nil, nil, err
 		}
 	}
-	if len(r) > 0 {
-		if res, err = appendAPIBlock(nil, &r[0]); err != nil {
+	if hasRes {
+		if res, err = appendAPIBlock(nil, &r); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -335,7 +350,7 @@ func linePieces(l *jsonlLine, p int) (keep int64, pieces [][]byte) {
 	return listPieces(openOf(jsonlOpens, l.role, "content"), l.parts, p)
 }
 
-// endAt is how the lines stand after every message.
+// endAt is how the lines after e.loaded stand after every message.
 func (e *jsonlEncoder) endAt() foldAt {
 	if n := len(e.lines); n > 0 {
 		return foldAt{n, len(e.lines[n-1].parts)}
@@ -344,13 +359,17 @@ func (e *jsonlEncoder) endAt() foldAt {
 }
 
 // lineDiff finds the first place, in file order, where the lines folded
-// again differ from the lines on disk, as the fold makes them.
+// again differ from the lines on disk, as the fold makes them. Line
+// indices are those of jsonlEncoder.lines (after the loaded lines).
 type lineDiff struct {
-	old   []jsonlLine // the lines on disk from index base on
-	base  int
-	found bool
-	line  int
-	part  int
+	// unknown lines on disk from index base on are not known (loaded ones
+	// folded again), and old are the lines after them.
+	unknown int
+	old     []jsonlLine
+	base    int
+	found   bool
+	line    int
+	part    int
 }
 
 func (d *lineDiff) at(line, part int) {
@@ -359,9 +378,19 @@ func (d *lineDiff) at(line, part int) {
 	}
 }
 
+// unknownLine stands for a line on disk whose parts are not known; it is
+// only ever read.
+var unknownLine jsonlLine
+
 func (d *lineDiff) oldLine(i int) *jsonlLine {
-	if i >= d.base && i-d.base < len(d.old) {
-		return &d.old[i-d.base]
+	j := i - d.base
+	switch {
+	case j < 0:
+		return nil
+	case j < d.unknown:
+		return &unknownLine
+	case j-d.unknown < len(d.old):
+		return &d.old[j-d.unknown]
 	}
 	return nil
 }
@@ -391,24 +420,17 @@ func (d *lineDiff) end(i, n int) {
 // to write; ok is false when the file already holds the conversation.
 func (e *jsonlEncoder) update(c *conversation, from int) (w unitWrite, ok bool, err error) {
 	d := min(from, len(c.msgs))
-	start, at := d, e.endAt()
-	if d < len(e.msgs) {
-		at = e.msgs[d].at
-	}
-	keepLines, cut := at.lines, at.parts // lines kept; parts kept of the last (-1: all)
-	if keepLines > 0 && e.lines[keepLines-1].parts == nil {
-		// The line to continue is not known: fold again from the last line
-		// that starts cleanly before the change instead, keeping the lines
-		// before it whole.
-		k := sort.Search(len(e.lines), func(i int) bool { return e.lines[i].first >= d }) - 1
-		for k >= 0 && !e.lines[k].clean {
-			k--
+	start, keepLines, cut := d, 0, -1 // lines kept; parts kept of the last (-1: all)
+	known := false
+	if d >= e.base {
+		at := e.endAt()
+		if d-e.base < len(e.msgs) {
+			at = e.msgs[d-e.base].at
 		}
-		if k < 0 {
-			keepLines, cut = 0, -1 // the messages before d send nothing
-		} else {
-			start, keepLines, cut = e.lines[k].first, k, -1
-		}
+		keepLines, cut = at.lines, at.parts
+		// The line to continue, the one before message d's content, is
+		// known unless it is a loaded one.
+		known = keepLines > 0 || len(e.loaded) == 0
 	}
 	if keepLines == 0 {
 		cut = -1
@@ -417,10 +439,29 @@ func (e *jsonlEncoder) update(c *conversation, from int) (w unitWrite, ok bool, 
 	if cut >= 0 {
 		diff.base = keepLines - 1
 	}
-	diff.old = slices.Clone(e.lines[diff.base:])
-	lines := e.lines[:keepLines]
-	if cut >= 0 {
-		lines[keepLines-1].parts = lines[keepLines-1].parts[:cut]
+	var lines []jsonlLine
+	if known {
+		diff.old = slices.Clone(e.lines[diff.base:])
+		lines = e.lines[:keepLines]
+		if cut >= 0 {
+			lines[keepLines-1].parts = lines[keepLines-1].parts[:cut]
+		}
+	} else {
+		// The line to continue is a loaded one, whose parts are not known:
+		// fold again from the last loaded line that starts cleanly before
+		// the change instead, keeping the lines before it as they are. No
+		// line after it is known any more (they all follow the change).
+		k := sort.Search(len(e.loaded), func(i int) bool { return e.loaded[i].first() >= d }) - 1
+		for k >= 0 && !e.loaded[k].clean() {
+			k--
+		}
+		keep := 0 // with no such line, the messages before d send nothing
+		if k >= 0 {
+			start, keep = e.loaded[k].first(), k
+		}
+		diff = lineDiff{unknown: len(e.loaded) - keep, old: e.lines}
+		clear(e.msgs)
+		e.loaded, e.lines, e.base, e.msgs = e.loaded[:keep], nil, start, nil
 	}
 	emit := func(role string, part []byte, msg int, first bool) {
 		if n := len(lines); n > 0 && lines[n-1].role == role {
@@ -446,13 +487,13 @@ func (e *jsonlEncoder) update(c *conversation, from int) (w unitWrite, ok bool, 
 		}
 		return foldAt{}
 	}
-	if err := e.fold(c, start, pos, emit, true); err != nil {
+	if err := e.fold(c, start, pos, emit); err != nil {
 		return w, false, err
 	}
 	if n := len(lines); n > 0 {
 		diff.end(n-1, len(lines[n-1].parts))
 	}
-	if len(diff.old) > len(lines)-diff.base {
+	if diff.unknown+len(diff.old) > len(lines)-diff.base {
 		diff.at(len(lines), 0) // lines were dropped
 	}
 	if old := e.lines; len(old) > len(lines) {
@@ -462,7 +503,7 @@ func (e *jsonlEncoder) update(c *conversation, from int) (w unitWrite, ok bool, 
 	if !diff.found {
 		return w, false, nil
 	}
-	w.from = diff.line
+	w.from = len(e.loaded) + diff.line
 	for i := diff.line; i < len(lines); i++ {
 		p := 0
 		if i == diff.line {
@@ -480,18 +521,19 @@ func (e *jsonlEncoder) update(c *conversation, from int) (w unitWrite, ok bool, 
 	return w, true, nil
 }
 
-// fold hands the API parts of the messages from start on to emit, in file
-// order, and records for each message how the lines stood before it (pos)
-// and, with keep, its blocks' encodings for the next change (reused from
-// the last fold where the blocks did not change).
+// fold hands the API parts of the messages from start (at least e.base) on
+// to emit, in file order, and records for each message how the lines stood
+// before it (pos) and its blocks' encodings for the next change (reused
+// from the last fold where the blocks did not change).
 func (e *jsonlEncoder) fold(c *conversation, start int, pos func() foldAt,
-	emit func(role string, part []byte, msg int, first bool), keep bool) error {
+	emit func(role string, part []byte, msg int, first bool)) error {
 	var err error
 	for i := start; i < len(c.msgs); i++ {
 		m := &c.msgs[i]
+		j := i - e.base
 		var enc []ownRes
-		if i < len(e.msgs) && e.msgs[i].enc != nil && e.msgs[i].seq == m.seq {
-			if enc, _, err = refreshParts(e.msgs[i].enc, m.Blocks, m.seq, c.touched, encodeOwnRes, sameOwnRes); err != nil {
+		if j < len(e.msgs) && e.msgs[j].enc != nil && e.msgs[j].seq == m.seq {
+			if enc, _, err = refreshParts(e.msgs[j].enc, m.Blocks, m.seq, c.touched, encodeOwnRes, sameOwnRes); err != nil {
 				return err
 			}
 		} else {
@@ -502,12 +544,9 @@ func (e *jsonlEncoder) fold(c *conversation, start int, pos func() foldAt,
 				}
 			}
 		}
-		jm := jsonlMsg{seq: m.seq, at: pos()}
-		if keep {
-			jm.enc = enc
-		}
-		if i < len(e.msgs) {
-			e.msgs[i] = jm
+		jm := jsonlMsg{seq: m.seq, at: pos(), enc: enc}
+		if j < len(e.msgs) {
+			e.msgs[j] = jm
 		} else {
 			e.msgs = append(e.msgs, jm)
 		}
@@ -525,44 +564,114 @@ func (e *jsonlEncoder) fold(c *conversation, start int, pos func() foldAt,
 			}
 		}
 	}
-	if len(e.msgs) > len(c.msgs) {
-		clear(e.msgs[len(c.msgs):])
-		e.msgs = e.msgs[:len(c.msgs)]
+	if n := len(c.msgs) - e.base; len(e.msgs) > n {
+		clear(e.msgs[n:])
+		e.msgs = e.msgs[:n]
 	}
 	return nil
 }
 
-// load folds a conversation just read from its file, keeping no encoding:
-// each line, once complete, is handed to same, which says whether the file
-// has exactly that line at that index. It reports whether every line was.
-func (e *jsonlEncoder) load(c *conversation, same func(i int, pieces [][]byte) bool) (bool, error) {
-	e.lines, e.msgs = nil, nil
+// load folds a conversation just read from its file as update would, but
+// keeping nothing of the lines besides what loadedLine holds: each line,
+// once complete, is encoded into one reused buffer and its sum handed to
+// same, which says whether the file has exactly that line at that index.
+// It reports whether every line was. A load makes no garbage for a line
+// (docs/performance.md, "100,000 small messages").
+func (e *jsonlEncoder) load(c *conversation, same func(i int, sum lineSum) bool) (bool, error) {
+	e.loaded, e.lines, e.base, e.msgs = nil, nil, len(c.msgs), nil
 	ok := true
-	done := func() {
-		if n := len(e.lines); n > 0 {
-			l := &e.lines[n-1]
-			_, pieces := linePieces(l, 0)
-			ok = ok && same(n-1, pieces)
-			l.parts = nil // not kept: the file holds it
+	var (
+		line, res []byte // the current line's parts; a message's results
+		role      string // the current line's
+		parts     int    // its number of parts
+		nres      int
+		first     int
+		clean     bool
+	)
+	done := func() error {
+		if parts == 0 {
+			return nil
+		}
+		if first > maxLoadedFirst {
+			return fmt.Errorf("session of more than %d messages", maxLoadedFirst)
+		}
+		open := openOf(jsonlOpens, role, "content")
+		var sum lineSum
+		if parts == 1 && bytes.HasPrefix(line, textPartStart) {
+			// Text form, as linePieces writes it.
+			sum = sumOf(open[:len(open)-1], line[len(textPartStart):len(line)-1], closeBrace)
+		} else {
+			sum = sumOf(open, line, listClose)
+		}
+		ok = ok && same(len(e.loaded), sum)
+		l := loadedLine(first) << 1
+		if clean {
+			l |= 1
+		}
+		e.loaded = append(e.loaded, l)
+		parts = 0
+		return nil
+	}
+	// begin makes room for a part of role r from message i on the line.
+	begin := func(r string, i int, isFirst bool) error {
+		if parts > 0 && role == r {
+			line = append(line, ',')
+			parts++
+			return nil
+		}
+		if err := done(); err != nil {
+			return err
+		}
+		role, first, clean, parts, line = r, i, isFirst, 1, line[:0]
+		return nil
+	}
+	var err error
+	for i := range c.msgs {
+		m := &c.msgs[i]
+		emitted := false
+		res, nres = res[:0], 0
+		for k := range m.Blocks {
+			own, r, hasOwn, hasRes := blockAPI(&m.Blocks[k])
+			if hasOwn {
+				if err := begin(m.Role, i, !emitted); err != nil {
+					return false, err
+				}
+				emitted = true
+				if line, err = appendAPIBlock(line, &own); err != nil {
+					return false, err
+				}
+			}
+			if hasRes {
+				if nres > 0 {
+					res = append(res, ',')
+				}
+				nres++
+				if res, err = appendAPIBlock(res, &r); err != nil {
+					return false, err
+				}
+			}
+		}
+		if nres > 0 {
+			if parts > 0 && role == RoleUser {
+				line = append(line, ',')
+				parts += nres
+			} else {
+				if err := done(); err != nil {
+					return false, err
+				}
+				role, first, clean, parts, line = RoleUser, i, !emitted, nres, line[:0]
+			}
+			line = append(line, res...)
 		}
 	}
-	pos := func() foldAt {
-		if n := len(e.lines); n > 0 {
-			return foldAt{n, len(e.lines[n-1].parts)}
-		}
-		return foldAt{}
-	}
-	emit := func(role string, part []byte, msg int, first bool) {
-		if n := len(e.lines); n > 0 && e.lines[n-1].role == role {
-			e.lines[n-1].parts = append(e.lines[n-1].parts, part)
-			return
-		}
-		done()
-		e.lines = append(e.lines, jsonlLine{role: role, parts: [][]byte{part}, first: msg, clean: first})
-	}
-	if err := e.fold(c, 0, pos, emit, false); err != nil {
+	if err := done(); err != nil {
 		return false, err
 	}
-	done()
 	return ok, nil
 }
+
+// maxLoadedFirst is the largest message index a loadedLine holds, far more
+// than a session file of MaxSessionFileBytes can have lines.
+const maxLoadedFirst = 1<<31 - 1
+
+var closeBrace = []byte("}")

@@ -191,3 +191,61 @@ func TestLoadingReadsLinesOfAnyLength(t *testing.T) {
 	defer s2.mu.Unlock()
 	require.False(t, s2.needFull, "the file is in the layout: saves stay incremental")
 }
+
+// TestResumeJSONLChecksTheLayout: a jsonl file whose lines read as the
+// session's messages but are not byte for byte what this package writes
+// (another program's spacing, key order, escapes or shapes) is written again
+// whole by the first save after a resume, so that later saves can write at
+// offsets; a file in the layout is not, and its saves stay incremental.
+// The check folds and encodes every line once (jsonlEncoder.load) and
+// compares it with the line read, by length and hash.
+func TestResumeJSONLChecksTheLayout(t *testing.T) {
+	tool := `{"role":"assistant","content":[{"type":"text","text":"let me look"},{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/a"}}]}`
+	result := `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok","is_error":false},{"type":"text","text":"thanks"}]}`
+	for _, tc := range []struct {
+		name   string
+		lines  []string
+		layout bool
+	}{
+		{"this package's layout", []string{`{"role":"user","content":"hi"}`, tool, result, `{"role":"assistant","content":"done"}`}, true},
+		{"spaces", []string{`{"role":"user","content":"hi"}`, tool, result, `{"role": "assistant", "content": "done"}`}, false},
+		{"key order", []string{`{"content":"hi","role":"user"}`, tool, result, `{"role":"assistant","content":"done"}`}, false},
+		{"a single text as a list", []string{`{"role":"user","content":[{"type":"text","text":"hi"}]}`, tool, result}, false},
+		{"an escaped letter", []string{`{"role":"user","content":"h\u0069"}`, tool, result}, false},
+		{"a result without is_error", []string{`{"role":"user","content":"hi"}`, tool,
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"thanks"}]}`}, false},
+		{"an input with spaces", []string{`{"role":"user","content":"hi"}`,
+			strings.Replace(tool, `{"file_path":"/a"}`, `{"file_path": "/a"}`, 1), result}, false},
+		{"two lines of one role", []string{`{"role":"user","content":"hi"}`, `{"role":"user","content":"again"}`, tool, result}, false},
+		{"a tool result as a list of texts", []string{`{"role":"user","content":"hi"}`, tool,
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"ok"}],"is_error":false},{"type":"text","text":"thanks"}]}`}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			st, err := NewStore(Options{WaveHome: home, Format: FormatJSONL})
+			require.NoError(t, err)
+			s, err := st.Create("layout")
+			require.NoError(t, err)
+			path := s.TranscriptPath()
+			require.NoError(t, st.Close())
+			require.NoError(t, os.WriteFile(path, []byte(strings.Join(tc.lines, "\n")+"\n"), 0o600))
+
+			st, err = NewStore(Options{WaveHome: home})
+			require.NoError(t, err)
+			defer st.Close()
+			s, err = st.Open("layout")
+			require.NoError(t, err)
+			s.mu.Lock()
+			needFull := s.needFull
+			s.mu.Unlock()
+			require.Equal(t, !tc.layout, needFull, "the file is in the layout")
+			require.NoError(t, s.AddAssistantMessage([]Block{{Type: BlockText, Content: "one more"}}))
+			got, err := os.ReadFile(path)
+			require.NoError(t, err)
+			s.mu.Lock()
+			want := fullEncoding(t, s)
+			s.mu.Unlock()
+			require.Equal(t, string(want), string(got))
+		})
+	}
+}

@@ -359,13 +359,13 @@ func (s *Session) loadJSONL() error {
 	}
 	// The file is in this package's layout when folding the messages gives
 	// its lines back exactly; then saves rewrite only what changes.
-	same, err := enc.load(s.conv, func(i int, pieces [][]byte) bool {
-		return i < len(sums) && sums[i] == sumOf(pieces...)
+	same, err := enc.load(s.conv, func(i int, sum lineSum) bool {
+		return i < len(sums) && sums[i] == sum
 	})
 	if err != nil {
 		return err
 	}
-	layout = layout && same && len(enc.lines) == len(sums)
+	layout = layout && same && len(enc.loaded) == len(sums)
 	s.needFull = !layout
 	if !layout {
 		return s.file.open(0, nil, counted.n)
