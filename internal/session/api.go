@@ -230,29 +230,44 @@ func blockAPI(b *Block) (own, res APIBlock, hasOwn, hasRes bool) {
 func FromAPI(api []APIMessage) []Message {
 	var msgs []Message
 	for i := range api {
-		msgs = appendFromAPI(msgs, &api[i])
+		msgs = appendFromAPI(msgs, &api[i], nil)
 	}
 	return msgs
 }
 
 // appendFromAPI is FromAPI for one more API message: a tool result it
-// carries is set on the tool block it answers among msgs.
-func appendFromAPI(msgs []Message, am *APIMessage) []Message {
+// carries is set on the tool block it answers among msgs. With an arena
+// (a resume, scanJSONLFile) the message's blocks and tool calls are put in
+// it; am's strings are kept as they are, so the caller copies them there
+// first (msgArena.apiMessage).
+func appendFromAPI(msgs []Message, am *APIMessage, a *msgArena) []Message {
 	blocks := am.Blocks
+	var one [1]APIBlock
 	if blocks == nil && am.Text != "" {
-		blocks = []APIBlock{{Type: "text", Text: am.Text}}
+		one[0] = APIBlock{Type: "text", Text: am.Text}
+		blocks = one[:]
 	}
 	var out []Block
-	for _, ab := range blocks {
+	if a != nil {
+		out = a.scratch[:0]
+	}
+	for i := range blocks {
+		ab := &blocks[i]
 		switch ab.Type {
 		case "text":
 			out = append(out, blockFromText(ab.Text))
 		case "tool_use":
-			out = append(out, ToolBlock(Tool{ID: ab.ID, Name: ab.Name, Input: ab.Input}))
+			out = append(out, a.toolBlock(Tool{ID: ab.ID, Name: ab.Name, Input: ab.Input}))
 		case "tool_result":
-			if !setToolResult(msgs, out, ab) {
+			if !setToolResult(msgs, out, ab, a) {
 				out = append(out, Block{Type: BlockText, Content: ab.Content})
 			}
+		}
+	}
+	if a != nil {
+		a.scratch = out
+		if len(out) > 0 {
+			out = a.keepBlocks(out)
 		}
 	}
 	if len(out) > 0 {
@@ -273,15 +288,16 @@ func blockFromText(t string) Block {
 	return Block{Type: BlockText, Content: t}
 }
 
-// setToolResult puts a tool_result on the tool block it answers.
-func setToolResult(msgs []Message, cur []Block, ab APIBlock) bool {
+// setToolResult puts a tool_result on the tool block it answers, its tool
+// call in a (when not nil).
+func setToolResult(msgs []Message, cur []Block, ab *APIBlock, a *msgArena) bool {
 	set := func(b *Block) bool {
 		if b.Type != BlockTool || b.Tool().ID != ab.ToolUseID {
 			return false
 		}
 		t := b.Tool()
 		t.Result, t.Success = ab.Content, boolPtr(!ab.IsError)
-		b.SetTool(t)
+		a.setTool(b, t)
 		return true
 	}
 	for i := len(cur) - 1; i >= 0; i-- {

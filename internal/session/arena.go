@@ -25,6 +25,9 @@ type msgArena struct {
 	blocks []Block
 	tools  []Tool
 	bytes  []byte
+	// scratch is the block list a jsonl line is converted into
+	// (appendFromAPI) before keepBlocks copies it.
+	scratch []Block
 	// line is the buffer the strings being kept may point into (a line
 	// decoded without copying, see decodeMessageLine), which is reused for
 	// the next line: a string in it is always copied.
@@ -44,24 +47,65 @@ const (
 	arenaString = 2 << 10
 )
 
-// keep moves m's blocks, tool calls and short strings into the arena. m's
-// block list is never kept itself, so that a decoder may reuse it for the
-// next message; an empty one becomes nil (which conversation.reset makes
-// empty again).
-func (a *msgArena) keep(m *Message) {
-	switch n := len(m.Blocks); {
-	case n == 0:
-		m.Blocks = nil
-	case n <= arenaBlocks/4:
-		m.Blocks = a.blockList(n, m.Blocks)
-	default:
-		m.Blocks = slices.Clone(m.Blocks)
+// keepBlocks returns a copy of blocks in the arena (or of its own, for a
+// long list), which a decoder may then reuse; their strings and tool calls
+// are kept as they are (appendFromAPI puts them in the arena).
+func (a *msgArena) keepBlocks(blocks []Block) []Block {
+	if n := len(blocks); n <= arenaBlocks/4 {
+		return a.blockList(n, blocks)
 	}
+	return slices.Clone(blocks)
+}
+
+// toolBlock is ToolBlock(t) with t in the arena; a nil arena is the heap.
+// t's strings are kept as they are.
+func (a *msgArena) toolBlock(t Tool) Block {
+	if a == nil {
+		return ToolBlock(t)
+	}
+	b := Block{Type: BlockTool}
+	a.setTool(&b, t)
+	return b
+}
+
+// setTool is b.SetTool(t) with t in the arena; a nil arena is the heap.
+// t's strings are kept as they are. A block that already has a tool call
+// (a tool_result for an earlier tool_use) gets t written over it, which
+// Block.SetTool never does: with an arena, every tool call is one
+// appendFromAPI placed in it during this load, which hands nothing out
+// before it ends, and a replaced call would stay in its chunk as long as
+// its neighbours.
+func (a *msgArena) setTool(b *Block, t Tool) {
+	switch {
+	case a == nil || t.isZero():
+		b.SetTool(t)
+	case b.tool != nil:
+		if t.Success != nil {
+			t.Success = sharedBool[*t.Success]
+		}
+		*b.tool = t
+	default:
+		b.tool = a.place(t)
+	}
+}
+
+// apiMessage copies the strings of m that appendFromAPI keeps into the
+// arena (short ones into its chunks; long ones that point into line, the
+// decoder's input, once), so that nothing of the message points into line,
+// which is reused for the next one.
+func (a *msgArena) apiMessage(m *APIMessage, line []byte) {
+	a.line = line
+	defer func() { a.line = nil }()
+	m.Role, m.Text = a.name(m.Role), a.str(m.Text)
 	for i := range m.Blocks {
 		b := &m.Blocks[i]
-		b.Content = a.str(b.Content)
-		if b.tool != nil {
-			b.tool = a.tool(*b.tool)
+		switch b.Type {
+		case "text":
+			b.Text = a.str(b.Text)
+		case "tool_use":
+			b.ID, b.Name, b.Input = a.str(b.ID), a.str(b.Name), a.raw(b.Input)
+		case "tool_result":
+			b.Content = a.str(b.Content)
 		}
 	}
 }
@@ -114,6 +158,11 @@ func (a *msgArena) blockList(n int, from []Block) []Block {
 func (a *msgArena) tool(t Tool) *Tool {
 	t.ID, t.Name, t.Result, t.Error = a.str(t.ID), a.str(t.Name), a.str(t.Result), a.str(t.Error)
 	t.Input = a.raw(t.Input)
+	return a.place(t)
+}
+
+// place puts t in the arena as it is, but for its Success, which it shares.
+func (a *msgArena) place(t Tool) *Tool {
 	if t.Success != nil {
 		t.Success = sharedBool[*t.Success]
 	}

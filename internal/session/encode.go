@@ -575,10 +575,11 @@ func (e *jsonlEncoder) fold(c *conversation, start int, pos func() foldAt,
 // keeping nothing of the lines besides what loadedLine holds: each line,
 // once complete, is encoded into one reused buffer and its sum handed to
 // same, which says whether the file has exactly that line at that index.
-// It reports whether every line was. A load makes no garbage for a line
+// It reports whether every line was; lines, the file's, sizes the list of
+// loaded lines. A load makes no garbage for a line
 // (docs/performance.md, "100,000 small messages").
-func (e *jsonlEncoder) load(c *conversation, same func(i int, sum lineSum) bool) (bool, error) {
-	e.loaded, e.lines, e.base, e.msgs = nil, nil, len(c.msgs), nil
+func (e *jsonlEncoder) load(c *conversation, lines int, same func(i int, sum lineSum) bool) (bool, error) {
+	e.loaded, e.lines, e.base, e.msgs = make([]loadedLine, 0, lines), nil, len(c.msgs), nil
 	ok := true
 	var (
 		line, res []byte // the current line's parts; a message's results

@@ -106,3 +106,105 @@ func FuzzResumeLine(f *testing.F) {
 	}
 	f.Fuzz(checkLineDecode)
 }
+
+// checkJSONLLines reads lines as a jsonl resume does (appendJSONLLine:
+// segmentio's decoder without copies, then the arena) and requires what
+// encoding/json reads from them through APIMessage.UnmarshalJSON, line by
+// line: the same lines refused (torn), and the same messages, a tool result
+// set on the call it answers in an earlier line. Every line is overwritten
+// once read, as the next line read overwrites the reader's buffer, so a
+// string left pointing into it fails the comparison.
+func checkJSONLLines(t *testing.T, lines []string) {
+	var (
+		dec   apiLineDecoder
+		arena msgArena
+		got   []Message
+		want  []Message
+	)
+	for i, line := range lines {
+		buf := []byte(line)
+		var ok bool
+		got, ok = appendJSONLLine(got, buf, &dec, &arena)
+		for k := range buf {
+			buf[k] = 'X'
+		}
+		var m APIMessage
+		wantOK := json.Unmarshal([]byte(line), &m) == nil && m.Role != ""
+		require.Equal(t, wantOK, ok, "line %d %q: read", i, line)
+		if !ok {
+			return // a resume stops at a torn line
+		}
+		want = appendFromAPI(want, &m, nil)
+		require.Equal(t, want, got, "line %d %q", i, line)
+	}
+}
+
+// TestResumeJSONLLinesReadAsEncodingJSONReadsThem holds a jsonl resume's
+// line decoder to encoding/json (checkJSONLLines) on lines of every shape
+// the API allows and on broken ones.
+func TestResumeJSONLLinesReadAsEncodingJSONReadsThem(t *testing.T) {
+	long := strings.Repeat(`long é \"q\" \\ `, arenaString/8)
+	longPlain := strings.Repeat("p", arenaString+10)
+	for _, seq := range jsonlLineSeeds(long, longPlain) {
+		t.Run("", func(t *testing.T) { checkJSONLLines(t, seq) })
+	}
+}
+
+// jsonlLineSeeds are sequences of jsonl lines: each is read from the start.
+func jsonlLineSeeds(long, longPlain string) [][]string {
+	call := `{"role":"assistant","content":[{"type":"text","text":"look"},{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/a"}}]}`
+	return [][]string{
+		{`{"role":"user","content":"hello"}`, call,
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok","is_error":false},{"type":"text","text":"next"}]}`},
+		{call, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"failed","is_error":true}]}`},
+		{call, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"a"},{"type":"image"},{"type":"text","text":"b"}]}]}`},
+		{call, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"nobody","content":"orphan"}]}`},
+		{call, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":null,"is_error":"yes"}]}`},
+		{call, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":5}]}`},
+		{`{"role":"assistant","content":[{"type":"tool_use","id":"` + longPlain + `","name":"` + longPlain + `","input":{"command":"` + long + `"}}]}`,
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + longPlain + `","content":"` + long + `"}]}`,
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + longPlain + `","content":"` + longPlain + `"}]}`},
+		{`{"role":"user","content":"` + long + `"}`, `{"role":"assistant","content":"` + longPlain + `"}`},
+		{`{"role":"user","content":"[Hook:SessionStart] context"}`, `{"role":"user","content":"[Warning] careful"}`,
+			`{"role":"assistant","content":[{"type":"text","text":"[Hook:PostToolUse] ` + longPlain + `"}]}`},
+		{`{"role":"assistant","content":[{"type":"tool_use","id":"","name":"","input":null}]}`,
+			`{"role":"assistant","content":[{"type":"tool_use","id":"x","name":"y"}]}`,
+			`{"role":"assistant","content":[{"type":"tool_use","id":"x","name":"y","input":"` + longPlain + `"}]}`,
+			`{"role":"assistant","content":[{"type":"tool_use","id":"x","name":"y","input": { "a" : [1, 2] } }]}`},
+		{`{"role":"user","content":[]}`, `{"role":"user","content":null}`, `{"role":"user"}`, `{"role":"user","content":""}`,
+			`{"role":"user","content":[null,{"type":"text","text":"after null"}]}`, `{"role":"user","content":[{"type":"image","source":{}}]}`},
+		{`{"ROLE":"user","Content":[{"TYPE":"text","Text":"case"}]}`, `{"role":"user","content":"x","content":"y"}`,
+			`{"role":"user","content":[{"type":"text","text":"x","text":"y"}]}`, `{"role":"user","role":"assistant","content":"r"}`},
+		{"{\"role\":\"user\",\"content\":\"bad \xff utf-8 \\ud800 \\u00e9\"}",
+			"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"bad \xff \\ud800\"}]}"},
+		{`{"role":"user","content":5}`},
+		{`{"role":"user","content":{"type":"text"}}`},
+		{`{"role":"user","content":[{"type":"text","text":5}]}`},
+		{`{"role":"user","content":[5]}`},
+		{`{"role":"user","content":"x"}x`},
+		{`{"role":"user","content":"x"} `},
+		{` {"role":"user","content":"x"}`},
+		{`{"role":"user","content":"x"},`},
+		{`{"role":"","content":"x"}`},
+		{`{"role":"user","content":"unterminated`},
+		{`{"role":"user","content":[{"type":"text","text":"x"}`},
+		{`{"role":"user","content":"x","extra":{"deep":[1,{"a":"b"}]}}`},
+		{`{"role":"user","content":"x","extra":{"broken":[1,}}`},
+		{`null`}, {`[]`}, {`"user"`}, {``},
+	}
+}
+
+// FuzzResumeJSONLLines runs checkJSONLLines on any two lines (make fuzz):
+// the second may answer a tool call of the first.
+func FuzzResumeJSONLLines(f *testing.F) {
+	for _, seq := range jsonlLineSeeds(strings.Repeat(`é\n`, arenaString), strings.Repeat("p", arenaString+1)) {
+		second := ""
+		if len(seq) > 1 {
+			second = seq[1]
+		}
+		f.Add(seq[0], second)
+	}
+	f.Fuzz(func(t *testing.T, first, second string) {
+		checkJSONLLines(t, []string{first, second})
+	})
+}

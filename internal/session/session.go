@@ -3,7 +3,6 @@ package session
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -359,7 +358,7 @@ func (s *Session) loadJSONL() error {
 	}
 	// The file is in this package's layout when folding the messages gives
 	// its lines back exactly; then saves rewrite only what changes.
-	same, err := enc.load(s.conv, func(i int, sum lineSum) bool {
+	same, err := enc.load(s.conv, len(sums), func(i int, sum lineSum) bool {
 		return i < len(sums) && sums[i] == sum
 	})
 	if err != nil {
@@ -409,6 +408,7 @@ func scanJSONLFile(r io.Reader, lines int, size int64) (msgs []Message, sums []l
 		msgs, sums = make([]Message, 0, n), make([]lineSum, 0, n)
 	}
 	var arena msgArena
+	var dec apiLineDecoder
 	for {
 		line, complete, err := lr.next()
 		if err == io.EOF {
@@ -424,17 +424,28 @@ func scanJSONLFile(r io.Reader, lines int, size int64) (msgs []Message, sums []l
 			}
 			return msgs, sums, layout, false, nil
 		}
-		var m APIMessage
-		if !complete || json.Unmarshal(line, &m) != nil || m.Role == "" {
+		if !complete {
 			return msgs, sums, false, true, nil
 		}
-		n := len(msgs)
-		msgs = appendFromAPI(msgs, &m)
-		if len(msgs) > n {
-			arena.keep(&msgs[n])
+		var ok bool
+		if msgs, ok = appendJSONLLine(msgs, line, &dec, &arena); !ok {
+			return msgs, sums, false, true, nil
 		}
 		sums = append(sums, sumOf(line))
 	}
+}
+
+// appendJSONLLine decodes one line of a jsonl transcript and adds its
+// message to msgs (appendFromAPI), its blocks, tool calls and short strings
+// in the arena and nothing pointing into line; ok is false for a line that
+// is not a message (torn).
+func appendJSONLLine(msgs []Message, line []byte, dec *apiLineDecoder, a *msgArena) ([]Message, bool) {
+	m, ok := dec.decode(line)
+	if !ok {
+		return msgs, false
+	}
+	a.apiMessage(&m, line)
+	return appendFromAPI(msgs, &m, a), true
 }
 
 // diskChanged reports whether the file is no longer as this session last
