@@ -20,7 +20,9 @@ import (
 // was handed out: strings are immutable, a message's blocks are a slice whose
 // capacity ends where they end (an append copies them elsewhere), a block
 // changed in place (a tool's result) is that message's own, and a block's
-// Tool is replaced, never written through (Block.SetTool).
+// Tool is replaced, never written through (Block.SetTool), once the load
+// handed it out (during a jsonl load a tool result is written over its
+// call, setTool).
 type msgArena struct {
 	blocks []Block
 	tools  []Tool
