@@ -146,7 +146,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$'  -fuzztime $(FUZZTIME) ./internal/lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendCompact$$' -fuzztime $(FUZZTIME) ./internal/rawjson
 	$(GO) test -run '^$$' -fuzz '^FuzzWriteIndented$$' -fuzztime $(FUZZTIME) ./cmd/wavehooks
-	$(GO) test -run '^$$' -fuzz '^FuzzResumeLine$$' -fuzztime $(FUZZTIME) ./internal/session
+	$(GO) test -run '^$$' -fuzz '^FuzzResumeLine$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./internal/session
+	$(GO) test -run '^$$' -fuzz '^FuzzResumeJSONLLines$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./internal/session
 
 # The contract's own smoke test (shared/ sits beside the checkout in CI); a copy in testdata otherwise.
 smoke: build

@@ -175,7 +175,7 @@ func (a *msgArena) place(t Tool) *Tool {
 	return &a.tools[len(a.tools)-1]
 }
 
-// sharedBool holds the two values of Block.Success, which the package and
+// sharedBool holds the two values of Tool.Success, which the package and
 // its callers replace but never change through the pointer: decoded, each
 // is an allocation of its own that keeps a 16-byte block of the allocator
 // alive.

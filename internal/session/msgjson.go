@@ -7,7 +7,7 @@ import (
 // encodeMessage encodes a message exactly as encodeJSON would (encoding/json,
 // HTML escaping off), by hand, so that a tool input, which can be a 100 MB
 // string, is copied rather than validated and compacted once more per save
-// (docs/performance.md, "Large frames"). Block.Input always holds JSON that
+// (docs/performance.md, "Large frames"). Tool.Input always holds JSON that
 // was validated when it was set (flow.NormJSON, a hook's parsed output, a loaded
 // file); it is compacted here only if it has whitespace.
 func encodeMessage(m *Message) ([]byte, error) {
