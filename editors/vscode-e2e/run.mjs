@@ -563,7 +563,9 @@ try {
       ['plan.md;', /#\d+ PreToolUse \(Write\) session \S+ → ask; reason: ?the agent wants to write \S*plan\.md.*asked: denied/],
     ];
     const seen = [];
-    const filterBox = panel.locator('input[placeholder="Filter"]');
+    // The box's placeholder is "Filter" until it has a history, then "Filter (⇅ for history)" (VS Code's
+    // HistoryInputBox), which happens as a typed filter is kept, at a time the test does not control.
+    const filterBox = panel.locator('input[placeholder^="Filter"]').first();
     for (const [filter, re] of want) {
       // Typed as the user types it (focus, select all, type): fill() waits for the box to be "editable", which
       // the output's filter box, re-rendered as the output changes, did not always report in time.
