@@ -176,13 +176,13 @@ func BenchmarkRealClientConcurrentSessions(b *testing.B) {
 	}
 }
 
-// writeSession makes a json session of n messages in home's sessions
-// directory through the session package, as a long conversation leaves it:
-// prompts, and replies with a text and a tool call with its result. text is
-// the length of each text.
-func writeSession(b *testing.B, home, id string, n, text int) (path string, size int64) {
+// writeSession makes a session of n messages in the given format in home's
+// sessions directory through the session package, as a long conversation
+// leaves it: prompts, and replies with a text and a tool call with its
+// result. text is the length of each text.
+func writeSession(b *testing.B, home, id string, format session.Format, n, text int) (path string, size int64) {
 	b.Helper()
-	st, err := session.NewStore(session.Options{WaveHome: home})
+	st, err := session.NewStore(session.Options{WaveHome: home, Format: format})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -238,21 +238,24 @@ func procMemory(b *testing.B, pid int) (rss, peak int64) {
 // floor, the server's memory against the file, and the turns' preToolUse
 // p50 against the same turns on a new session in the same server.
 func BenchmarkRealClientLargeSession(b *testing.B) {
-	benchLargeSession(b, 10000, 2000)
+	benchLargeSession(b, session.FormatJSON, 10000, 2000)
 }
 
 // BenchmarkRealClientHundredThousandMessages is the same with a session of
-// 100,000 messages of about 300 bytes.
+// 100,000 messages of about 300 bytes, in each transcript format (issue #27
+// item 6: the resume's peak RSS at most twice the file).
 func BenchmarkRealClientHundredThousandMessages(b *testing.B) {
-	benchLargeSession(b, 100000, 100)
+	for _, format := range []session.Format{session.FormatJSON, session.FormatJSONL} {
+		b.Run(string(format), func(b *testing.B) { benchLargeSession(b, format, 100000, 100) })
+	}
 }
 
-func benchLargeSession(b *testing.B, messages, text int) {
+func benchLargeSession(b *testing.B, format session.Format, messages, text int) {
 	n := benchTurns(10000) / 10
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		home := b.TempDir()
-		_, size := writeSession(b, home, "large-session", messages, text)
+		_, size := writeSession(b, home, "large-session", format, messages, text)
 		b.StartTimer()
 		c := startClient(b, home)
 		fresh, _ := c.session(b, "", "")
