@@ -50,16 +50,7 @@ func (b APIBlock) MarshalJSON() ([]byte, error) { return appendAPIBlock(nil, &b)
 // UnmarshalJSON reads a block, accepting a tool_result whose content is a
 // list of text blocks as the API also allows.
 func (b *APIBlock) UnmarshalJSON(data []byte) error {
-	var raw struct {
-		Type      string          `json:"type"`
-		Text      string          `json:"text"`
-		ID        string          `json:"id"`
-		Name      string          `json:"name"`
-		Input     json.RawMessage `json:"input"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-		IsError   bool            `json:"is_error"`
-	}
+	var raw apiBlockJSON
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
 	}

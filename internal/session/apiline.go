@@ -14,8 +14,8 @@ type apiLineJSON struct {
 	Content json.RawMessage `json:"content"`
 }
 
-// apiBlockJSON is an API block as a resume decodes it: the fields
-// APIBlock.UnmarshalJSON reads, content raw (a string or a list of texts).
+// apiBlockJSON is an API block as it is decoded first, by a resume and by
+// APIBlock.UnmarshalJSON: its content raw (a string or a list of texts).
 type apiBlockJSON struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
