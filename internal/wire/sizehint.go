@@ -24,10 +24,7 @@ func SizeHint(v any) int {
 // perValue is what a key, quotes and separators add to each value, roughly.
 const perValue = 16
 
-var (
-	rawMessageType = reflect.TypeOf(json.RawMessage(nil))
-	blockType      = reflect.TypeOf(session.Block{})
-)
+var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 
 // blockSize estimates a block's encoding: a block keeps its tool call's
 // fields out of reflection's sight (session.Block.Tool), and a tool's input
@@ -42,8 +39,11 @@ func estimate(v reflect.Value, depth int) int {
 	if !v.IsValid() || depth > 64 {
 		return perValue
 	}
-	if v.Type() == blockType && v.CanInterface() {
-		return blockSize(v.Interface().(session.Block))
+	// TypeAssert does not box the block as Interface would (an allocation per
+	// block of every result and notification); estimate only reaches values
+	// through exported fields, which TypeAssert may read.
+	if b, ok := reflect.TypeAssert[session.Block](v); ok {
+		return blockSize(b)
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
