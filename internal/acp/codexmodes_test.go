@@ -43,14 +43,7 @@ func TestCodexBridgeWithScriptedAgent(t *testing.T) {
 		opts: func(o *Options) { o.HookExe = bin; o.TrustWorkspace = true; o.Agent = []string{agent} }})
 	sess := r.handshake()
 
-	args := strings.Split(strings.TrimSpace(readFile(t, argsFile)), "\n")
-	require.Len(t, args, 4, "two -c overrides: %q", args)
-	require.Equal(t, []string{"-c", "-c"}, []string{args[0], args[2]})
-	m := regexp.MustCompile(`^hooks\.PreToolUse=\[\{hooks=\[\{type="command",command="(.*)",timeout=3600\}\]\}\]$`).FindStringSubmatch(args[1])
-	require.NotNil(t, m, "the hook override: %s", args[1])
-	command := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1])
-	require.Contains(t, command, "acp-hook --socket")
-	require.Regexp(t, `^hooks\.state=\{"/<session-flags>/config\.toml:pre_tool_use:0:0"=\{trusted_hash="sha256:[0-9a-f]{64}"\}\}$`, args[3])
+	command := codexHookCommand(t, argsFile)
 	news := r.agentGot("session/new")
 	require.Len(t, news, 1)
 	require.NotContains(t, mustJSON(news[0]), "claudeCode", "codex-acp's sessions get no Claude Code settings")
@@ -98,6 +91,22 @@ func TestCodexBridgeWithScriptedAgent(t *testing.T) {
 	for _, s := range []string{"rm -rf build", "CODEX-OK", "touch ASKME"} {
 		require.Len(t, h.runs(t, "PreToolUse", s), 1, "PreToolUse ran once for %s", s)
 	}
+}
+
+// codexHookCommand is the bridge's hook command the proxy gave the agent
+// started as codex-acp (codexStandIn), read from its -c overrides, which
+// must be the hook and its trusted hash.
+func codexHookCommand(t *testing.T, argsFile string) string {
+	t.Helper()
+	args := strings.Split(strings.TrimSpace(readFile(t, argsFile)), "\n")
+	require.Len(t, args, 4, "two -c overrides: %q", args)
+	require.Equal(t, []string{"-c", "-c"}, []string{args[0], args[2]})
+	m := regexp.MustCompile(`^hooks\.PreToolUse=\[\{hooks=\[\{type="command",command="(.*)",timeout=3600\}\]\}\]$`).FindStringSubmatch(args[1])
+	require.NotNil(t, m, "the hook override: %s", args[1])
+	command := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1])
+	require.Contains(t, command, "acp-hook --socket")
+	require.Regexp(t, `^hooks\.state=\{"/<session-flags>/config\.toml:pre_tool_use:0:0"=\{trusted_hash="sha256:[0-9a-f]{64}"\}\}$`, args[3])
+	return command
 }
 
 // A bridge whose hook command Codex's trust could hash differently (here:

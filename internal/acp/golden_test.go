@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +47,12 @@ func goldenProxy() (p *Proxy, editor, agent *bytes.Buffer) {
 	p = &Proxy{log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		editorOut: newLineWriter(editor), agentIn: newLineWriter(agent),
 		workspaces: map[string]*workspace{}, sessions: map[string]*sessState{}, loading: map[string]int{},
-		editorCalls: map[string]*editorCall{}, agentCalls: map[string]*agentCall{}, ownCalls: map[string]chan *message{}}
+		editorCalls: map[string]*editorCall{}, agentCalls: map[string]*agentCall{}, ownCalls: map[string]ownCall{}}
+	n := 0 // ids that stay the same from run to run
+	p.ownID = func(kind string) json.RawMessage {
+		n++
+		return json.RawMessage(strconv.Quote(fmt.Sprintf("%s%s-%d", ownIDPrefix, kind, n)))
+	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	return p, editor, agent
 }

@@ -455,7 +455,7 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 		title = askTitle(title, req.Reason) // the question carries the why
 	}
 	kind, status := t.kind, "pending"
-	answer := p.call(ctx, true, "ask", methodRequestPermission, acpmsg.RequestPermissionRequest{
+	answer := p.call(ctx, true, p.ownID("ask"), methodRequestPermission, acpmsg.RequestPermissionRequest{
 		SessionID: st.acpID,
 		ToolCall: acpmsg.ToolCallUpdate{ToolCallID: t.id, Title: &title, Kind: &kind, Status: &status,
 			RawInput: req.ToolInput, Locations: t.locations},

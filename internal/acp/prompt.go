@@ -167,10 +167,7 @@ func (p *Proxy) promptAnswered(t *turn, m *message) {
 func (p *Proxy) followUp(t *turn, reason string) {
 	st := t.st
 	texts := append(st.takePending(), marked(event.Stop, []string{reason})...)
-	p.mu.Lock()
-	p.seq++
-	id := ownID("stop", p.seq)
-	p.mu.Unlock()
+	id := p.ownID("stop")
 	st.mu.Lock()
 	t.followUps++
 	st.mu.Unlock()

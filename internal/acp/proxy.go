@@ -59,6 +59,9 @@ type Options struct {
 	// the editor's own end (quitGrace, the default); tests set it to
 	// drive either order of the two.
 	quitGrace time.Duration
+	// ownID replaces randomOwnID in tests that play a peer who knows the
+	// ids of the proxy's own requests.
+	ownID func(kind string) json.RawMessage
 }
 
 // hostConfig is the configuration the proxy shares with every host.
@@ -136,9 +139,13 @@ type Proxy struct {
 	// answer the proxy records (permission requests, file and terminal
 	// operations).
 	agentCalls map[string]*agentCall
-	// ownCalls are the proxy's own requests, by id, waiting for their answer.
-	ownCalls map[string]chan *message
-	seq      int
+	// ownCalls are the proxy's own requests, by id, waiting for their
+	// answer from the side they were sent to.
+	ownCalls map[string]ownCall
+	// ownID makes the id of one of the proxy's own requests (randomOwnID;
+	// golden tests set a counter).
+	ownID func(kind string) json.RawMessage
+	seq   int
 	// skipClaude: the agent runs Claude Code's hooks itself.
 	skipClaude bool
 	// agentGone is set once the agent ended; requests from then on are
@@ -175,6 +182,13 @@ type editorCall struct {
 	turn *turn
 }
 
+// ownCall is a request of the proxy's own waiting for its answer: only the
+// side it was sent to may give it.
+type ownCall struct {
+	answer   chan *message
+	toEditor bool
+}
+
 // agentCall is an agent request forwarded to the editor whose answer matters.
 type agentCall struct {
 	method string
@@ -201,7 +215,11 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 		opts: opts, log: opts.Logger, host: host.New(opts.hostConfig()),
 		editorOut:  newLineWriter(editorOut),
 		workspaces: map[string]*workspace{}, sessions: map[string]*sessState{}, loading: map[string]int{},
-		editorCalls: map[string]*editorCall{}, agentCalls: map[string]*agentCall{}, ownCalls: map[string]chan *message{},
+		editorCalls: map[string]*editorCall{}, agentCalls: map[string]*agentCall{}, ownCalls: map[string]ownCall{},
+		ownID: randomOwnID,
+	}
+	if opts.ownID != nil {
+		p.ownID = opts.ownID
 	}
 	if opts.WaveHome != "" {
 		p.host.History.PersistTo(hooks.NewRunLog(hooks.RunLogDir(opts.WaveHome))) // for wavehooks test --record

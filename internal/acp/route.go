@@ -2,10 +2,12 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
+	"github.com/wavehooks/wavehooks/internal/safetext"
 )
 
 // fromEditor handles one message from the editor.
@@ -94,17 +96,34 @@ func (p *Proxy) forwardCall(m *message, call *editorCall, line []byte) {
 
 // answerOwnCall hands m to the proxy's own request that it answers, if it
 // answers one, and then unlocks p.mu; otherwise p.mu stays locked. The
-// caller holds p.mu.
-func (p *Proxy) answerOwnCall(key string, m *message) bool {
-	ch, ok := p.ownCalls[key]
+// caller holds p.mu. A response from the side the request was not sent to
+// (the agent answering a question put to the user) is dropped and logged,
+// and the request goes on waiting for its own side's answer.
+func (p *Proxy) answerOwnCall(key string, m *message, fromEditor bool) bool {
+	call, ok := p.ownCalls[key]
 	if !ok {
 		return false
+	}
+	if call.toEditor != fromEditor {
+		p.mu.Unlock()
+		m.passed = true
+		p.log.Warn("dropped an answer to one of the proxy's own requests from the side it was not sent to",
+			"id", safetext.Line(string(m.ID), 100), "from", sideName(fromEditor), "sent to", sideName(call.toEditor))
+		return true
 	}
 	delete(p.ownCalls, key)
 	p.mu.Unlock()
 	m.passed = true
-	ch <- m
+	call.answer <- m
 	return true
+}
+
+// sideName names a peer for the log.
+func sideName(editor bool) string {
+	if editor {
+		return "the editor"
+	}
+	return "the agent"
 }
 
 // editorResponse passes the editor's answer to the agent, after noting what
@@ -112,7 +131,7 @@ func (p *Proxy) answerOwnCall(key string, m *message) bool {
 func (p *Proxy) editorResponse(m *message) {
 	key := idKey(m.ID)
 	p.mu.Lock()
-	if p.answerOwnCall(key, m) {
+	if p.answerOwnCall(key, m, true) {
 		return
 	}
 	call := p.agentCalls[key]
@@ -129,7 +148,7 @@ func (p *Proxy) editorResponse(m *message) {
 func (p *Proxy) agentResponse(m *message) {
 	key := idKey(m.ID)
 	p.mu.Lock()
-	if p.answerOwnCall(key, m) {
+	if p.answerOwnCall(key, m, false) {
 		return
 	}
 	call := p.editorCalls[key]
@@ -212,11 +231,11 @@ func (p *Proxy) agentEnded(code int) {
 	calls := p.editorCalls
 	p.editorCalls = map[string]*editorCall{}
 	own := p.ownCalls
-	p.ownCalls = map[string]chan *message{}
+	p.ownCalls = map[string]ownCall{}
 	p.mu.Unlock()
 	p.log.Warn("the agent exited", "status", code)
-	for _, ch := range own {
-		close(ch)
+	for _, call := range own {
+		close(call.answer)
 	}
 	for _, call := range calls {
 		id := call.id
@@ -229,14 +248,13 @@ func (p *Proxy) agentEnded(code int) {
 	p.flush()
 }
 
-// call sends a request of the proxy's own to one side and waits for the
-// answer; nil when ctx ends or that side goes away first.
-func (p *Proxy) call(ctx context.Context, toEditor bool, kind, method string, params any) *message {
+// call sends a request of the proxy's own, with the id made by p.ownID, to
+// one side and waits for that side's answer; nil when ctx ends or that side
+// goes away first.
+func (p *Proxy) call(ctx context.Context, toEditor bool, id json.RawMessage, method string, params any) *message {
 	ch := make(chan *message, 1)
 	p.mu.Lock()
-	p.seq++
-	id := ownID(kind, p.seq)
-	p.ownCalls[idKey(id)] = ch
+	p.ownCalls[idKey(id)] = ownCall{answer: ch, toEditor: toEditor}
 	p.mu.Unlock()
 	line := requestLine(id, method, params)
 	if toEditor {

@@ -79,13 +79,10 @@ func trustQuestion(acpID, id, root, listing string) acpmsg.RequestPermissionRequ
 // the files changed meanwhile, the new configuration is not trusted.
 func (p *Proxy) askTrust(st *sessState, l *trust.Loaded) {
 	w := st.ws
-	p.mu.Lock()
-	p.seq++
-	id := ownID("trust", p.seq)
-	p.mu.Unlock()
+	id := p.ownID("trust")
 	listing := host.TrustListing(w.Root, l) + "\nTrust runs them from your next prompt on; it is kept in the trust store " +
 		"`wavehooks trust --revoke` clears."
-	answer := p.call(p.ctx, true, "trust", methodRequestPermission, trustQuestion(st.acpID, strings.Trim(string(id), `"`), w.Root, listing))
+	answer := p.call(p.ctx, true, id, methodRequestPermission, trustQuestion(st.acpID, strings.Trim(string(id), `"`), w.Root, listing))
 	if answer == nil || answer.Error != nil {
 		return
 	}

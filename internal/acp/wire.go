@@ -2,6 +2,7 @@ package acp
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -115,13 +116,18 @@ func (m *message) isResponse() bool { return m.Method == "" && m.ID != nil }
 func idKey(id json.RawMessage) string { return string(id) }
 
 // ownIDPrefix starts the ids of the requests the proxy itself sends (a Stop
-// hook's follow-up prompt, a hook's "ask" about a file operation). They are
-// strings, so they cannot collide with the numbers editors and agents use;
-// docs/acp.md says so for peers that use string ids.
+// hook's follow-up prompt, a hook's "ask" about a file operation, the trust
+// question). They are strings, so they cannot collide with the numbers
+// editors and agents use; docs/acp.md says so for peers that use string ids.
 const ownIDPrefix = "wavehooks-"
 
-func ownID(kind string, n int) json.RawMessage {
-	return json.RawMessage(strconv.Quote(ownIDPrefix + kind + "-" + strconv.Itoa(n)))
+// randomOwnID is the id of one of the proxy's own requests: its kind and 128
+// random bits, so that the peer the request was not sent to cannot answer
+// it by guessing the id (issue #35 item 3: an agent answered the trust
+// question the proxy put to the editor). The answer is also taken only from
+// the side it was sent to (answerOwnCall).
+func randomOwnID(kind string) json.RawMessage {
+	return json.RawMessage(strconv.Quote(ownIDPrefix + kind + "-" + rand.Text()))
 }
 
 // encodeLine encodes v as one message line: JSON without newlines, ending in "\n".
