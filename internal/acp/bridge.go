@@ -283,7 +283,7 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
 	t.checked = "the agent's PreToolUse hook"
-	t.bridged = &bridgedRun{out: out, ok: ok}
+	t.bridgedJudgment(out, ok, denied, in.ToolName, in.ToolInput)
 	t.denied = t.denied || denied
 	st.mu.Unlock()
 	p.finish(st, event.PreToolUse, in.ToolName, &out, note)
@@ -295,21 +295,48 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 }
 
 // bridgedOutcome is the outcome of the PreToolUse hooks the bridge already
-// ran for a tool call, if it ran them: the permission request that follows
-// reuses it, so that the hooks run once per tool call.
-func (st *sessState) bridgedOutcome(t *toolState) (session.Outcome, bool, bool) {
+// ran for a tool call, if it ran them on the input a permission request
+// for it carries (name, input): that request reuses it, so that the hooks
+// run once per tool call. A request that carries another input gets no
+// outcome, and its own input is judged; other is then the input the bridge
+// judged, for the log.
+func (st *sessState) bridgedOutcome(t *toolState, name string, input json.RawMessage, codex bool) (out session.Outcome, ok, bridged bool, other json.RawMessage) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if t.bridged == nil {
-		return session.Outcome{}, false, false
+		return session.Outcome{}, false, false, nil
 	}
-	return t.bridged.out, t.bridged.ok, true
+	if !t.bridged.judged.agrees(name, input, codex) {
+		return session.Outcome{}, false, false, t.bridged.judged.hook.input
+	}
+	return t.bridged.out, t.bridged.ok, true, nil
 }
 
-// bridgedRun is what the bridge's PreToolUse run for a tool call decided.
+// bridgedRun is what the bridge's PreToolUse run for a tool call decided,
+// and on what.
 type bridgedRun struct {
-	out session.Outcome
-	ok  bool
+	out    session.Outcome
+	ok     bool
+	judged judgment
+}
+
+// bridgedJudgment records the bridge's decision on a tool call: what it
+// was made for (the agent's hook input, and the call as the proxy knew it),
+// and, unless it denied, that the call may go on with exactly that input.
+// The caller holds the session's lock.
+func (t *toolState) bridgedJudgment(out session.Outcome, ok, denied bool, tool string, input json.RawMessage) {
+	t.judge(&hookCall{tool: tool, input: input})
+	t.bridged = &bridgedRun{out: out, ok: ok, judged: *t.judged}
+	if denied {
+		t.judged = nil
+	}
+}
+
+// bridgesCodex says whether the agent is codex-acp behind the bridge,
+// whose descriptions of a call have Codex's shape (sameAsHook).
+func (p *Proxy) bridgesCodex() bool {
+	b := p.bridgeOf()
+	return b != nil && b.isCodex()
 }
 
 // bridgeSettings adds the bridge's hook to a session/new, session/load or

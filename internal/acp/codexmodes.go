@@ -190,7 +190,7 @@ func (p *Proxy) codexPreToolUse(in *acpmsg.BridgeInput) []byte {
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
 	t.checked = "the agent's PreToolUse hook"
-	t.bridged = &bridgedRun{out: kept, ok: ok}
+	t.bridgedJudgment(kept, ok, denied, in.ToolName, in.ToolInput)
 	t.denied = t.denied || denied
 	if denied {
 		t.denyReason = reason // a later update of the call keeps it (keepDenyReason)

@@ -172,16 +172,23 @@ func applyCommand(params acpmsg.Object, updated json.RawMessage, old string, had
 // hooks saw), a terminal running the call's command, and only when every
 // PreToolUse hook that matches the request's tool also matched the call's
 // (a hook on Write alone did not judge Gemini's write_file of an existing
-// file, which is an Edit). Anything else is judged on its own.
-func (st *sessState) decidedOwner(op *operation) *toolState {
+// file, which is an Edit). Anything else is judged on its own. What the
+// request is matched against is the call as it was when decided
+// (judgment.as), never as the agent's later updates left it: the decision
+// binds the input it judged (binding.go).
+func (st *sessState) decidedOwner(op *operation, codex bool) *toolState {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for i := len(st.open) - 1; i >= 0; i-- {
 		t := st.open[i]
-		if t.denied || t.checked == "" || t.checked == methodWriteTextFile || t.checked == methodReadTextFile || t.checked == methodTerminalCreate {
+		j := t.judged
+		if t.denied || j == nil || t.checked == "" || t.checked == methodWriteTextFile || t.checked == methodReadTextFile || t.checked == methodTerminalCreate {
 			continue
 		}
-		if name, _ := t.describe(); t.owns(op) && st.ws.judgedBySameHooks(name, op.tool) {
+		if name, input := t.describe(); !j.agrees(name, input, codex) {
+			continue // changed since it was decided: judged again (rejudge), never owned
+		}
+		if name, _ := j.as.describe(); j.as.owns(op) && st.ws.judgedBySameHooks(name, op.tool) {
 			return t
 		}
 	}

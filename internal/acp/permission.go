@@ -49,8 +49,14 @@ func (p *Proxy) requestPermission(m *message) {
 	p.flushText(st)
 
 	ctx := st.ctx()
-	// The hook bridge ran PreToolUse for this call already (bridge.go).
-	out, ok, bridged := st.bridgedOutcome(t)
+	// The hook bridge ran PreToolUse for this call already (bridge.go), on
+	// the input this request carries: its outcome is reused. On any other
+	// input the hooks judge this request's.
+	out, ok, bridged, other := st.bridgedOutcome(t, name, input, p.bridgesCodex())
+	if other != nil {
+		p.log.Warn("a permission request carries another input than the one the hook bridge judged: its hooks judge it again",
+			"session", st.acpID, "tool call", t.id, "tool", name, "bridged", clipText(string(other), 300), "now", clipText(string(input), 300))
+	}
 	if !bridged {
 		out, ok = p.fire(ctx, st, event.PreToolUse, name, func(ctx context.Context) (session.Outcome, error) {
 			// "ask" is the editor's own prompt, which comes after the hooks (and
@@ -176,7 +182,7 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev eve
 // clients (CodeCompanion) never show a failed tool call's content.
 func (p *Proxy) denyPermission(m *message, st *sessState, t *toolState, ev event.Event, options []acpmsg.PermissionOption, reason string, cont bool) string {
 	st.mu.Lock()
-	t.checked, t.denied, t.denyReason = methodRequestPermission, true, reason
+	t.checked, t.denied, t.denyReason, t.judged = methodRequestPermission, true, reason, nil
 	name, _ := t.describe()
 	title := t.title
 	st.mu.Unlock()
@@ -237,6 +243,7 @@ func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options
 	}
 	st.mu.Lock()
 	t.checked = methodRequestPermission
+	t.judgeNow()
 	st.mu.Unlock()
 	p.toAgent(m, resultLine(m.ID, acpmsg.Selected(opt.OptionID)))
 	return "the agent was answered allow_once"
@@ -251,6 +258,7 @@ func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []acp
 	if t.checked == "" {
 		t.checked = methodRequestPermission
 	}
+	t.judgeNow() // the user decides on this input
 	st.mu.Unlock()
 	p.mu.Lock()
 	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options}
@@ -325,10 +333,13 @@ func (p *Proxy) editorAnswered(call *agentCall, m *message) {
 		case kind == "reject_once" || kind == "reject_always":
 			result = "The user denied permission to run " + name + "."
 		default:
+			st.mu.Lock()
+			t.userAllowed = true // for this input (askEditor judged it): a change is put to the user again
+			st.mu.Unlock()
 			return
 		}
 		st.mu.Lock()
-		t.denied = true
+		t.denied, t.judged = true, nil
 		st.mu.Unlock()
 		p.saveTool(st, session.ToolBlock(session.Tool{ID: t.id, Name: name, Input: input, Result: result, Success: boolPtr(false), Error: "User denied tool execution"}))
 	default: // a file or terminal operation
@@ -371,7 +382,7 @@ func (p *Proxy) clientOperation(m *message) {
 		return
 	}
 	st := p.guardState(op.sessionID)
-	if owner := st.decidedOwner(&op); owner != nil {
+	if owner := st.decidedOwner(&op, p.bridgesCodex()); owner != nil {
 		// One logical tool call, one decision: its permission request was
 		// judged (and asked) already.
 		p.log.Debug("not hooked again: part of a tool call already decided", "method", m.Method, "tool call", owner.id,

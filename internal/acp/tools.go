@@ -37,6 +37,12 @@ type toolState struct {
 	// bridged: the agent's own PreToolUse hook handed the call to the hook
 	// bridge, which ran the PreToolUse hooks (bridge.go).
 	bridged *bridgedRun
+	// judged is what the last PreToolUse decision that let the call go on
+	// was made for (binding.go); nil before one, or after a deny.
+	judged *judgment
+	// userAllowed: the user allowed the call at the editor's prompt, a
+	// decision no hook made.
+	userAllowed bool
 }
 
 // merge applies an update; fields it leaves out keep their values.

@@ -66,6 +66,17 @@ func (p *Proxy) toolUpdate(st *sessState, u *acpmsg.ToolCallUpdate, isNew bool) 
 	record := isNew && !t.recorded && !t.finished
 	t.recorded = t.recorded || record
 	done := t.status == "completed" || t.status == "failed"
+	if t.judged != nil && !t.denied && !done && describes(u) {
+		// An update of a call that was decided: if it changed what the
+		// call does, the decision does not cover it, and the hooks judge
+		// it again before the agent's next message is handled.
+		name, input := t.describe()
+		if !t.judged.agrees(name, input, p.bridgesCodex()) {
+			st.mu.Unlock()
+			p.rejudge(st, t, name, input)
+			st.mu.Lock()
+		}
+	}
 	if !record && !done {
 		// An update in between (in progress, more output): nothing to
 		// record, so the tool's name and input are not worked out.
