@@ -373,7 +373,12 @@ func isTrue(f func() (bool, string)) bool {
 // record interprets what a hook did and writes it into its Run.
 func record(ev event.Event, h *settings.Hook, o hookOutcome, r *Run) verdict {
 	if o.NotRun != "" {
-		return verdict{}
+		// A hook that could not run at all (no agent host serves its
+		// type) failed too: with onFailure "block" it blocks like any
+		// other failure. noteNotRun records the rest of its Run.
+		v := applyOnFailure(ev, h, o, verdict{summary: "not run"})
+		r.Decision = v.summary
+		return v
 	}
 	x := o.Exec
 	v := applyOnFailure(ev, h, o, interpretHook(ev, h, o))

@@ -8,11 +8,13 @@ import (
 )
 
 // onFailure is Claude Code's fail-closed option ("onFailure": "block", for
-// command, http and mcp_tool hooks): a hook that could not start, timed
-// out, exited with a code other than 0 or 2, or printed JSON that is
-// invalid or fails validation counts as if it had exited 2, so that the
-// action its event guards (a tool call, a permission request, a prompt) is
-// blocked rather than let through by a broken guard.
+// command, http and mcp_tool hooks): a hook that could not start, could not
+// run because no agent host serves its type (an mcp_tool hook under
+// `wavehooks run`, the ACP proxy, or an editor that cannot evaluate
+// hooks), timed out, exited with a code other than 0 or 2, or printed JSON
+// that is invalid or fails validation counts as if it had exited 2, so
+// that the action its event guards (a tool call, a permission request, a
+// prompt) is blocked rather than let through by a broken guard.
 
 // OnFailureBlocked is what the run history and --explain say of a hook
 // that failed with onFailure "block".
@@ -20,11 +22,14 @@ const OnFailureBlocked = "blocked because the hook failed (onFailure: block)"
 
 // hookFailure says how a hook failed, in the sense of onFailure, or "" when
 // it did not: a cancelled hook (the event was cancelled) and a hook that
-// exited 2 did not fail.
+// exited 2 did not fail. A hook that no agent host could run failed: a
+// guard that cannot run must not let the action through.
 func hookFailure(h *settings.Hook, o hookOutcome, v *verdict) string {
 	switch {
-	case o.NotRun != "" || o.Cancelled:
+	case o.Cancelled:
 		return ""
+	case o.NotRun != "":
+		return "it could not run: " + o.NotRun
 	case o.StartErr != "":
 		return "it could not start: " + o.StartErr
 	case o.TimedOut:

@@ -3,10 +3,15 @@ package hooks_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -15,18 +20,73 @@ import (
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
-// onFailureKinds are the ways a hook fails in the sense of onFailure, each
-// as the hook's settings (real sh hooks reading their stdin).
-var onFailureKinds = []struct {
+// onFailureKind is one way a hook fails in the sense of onFailure.
+type onFailureKind struct {
 	name string
+	// hook is the hook's settings (real sh hooks reading their stdin).
 	hook map[string]any
-}{
-	{"missing script (exit 127)", map[string]any{"type": "command", "command": "./no-such-guard.sh"}},
-	{"timeout", map[string]any{"type": "command", "command": "cat >/dev/null; exec sleep 30", "timeout": 0.3}},
-	{"exit 1", map[string]any{"type": "command", "command": "cat >/dev/null; echo 'guard crashed' >&2; exit 1"}},
-	{"invalid JSON", map[string]any{"type": "command", "command": `cat >/dev/null; echo '{"decision": '`}},
-	{"JSON failing validation", map[string]any{"type": "command", "command": `cat >/dev/null; echo '{"decision": "sometimes"}'`}},
-	{"http hook that cannot connect", map[string]any{"type": "http", "url": "http://127.0.0.1:9/guard", "timeout": 5}},
+	// serve, when set, answers the http hook, whose url becomes a test
+	// server's.
+	serve http.HandlerFunc
+	// host evaluates the mcp_tool hook; nil leaves the engine without an
+	// agent host, as under `wavehooks run` and the ACP proxy.
+	host hooks.Delegate
+	// notRun: the hook cannot run at all (no agent host serves its type).
+	notRun bool
+}
+
+// mcpGuard is an mcp_tool hook's settings.
+var mcpGuard = map[string]any{"type": "mcp_tool", "server": "scanner", "tool": "scan", "timeout": 0.3}
+
+// hostAnswering is an agent host whose MCP server answers s.
+func hostAnswering(s string) hooks.Delegate { return &fakeHost{answer: answers(s)} }
+
+// onFailureKinds are all the ways a hook fails in the sense of onFailure:
+// every one of them blocks with onFailure "block", "no host for this hook
+// type" included.
+var onFailureKinds = []onFailureKind{
+	{name: "missing script (exit 127)", hook: map[string]any{"type": "command", "command": "./no-such-guard.sh"}},
+	{name: "timeout", hook: map[string]any{"type": "command", "command": "cat >/dev/null; exec sleep 30", "timeout": 0.3}},
+	{name: "exit 1", hook: map[string]any{"type": "command", "command": "cat >/dev/null; echo 'guard crashed' >&2; exit 1"}},
+	{name: "invalid JSON", hook: map[string]any{"type": "command", "command": `cat >/dev/null; echo '{"decision": '`}},
+	{name: "JSON failing validation", hook: map[string]any{"type": "command", "command": `cat >/dev/null; echo '{"decision": "sometimes"}'`}},
+	{name: "http hook that cannot connect", hook: map[string]any{"type": "http", "url": "http://127.0.0.1:9/guard", "timeout": 5}},
+	{name: "http hook answering HTTP 500", hook: map[string]any{"type": "http"},
+		serve: func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "guard crashed", http.StatusInternalServerError)
+		}},
+	{name: "http hook that times out", hook: map[string]any{"type": "http", "timeout": 0.3},
+		serve: func(_ http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body) // the server sees the client go only once the body is read
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+		}},
+	{name: "http hook answering a body that is not JSON", hook: map[string]any{"type": "http"},
+		serve: func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok, I guess")) }},
+	{name: "mcp_tool hook whose host answers an error", hook: mcpGuard,
+		host: &fakeHost{answer: func(context.Context, hooks.Evaluation) (json.RawMessage, error) {
+			return nil, errors.New("the MCP server crashed")
+		}}},
+	{name: "mcp_tool hook whose call times out", hook: mcpGuard,
+		host: &fakeHost{answer: func(ctx context.Context, _ hooks.Evaluation) (json.RawMessage, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}}},
+	{name: "mcp_tool hook whose tool answers isError", hook: mcpGuard,
+		host: hostAnswering(`{"content": [{"type": "text", "text": "scanner unavailable"}], "isError": true}`)},
+	{name: "mcp_tool hook whose answer is not an MCP result", hook: mcpGuard, host: hostAnswering(`[1, 2]`)},
+	{name: "mcp_tool hook answering invalid JSON", hook: mcpGuard,
+		host: hostAnswering(`{"content": [{"type": "text", "text": "{\"decision\": "}]}`)},
+	{name: "mcp_tool hook answering JSON failing validation", hook: mcpGuard,
+		host: hostAnswering(`{"content": [{"type": "text", "text": "{\"decision\": \"sometimes\"}"}]}`)},
+	// No host for this hook type: #35 item 5.
+	{name: "mcp_tool hook with no agent host", hook: mcpGuard, notRun: true},
+	{name: "mcp_tool hook whose agent host cannot evaluate hooks", hook: mcpGuard, notRun: true,
+		host: &fakeHost{answer: func(context.Context, hooks.Evaluation) (json.RawMessage, error) {
+			return nil, &hooks.NotSupportedError{Why: "the editor did not declare it"}
+		}}},
 }
 
 // onFailureInput is an input of ev that the guard above would judge.
@@ -44,7 +104,8 @@ func onFailureInput(ev event.Event, root string) event.Input {
 // TestOnFailureBlock: with onFailure "block", each kind of failure counts
 // as exit 2: PreToolUse and PermissionRequest deny, UserPromptSubmit blocks;
 // on Stop it is ignored, and with the default ("continue") the failure is
-// an error and nothing is blocked.
+// an error (or, for a hook that could not run, a warning) and nothing is
+// blocked. A guard that no agent host can run is one of those failures.
 func TestOnFailureBlock(t *testing.T) {
 	for _, kind := range onFailureKinds {
 		for _, ev := range []event.Event{event.PreToolUse, event.UserPromptSubmit, event.PermissionRequest, event.Stop} {
@@ -54,12 +115,25 @@ func TestOnFailureBlock(t *testing.T) {
 					for k, v := range kind.hook {
 						hook[k] = v
 					}
+					if kind.serve != nil {
+						srv := httptest.NewServer(kind.serve)
+						t.Cleanup(srv.Close)
+						hook["url"] = srv.URL + "/guard"
+					}
 					b, _ := json.Marshal(map[string]any{"hooks": map[string]any{string(ev): []any{map[string]any{"hooks": []any{hook}}}}})
 					// Diagnostics are expected: the missing script, and
 					// onFailure ignored on Stop.
 					e, root := setupLoose(t, string(b))
+					if kind.host != nil {
+						e.SetDelegate(kind.host)
+					}
 					res := e.Fire(context.Background(), onFailureInput(ev, root))
-					require.True(t, res.Runs[0].Ran, res.Runs[0].Skipped)
+					if kind.notRun {
+						require.False(t, res.Runs[0].Ran)
+						require.True(t, strings.HasPrefix(res.Runs[0].Skipped, hooks.NeedsAgentHost), res.Runs[0].Skipped)
+					} else {
+						require.True(t, res.Runs[0].Ran, res.Runs[0].Skipped)
+					}
 					blocked := onFailure == "block" && ev != event.Stop
 					switch {
 					case !blocked:
@@ -76,6 +150,10 @@ func TestOnFailureBlock(t *testing.T) {
 						require.True(t, strings.HasPrefix(res.Reason, hooks.OnFailureBlocked+": hook `"), res.Reason)
 						require.Contains(t, res.Runs[0].Decision, "; "+hooks.OnFailureBlocked)
 						require.Empty(t, res.Errors, "exit 2's reason, not an error")
+						if kind.notRun {
+							require.Contains(t, res.Reason, "it could not run: ")
+							require.True(t, strings.HasSuffix(res.Runs[0].Skipped, "; "+hooks.OnFailureBlocked), res.Runs[0].Skipped)
+						}
 					}
 				})
 			}

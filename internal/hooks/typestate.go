@@ -148,10 +148,14 @@ func (e *Engine) skipTyped(res *Result, cfg *settings.Config, h *settings.Hook, 
 const NeedsAgentHost = "needs an agent host: "
 
 // noteNotRun records a delegated hook that the agent host could not
-// evaluate: it did not run, and the first time in a session, a warning
-// says so and why.
+// evaluate: it did not run (and, with onFailure "block", blocked: record
+// set its Decision), and the first time in a session, a warning says so
+// and why.
 func (e *Engine) noteNotRun(sessionID string, h *settings.Hook, why string, r *Run, v *verdict) {
-	r.Ran, r.Skipped, r.Decision = false, NeedsAgentHost+why, "not run"
+	r.Ran, r.Skipped = false, NeedsAgentHost+why
+	if strings.HasSuffix(r.Decision, OnFailureBlocked) {
+		r.Skipped += "; " + OnFailureBlocked
+	}
 	t := e.types
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -96,3 +96,31 @@ func TestOnFailureBlockMCPTool(t *testing.T) {
 		})
 	}
 }
+
+// TestOnFailureBlockMCPToolWithoutAgentHost: an editor whose agent cannot
+// evaluate hooks (it did not declare waveEvaluateHook) cannot run an
+// mcp_tool guard; with onFailure "block" that failure denies the tool call
+// like any other (#35 item 5), and the run history says why.
+func TestOnFailureBlockMCPToolWithoutAgentHost(t *testing.T) {
+	for _, c := range []struct{ onFailure, permission string }{{"block", "deny"}, {"continue", "allow"}} {
+		t.Run(c.onFailure, func(t *testing.T) {
+			settings := `{"hooks": {"PreToolUse": [{"hooks": [{"type": "mcp_tool", "server": "scanner", "tool": "scan", "onFailure": "` + c.onFailure + `"}]}]}}`
+			e := startEditor(t, editorOpts{settings: settings})
+			sid, _ := e.startSession()
+			pre := e.mustCall("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "toolu_1", "toolName": "Bash",
+				"toolInput": map[string]any{"command": "ls"}})
+			require.Equal(t, c.permission, pre["permission"], mustJSON(pre))
+			if c.onFailure != "block" {
+				return
+			}
+			require.Contains(t, pre["reason"], "blocked because the hook failed (onFailure: block): hook `mcp_tool scanner/scan`: it could not run: "+
+				"the editor did not declare capabilities.experimental.waveEvaluateHook")
+			var runs lsp.HookRunsResult
+			require.NoError(t, e.call("wave/hookRuns", map[string]any{"sessionId": sid}, &runs))
+			require.Len(t, runs.Runs, 1)
+			require.Len(t, runs.Runs[0].Hooks, 1)
+			require.False(t, runs.Runs[0].Hooks[0].Ran)
+			require.True(t, strings.HasSuffix(runs.Runs[0].Hooks[0].Decision, "; blocked because the hook failed (onFailure: block)"), runs.Runs[0].Hooks[0].Decision)
+		})
+	}
+}

@@ -141,3 +141,42 @@ func placedObject(v *hujson.Value, ev event.Event, place HookPlace, group bool) 
 	}
 	return obj, nil
 }
+
+// HookAt is what the settings text src holds at place under ev: the hook
+// object, standardized (comments and layout dropped) and without its
+// "enabled" key, which says what the hook is whether it is on or off; and
+// whether its matcher group says "enabled": false. A hook's place (and so
+// its HookID) names whatever hook is there now, so a caller that edits a
+// file which changed since it was read compares the two keys to make
+// sure the place still holds the hook it means to turn on or off, and
+// takes groupDisabled from the file as it is now.
+func HookAt(src []byte, ev event.Event, place HookPlace) (key []byte, groupDisabled bool, err error) {
+	v, err := hujson.Parse(src)
+	if err != nil {
+		return nil, false, fmt.Errorf("the settings file does not parse: %w", err)
+	}
+	grp, err := placedObject(&v, ev, place, true)
+	if err != nil {
+		return nil, false, err
+	}
+	for i := range grp.Members {
+		if m := &grp.Members[i]; memberName(m) == "enabled" {
+			lit, ok := m.Value.Value.(hujson.Literal)
+			groupDisabled = ok && lit.Kind() == 'f'
+		}
+	}
+	obj, err := placedObject(&v, ev, place, false)
+	if err != nil {
+		return nil, false, err
+	}
+	rest := &hujson.Object{}
+	for _, m := range obj.Members {
+		if memberName(&m) != "enabled" {
+			rest.Members = append(rest.Members, m)
+		}
+	}
+	out := hujson.Value{Value: rest}
+	out.Standardize() // v is this call's own: changing its values in place is fine
+	out.Minimize()
+	return out.Pack(), groupDisabled, nil
+}
