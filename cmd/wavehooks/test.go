@@ -24,8 +24,11 @@ import (
 // default .wave/tests in the project) run against the real hooks, built
 // and fired as `wavehooks run` builds and fires them (host.PrepareInput,
 // openForRun). Exit 0 when every case passed, 1 when one failed, 2 when a
-// case file or a flag is bad. With --record it writes case files from the
-// run history instead (recordTests).
+// case file or a flag is bad, or when the run is refused because a case
+// uses workspace content (a case file, settings file or script in the
+// project) the user has not trusted (hooktest.Guard): in each of those no
+// hook ran. With --record it writes case files from the run history
+// instead (recordTests).
 func testHooks(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -82,6 +85,20 @@ func testHooks(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		cases = append(cases, cs...)
+	}
+	// A case file, settings file or script of the workspace is the
+	// repository's content, under the workspace's trust: refused, before any
+	// hook runs, unless the user trusted exactly what it is now or passed
+	// --trust-workspace (hooktest.Guard, issue #35). Exit 2, as a bad case
+	// file: nothing ran, and what is to be fixed is the trust, not a hook.
+	decide := func(root string) *trust.Loaded {
+		p := paths
+		p.ProjectRoot = root
+		return trust.NewTrustStore(paths.WaveHome).Decide(root, settings.Load(p, nil), false)
+	}
+	if err := hooktest.Guard(cases, paths.ProjectRoot, c.trust, decide); err != nil {
+		fmt.Fprintln(stderr, "wavehooks test: refused:", safetext.Line(err.Error(), 0))
+		return 2
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()

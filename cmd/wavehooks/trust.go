@@ -61,11 +61,11 @@ func trustCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return 0
 	}
 	l := store.Decide(root, settings.Load(hc.Paths(root), nil), false)
-	if !l.NeedsTrust() {
+	if !l.NeedsTrust() && !l.HasTests() {
 		fmt.Fprintf(stdout, "%s has no hooks or settings of its own that need trust\n", shown)
 		return 0
 	}
-	if l.Trusted {
+	if l.UserTrusted { // not Trusted: a workspace with hook tests and no hooks is "trusted" for its events
 		fmt.Fprintf(stdout, "%s is already trusted as it is now\n", shown)
 		return 0
 	}
@@ -90,7 +90,7 @@ func trustCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	// The trust holds only if the files are still what was shown: decide
 	// again, as the next event will.
-	if again := store.Decide(root, settings.Load(hc.Paths(root), nil), false); !again.Trusted {
+	if again := store.Decide(root, settings.Load(hc.Paths(root), nil), false); !again.UserTrusted {
 		fmt.Fprintln(stderr, "wavehooks trust: the project's hooks, settings or scripts changed while you were asked; run `wavehooks trust` again")
 		return 1
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/tailscale/hujson"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/trust"
 )
 
 // Case is one test: an event, its input, and what must come out.
@@ -50,6 +51,12 @@ type Case struct {
 	Line, Col int    `json:"-"`
 
 	reason *matcher
+	// text is the case file's contents as parsed: what the trust must
+	// cover (Guard), not the file as it is by then.
+	text []byte
+	// settingsText is the settings file's contents as Guard checked them
+	// against the trust; Run uses these bytes when set.
+	settingsText []byte
 }
 
 // Expect lists what a case checks; what it leaves out is not checked.
@@ -140,8 +147,10 @@ func (e *FileError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-// CaseSuffixes are how the names of case files end, when a directory is searched.
-var CaseSuffixes = []string{".test.json", ".test.jsonc"}
+// CaseSuffixes are how the names of case files end, when a directory is
+// searched: the trust hash finds the workspace's case files by the same
+// names (trust.CaseFileSuffixes).
+var CaseSuffixes = trust.CaseFileSuffixes
 
 // Find lists the case files of the paths: a file as named, a directory's
 // files whose names end in .test.json or .test.jsonc, at any depth, sorted.
@@ -178,14 +187,7 @@ func Find(paths []string) ([]string, error) {
 	return files, nil
 }
 
-func isCaseFile(name string) bool {
-	for _, s := range CaseSuffixes {
-		if strings.HasSuffix(name, s) {
-			return true
-		}
-	}
-	return false
-}
+func isCaseFile(name string) bool { return trust.IsCaseFileName(name) }
 
 // Load reads every case of a case file: one case (an object with "event"),
 // an array of cases, or an object whose members are cases named by their
@@ -279,7 +281,7 @@ func parseCase(file string, text []byte, v *hujson.Value, name string) (*Case, e
 	std.Standardize()
 	dec := json.NewDecoder(bytes.NewReader(std.Pack()))
 	dec.DisallowUnknownFields()
-	c := &Case{File: file, Line: line, Col: col}
+	c := &Case{File: file, Line: line, Col: col, text: text}
 	if err := dec.Decode(c); err != nil {
 		return nil, fail("case %q: %s", name, strings.TrimPrefix(err.Error(), "json: "))
 	}

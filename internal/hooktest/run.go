@@ -114,9 +114,12 @@ func Run(ctx context.Context, h Host, opts Options, cases []*Case) (*Report, err
 			p.paths.ProjectRoot = abs
 		}
 		if c.Settings != "" {
-			text, err := os.ReadFile(c.Settings)
-			if err != nil {
-				return nil, fail("settings: %v", err)
+			text := c.settingsText // the bytes Guard checked against the trust
+			if text == nil {
+				var err error
+				if text, err = os.ReadFile(c.Settings); err != nil {
+					return nil, fail("settings: %v", err)
+				}
 			}
 			p.texts = map[string][]byte{filepath.Join(p.paths.WaveHome, "settings.json"): text}
 		}

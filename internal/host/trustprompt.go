@@ -45,5 +45,7 @@ func TrustListing(root string, l *trust.Loaded) string {
 	trustList(&b, "Settings it changes:", trust.WorkspaceSettings(l.Full))
 	trustList(&b, "Workspace scripts those commands run (trust covers their current contents):", l.Scripts())
 	trustList(&b, "Not covered by the trust (review these yourself; a change to them does not ask again):", l.NotCovered())
+	trustList(&b, "Commands its hook test cases run through `wavehooks test`:", l.TestCommands())
+	trustList(&b, "Hook test files `wavehooks test` may then use (trust covers their current contents):", l.TestFiles())
 	return b.String()
 }

@@ -248,10 +248,12 @@ func (s *Server) runTestsCommand(ctx context.Context, args []any) (*RunTestsResu
 // hooks; in the editor one click on a lens of a repository's case file
 // would run commands the repository wrote, without trust. A workspace with
 // no hooks of its own counts as trusted for its events (there is nothing
-// to trust) but was never trusted by anyone: it is refused too. The error
+// to trust) but was never trusted by anyone: it is refused too
+// (trust.Loaded.UserTrusted, the condition `wavehooks test` checks too:
+// trusted in the store for exactly its hash, hook tests included). The error
 // is the case's, with its place, and no case runs.
 func (s *Server) refuseUntrustedSettings(cases []*hooktest.Case) error {
-	if l := s.engine.Loaded(); s.ws.AlwaysTrusted() || (l.Trusted && l.NeedsTrust()) {
+	if l := s.engine.Loaded(); s.ws.AlwaysTrusted() || l.UserTrusted {
 		return nil
 	}
 	for _, c := range cases {

@@ -52,10 +52,19 @@ type Loaded struct {
 	Trusted bool
 	// Hash is WorkspaceHash(Full), what the user trusts.
 	Hash string
+	// UserTrusted says whether the user chose to trust the workspace as it
+	// is now: in the trust store for exactly Hash, or for every workspace
+	// (--trust-workspace). Unlike Trusted it is false for a workspace with
+	// nothing that needs trust, which nobody trusted: what `wavehooks test`
+	// and the editor's Run tests require before a case that uses workspace
+	// content runs (trusttests.go).
+	UserTrusted bool
 
 	files      []fileState // the workspace files its hooks run, as hashed
 	looked     []string    // every path digest looked at for them, those it kept out included
 	notCovered []string    // the forms of its hooks that run files the hash cannot cover
+	tests      []fileState // the hook test files it covers (trusttests.go)
+	testCmds   []string    // the commands of the workspace settings files those tests name
 	root       string      // the project root, and with symlinks resolved
 	real       string
 	stale      atomic.Bool // a check found the files changed
@@ -74,13 +83,15 @@ func Resolve(full *settings.Config, trusted bool) *Loaded {
 // these hooks, settings and scripts, or when the workspace has none.
 func (t *TrustStore) Decide(root string, full *settings.Config, always bool) *Loaded {
 	d := digest(full)
-	trusted := always || !d.needsTrust() || t.Trusted(root, d.Hash)
-	return d.loaded(trusted)
+	chosen := always || t.Trusted(root, d.Hash)
+	l := d.loaded(chosen || !d.needsTrust())
+	l.UserTrusted = chosen
+	return l
 }
 
 func (d *Loaded) loaded(trusted bool) *Loaded {
 	l := &Loaded{Config: d.Full, Full: d.Full, Trusted: trusted, Hash: d.Hash, files: d.files, looked: d.looked,
-		notCovered: d.notCovered, root: d.root, real: d.real}
+		notCovered: d.notCovered, tests: d.tests, testCmds: d.testCmds, root: d.root, real: d.real, UserTrusted: d.UserTrusted}
 	if !trusted {
 		l.Config = d.Full.Untrusted()
 	}
@@ -195,8 +206,11 @@ func digest(full *settings.Config) *Loaded {
 		}
 	}
 	d.files, d.looked, d.notCovered = trustedFiles(full, root, d.real)
+	var testLooked []string
+	d.tests, d.testCmds, testLooked = workspaceTests(root, d.real)
+	d.looked = append(d.looked, testLooked...)
 	on, off := allOn(full)
-	sum := sha256.Sum256(encodeTrust(on, d.files))
+	sum := sha256.Sum256(encodeTests(encodeTrust(on, d.files), d.tests))
 	d.Hash = hex.EncodeToString(sum[:]) + off
 	return d
 }

@@ -181,3 +181,22 @@ func relTo(root, p string) string {
 	}
 	return p
 }
+
+// encodeTests appends the workspace's hook test files (trusttests.go) to
+// the encoding b of its hooks, settings and scripts: nothing when it has
+// none, so that such a workspace keeps the hash (and the trust) it had;
+// else a marker, their count and each file. The encoding before is
+// complete (every field length-prefixed), so what follows it cannot be
+// read as part of it.
+func encodeTests(b []byte, tests []fileState) []byte {
+	if len(tests) == 0 {
+		return b
+	}
+	e := &trustEncoder{b: b}
+	e.str("hook tests")
+	e.uint(uint64(len(tests)))
+	for i := range tests {
+		e.file(&tests[i])
+	}
+	return e.b
+}
