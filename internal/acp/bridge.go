@@ -211,10 +211,13 @@ func ptr[T any](v T) *T { return &v }
 
 // bridgedTool is the session and the tool call a bridged PreToolUse is
 // about, with the tool's name and input as the agent's own hook gave them.
-// A session the proxy has not seen start (one the adapter forked, say) gets
-// its state and hooks, as at a permission request.
+// Both are nil for a session the proxy has not seen opened (guardState):
+// the caller denies the tool, as a permission request for it is refused.
 func (p *Proxy) bridgedTool(in *acpmsg.BridgeInput) (*sessState, *toolState) {
 	st := p.guardState(in.SessionID)
+	if st == nil {
+		return nil, nil
+	}
 	t := st.tool(in.ToolUseID)
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -242,6 +245,9 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 		return bridgeDeny("the hook input names no session, so wavehooks' PreToolUse hooks cannot run; the tool is not allowed")
 	}
 	st, t := p.bridgedTool(in)
+	if st == nil {
+		return bridgeDeny("wavehooks denied the tool: " + unopenedReason(in.SessionID))
+	}
 	ctx := st.ctx()
 	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput)
 	var answer acpmsg.BridgeAnswer // set by a deny
