@@ -21,7 +21,9 @@ import (
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
+	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/session"
+	hooksettings "github.com/wavehooks/wavehooks/internal/settings"
 )
 
 // The hook bridge (issue #26 item 5). claude-agent-acp starts its sessions
@@ -211,10 +213,13 @@ func ptr[T any](v T) *T { return &v }
 
 // bridgedTool is the session and the tool call a bridged PreToolUse is
 // about, with the tool's name and input as the agent's own hook gave them.
-// A session the proxy has not seen start (one the adapter forked, say) gets
-// its state and hooks, as at a permission request.
+// Both are nil for a session the proxy has not seen opened (guardState):
+// the caller denies the tool, as a permission request for it is refused.
 func (p *Proxy) bridgedTool(in *acpmsg.BridgeInput) (*sessState, *toolState) {
 	st := p.guardState(in.SessionID)
+	if st == nil {
+		return nil, nil
+	}
 	t := st.tool(in.ToolUseID)
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -242,6 +247,9 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 		return bridgeDeny("the hook input names no session, so wavehooks' PreToolUse hooks cannot run; the tool is not allowed")
 	}
 	st, t := p.bridgedTool(in)
+	if st == nil {
+		return bridgeDeny("wavehooks denied the tool: " + unopenedReason(in.SessionID))
+	}
 	ctx := st.ctx()
 	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput)
 	var answer acpmsg.BridgeAnswer // set by a deny
@@ -339,11 +347,14 @@ func (p *Proxy) bridgesCodex() bool {
 	return b != nil && b.isCodex()
 }
 
-// bridgeSettings adds the bridge's hook to a session/new, session/load or
-// session/resume request's _meta.claudeCode.options.settings, keeping what
-// the editor put there (its settings object, or the file it names, read
-// relative to the session's cwd). The request is returned unchanged, with
-// an error, when it cannot be read.
+// bridgeSettings adds the bridge's hook to a session/new, session/load,
+// session/resume or session/fork request's
+// _meta.claudeCode.options.settings, keeping what the editor put there (its
+// settings object, or the file it names, read relative to the session's
+// cwd, through safefile: a regular file of at most 4 MiB). The request is returned unchanged, with an error, when it
+// cannot be read: the caller refuses the session rather than start it
+// without the file's settings (its permission rules, say) or without the
+// bridge's hook.
 func (b *bridge) bridgeSettings(line []byte) ([]byte, error) {
 	var msg acpmsg.Object
 	if err := json.Unmarshal(line, &msg); err != nil {
@@ -372,7 +383,10 @@ func (b *bridge) bridgeSettings(line []byte) ([]byte, error) {
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(cwd, file) // as the adapter resolves it
 		}
-		data, err := os.ReadFile(file)
+		// Read as every workspace file is (issue #35 item 4): a FIFO or a
+		// device at the path is refused without blocking, and no more
+		// than a settings file's cap is read.
+		data, err := safefile.ReadFile(file, hooksettings.MaxSettingsFileBytes)
 		var s acpmsg.Object
 		if err == nil {
 			err = json.Unmarshal(data, &s)
@@ -445,6 +459,8 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 	}
 	line, err := b.bridgeSettings(m.line)
 	if err != nil {
+		p.log.Warn("the session was refused: the hook bridge could not add its PreToolUse hook to its settings",
+			"method", m.Method, "err", err)
 		m.passed = true
 		p.sendEditor(errorLine(m.ID, rpcerr.InvalidParams, "wavehooks cannot add its PreToolUse hook to this session, "+
 			"so its hooks could not stop the agent's tools: the request's _meta.claudeCode.options.settings: "+err.Error(), nil))

@@ -146,6 +146,9 @@ func (p *Proxy) codexPreToolUse(in *acpmsg.BridgeInput) []byte {
 			"it only answers PreToolUse for a named tool call of a session", in.Event, in.ToolName, in.ToolUseID, in.SessionID)))
 	}
 	st, t := p.bridgedTool(in)
+	if st == nil {
+		return mustRaw(bridgeDeny("wavehooks denied the tool: " + unopenedReason(in.SessionID)))
+	}
 	st.mu.Lock()
 	if t.title == "" { // Codex shows the tool call only after its hooks
 		t.title = in.ToolName

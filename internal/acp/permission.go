@@ -41,6 +41,10 @@ func (p *Proxy) requestPermission(m *message) {
 		return
 	}
 	st := p.guardState(params.SessionID)
+	if st == nil {
+		p.refuseUnopened(m, params.SessionID)
+		return
+	}
 	t := st.tool(params.ToolCall.ToolCallID)
 	st.mu.Lock()
 	t.merge(&params.ToolCall)
@@ -382,6 +386,10 @@ func (p *Proxy) clientOperation(m *message) {
 		return
 	}
 	st := p.guardState(op.sessionID)
+	if st == nil {
+		p.refuseUnopened(m, op.sessionID)
+		return
+	}
 	if owner := st.decidedOwner(&op, p.bridgesCodex()); owner != nil {
 		// One logical tool call, one decision: its permission request was
 		// judged (and asked) already.

@@ -31,6 +31,12 @@ func (p *Proxy) prompt(m *message) {
 		return
 	}
 	st := p.guardState(params.SessionID)
+	if st == nil {
+		// Its UserPromptSubmit hooks would have no session to run in, and
+		// no state is made for an id the editor never opened (guardState).
+		p.toEditor(m, errorLine(m.ID, rpcerr.InvalidParams, "wavehooks: session/prompt refused: "+unopenedReason(params.SessionID), nil))
+		return
+	}
 	p.flushText(st)
 	if !m.settingsRead {
 		st.ws.reload() // settings changed since the last prompt apply from this one on

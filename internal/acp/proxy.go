@@ -162,6 +162,9 @@ type Proxy struct {
 	// editorQueued counts the editor's messages queued for work or in its
 	// hands (handleEditor).
 	editorQueued atomic.Int32
+	// refusedUnopened counts the agent's requests refused because they name
+	// a session nobody opened (refuseUnopened), to bound their log lines.
+	refusedUnopened atomic.Int64
 	// flushes are the transcript writes due after a turn's answer
 	// (flushTranscript); flushMu guards their Add against the Wait at the
 	// end, after which flushesClosed is set and none is scheduled.

@@ -67,9 +67,12 @@ const inlineMax = 1 << 20
 // another goroutine (30–45 µs, BenchmarkForwarding's ping). The reader
 // never waits on a peer: what a pipe does not take at once (tryFlush) is
 // left to work, which may wait, so the reader still sees a session/cancel
-// and the editor's end at once.
+// and the editor's end at once. Nor does it read a file: a request that
+// opens a session goes to work, since the hook bridge reads the Claude
+// Code settings file it may name (withBridge; issue #35 item 4).
 func (p *Proxy) handleEditor(up chan<- *message, m *message, lr *lineReader) {
-	if p.editorQueued.Load() > 0 || (m.isRequest() && m.Method == methodSessionPrompt && p.promptMayWait(m)) || len(m.line) > inlineMax ||
+	if p.editorQueued.Load() > 0 || (m.isRequest() && (m.Method == methodSessionPrompt && p.promptMayWait(m) || opensSession(m.Method))) ||
+		len(m.line) > inlineMax ||
 		p.editorOut.pending() > inlineMax || p.agentIn.pending() > inlineMax {
 		p.queue(up, m)
 		return
@@ -82,6 +85,17 @@ func (p *Proxy) handleEditor(up chan<- *message, m *message, lr *lineReader) {
 	if !sentEditor || !sentAgent {
 		p.queue(up, flushRest)
 	}
+}
+
+// opensSession says whether an editor's request opens a session: the hook
+// bridge may edit it, reading a settings file (withBridge), so it is never
+// handled on the editor's reader.
+func opensSession(method string) bool {
+	switch method {
+	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionFork:
+		return true
+	}
+	return false
 }
 
 // flushEditorIfIdle sends the editor what is queued for it when none of the

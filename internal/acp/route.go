@@ -59,7 +59,7 @@ func (p *Proxy) editorRequest(m *message) {
 	}
 	call := &editorCall{id: m.ID, method: m.Method}
 	switch m.Method {
-	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionClose:
+	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionFork, methodSessionClose:
 		var params acpmsg.SessionRequest
 		_ = decode(m.Params, &params)
 		call.sessionID, call.cwd = params.SessionID, params.Cwd
@@ -166,7 +166,7 @@ func (p *Proxy) agentResponse(m *message) {
 	switch call.method {
 	case methodInitialize:
 		p.initialized(m)
-	case methodSessionNew, methodSessionLoad, methodSessionResume:
+	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionFork:
 		p.sessionOpened(call, m)
 		return
 	case methodSessionClose:

@@ -2,19 +2,23 @@ package acp
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
 // sessionOpened runs SessionStart when the agent answered session/new
-// (source "startup"), session/load or session/resume ("resume"), then passes
-// the answer on. The hooks' context goes to the model with the next prompt;
+// (source "startup"), session/load, session/resume or session/fork
+// ("resume": a fork carries its parent's conversation on), then passes the
+// answer on. Only these answers make a session's state (guardState). The hooks' context goes to the model with the next prompt;
 // their warnings reach the editor after the answer, once it knows the session.
 func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 	acpID := call.sessionID
-	if call.method == methodSessionNew {
+	if call.method == methodSessionNew || call.method == methodSessionFork { // the new session's id is in the answer
 		var res acpmsg.NewSessionResponse
 		_ = decode(m.Result, &res)
 		acpID = res.SessionID
@@ -88,23 +92,31 @@ func (p *Proxy) sessionState(acpID string) *sessState {
 }
 
 // guardState returns the state of the session a guarded message is about
-// (a permission, file or terminal request, a prompt), opening it when the
-// proxy has not seen the session start: while its session/load is in
-// flight (the load's cwd picks the project), or for an id the agent never
-// announced. A guard is never skipped for want of state; the replay of a
-// load is still not recorded (sessionState).
+// (a permission, file or terminal request, a prompt, the hook bridge's
+// PreToolUse), opening it while the editor's session/load or
+// session/resume of that id is in flight (its cwd picks the project; the
+// agent may ask permission during a load). It is nil for any other id the
+// proxy has not seen opened (issue #35 item 6): state, and with it an open
+// transcript file, is only ever made for a session the editor opened, so an
+// agent that names invented sessions cannot make the proxy hold a file per
+// name. A caller refuses what it guards for a nil state (refuseUnopened):
+// no session, no hooks to judge with. The replay of a load is still not
+// recorded (sessionState).
 func (p *Proxy) guardState(acpID string) *sessState {
 	p.mu.Lock()
 	st := p.sessions[acpID]
-	cwd := ""
+	cwd, opening := "", false
 	for _, c := range p.editorCalls {
-		if c.method == methodSessionLoad && c.sessionID == acpID {
-			cwd = c.cwd
+		if (c.method == methodSessionLoad || c.method == methodSessionResume) && c.sessionID == acpID {
+			cwd, opening = c.cwd, true
 		}
 	}
 	p.mu.Unlock()
 	if st != nil {
 		return st
+	}
+	if !opening || acpID == "" {
+		return nil
 	}
 	st, memErr := p.openSession(cwd, acpID)
 	if memErr != nil {
@@ -112,6 +124,32 @@ func (p *Proxy) guardState(acpID string) *sessState {
 			"): its hooks run all the same, on the session kept in memory, and nothing of it is saved")
 	}
 	return st
+}
+
+// unopenedReason says why a guarded message about a session the proxy has
+// not seen opened is refused (guardState).
+func unopenedReason(acpID string) string {
+	return fmt.Sprintf("session %q was not opened through wavehooks (no session/new, session/load, session/resume "+
+		"or session/fork answer named it), so no hooks can judge it", clipText(acpID, 200))
+}
+
+// refusedUnopenedLogged bounds the warnings logged for requests about
+// sessions nobody opened: an agent that invents ids by the thousand gets
+// the first few at warning level, the rest at debug level.
+const refusedUnopenedLogged = 10
+
+// refuseUnopened answers an agent's guarded request about a session the
+// proxy has not seen opened with an error: nothing of it reaches the editor,
+// and no state is made for it (guardState).
+func (p *Proxy) refuseUnopened(m *message, acpID string) {
+	why := unopenedReason(acpID)
+	if n := p.refusedUnopened.Add(1); n <= refusedUnopenedLogged {
+		p.log.Warn("refused a request about a session that was never opened", "method", m.Method, "session", clipText(acpID, 200),
+			"note", "after "+strconv.Itoa(refusedUnopenedLogged)+" such requests the rest are logged at debug level")
+	} else {
+		p.log.Debug("refused a request about a session that was never opened", "method", m.Method, "session", clipText(acpID, 200))
+	}
+	p.toAgent(m, errorLine(m.ID, rpcerr.InvalidParams, "wavehooks: "+m.Method+" refused: "+why, nil))
 }
 
 // cancelSession stops the hooks running for a session at once (the editor

@@ -267,3 +267,8 @@ func mustRaw(v any) json.RawMessage {
 	}
 	return b
 }
+
+// methodSessionFork is ACP's unstable session/fork (claude-agent-acp offers
+// it): its answer names a new session the editor opened, which gets state
+// and hooks like session/new's (guardState).
+const methodSessionFork = "session/fork"
