@@ -8,7 +8,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -198,23 +198,15 @@ func (p *Proxy) rejudge(st *sessState, t *toolState, name string, input json.Raw
 		"tool", name, "was", clipText(string(was), 300), "now", clipText(string(input), 300))
 	ctx := st.ctx()
 	out, ok := p.fireBridged(ctx, st, t, name, input)
-	changed := "the agent changed this tool call's input after it was decided"
-	reason, note, askWhy := "", "", ""
-	switch {
-	case ctx.Err() != nil:
-		reason, note = "the editor cancelled the turn", "cancelled by the editor: denied"
-	case !ok:
-		reason, note = "Not allowed: "+changed+", and its PreToolUse hooks could not run (the proxy's log says why).", "denied: the hooks could not run"
-	case out.Permission == string(hooks.PermissionDeny) || !out.Continue:
-		reason, note = "Denied by a PreToolUse hook: "+out.Reason, "denied: "+changed
-	case out.Decision == string(hooks.PermissionAsk):
-		askWhy = out.Reason
-	case out.Result.UpdatedInput != nil:
-		askWhy = changed + "; a PreToolUse hook rewrote the new input (updatedInput), which cannot reach a call the agent started: allow or reject it as it is"
-	case out.Decision == string(hooks.PermissionAllow):
+	const changed = inputChanged
+	d := flow.Decide(event.PreToolUse, name, input, ok, &out.Answer)
+	act := actionFor(d, ctx.Err() != nil, changedInputPoint)
+	reason, note, askWhy := act.refuse, act.note, act.askUser
+	if act.allow {
 		note = "allowed again: " + changed
-	default:
-		askWhy = changed + "; no hook decided on the new input"
+	}
+	if d.Verdict.Refuses() && ctx.Err() == nil {
+		note = "denied: " + changed
 	}
 	if askWhy != "" {
 		if p.askUser(ctx, st, t, session.AskRequest{Reason: askWhy, ToolInput: input}) {

@@ -19,7 +19,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/session"
@@ -253,30 +252,24 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 	ctx := st.ctx()
 	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput)
 	var answer acpmsg.BridgeAnswer // set by a deny
-	var note string
 	denied := true
 	specific := acpmsg.PreToolUseOutput{HookEventName: string(event.PreToolUse)}
+	d := flow.Decide(event.PreToolUse, in.ToolName, in.ToolInput, ok, &out.Answer)
+	act := actionFor(d, ctx.Err() != nil, claudeBridgePoint)
+	note := act.note
 	switch {
-	case ctx.Err() != nil:
-		answer, note = bridgeDeny("the editor cancelled the turn"), "cancelled by the editor: denied"
-	case !ok:
-		answer, note = bridgeDeny("Not allowed: its PreToolUse hooks could not run (the proxy's log says why)."), "denied: the hooks could not run"
-	case out.Permission == string(hooks.PermissionDeny):
-		answer, note = bridgeDeny("Denied by a PreToolUse hook: "+out.Reason), "denied in the agent, before it ran"
-	case out.Decision == "ask":
-		specific.PermissionDecision, specific.PermissionDecisionReason = "ask", ptr(out.Reason)
-		note = "the agent asks the user"
-	case out.Decision == "allow":
+	case act.refuse != "":
+		answer = bridgeDeny(act.refuse)
+	case act.askAgent != "" || d.Verdict == flow.VerdictAsk:
+		specific.PermissionDecision, specific.PermissionDecisionReason = "ask", ptr(act.askAgent)
+	case act.allow:
 		specific.PermissionDecision = "allow"
-		if out.Reason != "" {
-			specific.PermissionDecisionReason = ptr(out.Reason)
+		if d.UserReason != "" {
+			specific.PermissionDecisionReason = ptr(d.UserReason)
 		}
-		if out.Result.UpdatedInput != nil {
+		if act.rewrite {
 			specific.UpdatedInput = out.ToolInput
 		}
-		note = "allowed in the agent"
-	default:
-		note = "no decision: the agent's own permission flow decides"
 	}
 	if answer.HookSpecificOutput.HookEventName == "" { // no deny
 		denied = false
@@ -285,8 +278,8 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 		}
 		answer = acpmsg.BridgeAnswer{HookSpecificOutput: specific}
 	}
-	if ok && !out.Continue {
-		answer.Continue, answer.StopReason = ptr(false), ptr(out.StopReason)
+	if d.Verdict == flow.VerdictStop {
+		answer.Continue, answer.StopReason = ptr(false), ptr(d.UserReason)
 	}
 	st.mu.Lock()
 	t.recorded = t.recorded || ok

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -162,29 +163,20 @@ func (p *Proxy) codexPreToolUse(in *acpmsg.BridgeInput) []byte {
 	st.mu.Unlock()
 	ctx := st.ctx()
 	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput)
-	reason, note, askWhy := "", "", ""
 	kept := out // what a permission request for the same call reuses
-	switch {
-	case ctx.Err() != nil:
-		reason, note = "the editor cancelled the turn", "cancelled by the editor: denied"
-	case !ok:
-		reason, note = "Not allowed: its PreToolUse hooks could not run (the proxy's log says why).", "denied: the hooks could not run"
-	case out.Permission == string(hooks.PermissionDeny) || !out.Continue:
-		reason, note = "Denied by a PreToolUse hook: "+out.Reason, "denied in the agent, before it ran"
-	case out.Decision == string(hooks.PermissionAsk):
-		askWhy = out.Reason
-	case out.Result.UpdatedInput != nil:
-		askWhy = "a PreToolUse hook rewrote this tool's input (updatedInput), which Codex cannot take from a hook: " +
-			"allow or reject it as it is"
-	case out.Decision == string(hooks.PermissionAllow):
+	d := flow.Decide(event.PreToolUse, in.ToolName, in.ToolInput, ok, &out.Answer)
+	act := actionFor(d, ctx.Err() != nil, codexBridgePoint)
+	reason, note, askWhy := act.refuse, act.note, act.askUser
+	if act.allow {
 		note = "allowed: the agent's own mode decides"
-	default:
+	} else if reason == "" && askWhy == "" {
 		note = "no decision: the agent's own mode decides"
 	}
 	if askWhy != "" {
 		if p.askUser(ctx, st, t, session.AskRequest{Reason: askWhy, ToolInput: in.ToolInput}) {
 			note = "the user allowed it when asked"
-			kept.Decision, kept.Result.UpdatedInput = string(hooks.PermissionAllow), nil
+			kept.Decision, kept.Permission, kept.Asked = string(hooks.PermissionAllow), string(hooks.PermissionAllow), true
+			kept.Result.UpdatedInput = nil
 		} else {
 			reason, note = "The user rejected it when a PreToolUse hook asked: "+askWhy, "the user rejected it when asked"
 		}
@@ -203,7 +195,7 @@ func (p *Proxy) codexPreToolUse(in *acpmsg.BridgeInput) []byte {
 	if ok && !denied && len(out.AdditionalContext) > 0 {
 		st.addPending(marked(event.PreToolUse, out.AdditionalContext)...) // with the next prompt
 	}
-	if ok && !out.Continue {
+	if d.Verdict == flow.VerdictStop {
 		p.stopTurn(st)
 	}
 	if !denied {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -107,7 +108,8 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 			p.denyPermission(m, st, st.tool("call-1"), event.PreToolUse, opts.Options, "Denied by a PreToolUse hook: no", true)
 			p.allowPermission(permissionRequest(t), st, st.tool("call-1"), opts.Options)
 			out := session.Outcome{}
-			p.answerPermission(permissionRequest(t), st, st.tool("call-1"), event.PreToolUse, "Bash", opts.Options, true, true, &out, "")
+			p.answerPermission(permissionRequest(t), st, st.tool("call-1"), event.PreToolUse, "Bash", opts.Options, true,
+				flow.Decide(event.PreToolUse, "Bash", nil, true, &out.Answer), "")
 			p.denyPermission(permissionRequest(t), st, st.tool("call-1"), event.PreToolUse, nil, "no options", true)
 			p.sendAgent(resultLine(json.RawMessage("5"), deepPermissionAnswer([]byte(`{"options":[{"optionId":"r","name":"R","kind":"reject_always"}]}`))))
 		}},

@@ -50,11 +50,13 @@ func TestPermissionAction(t *testing.T) {
 			wantPre: permNext, want: permAskEditor},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			require.Equal(t, tc.wantPre, permissionAction(event.PreToolUse, tc.cancelled, !tc.notRun, tc.pre), "PreToolUse")
-			require.Equal(t, tc.want, permissionAction(event.PermissionRequest, tc.cancelled, !tc.notRun, tc.perm), "PermissionRequest")
+			require.Equal(t, tc.wantPre, permissionAction(event.PreToolUse, tc.cancelled,
+				flow.Decide(event.PreToolUse, "Bash", nil, !tc.notRun, &tc.pre.Answer)), "PreToolUse")
+			require.Equal(t, tc.want, permissionAction(event.PermissionRequest, tc.cancelled,
+				flow.Decide(event.PermissionRequest, "Bash", nil, !tc.notRun, &tc.perm.Answer)), "PermissionRequest")
 		})
 	}
 	t.Run("defer denies", func(t *testing.T) {
-		require.Equal(t, permDeny, permissionAction(event.PreToolUse, false, true, answer("defer", "deny", true, false)))
+		require.Equal(t, permDeny, permissionAction(event.PreToolUse, false, flow.Decide(event.PreToolUse, "Bash", nil, true, &answer("defer", "deny", true, false).Answer)))
 	})
 }

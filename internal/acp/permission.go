@@ -9,7 +9,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/session"
@@ -77,13 +76,14 @@ func (p *Proxy) requestPermission(m *message) {
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
 	st.mu.Unlock()
+	d := flow.Decide(event.PreToolUse, name, input, ok, &out.Answer)
 	// A PreToolUse "ask" is put to the user by the agent's own request,
 	// which then carries the hook's reason: one question, with the why.
 	askReason := ""
-	if ok && out.Decision == string(hooks.PermissionAsk) {
-		askReason = out.Reason
+	if d.Verdict == flow.VerdictAsk {
+		askReason = d.UserReason
 	}
-	note, next := p.answerPermission(m, st, t, event.PreToolUse, name, params.Options, ctx.Err() != nil, ok, &out, askReason)
+	note, next := p.answerPermission(m, st, t, event.PreToolUse, name, params.Options, ctx.Err() != nil, d, askReason)
 	if !bridged {
 		p.finish(st, event.PreToolUse, name, &out, note)
 	}
@@ -101,7 +101,8 @@ func (p *Proxy) permissionRequestHooks(ctx context.Context, m *message, st *sess
 	out, ok := p.fire(ctx, st, event.PermissionRequest, name, func(ctx context.Context) (session.Outcome, error) {
 		return st.session().RunHooks(ctx, event.Input{Event: event.PermissionRequest, ToolName: name, ToolInput: input, ToolUseID: t.id}, nil)
 	})
-	note, _ := p.answerPermission(m, st, t, event.PermissionRequest, name, options, ctx.Err() != nil, ok, &out, askReason)
+	d := flow.Decide(event.PermissionRequest, name, input, ok, &out.Answer)
+	note, _ := p.answerPermission(m, st, t, event.PermissionRequest, name, options, ctx.Err() != nil, d, askReason)
 	p.finish(st, event.PermissionRequest, name, &out, note)
 }
 
@@ -118,26 +119,21 @@ const (
 	permNext                           // no decision yet: the PermissionRequest hooks come next
 )
 
-// permissionAction is the one decision table of a permission request, for
-// PreToolUse and PermissionRequest alike, read from flow's answer: for
-// PreToolUse, Decision is what the hooks decided before anyone was asked
-// (continue:false counts as deny; an ask is left to the editor's prompt,
-// flow.AskedElsewhere); for PermissionRequest, Permission is its allow or
-// deny. A rewritten input is never let through on an allow: the agent
-// would run the original.
-func permissionAction(ev event.Event, cancelled, ran bool, out *session.Outcome) permAction {
-	verdict := hooks.Permission(out.Decision)
-	if ev != event.PreToolUse {
-		verdict = hooks.Permission(out.Permission)
-	}
+// permissionAction is what a permission request gets for the decision of
+// one of its events (flow.Decide), for PreToolUse and PermissionRequest
+// alike: a refusal (deny, defer, stop, hooks that could not run) denies; a
+// rewritten input is never let through on an allow, since the agent would
+// run the original; an allow allows; anything else asks, PreToolUse
+// handing over to the PermissionRequest hooks first.
+func permissionAction(ev event.Event, cancelled bool, d flow.Decision) permAction {
 	switch {
 	case cancelled:
 		return permCancel
-	case !ran, verdict == hooks.PermissionDeny, verdict == hooks.PermissionDefer, !out.Continue:
+	case d.Verdict.Refuses():
 		return permDeny
-	case out.Result.UpdatedInput != nil:
+	case d.Rewritten != nil:
 		return permAskRewritten
-	case verdict == hooks.PermissionAllow:
+	case d.Verdict == flow.VerdictAllow:
 		return permAllow
 	case ev == event.PreToolUse:
 		return permNext
@@ -151,17 +147,17 @@ func permissionAction(ev event.Event, cancelled, ran bool, out *session.Outcome)
 // askReason is a PreToolUse hook's reason for asking ("" when none asked):
 // the request the editor gets carries it.
 func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev event.Event, name string,
-	options []acpmsg.PermissionOption, cancelled, ran bool, out *session.Outcome, askReason string) (note string, next bool) {
-	switch permissionAction(ev, cancelled, ran, out) {
+	options []acpmsg.PermissionOption, cancelled bool, d flow.Decision, askReason string) (note string, next bool) {
+	switch permissionAction(ev, cancelled, d) {
 	case permCancel:
 		p.toAgent(m, resultLine(m.ID, acpmsg.Cancelled()))
 		return "cancelled by the editor: the agent was answered \"cancelled\"", false
 	case permDeny:
-		if !ran {
+		if d.HooksFailed {
 			p.denyPermission(m, st, t, ev, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
 			return "denied: the hooks could not run", false
 		}
-		return p.denyPermission(m, st, t, ev, options, "Denied by a "+string(ev)+" hook: "+out.Reason, out.Continue), false
+		return p.denyPermission(m, st, t, ev, options, "Denied by a "+string(ev)+" hook: "+d.ModelReason, d.Verdict != flow.VerdictStop), false
 	case permAllow:
 		return p.allowPermission(m, st, t, options), false
 	case permAskRewritten:
@@ -422,22 +418,23 @@ func (p *Proxy) clientOperation(m *message) {
 			&acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(event.PreToolUse), Tool: name, Decision: "deny"}}))
 		p.hookMessage(st, event.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
 	}
+	d := flow.Decide(event.PreToolUse, name, input, ok, &out.Answer)
 	switch {
 	case ctx.Err() != nil:
 		p.toAgent(m, errorLine(m.ID, rpcerr.RequestCancelled, "cancelled: the editor cancelled the turn", nil))
 		note = "cancelled by the editor"
-	case !ok:
+	case d.HooksFailed:
 		deny("Not carried out: its PreToolUse hooks could not run.")
 		note = "denied: the hooks could not run"
-	case out.Permission == string(hooks.PermissionDeny):
-		deny("Denied by a PreToolUse hook: " + out.Reason)
+	case d.Verdict.Refuses():
+		deny("Denied by a PreToolUse hook: " + d.ModelReason)
 		note = "denied before the editor saw it"
-		if !out.Continue {
+		if d.Verdict == flow.VerdictStop {
 			p.stopTurn(st)
 		}
-	default:
+	default: // allowed, by the hooks or by the user they asked (the session asked: never VerdictAsk here)
 		line := m.line
-		if out.Result.UpdatedInput != nil {
+		if d.Rewritten != nil {
 			changed, err := op.apply(params, out.ToolInput)
 			if err != nil {
 				deny("A PreToolUse hook's updatedInput cannot be used: " + err.Error())

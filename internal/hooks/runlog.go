@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"crypto/rand"
 	"bufio"
 	"encoding/json"
 	"errors"
@@ -69,6 +70,10 @@ func newDecision(res *Result) *Decision {
 type RunRecord struct {
 	EventRun
 	Decision *Decision `json:"decision,omitempty"`
+	// Writer is the RunLog that wrote the line (RunLog.Writer): a server
+	// that follows the log knows its own lines by it, even after they left
+	// its bounded history.
+	Writer string `json:"writer,omitempty"`
 }
 
 // RunLog appends event runs to $WAVE_HOME/runs/runs.jsonl, one JSON line
@@ -83,8 +88,9 @@ type RunRecord struct {
 // another process, each append opens, writes and closes. The files are the
 // user's only (0600 in a 0700 directory): they hold tool inputs and prompts.
 type RunLog struct {
-	dir string
-	max int64
+	dir    string
+	max    int64
+	writer string // random, the same on every line this RunLog writes
 	mu  sync.Mutex  // one append at a time: this process's lines stay whole
 	f   *os.File    // the current file as opened, or nil; guarded by mu
 	fi  os.FileInfo // f's identity when opened, for os.SameFile
@@ -94,7 +100,12 @@ type RunLog struct {
 const keepRunLogOpen = runtime.GOOS != "windows"
 
 // NewRunLog is the run log in dir, its files bounded by RunLogMaxBytes.
-func NewRunLog(dir string) *RunLog { return &RunLog{dir: dir, max: RunLogMaxBytes} }
+func NewRunLog(dir string) *RunLog {
+	return &RunLog{dir: dir, max: RunLogMaxBytes, writer: rand.Text()[:16]}
+}
+
+// Writer is the id this RunLog writes on each of its lines (RunRecord.Writer).
+func (l *RunLog) Writer() string { return l.writer }
 
 // Append writes one run as a line, first rotating the current file when
 // the line would take it past the bound. Appends take turns, so a process's
@@ -103,7 +114,7 @@ func NewRunLog(dir string) *RunLog { return &RunLog{dir: dir, max: RunLogMaxByte
 func (l *RunLog) Append(r EventRun) error {
 	// segmentio's encoder: the standard one took about as long as the rest
 	// of the append (perf of the server, docs/performance.md).
-	line, err := fastjson.Marshal(RunRecord{EventRun: r, Decision: r.decision})
+	line, err := fastjson.Marshal(RunRecord{EventRun: r, Decision: r.decision, Writer: l.writer})
 	if err != nil {
 		return err
 	}

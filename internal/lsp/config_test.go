@@ -381,3 +381,27 @@ func TestHookRunHistory(t *testing.T) {
 	require.NoError(t, e.call("wave/hookRuns", map[string]any{"limit": 2, "event": "PreToolUse"}, &runs))
 	require.Len(t, runs.Runs, 2)
 }
+
+// A server that follows the run log knows its own lines by the writer id
+// on them, even once its bounded history let them go: a burst of more runs
+// than the history holds is never listed again as another process's
+// (origin "runLog"). It used to be, under load, when the log was read
+// after the burst (TestHookRunHistory failed so).
+func TestOwnRunsLeftOutOfTheHistoryAreNotListedAgain(t *testing.T) {
+	e := startEditor(t, editorOpts{serverOpt: lsp.Options{HistorySize: 2}, settings: `{"hooks": {
+		"PreToolUse": [{"hooks": [{"type": "command", "command": "cat >/dev/null"}]}]}}`})
+	sid, _ := e.startSession()
+	for i := 0; i < 10; i++ {
+		e.mustCall("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": fmt.Sprint("x", i), "toolName": "Read", "toolInput": map[string]any{}})
+	}
+	require.Never(t, func() bool {
+		var runs lsp.HookRunsResult
+		require.NoError(t, e.call("wave/hookRuns", map[string]any{}, &runs))
+		for _, r := range runs.Runs {
+			if r.Origin != "" {
+				return true
+			}
+		}
+		return false
+	}, time.Second, 20*time.Millisecond, "the server's own runs are listed once, as its own")
+}

@@ -109,7 +109,9 @@ func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeRes
 		s.opts.AskTimeout = d
 	}
 	s.root, s.waveHome = root, home
-	s.history.PersistTo(hooks.NewRunLog(hooks.RunLogDir(home))) // for wavehooks test --record, and later wavehooks log
+	runLog := hooks.NewRunLog(hooks.RunLogDir(home))
+	s.runLogWriter = runLog.Writer()
+	s.history.PersistTo(runLog) // for wavehooks test --record, and later wavehooks log
 	s.hostEvents = hostEventSet(p.InitializationOptions.HostEvents)
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.lensRefresh = p.Capabilities.Workspace.CodeLens.RefreshSupport

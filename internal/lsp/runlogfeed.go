@@ -73,7 +73,7 @@ func (s *Server) startRunLogFeed() {
 		feed.tail = tail
 		keep := make([]hooks.EventRun, 0, min(len(old), feed.max))
 		for i := len(old) - 1; i >= 0 && len(keep) < feed.max; i-- { // the newest max, not the whole log
-			if !s.history.Holds(&old[i].EventRun) {
+			if !s.ownRun(&old[i]) {
 				keep = append(keep, old[i].EventRun)
 			}
 		}
@@ -81,6 +81,14 @@ func (s *Server) startRunLogFeed() {
 			feed.add(keep[i])
 		}
 	})
+}
+
+// ownRun says whether a run log line is one this server wrote: by its
+// writer id, or (a line of a RunLog without one) by the run still in its
+// history. Without the id, a burst of more runs than the history holds
+// listed the evicted ones again, as another process's.
+func (s *Server) ownRun(rec *hooks.RunRecord) bool {
+	return (rec.Writer != "" && rec.Writer == s.runLogWriter) || s.history.Holds(&rec.EventRun)
 }
 
 // stopRunLogFeed stops the watch; Serve calls it once no work runs.
@@ -122,7 +130,7 @@ func (s *Server) readRunLog() {
 	var fresh []hooks.EventRun
 	if len(recs) > 0 {
 		for i := range recs {
-			if !s.history.Holds(&recs[i].EventRun) {
+			if !s.ownRun(&recs[i]) {
 				fresh = append(fresh, feed.add(recs[i].EventRun))
 			}
 		}

@@ -161,6 +161,9 @@ type Server struct {
 	testDiags    *testDiagnostics // the failing hook test cases per case file (handle_hooktests.go)
 	runFeedMu    sync.Mutex
 	runFeed      *runLogFeed // other processes' runs, from the run log (runlogfeed.go)
+	// runLogWriter is the id on the run log's lines this server wrote
+	// (hooks.RunRecord.Writer), set at initialize.
+	runLogWriter string
 	toggled      sync.Map    // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
 }
 

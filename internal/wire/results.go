@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
@@ -169,13 +170,27 @@ func PreToolUse(out session.Outcome, requested json.RawMessage) *PreToolUseResul
 	if len(input) == 0 {
 		input = requested
 	}
-	perm := out.Permission
-	if out.Decision == string(hooks.PermissionDefer) {
-		perm = out.Decision // flow says "deny" to callers that know no defer
-	}
+	perm := permissionOf(flow.Decide(event.PreToolUse, "", requested, true, &out.Answer).Verdict)
 	return &PreToolUseResult{Permission: perm, Decision: cmp.Or(out.Decision, "none"), Reason: out.Reason, ToolInput: input, Asked: out.Asked,
 		Continue: out.Continue, StopReason: out.StopReason, Blocks: NonNil(out.Blocks),
 		PermissionDisplay: out.PermissionDisplay, TerminalSequences: out.TerminalSequences}
+}
+
+// permissionOf is wave/preToolUse's permission for a decision
+// (flow.Decide): what serve and `wavehooks run` answer, from the one
+// decision the ACP proxy acts on too. What no hook decided runs; a hook's
+// continue:false is a deny whose continue field stops the agent; an ask
+// the session put to nobody (`wavehooks run`) stays "ask".
+func permissionOf(v flow.Verdict) string {
+	switch v {
+	case flow.VerdictAllow, flow.VerdictNone:
+		return string(hooks.PermissionAllow)
+	case flow.VerdictAsk:
+		return string(hooks.PermissionAsk)
+	case flow.VerdictDefer:
+		return string(hooks.PermissionDefer)
+	}
+	return string(hooks.PermissionDeny)
 }
 
 // SessionStart is the result of wave/sessionStart.
