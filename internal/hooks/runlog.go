@@ -1,8 +1,8 @@
 package hooks
 
 import (
-	"crypto/rand"
 	"bufio"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -90,10 +90,10 @@ type RunRecord struct {
 type RunLog struct {
 	dir    string
 	max    int64
-	writer string // random, the same on every line this RunLog writes
-	mu  sync.Mutex  // one append at a time: this process's lines stay whole
-	f   *os.File    // the current file as opened, or nil; guarded by mu
-	fi  os.FileInfo // f's identity when opened, for os.SameFile
+	writer string      // random, the same on every line this RunLog writes
+	mu     sync.Mutex  // one append at a time: this process's lines stay whole
+	f      *os.File    // the current file as opened, or nil; guarded by mu
+	fi     os.FileInfo // f's identity when opened, for os.SameFile
 }
 
 // keepRunLogOpen is whether a RunLog holds its file between appends.

@@ -164,7 +164,7 @@ type Server struct {
 	// runLogWriter is the id on the run log's lines this server wrote
 	// (hooks.RunRecord.Writer), set at initialize.
 	runLogWriter string
-	toggled      sync.Map    // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
+	toggled      sync.Map // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
 }
 
 // NewServer returns a server with the given options.
