@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
-	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
@@ -151,6 +150,7 @@ func (p *Proxy) deepFromAgent(line []byte) {
 	p.mu.Lock()
 	st := p.sessions[e.sessionID]
 	p.mu.Unlock()
+	row := methodOf(e.method)
 	switch {
 	case e.method == "" && e.id != nil:
 		if m, err := parseMessage(errorLine(e.id, rpcerr.InternalError, "wavehooks: the agent's answer was refused: "+deepText, nil)); err == nil {
@@ -164,13 +164,8 @@ func (p *Proxy) deepFromAgent(line []byte) {
 			p.notice(st, levelWarning, "the agent sent a "+e.method+" whose "+deepText+"; it was dropped")
 		}
 		return
-	case e.method == methodRequestPermission:
-		p.sendAgent(resultLine(e.id, deepPermissionAnswer(e.params)))
-		if st != nil {
-			reason := "a permission request was denied: its " + deepText + ", more than its hooks can read"
-			p.recordNote(st, event.PreToolUse, "", "denied: the request's "+deepText)
-			p.notice(st, levelWarning, reason)
-		}
+	case row != nil && row.refuseDeep != nil:
+		row.refuseDeep(p, e, st) // a permission request: denied
 	default:
 		p.sendAgent(errorLine(e.id, rpcerr.InvalidRequest, "wavehooks: invalid request: "+deepText+
 			"; it was not passed to the editor, and no hook could judge it", nil))

@@ -15,6 +15,11 @@
 // order in each direction: a message that a hook must decide on holds the
 // ones after it until the hooks are done.
 //
+// Each ACP method the proxy acts on has one row in methods (methods.go):
+// the handler for each side's message of that method and what the readers
+// may do with it; any other method passes through. The cases that need no
+// internals are script files under testdata/script (TestScript).
+//
 // docs/acp.md maps each ACP message to the hook events it fires and lists
 // what cannot be enforced.
 package acp

@@ -15,29 +15,6 @@ func fsWrite(path, content string) string {
 	  "ifOK":[{"say":"wrote it"}],"ifError":[{"say":"error: $error"}]}`
 }
 
-// PreToolUse decides on fs/write_text_file before the editor sees it: a deny
-// answers the agent with an error carrying the reason, and the file is not
-// written.
-func TestPreToolUseDeniesFileWrite(t *testing.T) {
-	dir := t.TempDir()
-	deny := hook(t, dir, "deny.sh", `jq -e '.tool_name == "Write" and (.tool_input.content | test("TODO"))' >/dev/null && { echo "no TODOs" >&2; exit 2; }; exit 0`)
-	target := filepath.Join(t.TempDir(), "a.txt")
-	r := startRig(t, rigOptions{
-		settings: settings([3]string{"PreToolUse", "Write", deny}),
-		script:   script(`[` + fsWrite(target, "TODO later") + `,{"stop":"end_turn"}]`),
-	})
-	sess := r.handshake()
-	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "go")))
-	require.Empty(t, r.noted(methodWriteTextFile), "the editor never saw the write")
-	_, err := os.Stat(target)
-	require.True(t, os.IsNotExist(err))
-	require.Contains(t, r.chunkTexts(), "error: Denied by a PreToolUse hook: no TODOs")
-	require.Contains(t, r.agentResponses()[0], `"code":-32001`)
-	tools := blocksOf(r.transcript(sess), "tool")
-	require.Equal(t, "Write", tools[0]["name"])
-	require.Equal(t, "Hook blocked tool execution", tools[0]["error"])
-}
-
 // updatedInput applies to file and terminal requests: the editor gets the
 // hook's path, content or command.
 func TestUpdatedInputRewritesFileAndTerminalRequests(t *testing.T) {

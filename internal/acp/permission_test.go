@@ -1,8 +1,6 @@
 package acp
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,64 +18,6 @@ func writePermission(path string) string {
 	 "ifAllowed": [{"update":{"sessionUpdate":"tool_call_update","toolCallId":"write-1","status":"completed"}},{"say":"written"}],
 	 "ifRejected": [{"update":{"sessionUpdate":"tool_call_update","toolCallId":"write-1","status":"failed"}},{"say":"rejected"}],
 	 "ifCancelled": [{"say":"cancelled"}]}`
-}
-
-// A PreToolUse deny at session/request_permission answers the agent with
-// its reject_once option, chosen by kind; the editor never sees the request
-// and is shown the tool call as failed with the reason.
-func TestPreToolUseDenyAtPermissionRequest(t *testing.T) {
-	dir := t.TempDir()
-	seen := filepath.Join(dir, "seen.json")
-	deny := hook(t, dir, "deny.sh", `tee `+seen+` | jq -e '.tool_input.file_path | endswith(".txt")' >/dev/null && { echo "no text files" >&2; exit 2; }; exit 0`)
-	target := filepath.Join(t.TempDir(), "out.txt")
-	r := startRig(t, rigOptions{
-		settings: settings([3]string{"PreToolUse", "Write|Edit", deny}),
-		script:   script(`[{"say":"I will write it. "},` + writePermission(target) + `,{"stop":"end_turn"}]`),
-	})
-	sess := r.handshake()
-	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "write a file")))
-
-	var in map[string]any
-	require.NoError(t, json.Unmarshal([]byte(readFile(t, seen)), &in))
-	require.Equal(t, "Write", in["tool_name"])
-	require.Equal(t, "write-1", in["tool_use_id"])
-	require.Equal(t, map[string]any{"file_path": target, "content": "hello\n", "title": "Writing to out.txt"}, in["tool_input"])
-
-	require.Empty(t, r.noted(methodRequestPermission), "the editor never saw the permission request")
-	answers := r.agentResponses()
-	require.Equal(t, `{"outcome":{"optionId":"cancel","outcome":"selected"}}`, answers[0], "reject_once is Gemini's \"cancel\" option")
-	require.Contains(t, r.chunkTexts(), "rejected")
-
-	calls := r.updates("tool_call")
-	require.Len(t, calls, 1, "the editor saw no tool_call before, so it gets one")
-	require.Equal(t, "failed", calls[0]["status"])
-	require.Equal(t, "write-1", calls[0]["toolCallId"])
-	require.Contains(t, mustJSON(calls[0]["content"]), "Denied by a PreToolUse hook: no text files")
-
-	tools := blocksOf(r.transcript(sess), "tool")
-	require.Len(t, tools, 1)
-	require.Equal(t, false, tools[0]["success"])
-	require.Equal(t, "Hook blocked tool execution", tools[0]["error"])
-	require.Equal(t, "no text files", tools[0]["result"])
-	_, err := os.Stat(target)
-	require.True(t, os.IsNotExist(err))
-}
-
-// A PreToolUse allow answers the agent with allow_once; no permission
-// prompt reaches the editor.
-func TestPreToolUseAllowAtPermissionRequest(t *testing.T) {
-	dir := t.TempDir()
-	allow := hook(t, dir, "allow.sh", `jq '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: ("ok: " + .tool_name)}}'`)
-	target := filepath.Join(t.TempDir(), "out.txt")
-	r := startRig(t, rigOptions{
-		settings: settings([3]string{"PreToolUse", "Write", allow}),
-		script:   script(`[` + writePermission(target) + `,{"stop":"end_turn"}]`),
-	})
-	sess := r.handshake()
-	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "write")))
-	require.Empty(t, r.noted(methodRequestPermission))
-	require.Equal(t, `{"outcome":{"optionId":"proceed_once","outcome":"selected"}}`, r.agentResponses()[0])
-	require.Contains(t, r.chunkTexts(), "written")
 }
 
 // With no decision, or an "ask", the request goes to the editor, whose

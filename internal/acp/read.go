@@ -71,7 +71,7 @@ const inlineMax = 1 << 20
 // opens a session goes to work, since the hook bridge reads the Claude
 // Code settings file it may name (withBridge; issue #35 item 4).
 func (p *Proxy) handleEditor(up chan<- *message, m *message, lr *lineReader) {
-	if p.editorQueued.Load() > 0 || (m.isRequest() && (m.Method == methodSessionPrompt && p.promptMayWait(m) || opensSession(m.Method))) ||
+	if p.editorQueued.Load() > 0 || (m.isRequest() && p.offReader(m)) ||
 		len(m.line) > inlineMax ||
 		p.editorOut.pending() > inlineMax || p.agentIn.pending() > inlineMax {
 		p.queue(up, m)
@@ -87,15 +87,13 @@ func (p *Proxy) handleEditor(up chan<- *message, m *message, lr *lineReader) {
 	}
 }
 
-// opensSession says whether an editor's request opens a session: the hook
-// bridge may edit it, reading a settings file (withBridge), so it is never
-// handled on the editor's reader.
-func opensSession(method string) bool {
-	switch method {
-	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionFork:
-		return true
-	}
-	return false
+// offReader says whether an editor's request must be handled by work, not
+// on the reader: its method's row says (methods' offReader) — a prompt
+// whose UserPromptSubmit hooks may run, or a request that opens a session,
+// which the hook bridge may edit, reading a settings file (withBridge).
+func (p *Proxy) offReader(m *message) bool {
+	row := methodOf(m.Method)
+	return row != nil && row.offReader != nil && row.offReader(p, m)
 }
 
 // flushEditorIfIdle sends the editor what is queued for it when none of the
@@ -182,8 +180,8 @@ func (p *Proxy) readEditor(r io.Reader, up chan<- *message) {
 			p.editorOut.flush()
 			continue
 		}
-		if m.isNotification() && m.Method == methodSessionCancel {
-			p.cancelSession(m)
+		if row := methodOf(m.Method); row != nil && row.editorNotificationRead != nil && m.isNotification() {
+			row.editorNotificationRead(p, m)
 		}
 		p.handleEditor(up, m, lr)
 	}

@@ -29,8 +29,8 @@ func (p *Proxy) fromAgent(m *message) {
 		p.agentResponse(m)
 	case m.isRequest():
 		p.agentRequest(m)
-	case m.Method == methodSessionUpdate:
-		p.sessionUpdate(m)
+	case m.isNotification():
+		p.agentNotification(m)
 	default:
 		p.passEditor(m)
 	}
@@ -47,28 +47,33 @@ func (p *Proxy) toAgent(m *message, line []byte)  { m.passed = true; p.sendAgent
 func (p *Proxy) passEditor(m *message)            { p.toEditor(m, m.line) }
 func (p *Proxy) passAgent(m *message)             { p.toAgent(m, m.line) }
 
-// editorRequest tracks a request of the editor's and routes it by method.
+// editorRequest tracks a request of the editor's and routes it by method
+// (methods); a method without an editorRequest handler goes to the agent.
 func (p *Proxy) editorRequest(m *message) {
-	switch m.Method {
-	case methodHookRuns:
-		p.hookRuns(m)
-		return
-	case methodSessionPrompt:
-		p.prompt(m)
+	if row := methodOf(m.Method); row != nil && row.editorRequest != nil {
+		row.editorRequest(p, m)
 		return
 	}
+	p.forwardCall(m, &editorCall{id: m.ID, method: m.Method}, m.line)
+}
+
+// openRequest forwards the editor's request that opens a session
+// (session/new, load, resume, fork), with the hook bridge's hook added
+// when the agent is bridged (withBridge).
+func (p *Proxy) openRequest(m *message) {
 	call := &editorCall{id: m.ID, method: m.Method}
-	switch m.Method {
-	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionFork, methodSessionClose:
-		var params acpmsg.SessionRequest
-		_ = decode(m.Params, &params)
-		call.sessionID, call.cwd = params.SessionID, params.Cwd
-		line, ok := p.withBridge(m)
-		if ok {
-			p.forwardCall(m, call, line)
-		}
-		return
+	sessionRequestOf(m, call)
+	line, ok := p.withBridge(m)
+	if ok {
+		p.forwardCall(m, call, line)
 	}
+}
+
+// closeRequest forwards the editor's session/close, remembering the
+// session, which ends when the agent says it closed.
+func (p *Proxy) closeRequest(m *message) {
+	call := &editorCall{id: m.ID, method: m.Method}
+	sessionRequestOf(m, call)
 	p.forwardCall(m, call, m.line)
 }
 
@@ -87,7 +92,7 @@ func (p *Proxy) forwardCall(m *message, call *editorCall, line []byte) {
 		return
 	}
 	p.editorCalls[idKey(call.id)] = call
-	if call.method == methodSessionLoad {
+	if row := methodOf(call.method); row != nil && row.replays {
 		p.loading[call.sessionID]++
 	}
 	p.mu.Unlock()
@@ -153,43 +158,55 @@ func (p *Proxy) agentResponse(m *message) {
 	}
 	call := p.editorCalls[key]
 	delete(p.editorCalls, key)
-	if call != nil && call.method == methodSessionLoad {
+	var row *acpMethod
+	if call != nil {
+		row = methodOf(call.method)
+	}
+	if row != nil && row.replays {
 		if p.loading[call.sessionID]--; p.loading[call.sessionID] <= 0 {
 			delete(p.loading, call.sessionID)
 		}
 	}
 	p.mu.Unlock()
-	if call == nil {
-		p.passEditor(m)
+	if row != nil && row.agentResponse != nil {
+		row.agentResponse(p, call, m)
 		return
 	}
-	switch call.method {
-	case methodInitialize:
-		p.initialized(m)
-	case methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionFork:
-		p.sessionOpened(call, m)
-		return
-	case methodSessionClose:
-		if m.Error == nil {
-			p.endSession(call.sessionID, "other") // before the answer: the editor may end the proxy next
-		}
-	case methodSessionPrompt:
-		p.promptAnswered(call.turn, m)
-		return
+	p.passEditor(m)
+}
+
+// closeAnswered ends the session the agent closed, before passing the
+// answer on: the editor may end the proxy next.
+func (p *Proxy) closeAnswered(call *editorCall, m *message) {
+	if m.Error == nil {
+		p.endSession(call.sessionID, "other")
 	}
 	p.passEditor(m)
 }
 
 // agentRequest decides or passes on a request of the agent's to the editor.
 func (p *Proxy) agentRequest(m *message) {
-	switch m.Method {
-	case methodRequestPermission:
-		p.requestPermission(m)
-	case methodWriteTextFile, methodReadTextFile, methodTerminalCreate:
-		p.clientOperation(m)
-	default:
-		p.passEditor(m)
+	if row := methodOf(m.Method); row != nil && row.agentRequest != nil {
+		row.agentRequest(p, m)
+		return
 	}
+	p.passEditor(m)
+}
+
+// agentNotification handles or passes on a notification of the agent's.
+func (p *Proxy) agentNotification(m *message) {
+	if row := methodOf(m.Method); row != nil && row.agentNotification != nil {
+		row.agentNotification(p, m)
+		return
+	}
+	p.passEditor(m)
+}
+
+// initializeAnswered acts on the agent's initialize answer (initialized)
+// and passes it on.
+func (p *Proxy) initializeAnswered(_ *editorCall, m *message) {
+	p.initialized(m)
+	p.passEditor(m)
 }
 
 // initialized learns from the agent's initialize answer whether it runs

@@ -17,8 +17,9 @@ import (
 // answer on. Only these answers make a session's state (guardState). The hooks' context goes to the model with the next prompt;
 // their warnings reach the editor after the answer, once it knows the session.
 func (p *Proxy) sessionOpened(call *editorCall, m *message) {
+	row := methodOf(call.method)
 	acpID := call.sessionID
-	if call.method == methodSessionNew || call.method == methodSessionFork { // the new session's id is in the answer
+	if row.idInAnswer { // the new session's id is in the answer
 		var res acpmsg.NewSessionResponse
 		_ = decode(m.Result, &res)
 		acpID = res.SessionID
@@ -28,10 +29,7 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 		return
 	}
 	st, memErr := p.openSession(call.cwd, acpID)
-	source := "startup"
-	if call.method != methodSessionNew {
-		source = "resume"
-	}
+	source := row.opens
 	out, ok := p.fire(st.ctx(), st, event.SessionStart, source, func(ctx context.Context) (session.Outcome, error) {
 		return st.session().SessionStart(ctx, source)
 	})
@@ -107,7 +105,7 @@ func (p *Proxy) guardState(acpID string) *sessState {
 	st := p.sessions[acpID]
 	cwd, opening := "", false
 	for _, c := range p.editorCalls {
-		if (c.method == methodSessionLoad || c.method == methodSessionResume) && c.sessionID == acpID {
+		if row := methodOf(c.method); row != nil && row.reopens && c.sessionID == acpID {
 			cwd, opening = c.cwd, true
 		}
 	}

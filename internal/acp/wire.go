@@ -14,27 +14,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 )
 
-// ACP method names the proxy acts on (the protocol's schema/v1/meta.json).
-const (
-	methodInitialize        = "initialize"
-	methodSessionNew        = "session/new"
-	methodSessionLoad       = "session/load"
-	methodSessionResume     = "session/resume"
-	methodSessionClose      = "session/close"
-	methodSessionPrompt     = "session/prompt"
-	methodSessionCancel     = "session/cancel"
-	methodSessionUpdate     = "session/update"
-	methodRequestPermission = "session/request_permission"
-	methodWriteTextFile     = "fs/write_text_file"
-	methodReadTextFile      = "fs/read_text_file"
-	methodTerminalCreate    = "terminal/create"
-
-	// methodHookRuns is the proxy's own extension method (ACP reserves names
-	// that start with "_" for extensions): the editor, or a script, asks for
-	// the hook-run history, which `wavehooks serve` offers as wave/hookRuns.
-	methodHookRuns = "_wavehooks/hookRuns"
-)
-
 // message is one JSON-RPC message as read from one side: the line itself,
 // which is what gets forwarded, and the envelope fields the proxy routes on.
 type message struct {
@@ -81,21 +60,14 @@ func parseMessage(line []byte) (*message, error) {
 	return m, nil
 }
 
-// knownMethods are the methods a message's Method is made to share.
-var knownMethods = []string{methodSessionUpdate, methodRequestPermission, methodSessionPrompt, methodSessionCancel,
-	methodInitialize, methodSessionNew, methodSessionLoad, methodSessionResume, methodSessionClose,
-	methodWriteTextFile, methodReadTextFile, methodTerminalCreate, methodHookRuns}
-
 // ownMethod is method as a string that does not point into a message's line:
-// the constant it equals, or a copy.
+// the constant it equals (its row's name in methods), or a copy.
 func ownMethod(method string) string {
 	if method == "" {
 		return ""
 	}
-	for _, known := range knownMethods {
-		if method == known {
-			return known
-		}
+	if row := methods[method]; row != nil {
+		return row.name
 	}
 	return strings.Clone(method)
 }
@@ -267,8 +239,3 @@ func mustRaw(v any) json.RawMessage {
 	}
 	return b
 }
-
-// methodSessionFork is ACP's unstable session/fork (claude-agent-acp offers
-// it): its answer names a new session the editor opened, which gets state
-// and hooks like session/new's (guardState).
-const methodSessionFork = "session/fork"

@@ -3,9 +3,11 @@
 // compiler and what it reads is named, instead of map literals and
 // ad-hoc structs at each site.
 //
-// The types are written from ACP's published JSON schema (schema/schema.json
-// of agentclientprotocol/agent-client-protocol, protocol version 1; each
-// type names its schema definition), not taken from
+// The types are written from ACP's published JSON schema, protocol version
+// 1, vendored in schema/v1 with its release in schema/v1/version (the v2
+// draft beside it, in schema/v2). Each type names its schema definition
+// ("(schema: X)"), and TestFieldsInSchema holds every field's JSON name to
+// that definition. The types are not taken from
 // github.com/coder/acp-go-sdk: the proxy passes every message it does not
 // decide on byte for byte, and where it edits one it keeps every member it
 // does not know. The SDK's types are closed structs decoded with
@@ -28,7 +30,9 @@
 // struct had before where it had one (PermissionOption).
 //
 // To add a message: add its type here with the schema definition it
-// follows and the members the proxy uses, fields in JSON-name order.
+// follows ("(schema: X)") and the members the proxy uses, fields in
+// JSON-name order; a member that is wavehooks' own goes in
+// schema_test.go's extensionFields with its reason.
 package acpmsg
 
 import "encoding/json"
@@ -184,10 +188,11 @@ type SessionUpdateHead struct {
 	Update    UpdateHead `json:"update"`
 }
 
-// UpdateHead is SessionUpdateHead's update.
+// UpdateHead is SessionUpdateHead's update (schema: SessionUpdate
+// "agent_message_chunk" / "user_message_chunk" / "agent_thought_chunk").
 type UpdateHead struct {
 	Content       json.RawMessage `json:"content"`
-	MessageID     *string         `json:"messageId"` // schema: ContentChunk.messageId (unstable)
+	MessageID     *string         `json:"messageId"` // schema: ContentChunk.messageId (stable since schema 1.21.0 at the latest)
 	SessionUpdate string          `json:"sessionUpdate"`
 }
 
