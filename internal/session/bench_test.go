@@ -102,13 +102,14 @@ func benchEvent(b *testing.B, firer Firer, format Format, size int, reading bool
 	}
 	s.mu.Lock()
 	s.conv.reset(benchMessages(size))
-	err = s.rewriteAll()
+	s.file.MustRewrite()
+	err = s.save()
 	s.mu.Unlock()
 	if err != nil {
 		b.Fatal(err)
 	}
 	if reading {
-		s.readers.Add(1)
+		s.file.AddReader()
 	}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -95,7 +95,7 @@ func (s *Session) ChangesSince(since uint64) (Delta, bool) {
 func (s *Session) messages(from int) []Message {
 	out := make([]Message, len(s.conv.msgs)-from)
 	for i := range out {
-		out[i] = s.conv.msgs[from+i].clone()
+		out[i] = s.conv.msgs[from+i].Clone()
 	}
 	return out
 }

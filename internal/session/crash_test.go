@@ -31,7 +31,7 @@ func crashOp(rng *rand.Rand, c *conversation, n int) {
 	pending := ""
 	for i := len(c.msgs) - 1; i >= max(0, len(c.msgs)-3) && pending == ""; i-- {
 		for _, b := range c.msgs[i].Blocks {
-			if b.Type == BlockTool && !b.hasResult() {
+			if b.Type == BlockTool && !b.HasResult() {
 				pending = b.Tool().ID
 			}
 		}
@@ -211,8 +211,7 @@ func fileParses(format Format, path string) bool {
 	if format == FormatJSON {
 		return json.Valid(data)
 	}
-	_, _, _, torn := parseJSONLFile(data)
-	return !torn
+	return !jsonlTorn(data)
 }
 
 func requireValidFile(t *testing.T, format Format, path string) {

@@ -9,7 +9,10 @@
 // holds everything the session knows, and after a crash the file loads again
 // with at least every message the server acknowledged. Writes cost the same
 // whatever the session's length: the file is laid out one message per line and
-// only the lines that changed are rewritten (see layout.go).
+// only the lines that changed are rewritten. The file format, its encoders and
+// its layout are package transcript's (internal/session/transcript), which
+// this package hands its messages to save; Session documents the two locks,
+// the conversation's and the file's, and their order.
 //
 // Where blocks go: error and warn blocks are notices about what just
 // happened, so they join the last message when it is an assistant message and

@@ -20,16 +20,18 @@ func fullEncoding(t *testing.T, s *Session) []byte {
 	var buf bytes.Buffer
 	if s.format == FormatJSONL {
 		for _, m := range ToAPI(s.conv.msgs) {
-			b, err := appendAPIMessage(nil, &m)
+			b, err := encodeJSON(m)
 			require.NoError(t, err)
 			buf.Write(b)
 			buf.WriteByte('\n')
 		}
 		return buf.Bytes()
 	}
-	head, err := jsonHead(s.hdr)
+	// The head line holds the session's id and metadata, which no save
+	// changes: it is taken from the file.
+	file, err := os.ReadFile(s.TranscriptPath())
 	require.NoError(t, err)
-	buf.Write(head)
+	buf.Write(file[:bytes.IndexByte(file, '\n')+1])
 	for i, m := range s.conv.msgs {
 		if i > 0 {
 			buf.Write(jsonSep)
@@ -62,11 +64,14 @@ func TestIncrementalSavesMatchAFullWrite(t *testing.T) {
 				for step := 0; step < 60; step++ {
 					s.mu.Lock()
 					op := randomChange(rng, s.conv, &ids)
-					if rng.IntN(8) == 0 {
-						s.readers.Add(1) // a hook reads: the save goes through a copy
+					reading := rng.IntN(8) == 0
+					if reading {
+						s.file.AddReader() // a hook reads: the save goes through a copy
 					}
 					require.NoError(t, s.save(), "round %d step %d (%s)", round, step, op)
-					s.readers.Store(0)
+					if reading {
+						s.file.DoneReader()
+					}
 					got, err := os.ReadFile(s.TranscriptPath())
 					require.NoError(t, err)
 					require.Equal(t, string(fullEncoding(t, s)), string(got), "round %d step %d (%s)", round, step, op)
@@ -102,7 +107,7 @@ func TestIncrementalSavesMatchAFullWrite(t *testing.T) {
 func cloneAll(msgs []Message) []Message {
 	out := make([]Message, len(msgs))
 	for i, m := range msgs {
-		out[i] = m.clone()
+		out[i] = m.Clone()
 	}
 	return out
 }
@@ -124,7 +129,7 @@ func randomChange(rng *rand.Rand, c *conversation, ids *[]string) string {
 	case 1:
 		n := len(c.msgs)
 		c.add(RoleAssistant, Block{Type: BlockText, Content: text()}, ToolBlock(Tool{ID: newID(), Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}))
-		c.msgs[n].reply = true
+		c.msgs[n].SetReply(true)
 		return "reply"
 	case 2, 3:
 		c.addTool(ToolBlock(Tool{ID: newID(), Name: "Read", Input: json.RawMessage(`{"file_path":"/x"}`)}))
@@ -155,7 +160,7 @@ func randomChange(rng *rand.Rand, c *conversation, ids *[]string) string {
 		if len(c.msgs) == 0 {
 			return "nothing"
 		}
-		c.remove(c.msgs[len(c.msgs)-1-rng.IntN(min(3, len(c.msgs)))].seq)
+		c.remove(c.msgs[len(c.msgs)-1-rng.IntN(min(3, len(c.msgs)))].Seq())
 		return "erase a message"
 	default:
 		c.addHookBlocks("PostToolUse", []string{text(), "context"})
@@ -189,7 +194,7 @@ func TestLoadingReadsLinesOfAnyLength(t *testing.T) {
 	require.Equal(t, want, s2.Messages())
 	s2.mu.Lock()
 	defer s2.mu.Unlock()
-	require.False(t, s2.needFull, "the file is in the layout: saves stay incremental")
+	require.False(t, s2.file.NeedsRewrite(), "the file is in the layout: saves stay incremental")
 }
 
 // TestResumeJSONLChecksTheLayout: a jsonl file whose lines read as the
@@ -236,7 +241,7 @@ func TestResumeJSONLChecksTheLayout(t *testing.T) {
 			s, err = st.Open("layout")
 			require.NoError(t, err)
 			s.mu.Lock()
-			needFull := s.needFull
+			needFull := s.file.NeedsRewrite()
 			s.mu.Unlock()
 			require.Equal(t, !tc.layout, needFull, "the file is in the layout")
 			require.NoError(t, s.AddAssistantMessage([]Block{{Type: BlockText, Content: "one more"}}))

@@ -78,11 +78,19 @@ func (r hookReaders) Enter() {
 	// write); the session writes it whole at its next save or Flush, which
 	// reports the error.
 	_ = r.s.saveDeferred()
-	r.s.readers.Add(1)
+	if r.s.file != nil {
+		r.s.file.AddReader()
+	}
 	r.s.mu.Unlock()
 }
 
-func (r hookReaders) Leave() { r.s.readers.Add(-1) }
+// Leave counts hook processes that ended; it takes neither lock of the
+// session's conversation (the file's count is its own).
+func (r hookReaders) Leave() {
+	if r.s.file != nil {
+		r.s.file.DoneReader()
+	}
+}
 
 // finish saves the event's changes; the caller holds s.mu.
 func (s *Session) finish(out Outcome) (Outcome, error) {

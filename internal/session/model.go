@@ -1,176 +1,88 @@
 package session
 
 import (
-	"encoding/json"
-	"slices"
+	"errors"
+
+	"github.com/wavehooks/wavehooks/internal/session/transcript"
 )
+
+// The conversation's model lives with the files that hold it, in package
+// transcript, so that storage never imports this package; these names keep
+// it where every user of a session finds it (internal/lsp, internal/acp,
+// internal/host, cmd). They are aliases: a session.Message is a
+// transcript.Message.
 
 // Block kinds. The names are the wire contract shared with editors and with
 // hooks that read the session file, so they never change.
 const (
-	BlockText  = "text"  // what the user or the model said
-	BlockTool  = "tool"  // one tool call and, once it ran, its result
-	BlockError = "error" // shown to the user only; never sent to the model
-	BlockWarn  = "warn"  // a warning for the user that the model also sees
-	BlockHook  = "hook"  // context a hook gave the model
+	BlockText  = transcript.BlockText  // what the user or the model said
+	BlockTool  = transcript.BlockTool  // one tool call and, once it ran, its result
+	BlockError = transcript.BlockError // shown to the user only; never sent to the model
+	BlockWarn  = transcript.BlockWarn  // a warning for the user that the model also sees
+	BlockHook  = transcript.BlockHook  // context a hook gave the model
 )
 
 // Message roles, as the model's API names them.
 const (
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
+	RoleUser      = transcript.RoleUser
+	RoleAssistant = transcript.RoleAssistant
 )
 
-// Block is one piece of a message. A single type for every kind keeps the
-// JSON exactly as hooks and editors read it (the field names of
-// docs/protocol.md) and lets a hook's jq see only the fields a kind uses.
-//
-// A block holds its kind and text itself and the fields only a tool call or a
-// hook's context has behind a pointer, nil for every other kind: a long
-// session holds hundreds of thousands of blocks, most of them text, and a
-// block with every field inline was 152 bytes against 48 now
-// (docs/performance.md, "100,000 small messages"). Those fields are read
-// with Tool and Hook, which give the zero value for another kind, and set
-// with WithTool, WithHook and SetTool, which never write through the
-// pointer: copies of a block (the undo log, an editor's snapshot, a block
-// list cloned for a change) share it, so it is replaced, never changed.
-type Block struct {
-	Type    string // "text" | "tool" | "error" | "warn" | "hook"
-	Content string // text, error, warn, hook
-	tool    *Tool
-	hook    *Hook
-}
+type (
+	// Message is one turn of the conversation (transcript.Message).
+	Message = transcript.Message
+	// Block is one piece of a message (transcript.Block).
+	Block = transcript.Block
+	// Tool is what a tool block holds (transcript.Tool).
+	Tool = transcript.Tool
+	// Hook is what a hook block holds besides its text (transcript.Hook).
+	Hook = transcript.Hook
+	// BlockJSON is a block as the file and the wire carry it (transcript.BlockJSON).
+	BlockJSON = transcript.BlockJSON
+	// APIMessage is a message as the model's API takes it (transcript.APIMessage).
+	APIMessage = transcript.APIMessage
+	// APIBlock is one content block of an APIMessage (transcript.APIBlock).
+	APIBlock = transcript.APIBlock
+	// Format is how a session file is written (transcript.Format).
+	Format = transcript.Format
+)
 
-// Tool is what a tool block holds: the call and, once it ran, its result.
-type Tool struct {
-	ID      string          `json:"id,omitempty"`
-	Name    string          `json:"name,omitempty"`
-	Input   json.RawMessage `json:"input,omitempty"`
-	Result  string          `json:"result,omitempty"`
-	Success *bool           `json:"success,omitempty"` // nil while the tool has not run
-	Error   string          `json:"error,omitempty"`
-}
+// The session file formats (transcript.FormatJSON, transcript.FormatJSONL).
+const (
+	FormatJSON  = transcript.FormatJSON
+	FormatJSONL = transcript.FormatJSONL
+)
 
-// Hook is what a hook block holds besides its text: the event whose hook
-// gave the context, and what else it said about it.
-type Hook struct {
-	Event    string         `json:"hookEvent,omitempty"`
-	Metadata map[string]any `json:"metadata,omitempty"`
-}
+// MaxSessionFileBytes caps a session file the server reads
+// (transcript.MaxSessionFileBytes).
+const MaxSessionFileBytes = transcript.MaxSessionFileBytes
 
 // ToolBlock returns a tool block holding t.
-func ToolBlock(t Tool) Block { return Block{Type: BlockTool}.WithTool(t) }
+func ToolBlock(t Tool) Block { return transcript.ToolBlock(t) }
 
-// Tool returns the block's tool call; the zero Tool for a block that has none.
-func (b Block) Tool() Tool {
-	if b.tool == nil {
-		return Tool{}
-	}
-	return *b.tool
-}
+// ToAPI converts messages to what the model must see (transcript.ToAPI).
+func ToAPI(msgs []Message) []APIMessage { return transcript.ToAPI(msgs) }
 
-// Hook returns the hook fields of a hook block; the zero Hook for a block
-// that has none.
-func (b Block) Hook() Hook {
-	if b.hook == nil {
-		return Hook{}
-	}
-	return *b.hook
-}
+// FromAPI rebuilds messages from API messages, a jsonl transcript
+// (transcript.FromAPI).
+func FromAPI(api []APIMessage) []Message { return transcript.FromAPI(api) }
 
-// WithTool returns b holding t as its tool fields.
-func (b Block) WithTool(t Tool) Block {
-	b.SetTool(t)
-	return b
-}
+// ValidateID checks a session id before it can become part of a path
+// (transcript.ValidateID).
+func ValidateID(id string) error { return transcript.ValidateID(id) }
 
-// WithHook returns b holding h as its hook fields.
-func (b Block) WithHook(h Hook) Block {
-	if h.Event == "" && h.Metadata == nil {
-		b.hook = nil
-	} else {
-		b.hook = &h
-	}
-	return b
-}
+// NewID returns a random UUID, the id a session gets when the client names
+// none (transcript.NewID).
+func NewID() string { return transcript.NewID() }
 
-// SetTool replaces the block's tool fields with t. The fields it held
-// before are left as they were, for every copy of the block that shares them.
-func (b *Block) SetTool(t Tool) {
-	if t.isZero() {
-		b.tool = nil
-		return
-	}
-	b.tool = &t
-}
-
-// isZero reports whether t holds nothing; a block keeps no pointer to an
-// empty Tool, so that blocks that read the same compare equal.
-func (t *Tool) isZero() bool {
-	return t.ID == "" && t.Name == "" && t.Input == nil && t.Result == "" && t.Success == nil && t.Error == ""
-}
-
-// BlockJSON is a block as the file and the wire carry it: every field of
-// every kind at one level, each left out when empty. Block encodes and
-// decodes as this; docs/protocol.md describes Block with its fields.
-type BlockJSON struct {
-	Type    string `json:"type"`
-	Content string `json:"content,omitempty"`
-	Tool
-	Hook
-}
-
-// Block returns the block bj describes.
-func (bj *BlockJSON) Block() Block {
-	return Block{Type: bj.Type, Content: bj.Content}.WithTool(bj.Tool).WithHook(bj.Hook)
-}
-
-// MarshalJSON encodes the block with all its fields at one level, as
-// docs/protocol.md gives them.
-func (b Block) MarshalJSON() ([]byte, error) { return appendBlock(nil, &b) }
-
-// UnmarshalJSON decodes a block encoded by MarshalJSON (or written by
-// hand, with the same field names). It replaces every field of b.
-func (b *Block) UnmarshalJSON(data []byte) error {
-	var bj BlockJSON
-	if err := json.Unmarshal(data, &bj); err != nil {
-		return err
-	}
-	*b = bj.Block()
-	return nil
-}
-
-// Message is one turn of the conversation. Blocks is never nil, so the file
-// and the wire always carry "blocks":[] rather than null.
-type Message struct {
-	Role   string  `json:"role"` // "user" | "assistant"
-	Blocks []Block `json:"blocks"`
-
-	// seq identifies the message for the lifetime of the session in memory, so
-	// an event can undo exactly the message it added even when other requests
-	// added messages meanwhile.
-	seq uint64
-	// reply: addAssistantMessage recorded this message (see conversation.addTool).
-	reply bool
-}
-
-// hasResult reports whether a tool block ran (or was refused), that is,
-// whether the model must be told its result.
-func (b *Block) hasResult() bool {
-	t := b.tool
-	return t != nil && (t.Success != nil || t.Result != "" || t.Error != "")
-}
-
-// clone copies the message's block list so that the caller may change it,
-// and leaves out the seq, so that copies compare equal by content.
-// A block's tool and hook fields are shared: they are replaced, never
-// changed in place (Block.SetTool).
-func (m Message) clone() Message {
-	m.Blocks, m.seq, m.reply = slices.Clone(m.Blocks), 0, false
-	if m.Blocks == nil {
-		m.Blocks = []Block{}
-	}
-	return m
-}
+// Errors the server maps to JSON-RPC errors.
+var (
+	// ErrInvalidID: a session id from a client is not [A-Za-z0-9_-]{1,128}
+	// (transcript.ErrInvalidID, the same value).
+	ErrInvalidID = transcript.ErrInvalidID
+	ErrNotFound  = errors.New("session not found")
+	ErrExists    = errors.New("session already exists")
+	ErrClosed    = errors.New("session is closed")
+)
 
 func boolPtr(b bool) *bool { return &b }

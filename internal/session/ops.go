@@ -2,8 +2,9 @@ package session
 
 import (
 	"cmp"
-	"math"
 	"slices"
+
+	"github.com/wavehooks/wavehooks/internal/session/transcript"
 )
 
 // The message operations of docs/hooks.md, "Exit codes" (addUserMessage, updateToolBlock,
@@ -26,7 +27,7 @@ type conversation struct {
 	// touched lists the blocks changed in place since the last save. Blocks
 	// are otherwise only appended to a message or cut from its end, so with
 	// it the file's encoders re-encode only what changed (see encode.go).
-	touched []blockRef
+	touched []transcript.BlockRef
 	nextSeq uint64
 	// noResults says that the first n blocks of message seq hold no tool
 	// result, so that placing a tool call does not scan a long message again.
@@ -40,12 +41,6 @@ type conversation struct {
 	// undoLog, while set, records what it takes to undo the changes made
 	// since startUndo: they only append or change tool blocks in place.
 	undoLog *undoLog
-}
-
-// blockRef names block i of the message with the given seq.
-type blockRef struct {
-	seq uint64
-	i   int
 }
 
 type undoLog struct {
@@ -95,7 +90,8 @@ func (c *conversation) undo() {
 	}
 }
 
-const clean = math.MaxInt
+// clean is the dirty index of a conversation the file holds whole.
+const clean = transcript.Unchanged
 
 func newConversation(msgs []Message) *conversation {
 	c := &conversation{dirty: clean}
@@ -107,44 +103,8 @@ func newConversation(msgs []Message) *conversation {
 // decides whether the file must be rewritten.
 func (c *conversation) reset(msgs []Message) {
 	c.msgs = msgs
-	in := interner{}
-	for i := range c.msgs {
-		m := &c.msgs[i]
-		if m.Blocks == nil {
-			m.Blocks = []Block{}
-		}
-		m.Role = in.of(m.Role)
-		for j := range m.Blocks {
-			b := &m.Blocks[j]
-			b.Type = in.of(b.Type)
-			if b.tool != nil && b.tool.Name != "" {
-				b.tool.Name = in.of(b.tool.Name) // the same text: no copy of the block sees a change
-			}
-			if b.hook != nil && b.hook.Event != "" {
-				b.hook.Event = in.of(b.hook.Event)
-			}
-		}
-	}
+	transcript.Intern(c.msgs)
 	c.renumber(c.nextSeq)
-}
-
-// interner shares one copy of the short strings every message of a loaded
-// session repeats (roles, block types, tool names, hook events): decoding
-// gives each message its own, which in a long session of small messages
-// is a good part of its memory.
-type interner map[string]string
-
-func (in interner) of(s string) string {
-	if s == "" || len(s) > 64 {
-		return s
-	}
-	if v, ok := in[s]; ok {
-		return v
-	}
-	if len(in) < 1024 {
-		in[s] = s
-	}
-	return s
 }
 
 // renumber gives every message a seq above after, in order, and indexes
@@ -160,8 +120,8 @@ func (c *conversation) renumber(after uint64) {
 	}
 	c.tools = make(map[string]uint64, tools) // sized once: a long session's map is not grown step by step
 	for i := range c.msgs {
-		c.msgs[i].seq = after + uint64(i) + 1
-		c.noteTools(c.msgs[i].seq, c.msgs[i].Blocks)
+		c.msgs[i].SetSeq(after + uint64(i) + 1)
+		c.noteTools(c.msgs[i].Seq(), c.msgs[i].Blocks)
 	}
 	c.nextSeq = after + uint64(len(c.msgs))
 }
@@ -179,7 +139,7 @@ func (c *conversation) touch(i int) { c.dirty = min(c.dirty, i) }
 // touchBlock notes that block bi of message mi changed in place.
 func (c *conversation) touchBlock(mi, bi int) {
 	c.touch(mi)
-	c.touched = append(c.touched, blockRef{c.msgs[mi].seq, bi})
+	c.touched = append(c.touched, transcript.BlockRef{Seq: c.msgs[mi].Seq(), I: bi})
 }
 
 // saved forgets the changes once the file holds them.
@@ -195,7 +155,8 @@ func (c *conversation) add(role string, blocks ...Block) uint64 {
 	if blocks == nil {
 		blocks = []Block{}
 	}
-	c.msgs = append(c.msgs, Message{Role: role, Blocks: blocks, seq: c.nextSeq})
+	c.msgs = append(c.msgs, Message{Role: role, Blocks: blocks})
+	c.msgs[len(c.msgs)-1].SetSeq(c.nextSeq)
 	c.noteTools(c.nextSeq, blocks)
 	c.touch(len(c.msgs) - 1)
 	return c.nextSeq
@@ -210,7 +171,7 @@ func (c *conversation) addUser(blocks ...Block) uint64 { return c.add(RoleUser, 
 func (c *conversation) appendAssistant(blocks ...Block) {
 	if n := len(c.msgs); n > 0 && c.msgs[n-1].Role == RoleAssistant {
 		c.msgs[n-1].Blocks = append(c.msgs[n-1].Blocks, blocks...)
-		c.noteTools(c.msgs[n-1].seq, blocks)
+		c.noteTools(c.msgs[n-1].Seq(), blocks)
 		c.touch(n - 1)
 		return
 	}
@@ -226,7 +187,7 @@ func (c *conversation) appendAssistant(blocks ...Block) {
 // the model's API. Either way the session's messages stay short, so a
 // change re-encodes and resends little however many calls the session holds.
 func (c *conversation) addTool(b Block) {
-	if n := len(c.msgs); n > 0 && c.msgs[n-1].reply && !c.hasResults(n-1) {
+	if n := len(c.msgs); n > 0 && c.msgs[n-1].Reply() && !c.hasResults(n-1) {
 		c.appendAssistant(b)
 		return
 	}
@@ -237,16 +198,16 @@ func (c *conversation) addTool(b Block) {
 func (c *conversation) hasResults(mi int) bool {
 	m := &c.msgs[mi]
 	from := 0
-	if c.noResults.seq == m.seq {
+	if c.noResults.seq == m.Seq() {
 		from = min(c.noResults.n, len(m.Blocks))
 	}
 	for i := from; i < len(m.Blocks); i++ {
-		if m.Blocks[i].Type == BlockTool && m.Blocks[i].hasResult() {
+		if m.Blocks[i].Type == BlockTool && m.Blocks[i].HasResult() {
 			c.noResults.seq = 0
 			return true
 		}
 	}
-	c.noResults.seq, c.noResults.n = m.seq, len(m.Blocks)
+	c.noResults.seq, c.noResults.n = m.Seq(), len(m.Blocks)
 	return false
 }
 
@@ -294,7 +255,7 @@ func (c *conversation) findTool(id string) (mi, bi int, ok bool) {
 	delete(c.tools, id)
 	for mi = len(c.msgs) - 1; mi >= 0; mi-- {
 		if bi = toolIndex(c.msgs[mi].Blocks, id); bi >= 0 {
-			c.tools[id] = c.msgs[mi].seq
+			c.tools[id] = c.msgs[mi].Seq()
 			return mi, bi, true
 		}
 	}
@@ -319,13 +280,13 @@ func (c *conversation) updateTool(id string, change func(*Tool)) (Block, bool) {
 	}
 	b := &c.msgs[mi].Blocks[bi]
 	if c.undoLog != nil {
-		c.undoLog.tools = append(c.undoLog.tools, undoTool{seq: c.msgs[mi].seq, i: bi, old: *b})
+		c.undoLog.tools = append(c.undoLog.tools, undoTool{seq: c.msgs[mi].Seq(), i: bi, old: *b})
 	}
 	t := b.Tool()
 	change(&t)
 	b.SetTool(t)
 	c.touchBlock(mi, bi)
-	if c.noResults.seq == c.msgs[mi].seq && b.hasResult() {
+	if c.noResults.seq == c.msgs[mi].Seq() && b.HasResult() {
 		c.noResults.seq = 0
 	}
 	return *b, true
@@ -334,7 +295,7 @@ func (c *conversation) updateTool(id string, change func(*Tool)) (Block, bool) {
 // indexOf returns the index of the message with the given seq, or -1.
 // Messages are only ever appended or removed, so seqs increase along the list.
 func (c *conversation) indexOf(seq uint64) int {
-	i, found := slices.BinarySearchFunc(c.msgs, seq, func(m Message, seq uint64) int { return cmp.Compare(m.seq, seq) })
+	i, found := slices.BinarySearchFunc(c.msgs, seq, func(m Message, seq uint64) int { return cmp.Compare(m.Seq(), seq) })
 	if !found {
 		return -1
 	}

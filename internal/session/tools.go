@@ -124,7 +124,7 @@ func (s *Session) AddAssistantMessage(blocks []Block) error {
 						if bt.Input != nil {
 							old.Input = bt.Input
 						}
-						if b.hasResult() {
+						if b.HasResult() {
 							old.Result, old.Success, old.Error = bt.Result, bt.Success, bt.Error
 						}
 					})
@@ -135,7 +135,7 @@ func (s *Session) AddAssistantMessage(blocks []Block) error {
 		}
 		if len(fresh) > 0 {
 			s.conv.add(RoleAssistant, fresh...)
-			s.conv.msgs[len(s.conv.msgs)-1].reply = true
+			s.conv.msgs[len(s.conv.msgs)-1].SetReply(true)
 		}
 		return nil
 	}, nil)

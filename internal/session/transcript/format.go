@@ -1,4 +1,4 @@
-package session
+package transcript
 
 import (
 	"bufio"
@@ -313,35 +313,6 @@ func parseForeignJSON(data []byte) (parsedFile, error) {
 		return parsedFile{}, fmt.Errorf("not a session file: %w", err)
 	}
 	return parsedFile{hdr: whole.fileHeader, msgs: whole.State.Messages}, nil
-}
-
-// parseJSONLFile reads a jsonl transcript: every complete line up to the
-// first one that does not parse. Units are the lines as they are on disk.
-func parseJSONLFile(data []byte) (api []APIMessage, units [][]byte, layout, torn bool) {
-	layout = true
-	rest := data
-	for {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			break
-		}
-		line := rest[:i]
-		rest = rest[i+1:]
-		if len(bytes.TrimSpace(line)) == 0 {
-			layout = false
-			continue
-		}
-		var m APIMessage
-		if err := json.Unmarshal(line, &m); err != nil || m.Role == "" {
-			return api, units, false, true
-		}
-		api = append(api, m)
-		units = append(units, line)
-	}
-	if len(bytes.TrimSpace(rest)) > 0 {
-		return api, units, false, true
-	}
-	return api, units, layout, false
 }
 
 // loadGC lowers the garbage collector's target while large session files

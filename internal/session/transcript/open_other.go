@@ -1,6 +1,6 @@
 //go:build !windows
 
-package session
+package transcript
 
 // renamesOverOpenFiles is true outside Windows: a rename over an open file
 // succeeds and its readers keep reading the old version, whole — what

@@ -1,4 +1,4 @@
-package session
+package transcript
 
 import (
 	"crypto/rand"
@@ -7,15 +7,10 @@ import (
 	"strconv"
 )
 
-// Errors the server maps to JSON-RPC errors.
-var (
-	// ErrInvalidID: a session id from a client is not [A-Za-z0-9_-]{1,128};
-	// ids become file names, so nothing else is accepted.
-	ErrInvalidID = errors.New("invalid session id")
-	ErrNotFound  = errors.New("session not found")
-	ErrExists    = errors.New("session already exists")
-	ErrClosed    = errors.New("session is closed")
-)
+// ErrInvalidID: a session id from a client is not [A-Za-z0-9_-]{1,128};
+// ids become file names, so nothing else is accepted. The server maps it to
+// a JSON-RPC error (package session re-exports it).
+var ErrInvalidID = errors.New("invalid session id")
 
 const maxIDLen = 128
 
@@ -49,11 +44,11 @@ const shortIDLen = 8
 // taken by other sessions.
 const maxFallback = 16
 
-// nameCandidates lists, in order, the file name stems a session may have:
+// NameCandidates lists, in order, the file name stems a session may have:
 // the last 8 characters of its id, then longer suffixes up to the whole id,
 // then "<id>.2", "<id>.3", … (a dot never occurs in an id, so these cannot
 // collide with another id's suffix).
-func nameCandidates(id string) []string {
+func NameCandidates(id string) []string {
 	var out []string
 	for n := min(shortIDLen, len(id)); n <= len(id); n++ {
 		out = append(out, id[len(id)-n:])

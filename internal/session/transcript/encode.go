@@ -1,4 +1,4 @@
-package session
+package transcript
 
 import (
 	"bytes"
@@ -25,6 +25,22 @@ import (
 // gets its result. Parts of a session loaded from its file are not kept (that
 // would hold the file in memory a second time): the first change to such a
 // unit encodes and writes it whole once.
+
+// changed is what a save is given: the conversation's messages and the
+// blocks changed in place since the last save (see BlockRef).
+type changed struct {
+	msgs    []Message
+	touched []BlockRef
+}
+
+// BlockRef names block I of the message numbered Seq (Message.Seq): the
+// conversation lists the blocks it changed in place since the last save, so
+// that the encoders encode again only those. Blocks are otherwise only
+// appended to a message or cut from its end.
+type BlockRef struct {
+	Seq uint64
+	I   int
+}
 
 // unitWrite is what a save writes: the units from index from on, the first
 // after its first keep bytes (which stay as they are on disk), each as
@@ -116,7 +132,7 @@ func samePart(a, b []byte) bool {
 // blocks are encoded again, parts of blocks cut from the message dropped and
 // those of appended blocks added. It returns the parts and the first index
 // whose encoding changed (-1 when none did).
-func refreshParts[P any](parts []P, blocks []Block, seq uint64, touched []blockRef,
+func refreshParts[P any](parts []P, blocks []Block, seq uint64, touched []BlockRef,
 	encode func(*Block) (P, error), same func(a, b P) bool) ([]P, int, error) {
 	first := -1
 	lower := func(i int) {
@@ -126,16 +142,16 @@ func refreshParts[P any](parts []P, blocks []Block, seq uint64, touched []blockR
 	}
 	n := min(len(parts), len(blocks))
 	for _, t := range touched {
-		if t.seq != seq || t.i >= n {
+		if t.Seq != seq || t.I >= n {
 			continue
 		}
-		enc, err := encode(&blocks[t.i])
+		enc, err := encode(&blocks[t.I])
 		if err != nil {
 			return nil, 0, err
 		}
-		if !same(enc, parts[t.i]) {
-			parts[t.i] = enc
-			lower(t.i)
+		if !same(enc, parts[t.I]) {
+			parts[t.I] = enc
+			lower(t.I)
 		}
 	}
 	if len(parts) != len(blocks) {
@@ -180,7 +196,7 @@ func (e *jsonEncoder) loaded(msgs []Message) {
 
 // update encodes what changed since the last save and says what to write;
 // ok is false when the file already holds the conversation.
-func (e *jsonEncoder) update(c *conversation, from int) (w unitWrite, ok bool, err error) {
+func (e *jsonEncoder) update(c *changed, from int) (w unitWrite, ok bool, err error) {
 	d := min(from, len(c.msgs), e.base+len(e.msgs))
 	if d < e.base {
 		// A change among the loaded messages: track them from there on.
@@ -193,8 +209,8 @@ func (e *jsonEncoder) update(c *conversation, from int) (w unitWrite, ok bool, e
 }
 
 // updateFrom is update on c.msgs[e.base:], from index d of it.
-func (e *jsonEncoder) updateFrom(whole *conversation, d int) (w unitWrite, ok bool, err error) {
-	c := &conversation{msgs: whole.msgs[e.base:], touched: whole.touched}
+func (e *jsonEncoder) updateFrom(whole *changed, d int) (w unitWrite, ok bool, err error) {
+	c := &changed{msgs: whole.msgs[e.base:], touched: whole.touched}
 	diffU, diffP := -1, 0
 	for i := d; i < len(c.msgs); i++ {
 		m := &c.msgs[i]
@@ -418,7 +434,7 @@ func (d *lineDiff) end(i, n int) {
 
 // update folds the messages again from the first changed one and says what
 // to write; ok is false when the file already holds the conversation.
-func (e *jsonlEncoder) update(c *conversation, from int) (w unitWrite, ok bool, err error) {
+func (e *jsonlEncoder) update(c *changed, from int) (w unitWrite, ok bool, err error) {
 	d := min(from, len(c.msgs))
 	start, keepLines, cut := d, 0, -1 // lines kept; parts kept of the last (-1: all)
 	known := false
@@ -525,7 +541,7 @@ func (e *jsonlEncoder) update(c *conversation, from int) (w unitWrite, ok bool, 
 // to emit, in file order, and records for each message how the lines stood
 // before it (pos) and its blocks' encodings for the next change (reused
 // from the last fold where the blocks did not change).
-func (e *jsonlEncoder) fold(c *conversation, start int, pos func() foldAt,
+func (e *jsonlEncoder) fold(c *changed, start int, pos func() foldAt,
 	emit func(role string, part []byte, msg int, first bool)) error {
 	var err error
 	for i := start; i < len(c.msgs); i++ {
@@ -578,8 +594,8 @@ func (e *jsonlEncoder) fold(c *conversation, start int, pos func() foldAt,
 // It reports whether every line was; lines, the file's, sizes the list of
 // loaded lines. A load makes no garbage for a line
 // (docs/performance.md, "100,000 small messages").
-func (e *jsonlEncoder) load(c *conversation, lines int, same func(i int, sum lineSum) bool) (bool, error) {
-	e.loaded, e.lines, e.base, e.msgs = make([]loadedLine, 0, lines), nil, len(c.msgs), nil
+func (e *jsonlEncoder) load(msgs []Message, lines int, same func(i int, sum lineSum) bool) (bool, error) {
+	e.loaded, e.lines, e.base, e.msgs = make([]loadedLine, 0, lines), nil, len(msgs), nil
 	ok := true
 	var (
 		line, res []byte // the current line's parts; a message's results
@@ -627,8 +643,8 @@ func (e *jsonlEncoder) load(c *conversation, lines int, same func(i int, sum lin
 		return nil
 	}
 	var err error
-	for i := range c.msgs {
-		m := &c.msgs[i]
+	for i := range msgs {
+		m := &msgs[i]
 		emitted := false
 		res, nres = res[:0], 0
 		for k := range m.Blocks {

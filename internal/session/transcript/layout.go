@@ -1,4 +1,4 @@
-package session
+package transcript
 
 import (
 	"bytes"
@@ -68,19 +68,21 @@ type segFile struct {
 	// it is open for writing.
 	readOnly error
 
-	stamp fileStamp
+	stamp Stamp
 }
 
-// fileStamp identifies one version of a file cheaply: the store compares it
+// Stamp identifies one version of a file cheaply: the store compares it
 // with the file on disk to tell its own writes from other processes'.
-type fileStamp struct {
+type Stamp struct {
 	info fs.FileInfo
 }
 
-func stampOf(fi fs.FileInfo) fileStamp { return fileStamp{fi} }
+func stampOf(fi fs.FileInfo) Stamp { return Stamp{fi} }
 
-// same reports whether fi is the file as it was when the stamp was taken.
-func (s fileStamp) same(fi fs.FileInfo) bool {
+// Same reports whether fi is the file as it was when the stamp was taken:
+// the store keeps the stamps of the files of sessions it closed, to tell a
+// late watcher report of its own last write from another process's change.
+func (s Stamp) Same(fi fs.FileInfo) bool {
 	return s.info != nil && fi != nil && os.SameFile(s.info, fi) &&
 		s.info.Size() == fi.Size() && s.info.ModTime().Equal(fi.ModTime())
 }
@@ -506,7 +508,7 @@ func (sf *segFile) close() error {
 			// after another process wrote to it (the reason a session is
 			// reloaded and this file closed), sf.size is out of date and the
 			// truncate would cut off what the other process added.
-			if fi, serr := sf.f.Stat(); serr == nil && sf.stamp.same(fi) && sf.f.Truncate(sf.size) == nil {
+			if fi, serr := sf.f.Stat(); serr == nil && sf.stamp.Same(fi) && sf.f.Truncate(sf.size) == nil {
 				_ = sf.restamp() // the truncate's own change is this store's, not another process's
 			}
 		}

@@ -1,6 +1,6 @@
 //go:build wavehooks_measure_nosave
 
-package session
+package transcript
 
 // measureNoSave, set only by the wavehooks_measure_nosave build tag, makes
 // saveUnits write nothing: the build measures what the guarantee that an

@@ -1,4 +1,4 @@
-package session
+package transcript
 
 import (
 	"bytes"
@@ -213,7 +213,7 @@ func (a *msgArena) raw(r json.RawMessage) json.RawMessage {
 
 // name returns s, a short string many blocks repeat (a role, a block's
 // type, an event's name), as the package's constant when it is one, so that
-// they share it, or else copied (conversation.reset shares the others).
+// they share it, or else copied (Intern shares the others).
 func (a *msgArena) name(s string) string {
 	switch s {
 	case RoleUser:
@@ -250,4 +250,47 @@ func (a *msgArena) reserve(n int) int {
 		a.bytes = make([]byte, 0, arenaBytes)
 	}
 	return len(a.bytes)
+}
+
+// Intern shares one copy of the short strings every message of a loaded
+// session repeats (roles, block types, tool names, hook events), and gives a
+// message without blocks an empty list (the file and the wire carry
+// "blocks":[]): decoding gives each message its own copy of each string,
+// which in a long session of small messages is a good part of its memory.
+// The conversation calls it on every list it takes whole (a load, a reload).
+func Intern(msgs []Message) {
+	in := interner{}
+	for i := range msgs {
+		m := &msgs[i]
+		if m.Blocks == nil {
+			m.Blocks = []Block{}
+		}
+		m.Role = in.of(m.Role)
+		for j := range m.Blocks {
+			b := &m.Blocks[j]
+			b.Type = in.of(b.Type)
+			if b.tool != nil && b.tool.Name != "" {
+				b.tool.Name = in.of(b.tool.Name) // the same text: no copy of the block sees a change
+			}
+			if b.hook != nil && b.hook.Event != "" {
+				b.hook.Event = in.of(b.hook.Event)
+			}
+		}
+	}
+}
+
+// interner maps a short string to the one copy Intern shares.
+type interner map[string]string
+
+func (in interner) of(s string) string {
+	if s == "" || len(s) > 64 {
+		return s
+	}
+	if v, ok := in[s]; ok {
+		return v
+	}
+	if len(in) < 1024 {
+		in[s] = s
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package session
+package transcript
 
 // renamesOverOpenFiles is false on Windows: there a file cannot be renamed
 // over while any process holds it open without FILE_SHARE_DELETE — the

@@ -1,4 +1,4 @@
-package session
+package transcript
 
 import (
 	"bytes"
@@ -197,7 +197,7 @@ func blockAPI(b *Block) (own, res APIBlock, hasOwn, hasRes bool) {
 	case BlockTool:
 		t := b.Tool()
 		own = APIBlock{Type: "tool_use", ID: t.ID, Name: t.Name, Input: t.Input}
-		if b.hasResult() {
+		if b.HasResult() {
 			content := t.Result
 			if content == "" {
 				content = t.Error

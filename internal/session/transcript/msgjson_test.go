@@ -1,4 +1,4 @@
-package session
+package transcript
 
 import (
 	"encoding/json"
