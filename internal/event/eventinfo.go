@@ -99,9 +99,11 @@ func changedFileName(extra map[string]json.RawMessage) string {
 	return filepath.Base(p)
 }
 
-// LaterSample fills a plausible input of one of Claude Code's later events
-// into in, for "Run hook".
-func LaterSample(in *Input) {
+// Sample fills a plausible input of in.Event into in, for trying a hook
+// out from the editor ("Run hook") without an agent: a Bash tool call, a
+// prompt, a startup source, and so on. It sits beside the table so that a
+// new event's sample is written where its row is.
+func Sample(in *Input) {
 	raw := func(kv ...string) map[string]json.RawMessage {
 		m := map[string]json.RawMessage{}
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -111,6 +113,31 @@ func LaterSample(in *Input) {
 	}
 	root := in.Cwd
 	switch in.Event {
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
+		in.ToolName, in.ToolUseID = "Bash", "toolu_sample"
+		in.ToolInput = json.RawMessage(`{"command":"echo hello","description":"Print hello"}`)
+		if in.Event == PostToolUse {
+			in.ToolResponse = json.RawMessage(`{"success":true,"content":"hello"}`)
+		}
+		if in.Event == PostToolUseFailure {
+			in.Extra = map[string]json.RawMessage{"error": json.RawMessage(`"exit status 1"`), "is_interrupt": json.RawMessage("false")}
+		}
+	case UserPromptSubmit:
+		in.Prompt = "Please add a test for the parser"
+	case SessionStart:
+		in.Source = "startup"
+	case SessionEnd:
+		in.Reason = "other"
+	case SubagentStart, SubagentStop:
+		in.Extra = map[string]json.RawMessage{"agent_id": json.RawMessage(`"agent_sample"`), "agent_type": json.RawMessage(`"general-purpose"`)}
+	case PreCompact:
+		in.Extra = map[string]json.RawMessage{"trigger": json.RawMessage(`"manual"`), "custom_instructions": json.RawMessage(`""`)}
+	case PostCompact:
+		in.Extra = map[string]json.RawMessage{"trigger": json.RawMessage(`"manual"`),
+			"compact_summary": json.RawMessage(`"The user and the agent rewrote the parser."`)}
+	case Notification:
+		in.Extra = map[string]json.RawMessage{"message": json.RawMessage(`"The agent needs your attention"`),
+			"title": json.RawMessage(`"Wave"`), "notification_type": json.RawMessage(`"idle_prompt"`)}
 	case Setup:
 		in.Extra = raw("trigger", `"init"`)
 	case UserPromptExpansion:
