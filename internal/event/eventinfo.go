@@ -8,95 +8,26 @@ import (
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
-// MatcherValues are the values an event's matcher is usually written with,
-// as Claude Code documents them, for completion in a settings file; the
-// tool events offer KnownTools instead, and events matched on names the
-// user chose (commands, MCP servers, files) offer none.
-var MatcherValues = map[Event][]string{
-	SessionStart:       {"startup", "resume", "clear", "compact"},
-	SessionEnd:         {"clear", "resume", "logout", "prompt_input_exit", "other"},
-	Setup:              {"init", "maintenance"},
-	Notification:       {"permission_prompt", "idle_prompt", "auth_success", "elicitation_dialog", "elicitation_url_dialog", "elicitation_complete", "elicitation_response", "agent_needs_input", "agent_completed"},
-	SubagentStart:      {"general-purpose", "Explore", "Plan"},
-	SubagentStop:       {"general-purpose", "Explore", "Plan"},
-	PreCompact:         {"manual", "auto"},
-	PostCompact:        {"manual", "auto"},
-	ConfigChange:       {"user_settings", "project_settings", "local_settings", "policy_settings", "skills"},
-	DirectoryAdded:     {"slash_command", "register_repo_root", "workspace_folder"},
-	StopFailure:        {"rate_limit", "overloaded", "authentication_failed", "oauth_org_not_allowed", "billing_error", "invalid_request", "model_not_found", "server_error", "max_output_tokens", "unknown"},
-	InstructionsLoaded: {"session_start", "nested_traversal", "path_glob_match", "include", "compact"},
-	FileChanged:        {".envrc", ".env"},
-	// PreSkillShellCommand's tool_name is the shell that runs the command.
-	PreSkillShellCommand: {"Bash", "PowerShell"},
-}
+// MatcherValues are the rows' MatcherValues by event, for completion in a
+// settings file and for lint (EventSpec.MatcherValues).
+var MatcherValues = func() map[Event][]string {
+	m := map[Event][]string{}
+	for _, s := range table {
+		if s.MatcherValues != nil {
+			m[s.Event] = s.MatcherValues
+		}
+	}
+	return m
+}()
 
 // ToolEvent reports whether the event's matcher is compared with a tool
 // name (for PreSkillShellCommand, the shell's: MatcherValues lists them).
 func ToolEvent(e Event) bool { return eventSpecs[e].MatchField == "tool_name" }
 
-// OutputDocs says, per event, what a hook's JSON answer can do beyond the
-// fields every event reads (continue, stopReason, systemMessage,
-// terminalSequence), for hover.
-var OutputDocs = map[Event]string{
-	PreToolUse:          "`hookSpecificOutput.permissionDecision` allow / deny / ask / defer, `permissionDecisionReason`, `updatedInput`, `additionalContext`, `permissionDisplay` (for the host's prompt)",
-	PostToolUse:         "`decision: \"block\"` + `reason` (feedback for the model), `additionalContext`, `updatedToolOutput` / `updatedMCPToolOutput`, `classifierContext` (for an auto mode classifier, not the model)",
-	UserPromptSubmit:    "`decision: \"block\"` + `reason` (for the user), `suppressOriginalPrompt`, `additionalContext`, `sessionTitle`, `updatedPrompt` (wavehooks' own extension: the prompt the model sees instead)",
-	Stop:                "`decision: \"block\"` + `reason` (the agent continues)",
-	SessionStart:        "`additionalContext`; `hookSpecificOutput.watchPaths`: absolute paths FileChanged watches; `initialUserMessage`, `sessionTitle`, `reloadSkills` for the agent host",
-	SessionEnd:          "none",
-	PostToolUseFailure:  "`additionalContext`; `decision: \"block\"` + `reason`",
-	SubagentStart:       "`additionalContext`, for the subagent",
-	SubagentStop:        "`decision: \"block\"` + `reason`, for the subagent",
-	PreCompact:          "`decision: \"block\"` + `reason`",
-	PostCompact:         "`additionalContext`",
-	Notification:        "`additionalContext`",
-	PermissionRequest:   "`hookSpecificOutput.decision`: `{\"behavior\": \"allow\", \"updatedInput\": …}` or `{\"behavior\": \"deny\", \"message\": …, \"interrupt\": true}`",
-	Setup:               "`additionalContext` (plain stdout is not context)",
-	UserPromptExpansion: "`decision: \"block\"` + `reason` (for the user), `suppressOriginalPrompt`, `additionalContext`; plain stdout is context",
-	PermissionDenied:    "`hookSpecificOutput.retry: true`: the model is told it may make the call again once, only if the user asked for what it does (Claude Code's meaning since 2.1.331)",
-	PostToolBatch:       "`additionalContext`; `decision: \"block\"` + `reason` or `continue: false` stop the loop",
-	MessageDisplay:      "`hookSpecificOutput.displayContent` replaces the displayed text (systemMessage and continue are discarded)",
-	TaskCreated:         "`decision: \"block\"` + `reason`: the task is not created (continue is ignored)",
-	TaskCompleted:       "`continue: false` stops the teammate; refuse the completion with exit 2",
-	StopFailure:         "none: the output is discarded",
-	TeammateIdle:        "`continue: false` stops the teammate; keep it working with exit 2",
-	InstructionsLoaded:  "none: the output is discarded",
-	ConfigChange:        "`decision: \"block\"`: the change does not take effect (systemMessage and continue are discarded)",
-	CwdChanged:          "`hookSpecificOutput.watchPaths`: absolute paths FileChanged watches (continue is discarded)",
-	DirectoryAdded:      "`systemMessage` becomes context for the model when the source is slash_command (continue is discarded)",
-	FileChanged:         "`hookSpecificOutput.watchPaths`: absolute paths FileChanged watches (continue is discarded)",
-	WorktreeCreate:      "none: print the worktree's path as the last line of stdout (an http-style `hookSpecificOutput.worktreePath` is read too)",
-	WorktreeRemove:      "none: the output is discarded",
-	Elicitation:         "`hookSpecificOutput.action` accept / decline / cancel, `content` (the form's values for accept)",
-	ElicitationResult:   "`hookSpecificOutput.action` and `content` override the user's answer",
-	PreModelSwitch:      "`hookSpecificOutput.permissionDecision` allow / deny / ask, `permissionDecisionReason`",
-	PostModelSwitch:     "`additionalContext`",
-	PreSkillShellCommand: "`hookSpecificOutput.permissionDecision` deny / ask / defer (all keep the command from running; allow adds nothing), " +
-		"`permissionDecisionReason`; any `updatedInput` keeps it from running (it is never applied); `decision: \"block\"` + `reason` refuses",
-}
-
-// optionalFieldKinds are the stdin fields of the later events (and the
-// optional ones of SessionStart and UserPromptSubmit) that the client may
-// leave out (they reach the hook only when sent), with the kind of JSON
-// value each must be.
-var optionalFieldKinds = map[Event]map[string]string{
-	TaskCreated:          {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
-	TaskCompleted:        {"task_description": "a string", "teammate_name": "a string", "team_name": "a string"},
-	StopFailure:          {"error_details": "a string", "last_assistant_message": "a string"},
-	InstructionsLoaded:   {"globs": "an array", "trigger_file_path": "a string", "parent_file_path": "a string"},
-	ConfigChange:         {"file_path": "a string"},
-	Elicitation:          {"mode": "a string", "url": "a string", "elicitation_id": "a string", "requested_schema": "an object"},
-	ElicitationResult:    {"mode": "a string", "elicitation_id": "a string", "content": "an object"},
-	PreSkillShellCommand: {"command_source": "a string"},
-	SessionStart: {"model": "a string", "agent_type": "a string", "session_title": "a string", "seconds_since_last_response": "a number",
-		"context_tokens": "a number", "prompt_cache_likely_expired": "a boolean", "estimated_cache_write_usd": "a number"},
-	UserPromptSubmit: {"session_title": "a string"},
-}
-
 // checkOptionalFields refuses an optional field of the wrong kind, and a
 // PostToolBatch tool call that is not an object naming its tool.
 func checkOptionalFields(ev Event, m map[string]json.RawMessage) error {
-	for key, want := range optionalFieldKinds[ev] {
+	for key, want := range eventSpecs[ev].Optional {
 		if raw, ok := m[key]; ok && string(raw) != "null" && rawjson.Kind(raw) != want {
 			return fmt.Errorf("%s must be %s", key, want)
 		}
@@ -168,9 +99,11 @@ func changedFileName(extra map[string]json.RawMessage) string {
 	return filepath.Base(p)
 }
 
-// LaterSample fills a plausible input of one of Claude Code's later events
-// into in, for "Run hook".
-func LaterSample(in *Input) {
+// Sample fills a plausible input of in.Event into in, for trying a hook
+// out from the editor ("Run hook") without an agent: a Bash tool call, a
+// prompt, a startup source, and so on. It sits beside the table so that a
+// new event's sample is written where its row is.
+func Sample(in *Input) {
 	raw := func(kv ...string) map[string]json.RawMessage {
 		m := map[string]json.RawMessage{}
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -180,6 +113,31 @@ func LaterSample(in *Input) {
 	}
 	root := in.Cwd
 	switch in.Event {
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
+		in.ToolName, in.ToolUseID = "Bash", "toolu_sample"
+		in.ToolInput = json.RawMessage(`{"command":"echo hello","description":"Print hello"}`)
+		if in.Event == PostToolUse {
+			in.ToolResponse = json.RawMessage(`{"success":true,"content":"hello"}`)
+		}
+		if in.Event == PostToolUseFailure {
+			in.Extra = map[string]json.RawMessage{"error": json.RawMessage(`"exit status 1"`), "is_interrupt": json.RawMessage("false")}
+		}
+	case UserPromptSubmit:
+		in.Prompt = "Please add a test for the parser"
+	case SessionStart:
+		in.Source = "startup"
+	case SessionEnd:
+		in.Reason = "other"
+	case SubagentStart, SubagentStop:
+		in.Extra = map[string]json.RawMessage{"agent_id": json.RawMessage(`"agent_sample"`), "agent_type": json.RawMessage(`"general-purpose"`)}
+	case PreCompact:
+		in.Extra = map[string]json.RawMessage{"trigger": json.RawMessage(`"manual"`), "custom_instructions": json.RawMessage(`""`)}
+	case PostCompact:
+		in.Extra = map[string]json.RawMessage{"trigger": json.RawMessage(`"manual"`),
+			"compact_summary": json.RawMessage(`"The user and the agent rewrote the parser."`)}
+	case Notification:
+		in.Extra = map[string]json.RawMessage{"message": json.RawMessage(`"The agent needs your attention"`),
+			"title": json.RawMessage(`"Wave"`), "notification_type": json.RawMessage(`"idle_prompt"`)}
 	case Setup:
 		in.Extra = raw("trigger", `"init"`)
 	case UserPromptExpansion:
@@ -231,10 +189,3 @@ func LaterSample(in *Input) {
 		in.Extra = raw("command_name", `"review"`, "command_source", `"project"`, "invoked_by", `"user"`)
 	}
 }
-
-// QuietEvents are the events whose hooks' failures Claude Code only writes
-// to its debug log: the run history is that log here, so a failure (exit 2
-// included) or an answer that does not validate becomes no error or warn
-// block, and the run's decision says what happened.
-var QuietEvents = map[Event]bool{PermissionDenied: true, MessageDisplay: true, DirectoryAdded: true,
-	StopFailure: true, InstructionsLoaded: true, WorktreeRemove: true}

@@ -78,23 +78,6 @@ func (in *Input) MatchValue() string {
 	}
 }
 
-// permissionModeEvents and effortEvents are the events whose stdin carries
-// permission_mode, and effort when it is known, as Claude Code 2.1.330 sends
-// them (its SessionStart, SessionEnd, Notification, SubagentStart and
-// compaction hooks get neither; of the later events it fires offline,
-// measured by the conformance suite, UserPromptExpansion gets
-// permission_mode, PostToolBatch both, StopFailure effort, and Setup,
-// InstructionsLoaded, MessageDisplay, CwdChanged, the task events and the
-// elicitation events neither; 2.1.332's PreSkillShellCommand gets
-// permission_mode).
-var (
-	permissionModeEvents = map[Event]bool{PreToolUse: true, PostToolUse: true, UserPromptSubmit: true, Stop: true,
-		PostToolUseFailure: true, PermissionRequest: true, SubagentStop: true, UserPromptExpansion: true, PostToolBatch: true,
-		PreSkillShellCommand: true}
-	effortEvents = map[Event]bool{PreToolUse: true, PostToolUse: true, Stop: true, PostToolUseFailure: true,
-		PermissionRequest: true, SubagentStop: true, PostToolBatch: true, StopFailure: true}
-)
-
 // aliasFields are the names hooks written for Wave's earlier releases read,
 // sent beside Claude Code's: user_prompt is prompt, end_source is reason.
 var aliasFields = map[string]string{"user_prompt": "prompt", "end_source": "reason"}
@@ -136,12 +119,12 @@ func (in *Input) stdinFields() ([]stdinField, error) {
 	if id := in.stringField("prompt_id", in.PromptID); id != "" {
 		add("prompt_id", id)
 	}
-	if permissionModeEvents[in.Event] || slices.Contains(in.Order, "permission_mode") {
+	if eventSpecs[in.Event].PermissionMode || slices.Contains(in.Order, "permission_mode") {
 		add("permission_mode", cmp.Or(in.stringField("permission_mode", in.PermissionMode), "default"))
 	}
 	if raw, ok := in.Extra["effort"]; ok && in.Effort == "" {
 		add("effort", raw)
-	} else if in.Effort != "" && effortEvents[in.Event] {
+	} else if in.Effort != "" && eventSpecs[in.Event].Effort {
 		add("effort", map[string]string{"level": in.Effort})
 	}
 	add("hook_event_name", in.Event)
@@ -293,39 +276,22 @@ func marshalNoEscape(v any) (json.RawMessage, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// fieldDefaults are the values of the documented stdin fields of Claude
-// Code's further events that the caller did not give, so that a hook
-// written for Claude Code finds every field it reads (`jq -r .trigger`
-// prints "" rather than null).
-var fieldDefaults = map[Event]map[string]json.RawMessage{
-	Stop:               {"background_tasks": json.RawMessage(`[]`), "session_crons": json.RawMessage(`[]`)},
-	PostToolUseFailure: {"error": json.RawMessage(`""`), "is_interrupt": json.RawMessage(`false`)},
-	SubagentStart:      {"agent_id": json.RawMessage(`""`), "agent_type": json.RawMessage(`""`)},
-	SubagentStop:       {"agent_id": json.RawMessage(`""`), "agent_type": json.RawMessage(`""`)},
-	PreCompact:         {"trigger": json.RawMessage(`""`), "custom_instructions": json.RawMessage(`""`)},
-	PostCompact:        {"trigger": json.RawMessage(`""`), "compact_summary": json.RawMessage(`""`)},
-	Notification:       {"message": json.RawMessage(`""`), "title": json.RawMessage(`""`), "notification_type": json.RawMessage(`""`)},
-	PermissionRequest:  {"permission_suggestions": json.RawMessage(`[]`)},
-
-	Setup:               {"trigger": json.RawMessage(`""`)},
-	UserPromptExpansion: {"expansion_type": json.RawMessage(`""`), "command_name": json.RawMessage(`""`), "command_args": json.RawMessage(`""`), "command_source": json.RawMessage(`""`)},
-	PostToolBatch:       {"tool_calls": json.RawMessage(`[]`)},
-	MessageDisplay:      {"turn_id": json.RawMessage(`""`), "message_id": json.RawMessage(`""`), "index": json.RawMessage(`0`), "final": json.RawMessage(`false`), "delta": json.RawMessage(`""`)},
-	TaskCreated:         {"task_id": json.RawMessage(`""`), "task_subject": json.RawMessage(`""`)},
-	TaskCompleted:       {"task_id": json.RawMessage(`""`), "task_subject": json.RawMessage(`""`)},
-	StopFailure:         {"error": json.RawMessage(`""`)},
-	TeammateIdle:        {"teammate_name": json.RawMessage(`""`), "team_name": json.RawMessage(`""`)},
-	InstructionsLoaded:  {"file_path": json.RawMessage(`""`), "memory_type": json.RawMessage(`""`), "load_reason": json.RawMessage(`""`)},
-	CwdChanged:          {"old_cwd": json.RawMessage(`""`), "new_cwd": json.RawMessage(`""`)},
-	DirectoryAdded:      {"directory": json.RawMessage(`""`)},
-	FileChanged:         {"file_path": json.RawMessage(`""`), "event": json.RawMessage(`""`)},
-	WorktreeCreate:      {"name": json.RawMessage(`""`)},
-	WorktreeRemove:      {"worktree_path": json.RawMessage(`""`)},
-	Elicitation:         {"mcp_server_name": json.RawMessage(`""`), "message": json.RawMessage(`""`)},
-	ElicitationResult:   {"mcp_server_name": json.RawMessage(`""`), "action": json.RawMessage(`""`)},
-	// invoked_by "other" is Claude Code's word for "not known".
-	PreSkillShellCommand: {"command_name": json.RawMessage(`""`), "invoked_by": json.RawMessage(`"other"`)},
-}
+// fieldDefaults are the rows' Defaults by event, as JSON
+// (EventSpec.Defaults).
+var fieldDefaults = func() map[Event]map[string]json.RawMessage {
+	m := map[Event]map[string]json.RawMessage{}
+	for _, s := range table {
+		if s.Defaults == nil {
+			continue
+		}
+		d := make(map[string]json.RawMessage, len(s.Defaults))
+		for k, v := range s.Defaults {
+			d[k] = json.RawMessage(v)
+		}
+		m[s.Event] = d
+	}
+	return m
+}()
 
 // VSCodeStdin is the stdin of VS Code's hooks: Claude Code's fields and,
 // after them, the common fields VS Code sends: timestamp, sessionId and

@@ -294,15 +294,15 @@ func okFalse(ev event.Event, h *settings.Hook, reason string, impossible bool) (
 		m["continue"], m["stopReason"] = false, reason
 		b, _ = json.Marshal(m)
 		return b, "deny, and the turn ends"
-	case event.PostToolUse, event.Event("TeammateIdle"):
+	case event.PostToolUse, event.TeammateIdle:
 		if cont {
 			return block("the reason goes back to the model")
 		}
 		return stop("the turn ends")
-	case event.PermissionRequest, event.Event("PermissionDenied"):
+	case event.PermissionRequest, event.PermissionDenied:
 		return nil, "no effect on " + string(ev)
 	}
-	if ev.CanBlock() || settings.TypeSupport[ev] == "all" {
+	if ev.CanBlock() || settings.TypeSupport[ev] == event.AllHookTypes {
 		return block("blocked")
 	}
 	return nil, "no effect on " + string(ev)

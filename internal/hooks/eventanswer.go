@@ -119,9 +119,8 @@ func readEventAnswer(ev event.Event, v *verdict, hs *hookSpecificJSON) []string 
 	var probs []string
 	a := &v.answer
 	ignore := func(field string) { a.ignored = append(a.ignored, field) }
-	elicitation := ev == event.Elicitation || ev == event.ElicitationResult
 	if hs.Retry != nil {
-		if ev == event.PermissionDenied {
+		if ev.Reads("retry") {
 			a.Retry = *hs.Retry
 		} else {
 			ignore("retry")
@@ -129,7 +128,7 @@ func readEventAnswer(ev event.Event, v *verdict, hs *hookSpecificJSON) []string 
 	}
 	if hs.Action != nil {
 		switch act := *hs.Action; {
-		case !elicitation:
+		case !ev.Reads("action"):
 			ignore("action")
 		case act == "accept" || act == "decline" || act == "cancel":
 			a.Action = act
@@ -139,7 +138,7 @@ func readEventAnswer(ev event.Event, v *verdict, hs *hookSpecificJSON) []string 
 	}
 	if c := event.BytesTrim(hs.Content); len(c) > 0 && string(c) != "null" {
 		switch {
-		case !elicitation:
+		case !ev.Reads("content"):
 			ignore("content")
 		case c[0] != '{':
 			probs = append(probs, "content must be an object of form field values")
@@ -148,21 +147,21 @@ func readEventAnswer(ev event.Event, v *verdict, hs *hookSpecificJSON) []string 
 		}
 	}
 	if hs.DisplayContent != nil {
-		if ev == event.MessageDisplay {
+		if ev.Reads("displayContent") {
 			a.DisplayContent = hs.DisplayContent
 		} else {
 			ignore("displayContent")
 		}
 	}
 	if hs.WorktreePath != nil {
-		if ev == event.WorktreeCreate {
+		if ev.Reads("worktreePath") {
 			a.WorktreePath = *hs.WorktreePath
 		} else {
 			ignore("worktreePath")
 		}
 	}
 	if w := event.BytesTrim(hs.WatchPaths); len(w) > 0 && string(w) != "null" {
-		if ev == event.SessionStart || ev == event.CwdChanged || ev == event.FileChanged {
+		if ev.Reads("watchPaths") {
 			paths, problem, note := readWatchPaths(w)
 			if problem != "" {
 				probs = append(probs, problem)
@@ -179,7 +178,7 @@ func readEventAnswer(ev event.Event, v *verdict, hs *hookSpecificJSON) []string 
 	readPromptAndToolAnswers(ev, a, hs, ignore)
 	if hs.UpdatedPrompt != nil {
 		switch {
-		case ev != event.UserPromptSubmit:
+		case !ev.Reads("updatedPrompt"):
 			ignore("updatedPrompt")
 		case strings.TrimSpace(*hs.UpdatedPrompt) == "":
 			probs = append(probs, `updatedPrompt must not be empty (to stop the prompt, answer decision "block" with a reason)`)
@@ -195,21 +194,21 @@ func readEventAnswer(ev event.Event, v *verdict, hs *hookSpecificJSON) []string 
 // permissionDisplay (PreToolUse).
 func readPromptAndToolAnswers(ev event.Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
 	if hs.SuppressOriginalPrompt != nil {
-		if ev == event.UserPromptSubmit || ev == event.UserPromptExpansion {
+		if ev.Reads("suppressOriginalPrompt") {
 			a.SuppressOriginalPrompt = *hs.SuppressOriginalPrompt
 		} else {
 			ignore("suppressOriginalPrompt")
 		}
 	}
 	if hs.ClassifierContext != nil {
-		if ev == event.PostToolUse {
+		if ev.Reads("classifierContext") {
 			a.ClassifierContext = capText(*hs.ClassifierContext)
 		} else {
 			ignore("classifierContext")
 		}
 	}
 	if d := jsonValue(hs.PermissionDisplay); d != nil {
-		if ev == event.PreToolUse {
+		if ev.Reads("permissionDisplay") {
 			a.PermissionDisplay = d
 		} else {
 			ignore("permissionDisplay")
@@ -287,9 +286,6 @@ func mergeWatchPaths(dst, add []string) ([]string, bool) {
 	return dst, true
 }
 
-// discardingEvents ignore everything their hooks print, as Claude Code does.
-var discardingEvents = map[event.Event]bool{event.StopFailure: true, event.InstructionsLoaded: true, event.WorktreeRemove: true}
-
 // interpretEvent reads one hook's result for its event: interpret's
 // reading, then what Claude Code does differently for its later events —
 // fields an event discards, failures it does not show, WorktreeCreate's
@@ -327,14 +323,14 @@ func interpretEvent(ev event.Event, h *settings.Hook, x proc.Exec) verdict {
 		// decides by the source, so it is carried as context here.
 		v.addContext, v.systemMessage = v.systemMessage, ""
 	}
-	switch ev {
-	case event.TaskCreated, event.CwdChanged, event.FileChanged, event.DirectoryAdded:
+	if ev.Discards("continue") {
 		v = drop(v, ev, "continue", v.stop)
-	case event.ConfigChange, event.Elicitation, event.ElicitationResult, event.MessageDisplay:
-		v = drop(v, ev, "continue", v.stop)
+	}
+	if ev.Discards("systemMessage") {
 		v = drop(v, ev, "systemMessage", v.systemMessage != "")
 	}
-	if event.QuietEvents[ev] {
+	spec, _ := event.Spec(ev)
+	if spec.Quiet {
 		if v.err != "" {
 			v.summary += "; not shown (" + string(ev) + " failures are only recorded here): " + v.err
 			v.err = ""
@@ -344,7 +340,7 @@ func interpretEvent(ev event.Event, h *settings.Hook, x proc.Exec) verdict {
 			v.problems = nil
 		}
 	}
-	if discardingEvents[ev] {
+	if spec.DiscardsOutput {
 		summary := v.summary
 		if x.Stdout != "" {
 			summary += fmt.Sprintf("; output discarded: %s ignores what its hooks print", ev)
@@ -434,31 +430,29 @@ func hasDotSegment(p string) bool {
 	return false
 }
 
-// readSessionStart reads what a SessionStart hook asks of the agent host.
+// readSessionStart reads what a SessionStart hook asks of the agent host
+// (and the sessionTitle a UserPromptSubmit hook may give too).
 func readSessionStart(ev event.Event, a *eventAnswer, hs *hookSpecificJSON, ignore func(string)) {
-	if ev == event.UserPromptSubmit && hs.SessionTitle != nil {
-		a.SessionTitle = *hs.SessionTitle
-	}
-	if ev != event.SessionStart {
-		if hs.InitialUserMessage != nil {
+	if hs.InitialUserMessage != nil {
+		if ev.Reads("initialUserMessage") {
+			a.InitialUserMessage = *hs.InitialUserMessage
+		} else {
 			ignore("initialUserMessage")
 		}
-		if hs.SessionTitle != nil && ev != event.UserPromptSubmit {
-			ignore("sessionTitle")
-		}
-		if hs.ReloadSkills != nil {
-			ignore("reloadSkills")
-		}
-		return
-	}
-	if hs.InitialUserMessage != nil {
-		a.InitialUserMessage = *hs.InitialUserMessage
 	}
 	if hs.SessionTitle != nil {
-		a.SessionTitle = *hs.SessionTitle
+		if ev.Reads("sessionTitle") {
+			a.SessionTitle = *hs.SessionTitle
+		} else {
+			ignore("sessionTitle")
+		}
 	}
 	if hs.ReloadSkills != nil {
-		a.ReloadSkills = *hs.ReloadSkills
+		if ev.Reads("reloadSkills") {
+			a.ReloadSkills = *hs.ReloadSkills
+		} else {
+			ignore("reloadSkills")
+		}
 	}
 }
 

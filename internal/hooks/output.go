@@ -386,7 +386,7 @@ func readHookSpecific(ev event.Event, v *verdict, hs *hookSpecificJSON) (decisio
 	if hs.PermissionDecision != nil {
 		allowed := permissionDecisions[ev]
 		if allowed == nil {
-			probs = append(probs, fmt.Sprintf("permissionDecision only applies to PreToolUse, PreModelSwitch and PreSkillShellCommand, not %s", ev))
+			probs = append(probs, fmt.Sprintf("permissionDecision only applies to %s, not %s", permissionDecisionEvents, ev))
 		}
 		if p := Permission(*hs.PermissionDecision); slices.Contains(allowed, p) {
 			v.permission = p
@@ -418,12 +418,29 @@ func readHookSpecific(ev event.Event, v *verdict, hs *hookSpecificJSON) (decisio
 }
 
 // permissionDecisions are the values of hookSpecificOutput.permissionDecision
-// each event reads, as Claude Code 2.1.332's schemas list them.
-var permissionDecisions = map[event.Event][]Permission{
-	event.PreToolUse:           {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
-	event.PreModelSwitch:       {PermissionAllow, PermissionDeny, PermissionAsk},
-	event.PreSkillShellCommand: {PermissionAllow, PermissionDeny, PermissionAsk, PermissionDefer},
-}
+// each event reads: the table's PermissionDecisions
+// (event.EventSpec.PermissionDecisions).
+var permissionDecisions = func() map[event.Event][]Permission {
+	m := map[event.Event][]Permission{}
+	for _, s := range event.Table() {
+		for _, d := range s.PermissionDecisions {
+			m[s.Event] = append(m[s.Event], Permission(d))
+		}
+	}
+	return m
+}()
+
+// permissionDecisionEvents names the events that read permissionDecision,
+// in the table's order: "PreToolUse, PreModelSwitch and PreSkillShellCommand".
+var permissionDecisionEvents = func() string {
+	var names []string
+	for _, s := range event.Table() {
+		if s.PermissionDecisions != nil {
+			names = append(names, string(s.Event))
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}()
 
 // quotedOr lists values as `"a", "b" or "c"`.
 func quotedOr(values []Permission) string {

@@ -7,9 +7,13 @@ import (
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
-// serverFiredEvents are the events the server fires itself, whatever the
-// host sends: settings changes, watched files and workspace folders.
-var serverFiredEvents = map[event.Event]bool{event.ConfigChange: true, event.FileChanged: true, event.DirectoryAdded: true}
+// serverFired reports whether the server fires ev itself, whatever the
+// host sends: settings changes, watched files and workspace folders
+// (event.EventSpec.ServerFired).
+func serverFired(ev event.Event) bool {
+	s, _ := event.Spec(ev)
+	return s.ServerFired
+}
 
 // hostEventSet reads initializationOptions.hostEvents, the events the
 // agent host says it fires: nil when the host does not say (then no hook
@@ -44,7 +48,7 @@ func (s *Server) explainHostEvents(cfg *settings.Config) {
 		f := &cfg.Files[i]
 		for j := range f.Hooks {
 			h := &f.Hooks[j]
-			if s.hostEvents[h.Event] || serverFiredEvents[h.Event] {
+			if s.hostEvents[h.Event] || serverFired(h.Event) {
 				continue
 			}
 			f.Diagnostics = append(f.Diagnostics, settings.Diagnostic{File: f.Path, Range: h.Place.Range, Severity: settings.SeverityWarning,

@@ -69,25 +69,17 @@ func (s Source) IsWave() bool {
 // time it was written for (docs/parity.md, "Claude Code compatibility details").
 const DefaultTimeout = 600 * time.Second
 
-// DefaultUserPromptSubmitTimeout is the default of UserPromptSubmit hooks,
-// shorter as in Claude Code: the prompt waits for them, so a stuck one stalls
-// the session.
-const DefaultUserPromptSubmitTimeout = 30 * time.Second
-
-// DefaultMessageDisplayTimeout is the default of MessageDisplay hooks, as
-// in Claude Code: the displayed text waits for them.
-const DefaultMessageDisplayTimeout = 10 * time.Second
-
 // defaultTimeout is the timeout of a hook of event ev from source src that
-// sets none: VS Code's 30 s in VS Code's files, Claude Code's defaults elsewhere.
+// sets none: VS Code's 30 s in VS Code's files, Claude Code's defaults
+// elsewhere: the event's row's Timeout (UserPromptSubmit's 30 s, shorter
+// since the prompt waits for them; MessageDisplay's 10 s, since the
+// displayed text does), else DefaultTimeout.
 func defaultTimeout(ev event.Event, src Source) time.Duration {
-	switch {
-	case src == SourceVSCode:
+	if src == SourceVSCode {
 		return DefaultVSCodeTimeout
-	case ev == event.UserPromptSubmit:
-		return DefaultUserPromptSubmitTimeout
-	case ev == event.MessageDisplay:
-		return DefaultMessageDisplayTimeout
+	}
+	if s, _ := event.Spec(ev); s.Timeout != 0 {
+		return s.Timeout
 	}
 	return DefaultTimeout
 }

@@ -155,25 +155,13 @@ func (h *Hook) typeKey() string {
 	return b.String()
 }
 
-// TypeSupport says on which events Claude Code runs each hook type: every
-// type on the events that decide something about a tool call, a prompt or
-// stopping; no prompt or agent hooks where there is nothing for a model to
-// judge; only command and mcp_tool hooks on SessionStart and Setup.
-// Claude Code 2.1.332 refuses prompt and agent hooks on PreSkillShellCommand;
-// its documentation lists neither model-switch event among those that run
-// them, so they are refused there too (docs/parity.md).
-var TypeSupport = func() map[event.Event]string {
-	m := map[event.Event]string{}
-	for _, e := range []string{"PermissionDenied", "PermissionRequest", "PostToolBatch", "PostToolUse", "PostToolUseFailure",
-		"PreToolUse", "Stop", "SubagentStop", "TaskCompleted", "TaskCreated", "TeammateIdle", "UserPromptExpansion", "UserPromptSubmit"} {
-		m[event.Event(e)] = "all"
+// TypeSupport says on which events Claude Code runs each hook type: the
+// table's HookTypes by event (event.EventSpec.HookTypes).
+var TypeSupport = func() map[event.Event]event.HookTypeSet {
+	m := map[event.Event]event.HookTypeSet{}
+	for _, s := range event.Table() {
+		m[s.Event] = s.HookTypes
 	}
-	for _, e := range []string{"ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult", "FileChanged",
-		"InstructionsLoaded", "MessageDisplay", "Notification", "PostCompact", "PreCompact", "SessionEnd", "StopFailure",
-		"SubagentStart", "WorktreeCreate", "WorktreeRemove", "PreSkillShellCommand", "PreModelSwitch", "PostModelSwitch"} {
-		m[event.Event(e)] = "no-model"
-	}
-	m[event.SessionStart], m[event.Event("Setup")] = "start", "start"
 	return m
 }()
 
@@ -181,11 +169,11 @@ var TypeSupport = func() map[event.Event]string {
 // and if not, says so in words. Unknown events allow every type.
 func TypeRunsOn(t string, ev event.Event) (bool, string) {
 	switch TypeSupport[ev] {
-	case "no-model":
+	case event.NoModelHookTypes:
 		if t == TypePrompt || t == TypeAgent {
 			return false, string(ev) + " runs command, http and mcp_tool hooks, not " + t + " hooks (as in Claude Code)"
 		}
-	case "start":
+	case event.StartHookTypes:
 		if t == TypeHTTP || t == TypePrompt || t == TypeAgent {
 			return false, string(ev) + " runs command and mcp_tool hooks only, not " + t + " hooks (as in Claude Code)"
 		}
@@ -225,10 +213,6 @@ func (h *Hook) describeOptions() []string {
 	return opts
 }
 
-// onFailureIgnored are the events where Claude Code ignores onFailure: a
-// failed hook must not keep an agent or a teammate working.
-var onFailureIgnored = map[event.Event]bool{event.Stop: true, event.SubagentStop: true, event.TaskCompleted: true, event.TeammateIdle: true}
-
 // OnFailureNote says why a hook's onFailure does nothing, "" when it counts.
 func OnFailureNote(ev event.Event, h *Hook) string {
 	switch {
@@ -236,8 +220,15 @@ func OnFailureNote(ev event.Event, h *Hook) string {
 		return ""
 	case h.Async:
 		return "onFailure is ignored for async hooks: the event does not wait for them"
-	case onFailureIgnored[ev]:
+	case onFailureIgnored(ev):
 		return fmt.Sprintf("onFailure is ignored on %s, as in Claude Code: a failed hook never keeps the agent working", ev)
 	}
 	return ""
+}
+
+// onFailureIgnored reports whether Claude Code ignores onFailure on ev
+// (event.EventSpec.OnFailureIgnored).
+func onFailureIgnored(ev event.Event) bool {
+	s, _ := event.Spec(ev)
+	return s.OnFailureIgnored
 }

@@ -57,22 +57,22 @@ func EventDoc(e event.Event) (string, bool) {
 	fields := append(append([]string{}, event.CommonFields...), s.Fields...)
 	fmt.Fprintf(&b, "stdin: `%s`\n\n", strings.Join(fields, "`, `"))
 	switch {
-	case e == event.FileChanged:
-		b.WriteString("matcher: the `|`-separated names of the files to watch in the project root; compared with the changed file's name\n\n")
+	case s.MatcherDoc != "":
+		fmt.Fprintf(&b, "matcher: %s\n\n", s.MatcherDoc)
 	case s.MatchField != "":
 		fmt.Fprintf(&b, "matcher: compared with `%s`", s.MatchField)
-		if vals := event.MatcherValues[e]; len(vals) > 0 {
+		if vals := s.MatcherValues; len(vals) > 0 {
 			fmt.Fprintf(&b, " (`%s`)", strings.Join(vals, "`, `"))
 		}
 		b.WriteString("\n\n")
 	default:
 		b.WriteString("matcher: ignored — the hooks run on every event\n\n")
 	}
-	if out := event.OutputDocs[e]; out != "" {
-		fmt.Fprintf(&b, "JSON: %s\n\n", out)
+	if s.Answer != "" {
+		fmt.Fprintf(&b, "JSON: %s\n\n", s.Answer)
 	}
 	other := "a non-blocking error shown to the user"
-	if event.QuietEvents[e] {
+	if s.Quiet {
 		other = "ignored (recorded in the run history)"
 	}
 	if e == event.WorktreeCreate {
