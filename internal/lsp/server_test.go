@@ -369,8 +369,10 @@ func TestCancelRequestKillsHooks(t *testing.T) {
 }
 
 func TestProgressForSlowHooks(t *testing.T) {
-	e := startEditor(t, editorOpts{progress: true, serverOpt: lsp.Options{ProgressDelay: 50 * time.Millisecond},
-		settings: hookSettings(map[string][]string{"Stop": {"cat >/dev/null; sleep 0.5"}, "UserPromptSubmit": {"cat >/dev/null"}})})
+	// The delay leaves a fast hook room on a loaded machine (at 50 ms, a
+	// `cat` under a parallel test run crossed it and showed progress too).
+	e := startEditor(t, editorOpts{progress: true, serverOpt: lsp.Options{ProgressDelay: 500 * time.Millisecond},
+		settings: hookSettings(map[string][]string{"Stop": {"cat >/dev/null; sleep 2"}, "UserPromptSubmit": {"cat >/dev/null"}})})
 	sid, _ := e.startSession()
 	e.mustCall("wave/userPromptSubmit", map[string]any{"sessionId": sid, "prompt": "fast"})
 	e.mustCall("wave/stop", map[string]any{"sessionId": sid})
