@@ -1,14 +1,14 @@
 package acp
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/acp/agents"
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
+	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/session"
 )
 
@@ -29,32 +29,11 @@ type binding struct {
 }
 
 // bindingOf is the binding of a tool call: its name and the hash of its
-// input's canonical JSON (canonicalJSON), so that two encodings of one
+// input's canonical JSON (rawjson.Canonical), so that two encodings of one
 // input — key order, spacing, escapes — bind alike and any other
 // difference does not.
 func bindingOf(tool string, input json.RawMessage) binding {
-	return binding{tool: tool, sum: sha256.Sum256(canonicalJSON(input))}
-}
-
-// canonicalJSON is a JSON value with object keys sorted, no insignificant
-// space and strings escaped one way; numbers keep their text (1 and 1.0
-// differ, as a hook could read them differently). A value that is not
-// JSON is kept as it is, behind a byte no JSON text starts with, so it
-// never equals a JSON one.
-func canonicalJSON(raw json.RawMessage) []byte {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
-		return append([]byte{0}, raw...)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil { // cannot fail for a decoded value
-		return append([]byte{0}, raw...)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return binding{tool: tool, sum: sha256.Sum256(rawjson.Canonical(input))}
 }
 
 // judgment is what a PreToolUse decision on a tool call was made for.
@@ -97,11 +76,11 @@ func (t *toolState) judge(hook *hookCall) {
 // judgeNow records that a decision was made on the call as it is now,
 // keeping the bridge's hook input when the call still agrees with it; the
 // caller holds the session's lock.
-func (t *toolState) judgeNow() {
+func (t *toolState) judgeNow(ig agents.Integration) {
 	var hook *hookCall
 	if t.judged != nil && t.judged.hook != nil {
 		name, input := t.describe()
-		if t.judged.agrees(name, input, false) || sameAsHook(t.judged.hook, name, input, true) {
+		if t.judged.agrees(name, input, ig) {
 			hook = t.judged.hook
 		}
 	}
@@ -114,58 +93,11 @@ func (t *toolState) judgeNow() {
 // reading of it (sameAsHook): the agent describes a call to the editor in
 // its own shape, which is not the shape its hooks get. The caller holds
 // the session's lock.
-func (j *judgment) agrees(name string, input json.RawMessage, codex bool) bool {
+func (j *judgment) agrees(name string, input json.RawMessage, ig agents.Integration) bool {
 	if j.view == bindingOf(name, input) {
 		return true
 	}
-	return j.hook != nil && sameAsHook(j.hook, name, input, codex)
-}
-
-// sameAsHook says whether an agent's description of a tool call (its
-// permission request's or tool_call's name and input, as describe reads
-// them) is the input its own hook handed the bridge. claude-agent-acp
-// describes a call with Claude Code's tool name and input, which must bind
-// alike. codex-acp describes a command with Codex's event (the argv it
-// runs, its cwd, its parsed form), whose hook gets only the command line:
-// they agree when the command that runs is that line (sh -c / bash -lc
-// LINE, or the argv joined as the proxy joins it).
-func sameAsHook(h *hookCall, name string, input json.RawMessage, codex bool) bool {
-	if bindingOf(h.tool, h.input) == bindingOf(name, input) {
-		return true
-	}
-	if !codex || h.tool != "Bash" || name != "Bash" {
-		return false
-	}
-	var hook struct {
-		Command string `json:"command"`
-	}
-	if decode(h.input, &hook) != nil || hook.Command == "" {
-		return false
-	}
-	in, _ := decodeObject(input)
-	var argv []string
-	if decode(in["command"], &argv) == nil && len(argv) > 0 {
-		return shellScript(argv) == hook.Command || shellJoin(argv) == hook.Command
-	}
-	return firstString(in, "command") == hook.Command
-}
-
-// shellScript is the script of a shell started as `sh -c SCRIPT` (or bash,
-// zsh, with -lc), the form Codex runs a model's command line in; "" for
-// any other argv.
-func shellScript(argv []string) string {
-	if len(argv) != 3 {
-		return ""
-	}
-	switch shell := argv[0][strings.LastIndexByte(argv[0], '/')+1:]; shell {
-	case "sh", "bash", "zsh", "dash":
-	default:
-		return ""
-	}
-	if argv[1] != "-c" && argv[1] != "-lc" {
-		return ""
-	}
-	return argv[2]
+	return j.hook != nil && ig != nil && ig.SameCall(agents.Call{Tool: j.hook.tool, Input: j.hook.input}, agents.Call{Tool: name, Input: input})
 }
 
 // describes says whether an update sets a field describe reads: only such
@@ -215,9 +147,10 @@ func (p *Proxy) rejudge(st *sessState, t *toolState, name string, input json.Raw
 			reason, note = "The user rejected it when asked: "+askWhy, "the user rejected the new input"
 		}
 	}
+	ig := p.bridged() // before the session's lock: p.mu is never taken under it
 	st.mu.Lock()
 	if reason == "" {
-		t.judgeNow()
+		t.judgeNow(ig)
 	} else {
 		t.denied, t.denyReason, t.judged = true, reason, nil
 	}

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -16,33 +15,28 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/internal/acp/agents"
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
+	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/session"
 	hooksettings "github.com/wavehooks/wavehooks/internal/settings"
 )
 
-// The hook bridge (issue #26 item 5). claude-agent-acp starts its sessions
-// in modes that never ask for permission (auto, acceptEdits,
-// bypassPermissions), so the proxy's PreToolUse at session/request_permission
-// would see nothing there. Claude Code runs its own PreToolUse hooks in
-// every mode, so the proxy gives it one more: a command hook, added to the
-// session's settings through session/new's _meta.claudeCode.options.settings
-// (the adapter passes it to the Claude Agent SDK, which hands it to Claude
-// Code as a --settings layer). The command is `wavehooks acp-hook`, which
-// hands its stdin to the proxy over a unix socket the proxy owns, in a
-// private 0700 directory, with a random token; the proxy runs the user's
-// PreToolUse hooks for the tool call and answers with Claude Code's hook
-// JSON. The permission request that may follow for the same tool call
-// reuses that answer instead of running the hooks again.
-
-// bridgeHookTimeout is the timeout, in seconds, Claude Code gives the
-// bridge's hook: a hook that times out does not block the tool in Claude
-// Code, so it is as long as a user's hook could reasonably wait.
-const bridgeHookTimeout = 3600
+// The hook bridge (issue #26 item 5). Some agents run tools in modes that
+// never ask the editor for permission, so the proxy's PreToolUse at
+// session/request_permission would see nothing there; they run hooks of
+// their own in every mode, so the proxy gives them one (where, and how it
+// is answered, is the agent's integration: internal/acp/agents). The
+// command is `wavehooks acp-hook`, which hands its stdin to the proxy over
+// a unix socket the proxy owns, in a private 0700 directory, with a random
+// token; the proxy runs the user's PreToolUse hooks for the tool call and
+// answers in the agent's terms. A permission request that may follow for
+// the same tool call, with the same input, reuses that answer instead of
+// running the hooks again.
 
 // bridgeMaxInput bounds one hook input read from the socket.
 const bridgeMaxInput = 64 << 20
@@ -56,26 +50,12 @@ type bridge struct {
 	command string
 	ln      net.Listener
 	wg      sync.WaitGroup
-	// codex: the bridge serves codex-acp's Codex (codexmodes.go), whose hook
-	// is on its command line, not in the sessions' _meta.
-	codex bool
+	// integ is the agent the bridge serves (internal/acp/agents); set once,
+	// under the proxy's lock.
+	integ agents.Integration
 	// err says why the bridge could not start: the agent's sessions are
 	// then refused (withBridge), not run with tools no hook sees.
 	err error
-}
-
-// bridgedAgent says whether the agent is claude-agent-acp (or its older
-// name), by the name it gave in initialize or by its command line.
-func bridgedAgent(agentName string, command []string) bool {
-	if nativeClaudeHooks(agentName) {
-		return true
-	}
-	for _, a := range command {
-		if nativeClaudeHooks(filepath.ToSlash(a)) {
-			return true
-		}
-	}
-	return false
 }
 
 // startBridge opens the bridge's socket once; later calls return the same
@@ -150,11 +130,11 @@ func (p *Proxy) bridgeOf() *bridge {
 	return p.bridge
 }
 
-// isCodex says whether the bridge serves codex-acp.
-func (b *bridge) isCodex() bool {
+// integration is the agent the bridge serves (nil before it is known).
+func (b *bridge) integration() agents.Integration {
 	b.p.mu.Lock()
 	defer b.p.mu.Unlock()
-	return b.codex
+	return b.integ
 }
 
 // serve answers the hook commands' connections until the listener closes.
@@ -189,17 +169,16 @@ func (b *bridge) handle(conn net.Conn) {
 	if err == nil {
 		err = json.Unmarshal(data, &in)
 	}
-	var answer acpmsg.BridgeAnswer
+	ig := b.integration()
 	switch {
-	case err == nil && b.isCodex():
-		_, _ = conn.Write(b.p.codexPreToolUse(&in))
-		return
+	case ig == nil:
+		b.p.log.Warn("the hook bridge was called before the agent was known; the tool is denied")
+		_, _ = conn.Write(mustRaw(bridgeDeny("wavehooks does not know this agent yet; the tool is not allowed")))
 	case err != nil:
-		answer = bridgeDeny("wavehooks could not read the hook's input (" + err.Error() + "); the tool is not allowed")
+		_, _ = conn.Write(ig.Answer(agents.Answer{Deny: "wavehooks could not read the hook's input (" + err.Error() + "); the tool is not allowed"}))
 	default:
-		answer = b.p.bridgePreToolUse(&in)
+		_, _ = conn.Write(b.p.bridgedPreToolUse(&in, ig))
 	}
-	_, _ = conn.Write(mustRaw(answer))
 }
 
 // bridgeDeny is Claude Code's PreToolUse answer that denies with a reason.
@@ -207,8 +186,6 @@ func bridgeDeny(reason string) acpmsg.BridgeAnswer {
 	return acpmsg.BridgeAnswer{HookSpecificOutput: acpmsg.PreToolUseOutput{HookEventName: string(event.PreToolUse),
 		PermissionDecision: "deny", PermissionDecisionReason: &reason}}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // bridgedTool is the session and the tool call a bridged PreToolUse is
 // about, with the tool's name and input as the agent's own hook gave them.
@@ -231,68 +208,98 @@ func (p *Proxy) bridgedTool(in *acpmsg.BridgeInput) (*sessState, *toolState) {
 	return st, t
 }
 
-// bridgePreToolUse runs the user's PreToolUse hooks for a tool call Claude
-// Code is about to make, through the session package as at a permission
-// request, and makes Claude Code's answer: deny (also when the hooks could
-// not run), ask, allow (with a hook's updatedInput), or no decision, when
-// Claude Code's own permission flow decides and a permission request may
-// follow (requestPermission then reuses this outcome).
-func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
-	if in.Event != string(event.PreToolUse) || in.ToolName == "" || in.ToolUseID == "" {
-		return bridgeDeny(fmt.Sprintf("wavehooks' hook bridge got %q for tool %q (id %q); it only answers PreToolUse for a named tool call",
-			in.Event, in.ToolName, in.ToolUseID))
-	}
-	if in.SessionID == "" {
-		return bridgeDeny("the hook input names no session, so wavehooks' PreToolUse hooks cannot run; the tool is not allowed")
+// bridgedPreToolUse runs the user's PreToolUse hooks for a tool call the
+// agent is about to make, through the session package as at a permission
+// request, and makes the agent's answer (ig.Answer) from the one decision
+// (flow.Decide, actionFor): a deny (also when the hooks could not run); an
+// ask, put by the agent to the user or, where it cannot ask, by the proxy
+// through the editor (the user's reject is a deny); an allow, with a hook's
+// updatedInput where the agent runs it (else the rewritten input is put to
+// the user); or no decision, when the agent's own permission flow or mode
+// decides and a permission request may follow (requestPermission then
+// reuses this outcome for the same input).
+func (p *Proxy) bridgedPreToolUse(in *acpmsg.BridgeInput, ig agents.Integration) []byte {
+	if in.Event != string(event.PreToolUse) || in.ToolName == "" || in.ToolUseID == "" || in.SessionID == "" {
+		return ig.Answer(agents.Answer{Deny: fmt.Sprintf("wavehooks' hook bridge got %q for tool %q (id %q, session %q); "+
+			"it only answers PreToolUse for a named tool call of a session", in.Event, in.ToolName, in.ToolUseID, in.SessionID)})
 	}
 	st, t := p.bridgedTool(in)
 	if st == nil {
-		return bridgeDeny("wavehooks denied the tool: " + unopenedReason(in.SessionID))
+		return ig.Answer(agents.Answer{Deny: "wavehooks denied the tool: " + unopenedReason(in.SessionID)})
 	}
+	caps := ig.Caps()
+	st.mu.Lock()
+	if t.title == "" && !caps.ShowsRefused { // an agent that shows a call only once its hooks let it run (Codex)
+		t.title = in.ToolName
+		var cmd struct {
+			Command string `json:"command"`
+		}
+		if json.Unmarshal(in.ToolInput, &cmd) == nil && cmd.Command != "" {
+			t.title, t.kind = cmd.Command, "execute"
+		}
+	}
+	st.mu.Unlock()
 	ctx := st.ctx()
 	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput)
-	var answer acpmsg.BridgeAnswer // set by a deny
-	denied := true
-	specific := acpmsg.PreToolUseOutput{HookEventName: string(event.PreToolUse)}
+	kept := out // what a permission request for the same call reuses
 	d := flow.Decide(event.PreToolUse, in.ToolName, in.ToolInput, ok, &out.Answer)
-	act := actionFor(d, ctx.Err() != nil, claudeBridgePoint)
-	note := act.note
+	act := actionFor(d, ctx.Err() != nil, bridgePoint(ig))
+	reason, note := act.refuse, act.note
 	switch {
-	case act.refuse != "":
-		answer = bridgeDeny(act.refuse)
-	case act.askAgent != "" || d.Verdict == flow.VerdictAsk:
-		specific.PermissionDecision, specific.PermissionDecisionReason = "ask", ptr(act.askAgent)
-	case act.allow:
-		specific.PermissionDecision = "allow"
-		if d.UserReason != "" {
-			specific.PermissionDecisionReason = ptr(d.UserReason)
-		}
-		if act.rewrite {
-			specific.UpdatedInput = out.ToolInput
+	case act.allow && !caps.TakesRewrite:
+		note = "allowed: the agent's own mode decides"
+	case reason == "" && act.askUser == "" && act.askAgent == "" && !act.allow && d.Verdict != flow.VerdictAsk && !caps.AsksUser:
+		note = "no decision: the agent's own mode decides"
+	}
+	if act.askUser != "" {
+		if p.askUser(ctx, st, t, session.AskRequest{Reason: act.askUser, ToolInput: in.ToolInput}) {
+			note = "the user allowed it when asked"
+			kept.Decision, kept.Permission, kept.Asked = string(hooks.PermissionAllow), string(hooks.PermissionAllow), true
+			kept.Result.UpdatedInput = nil
+		} else {
+			reason, note = "The user rejected it when a PreToolUse hook asked: "+act.askUser, "the user rejected it when asked"
 		}
 	}
-	if answer.HookSpecificOutput.HookEventName == "" { // no deny
-		denied = false
-		if len(out.AdditionalContext) > 0 {
-			specific.AdditionalContext = ptr(strings.Join(out.AdditionalContext, "\n"))
-		}
-		answer = acpmsg.BridgeAnswer{HookSpecificOutput: specific}
-	}
-	if d.Verdict == flow.VerdictStop {
-		answer.Continue, answer.StopReason = ptr(false), ptr(d.UserReason)
-	}
+	denied := reason != ""
 	st.mu.Lock()
 	t.recorded = t.recorded || ok
 	t.checked = "the agent's PreToolUse hook"
-	t.bridgedJudgment(out, ok, denied, in.ToolName, in.ToolInput)
+	t.bridgedJudgment(kept, ok, denied, in.ToolName, in.ToolInput)
 	t.denied = t.denied || denied
+	if denied && !caps.ShowsRefused {
+		t.denyReason = reason // a later update of the call keeps it (keepDenyReason)
+	}
 	st.mu.Unlock()
 	p.finish(st, event.PreToolUse, in.ToolName, &out, note)
+	answer := agents.Answer{Deny: reason, Stop: d.Verdict == flow.VerdictStop && caps.Stops, StopReason: d.UserReason}
+	if !denied {
+		answer.Ask, answer.AskSet = act.askAgent, act.askAgent != "" || (d.Verdict == flow.VerdictAsk && caps.AsksUser)
+		answer.Allow = act.allow && caps.TakesRewrite
+		if answer.Allow {
+			answer.Reason = d.UserReason
+			if act.rewrite {
+				answer.UpdatedInput = out.ToolInput
+			}
+		}
+		if len(out.AdditionalContext) > 0 {
+			if caps.TakesContext {
+				answer.Context = out.AdditionalContext
+			} else {
+				st.addPending(marked(event.PreToolUse, out.AdditionalContext)...) // with the next prompt
+			}
+		}
+	}
+	if d.Verdict == flow.VerdictStop && !caps.Stops {
+		p.stopTurn(st)
+	}
 	if denied && ctx.Err() == nil {
-		p.deniedMessage(st, t, event.PreToolUse, *answer.HookSpecificOutput.PermissionDecisionReason)
+		if !caps.ShowsRefused {
+			p.showToolFailed(st, t, reason) // the agent shows no tool call it blocked
+		}
+		p.deniedMessage(st, t, event.PreToolUse, reason)
 		p.flush() // the bridge is not the proxy's read loop: nothing else sends it now
 	}
-	return answer
+	return ig.Answer(answer)
 }
 
 // bridgedOutcome is the outcome of the PreToolUse hooks the bridge already
@@ -301,13 +308,13 @@ func (p *Proxy) bridgePreToolUse(in *acpmsg.BridgeInput) acpmsg.BridgeAnswer {
 // run once per tool call. A request that carries another input gets no
 // outcome, and its own input is judged; other is then the input the bridge
 // judged, for the log.
-func (st *sessState) bridgedOutcome(t *toolState, name string, input json.RawMessage, codex bool) (out session.Outcome, ok, bridged bool, other json.RawMessage) {
+func (st *sessState) bridgedOutcome(t *toolState, name string, input json.RawMessage, ig agents.Integration) (out session.Outcome, ok, bridged bool, other json.RawMessage) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if t.bridged == nil {
 		return session.Outcome{}, false, false, nil
 	}
-	if !t.bridged.judged.agrees(name, input, codex) {
+	if !t.bridged.judged.agrees(name, input, ig) {
 		return session.Outcome{}, false, false, t.bridged.judged.hook.input
 	}
 	return t.bridged.out, t.bridged.ok, true, nil
@@ -333,103 +340,14 @@ func (t *toolState) bridgedJudgment(out session.Outcome, ok, denied bool, tool s
 	}
 }
 
-// bridgesCodex says whether the agent is codex-acp behind the bridge,
-// whose descriptions of a call have Codex's shape (sameAsHook).
-func (p *Proxy) bridgesCodex() bool {
-	b := p.bridgeOf()
-	return b != nil && b.isCodex()
-}
-
-// bridgeSettings adds the bridge's hook to a session/new, session/load,
-// session/resume or session/fork request's
-// _meta.claudeCode.options.settings, keeping what the editor put there (its
-// settings object, or the file it names, read relative to the session's
-// cwd, through safefile: a regular file of at most 4 MiB). The request is returned unchanged, with an error, when it
-// cannot be read: the caller refuses the session rather than start it
-// without the file's settings (its permission rules, say) or without the
-// bridge's hook.
-func (b *bridge) bridgeSettings(line []byte) ([]byte, error) {
-	var msg acpmsg.Object
-	if err := json.Unmarshal(line, &msg); err != nil {
-		return line, err
+// bridged is the integration of the agent behind the bridge, nil when none:
+// it says whether the agent's description of a call is what its hook got
+// (agents.Integration.SameCall).
+func (p *Proxy) bridged() agents.Integration {
+	if b := p.bridgeOf(); b != nil {
+		return b.integration()
 	}
-	params, err := objectMember(msg, "params")
-	if err != nil || isNull(msg["params"]) {
-		return line, errors.New("its params are not an object")
-	}
-	meta, err := objectMember(params, "_meta")
-	if err != nil {
-		return line, err
-	}
-	cc, err := objectMember(meta, "claudeCode")
-	if err != nil {
-		return line, err
-	}
-	options, err := objectMember(cc, "options")
-	if err != nil {
-		return line, err
-	}
-	var file string
-	if json.Unmarshal(options["settings"], &file) == nil && !isNull(options["settings"]) {
-		var cwd string
-		_ = json.Unmarshal(params["cwd"], &cwd)
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(cwd, file) // as the adapter resolves it
-		}
-		// Read as every workspace file is (issue #35 item 4): a FIFO or a
-		// device at the path is refused without blocking, and no more
-		// than a settings file's cap is read.
-		data, err := safefile.ReadFile(file, hooksettings.MaxSettingsFileBytes)
-		var s acpmsg.Object
-		if err == nil {
-			err = json.Unmarshal(data, &s)
-		}
-		if err == nil && s == nil {
-			err = errors.New("it is not an object")
-		}
-		if err != nil {
-			return line, fmt.Errorf("the settings file it names: %w", err)
-		}
-		options["settings"] = mustRaw(s)
-	}
-	settings, err := objectMember(options, "settings")
-	if err != nil {
-		return line, err
-	}
-	hk, err := objectMember(settings, "hooks")
-	if err != nil {
-		return line, err
-	}
-	var pre []json.RawMessage
-	if raw := hk["PreToolUse"]; !isNull(raw) && (json.Unmarshal(raw, &pre) != nil || pre == nil) {
-		return line, errors.New("its settings' event.PreToolUse is not a list")
-	}
-	// A repository's .claude/settings.json could turn every hook off,
-	// the bridge's with them; this layer ranks above the project's.
-	settings["disableAllHooks"] = mustRaw(false)
-	hk["PreToolUse"] = mustRaw(append(pre, mustRaw(acpmsg.ClaudeHookMatcher{Matcher: "*", Hooks: []acpmsg.ClaudeCommandHook{
-		{Type: "command", Command: b.command, Timeout: bridgeHookTimeout}}})))
-	settings["hooks"] = mustRaw(hk) // each level goes back into its parent, innermost first
-	options["settings"] = mustRaw(settings)
-	cc["options"] = mustRaw(options)
-	meta["claudeCode"] = mustRaw(cc)
-	params["_meta"] = mustRaw(meta)
-	msg["params"] = mustRaw(params)
-	return append(mustRaw(msg), '\n'), nil
-}
-
-// objectMember is the object at parent[key], as an Object whose members
-// keep their bytes; an empty one when the member is absent or null.
-func objectMember(parent acpmsg.Object, key string) (acpmsg.Object, error) {
-	raw := parent[key]
-	if isNull(raw) {
-		return acpmsg.Object{}, nil
-	}
-	var obj acpmsg.Object
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return nil, fmt.Errorf("its %s is not an object", key)
-	}
-	return obj, nil
+	return nil
 }
 
 // withBridge is the editor's session/new, session/load or session/resume
@@ -447,10 +365,12 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 			"(its hook bridge did not start: "+b.err.Error()+"), so the session is not started", nil))
 		return nil, false
 	}
-	if b.isCodex() {
-		return m.line, true // its hook is on codex-acp's command line
-	}
-	line, err := b.bridgeSettings(m.line)
+	// Read as every workspace file is (issue #35 item 4): a FIFO or a device
+	// at the path is refused without blocking, and no more than a settings
+	// file's cap is read.
+	line, err := b.integration().SessionRequest(m.line, b.command, func(path string) ([]byte, error) {
+		return safefile.ReadFile(path, hooksettings.MaxSettingsFileBytes)
+	})
 	if err != nil {
 		p.log.Warn("the session was refused: the hook bridge could not add its PreToolUse hook to its settings",
 			"method", m.Method, "err", err)

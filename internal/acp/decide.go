@@ -1,6 +1,9 @@
 package acp
 
-import "github.com/wavehooks/wavehooks/internal/flow"
+import (
+	"github.com/wavehooks/wavehooks/internal/acp/agents"
+	"github.com/wavehooks/wavehooks/internal/flow"
+)
 
 // One decision (issue #36 item 1). Every point where the proxy decides a
 // tool call reads the same flow.Decision (flow.Decide); what differs
@@ -30,20 +33,21 @@ type decisionPoint struct {
 
 // The decision points other than a permission request.
 var (
-	// claudeBridgePoint: Claude Code's PreToolUse hook answer, which asks
-	// the user itself and runs a hook's updatedInput (bridge.go).
-	claudeBridgePoint = decisionPoint{agentAsks: true, takesRewrite: true}
-	// codexBridgePoint: Codex's hook only blocks, so the proxy asks, and a
-	// rewritten input is put to the user as it is; with no refusal, Codex's
-	// own mode decides (codexmodes.go).
-	codexBridgePoint = decisionPoint{rewriteWhy: "a PreToolUse hook rewrote this tool's input (updatedInput), " +
-		"which Codex cannot take from a hook: allow or reject it as it is"}
 	// changedInputPoint: a decided call whose input an update changed
 	// (rejudge): nobody allowed the new input, so no decision asks.
 	changedInputPoint = decisionPoint{undecidedAsks: true,
 		rewriteWhy:   inputChanged + "; a PreToolUse hook rewrote the new input (updatedInput), which cannot reach a call the agent started: allow or reject it as it is",
 		undecidedWhy: inputChanged + "; no hook decided on the new input"}
 )
+
+// bridgePoint is the decision point of a bridged agent's own hook: what
+// its answer can carry (agents.Caps).
+func bridgePoint(ig agents.Integration) decisionPoint {
+	c := ig.Caps()
+	return decisionPoint{agentAsks: c.AsksUser, takesRewrite: c.TakesRewrite,
+		rewriteWhy: "a PreToolUse hook rewrote this tool's input (updatedInput), which " + ig.Name() +
+			" cannot take from a hook: allow or reject it as it is"}
+}
 
 // inputChanged says why a decided call is judged again (rejudge).
 const inputChanged = "the agent changed this tool call's input after it was decided"

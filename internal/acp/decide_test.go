@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/acp/agents"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/hooks"
@@ -107,8 +108,8 @@ func TestEveryPathActsOnTheSameDecision(t *testing.T) {
 				}
 				return handOver
 			}
-			got.claude = read(actionFor(d, false, claudeBridgePoint))
-			got.codex = read(actionFor(d, false, codexBridgePoint))
+			got.claude = read(actionFor(d, false, bridgePoint(agents.For("claude-agent-acp", nil))))
+			got.codex = read(actionFor(d, false, bridgePoint(agents.For("", []string{"codex-acp"}))))
 			got.changed = read(actionFor(d, false, changedInputPoint))
 			require.Equal(t, c.want, got)
 
@@ -117,7 +118,7 @@ func TestEveryPathActsOnTheSameDecision(t *testing.T) {
 			failed := flow.Decide(event.PreToolUse, in.ToolName, in.ToolInput, false, &out.Answer)
 			require.Equal(t, flow.VerdictDeny, failed.Verdict)
 			require.Equal(t, permDeny, permissionAction(event.PreToolUse, false, failed))
-			for _, at := range []decisionPoint{claudeBridgePoint, codexBridgePoint, changedInputPoint} {
+			for _, at := range []decisionPoint{bridgePoint(agents.For("claude-agent-acp", nil)), bridgePoint(agents.For("", []string{"codex-acp"})), changedInputPoint} {
 				require.NotEmpty(t, actionFor(failed, false, at).refuse)
 				require.NotEmpty(t, actionFor(d, true, at).refuse, "cancelled")
 			}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/internal/acp/agents"
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
@@ -164,11 +165,12 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 			}
 		}},
 		{"bridge.jsonl", func(t *testing.T, p *Proxy, other *bytes.Buffer) {
-			b := &bridge{command: "'/opt/wave hooks/wavehooks' acp-hook --socket /tmp/s --token t"}
-			line, err := b.bridgeSettings([]byte(`{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"_meta":{"claudeCode":{"options":{"model":"opus","settings":{"hooks":{"PreToolUse":[{"hooks":[{"command":"own","type":"command"}],"matcher":"Bash"}]}}}},"steering":1},"cwd":"/p","mcpServers":[]}}` + "\n"))
+			claude := agents.For("claude-agent-acp", nil)
+			line, err := claude.SessionRequest([]byte(`{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"_meta":{"claudeCode":{"options":{"model":"opus","settings":{"hooks":{"PreToolUse":[{"hooks":[{"command":"own","type":"command"}],"matcher":"Bash"}]}}}},"steering":1},"cwd":"/p","mcpServers":[]}}`+"\n"),
+				"'/opt/wave hooks/wavehooks' acp-hook --socket /tmp/s --token t", os.ReadFile)
 			require.NoError(t, err)
 			p.sendAgent(line)
-			other.Write(append(mustRaw(bridgeDeny("Denied by a PreToolUse hook: no")), '\n')) // to the agent's hook command
+			other.Write(append(claude.Answer(agents.Answer{Deny: "Denied by a PreToolUse hook: no"}), '\n')) // to the agent's hook command
 		}},
 	}
 	for _, c := range cases {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/wavehooks/wavehooks/internal/acp/agents"
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/event"
 )
@@ -176,7 +177,7 @@ func applyCommand(params acpmsg.Object, updated json.RawMessage, old string, had
 // request is matched against is the call as it was when decided
 // (judgment.as), never as the agent's later updates left it: the decision
 // binds the input it judged (binding.go).
-func (st *sessState) decidedOwner(op *operation, codex bool) *toolState {
+func (st *sessState) decidedOwner(op *operation, ig agents.Integration) *toolState {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for i := len(st.open) - 1; i >= 0; i-- {
@@ -185,7 +186,7 @@ func (st *sessState) decidedOwner(op *operation, codex bool) *toolState {
 		if t.denied || j == nil || t.checked == "" || t.checked == methodWriteTextFile || t.checked == methodReadTextFile || t.checked == methodTerminalCreate {
 			continue
 		}
-		if name, input := t.describe(); !j.agrees(name, input, codex) {
+		if name, input := t.describe(); !j.agrees(name, input, ig) {
 			continue // changed since it was decided: judged again (rejudge), never owned
 		}
 		if name, _ := j.as.describe(); j.as.owns(op) && st.ws.judgedBySameHooks(name, op.tool) {

@@ -55,7 +55,7 @@ func (p *Proxy) requestPermission(m *message) {
 	// The hook bridge ran PreToolUse for this call already (bridge.go), on
 	// the input this request carries: its outcome is reused. On any other
 	// input the hooks judge this request's.
-	out, ok, bridged, other := st.bridgedOutcome(t, name, input, p.bridgesCodex())
+	out, ok, bridged, other := st.bridgedOutcome(t, name, input, p.bridged())
 	if other != nil {
 		p.log.Warn("a permission request carries another input than the one the hook bridge judged: its hooks judge it again",
 			"session", st.acpID, "tool call", t.id, "tool", name, "bridged", clipText(string(other), 300), "now", clipText(string(input), 300))
@@ -241,9 +241,10 @@ func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options
 		p.askEditor(m, st, t, options, "")
 		return "the agent offered no allow_once option; the editor asks the user"
 	}
+	ig := p.bridged() // before the session's lock: p.mu is never taken under it
 	st.mu.Lock()
 	t.checked = methodRequestPermission
-	t.judgeNow()
+	t.judgeNow(ig)
 	st.mu.Unlock()
 	p.toAgent(m, resultLine(m.ID, acpmsg.Selected(opt.OptionID)))
 	return "the agent was answered allow_once"
@@ -254,11 +255,12 @@ func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options
 // request's tool call title says it (askTitle); every other byte is the
 // agent's.
 func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []acpmsg.PermissionOption, askReason string) {
+	ig := p.bridged() // before the session's lock: p.mu is never taken under it
 	st.mu.Lock()
 	if t.checked == "" {
 		t.checked = methodRequestPermission
 	}
-	t.judgeNow() // the user decides on this input
+	t.judgeNow(ig) // the user decides on this input
 	st.mu.Unlock()
 	p.mu.Lock()
 	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options}
@@ -386,7 +388,7 @@ func (p *Proxy) clientOperation(m *message) {
 		p.refuseUnopened(m, op.sessionID)
 		return
 	}
-	if owner := st.decidedOwner(&op, p.bridgesCodex()); owner != nil {
+	if owner := st.decidedOwner(&op, p.bridged()); owner != nil {
 		// One logical tool call, one decision: its permission request was
 		// judged (and asked) already.
 		p.log.Debug("not hooked again: part of a tool call already decided", "method", m.Method, "tool call", owner.id,

@@ -233,7 +233,7 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	if w := p.workspace(opts.ProjectRoot); w.StoreErr != nil {
 		p.log.Warn("sessions are kept in memory: their transcripts cannot be written", "err", w.StoreErr)
 	}
-	agent, err := startAgent(p.codexAgentCommand(opts.Agent), opts.AgentDir, opts.AgentEnv, opts.AgentStderr)
+	agent, err := startAgent(p.agentCommand(opts.Agent), opts.AgentDir, opts.AgentEnv, opts.AgentStderr)
 	if err != nil {
 		p.log.Error(err.Error())
 		p.closeWorkspaces()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/acp/agents"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
@@ -214,7 +215,7 @@ func (p *Proxy) initializeAnswered(_ *editorCall, m *message) {
 func (p *Proxy) initialized(m *message) {
 	var res acpmsg.InitializeResponse
 	_ = decode(m.Result, &res)
-	skip := nativeClaudeHooks(res.AgentInfo.Name)
+	skip := agents.RunsClaudeHooks(res.AgentInfo.Name)
 	p.mu.Lock()
 	p.skipClaude = skip
 	wss := make([]*workspace, 0, len(p.workspaces))
@@ -228,11 +229,7 @@ func (p *Proxy) initialized(m *message) {
 	if skip {
 		p.log.Info("the agent runs Claude Code's hooks itself; imported Claude Code hooks do not run here", "agent", res.AgentInfo.Name)
 	}
-	if bridgedAgent(res.AgentInfo.Name, p.opts.Agent) {
-		if _, err := p.startBridge(); err != nil {
-			p.log.Error("the agent's tool calls are hooked only at its permission requests", "err", err)
-		}
-	}
+	p.bridgeAgent(res.AgentInfo.Name)
 }
 
 // agentEnded answers every editor request still waiting for the agent with

@@ -3,7 +3,6 @@ package acp
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/wavehooks/wavehooks/internal/event"
@@ -23,7 +22,7 @@ type workspace struct {
 
 	mu sync.Mutex
 	// skipClaude drops the hooks of Claude Code's settings files: the agent
-	// runs them itself (see nativeClaudeHooks).
+	// runs them itself (agents.RunsClaudeHooks).
 	skipClaude bool
 	// trustOffered: the proxy asked the user to trust the project (trust.go).
 	trustOffered bool
@@ -72,15 +71,6 @@ func withoutClaudeHooks(cfg *hooksettings.Config, skip bool) *hooksettings.Confi
 		}
 	}
 	return &c
-}
-
-// nativeClaudeHooks reports whether an agent, named by its initialize
-// response's agentInfo.name, is Claude Code's ACP adapter, which runs the
-// hooks of Claude Code's settings files itself (it loads the user, project
-// and local settings): running the imported copies too would run them twice.
-func nativeClaudeHooks(agentName string) bool {
-	n := strings.ToLower(agentName)
-	return strings.Contains(n, "claude-agent-acp") || strings.Contains(n, "claude-code-acp")
 }
 
 // matchingPreToolHooks reports whether any PreToolUse hook that would run
