@@ -76,7 +76,7 @@ test-hooks: build
 
 # The hook executor's tests on the temporary files macOS uses instead of memfds (internal/proc/memfile_other.go).
 test-fallback:
-	$(GO) test -race -count=1 -tags wavehooks_nomemfd ./internal/proc/... ./internal/trust/... ./internal/hooks/...
+	$(GO) test -race -count=1 -tags wavehooks_nomemfd ./internal/proc/... ./internal/trust/... ./hooks/...
 
 # The Go tests without the long ones (crash loops, load, the conformance suite): for a quick check while editing.
 test-short:
@@ -92,11 +92,11 @@ conformance:
 # The real ACP agents behind the proxy (docs/acp.md, "Tested agents"), installed when missing, with every
 # known gap of issue #26 they still show: `go test` prints skips only with -v.
 acp-agents:
-	@sh internal/acp/testdata/gemini/install.sh || echo "SKIPPED: Gemini CLI not installed"
-	@sh internal/acp/testdata/claude-agent-acp/install.sh || echo "SKIPPED: claude-agent-acp not installed"
-	@sh internal/acp/testdata/codex-acp/install.sh || echo "SKIPPED: codex-acp not installed"
+	@sh acp/testdata/gemini/install.sh || echo "SKIPPED: Gemini CLI not installed"
+	@sh acp/testdata/claude-agent-acp/install.sh || echo "SKIPPED: claude-agent-acp not installed"
+	@sh acp/testdata/codex-acp/install.sh || echo "SKIPPED: codex-acp not installed"
 	@mkdir -p .cache; status=0; \
-	  $(GO) test -count=1 -v -run 'TestGeminiCLI|TestClaudeAgentACP|TestCodexACP' ./internal/acp > .cache/acp-agents.log 2>&1 || status=$$?; \
+	  $(GO) test -count=1 -v -run 'TestGeminiCLI|TestClaudeAgentACP|TestCodexACP' ./acp > .cache/acp-agents.log 2>&1 || status=$$?; \
 	  grep -E 'KNOWN GAP|SKIPPED|^(---|ok|FAIL)|--- (FAIL|PASS)' .cache/acp-agents.log; \
 	  [ $$status -eq 0 ] || echo "the whole log: .cache/acp-agents.log"; exit $$status
 
@@ -117,15 +117,15 @@ demo: build
 # what the decision adds beyond the hook's process).
 bench: build
 	@echo "machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo), $$(go version)" | tee bench.txt
-	$(GO) test -run '^$$' -bench '^Benchmark([^S]|S[^e]|Se[^s])' -benchmem -benchtime $(BENCHTIME) -count 1 ./internal/hooks ./internal/session ./internal/lsp ./internal/watcher ./internal/acp ./internal/host | tee -a bench.txt
-	$(GO) test -run '^$$' -bench '^BenchmarkSessionGrowth$$' -benchmem -benchtime 1x -count 1 ./internal/session | tee -a bench.txt
-	$(GO) test -run '^$$' -bench '^BenchmarkSessionResumeRSS$$' -benchtime 1x -count 1 ./internal/session | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^Benchmark([^S]|S[^e]|Se[^s])' -benchmem -benchtime $(BENCHTIME) -count 1 ./hooks ./session ./lsp ./watcher ./acp ./internal/host | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkSessionGrowth$$' -benchmem -benchtime 1x -count 1 ./session | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkSessionResumeRSS$$' -benchtime 1x -count 1 ./session | tee -a bench.txt
 	@if [ -d editors/vscode/node_modules/vscode-jsonrpc ]; then :; else cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error; fi
 	$(GO) test -run '^$$' -bench '^BenchmarkRealClient([^O]|O[^n])' -benchtime 1x -count 1 -timeout 60m ./cmd/wavehooks | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkRealClientOneTrueHook$$' -benchtime 1000x -count 1 ./cmd/wavehooks | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkHookedCall$$' -benchtime 1000x -count 1 ./cmd/wavehooks | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkColdStart$$' -benchtime 100x -count 1 ./cmd/wavehooks | tee -a bench.txt
-	$(GO) test -run '^$$' -bench '^BenchmarkForwarding$$' -benchtime 200x -count 1 ./internal/acp | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkForwarding$$' -benchtime 200x -count 1 ./acp | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkACPPermission$$' -benchtime 300x -count 1 ./cmd/wavehooks | tee -a bench.txt
 	@echo "load after the run: $$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a bench.txt
 
@@ -138,17 +138,17 @@ lint: build
 FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./internal/settings
-	$(GO) test -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) ./internal/hooks
-	$(GO) test -run '^$$' -fuzz '^FuzzEnvFile$$' -fuzztime $(FUZZTIME) ./internal/hooks
+	$(GO) test -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) ./hooks
+	$(GO) test -run '^$$' -fuzz '^FuzzEnvFile$$' -fuzztime $(FUZZTIME) ./hooks
 	$(GO) test -run '^$$' -fuzz '^FuzzTrustEncoding$$' -fuzztime $(FUZZTIME) ./internal/trust
 	$(GO) test -run '^$$' -fuzz '^FuzzWorkspaceSettingsFile$$' -fuzztime $(FUZZTIME) ./internal/settings
-	$(GO) test -run '^$$' -fuzz '^FuzzFraming$$'   -fuzztime $(FUZZTIME) ./internal/lsp
-	$(GO) test -run '^$$' -fuzz '^FuzzParams$$'    -fuzztime $(FUZZTIME) ./internal/lsp
-	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$'  -fuzztime $(FUZZTIME) ./internal/lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzFraming$$'   -fuzztime $(FUZZTIME) ./lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzParams$$'    -fuzztime $(FUZZTIME) ./lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$'  -fuzztime $(FUZZTIME) ./lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendCompact$$' -fuzztime $(FUZZTIME) ./internal/rawjson
 	$(GO) test -run '^$$' -fuzz '^FuzzWriteIndented$$' -fuzztime $(FUZZTIME) ./cmd/wavehooks
-	$(GO) test -run '^$$' -fuzz '^FuzzResumeLine$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./internal/session
-	$(GO) test -run '^$$' -fuzz '^FuzzResumeJSONLLines$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./internal/session
+	$(GO) test -run '^$$' -fuzz '^FuzzResumeLine$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./session
+	$(GO) test -run '^$$' -fuzz '^FuzzResumeJSONLLines$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./session
 
 # The contract's own smoke test (shared/ sits beside the checkout in CI); a copy in testdata otherwise.
 smoke: build

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/wavehooks/wavehooks/internal/acp"
+	"github.com/wavehooks/wavehooks/acp"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 

@@ -20,7 +20,7 @@ import (
 func buildScriptAgent(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "scriptagent")
-	out, err := exec.Command("go", "build", "-o", bin, "../../internal/acp/testdata/scriptagent").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", bin, "../../acp/testdata/scriptagent").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	return bin
 }

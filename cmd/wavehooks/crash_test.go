@@ -16,7 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // TestServeKilledDuringHeavyWritesKeepsAcknowledgedMessages runs the real

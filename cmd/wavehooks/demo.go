@@ -14,7 +14,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
-	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // demoScript is testdata/demo/script.json: the steps an agent and its user take.

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
-	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // The disk filling up and the sessions directory being read-only, for the

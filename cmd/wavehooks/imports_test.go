@@ -26,7 +26,7 @@ func TestOnlyServeImportsLSP(t *testing.T) {
 		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
 		require.NoError(t, err)
 		for _, imp := range parsed.Imports {
-			if path, _ := strconv.Unquote(imp.Path.Value); path == "github.com/wavehooks/wavehooks/internal/lsp" {
+			if path, _ := strconv.Unquote(imp.Path.Value); path == "github.com/wavehooks/wavehooks/lsp" {
 				importers = append(importers, f)
 			}
 		}
@@ -40,12 +40,13 @@ func TestOnlyServeImportsLSP(t *testing.T) {
 // (issue #25, "no package outside the host repeats workspace setup").
 func TestOnlyTheHostBuildsAnEngine(t *testing.T) {
 	var builders []string
-	for _, root := range []string{".", filepath.Join("..", "..", "internal")} {
+	for _, root := range []string{".", filepath.Join("..", "..", "internal"), filepath.Join("..", "..", "lsp"),
+		filepath.Join("..", "..", "acp"), filepath.Join("..", "..", "session"), filepath.Join("..", "..", "watcher")} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if d.IsDir() && (d.Name() == "testdata" || path == filepath.Join(root, "hooks")) {
+			if d.IsDir() && d.Name() == "testdata" {
 				return filepath.SkipDir // the engine's own package builds it
 			}
 			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -77,8 +78,9 @@ func TestOnlyTheHostBuildsAnEngine(t *testing.T) {
 // sibling (event on settings, shellread on event), which would bring the
 // one package of six jobs back (issue #25).
 func TestHookPackagesImportOnlyTheLayersBelow(t *testing.T) {
-	const mod = "github.com/wavehooks/wavehooks/internal/"
-	hookPkgs := map[string]bool{"event": true, "shellread": true, "settings": true, "proc": true, "trust": true, "hooks": true}
+	const mod = "github.com/wavehooks/wavehooks/"
+	dirs := map[string]string{"internal/event": "event", "internal/shellread": "shellread", "internal/settings": "settings",
+		"internal/proc": "proc", "internal/trust": "trust", "hooks": "hooks"}
 	allowed := map[string][]string{
 		"event":     nil,
 		"shellread": nil,
@@ -87,26 +89,82 @@ func TestHookPackagesImportOnlyTheLayersBelow(t *testing.T) {
 		"trust":     {"event", "settings", "shellread", "proc"},
 		"hooks":     {"event", "settings", "shellread", "proc", "trust"},
 	}
-	for pkg, ok := range allowed {
+	for dir, pkg := range dirs {
 		t.Run(pkg, func(t *testing.T) {
-			files, err := filepath.Glob(filepath.Join("..", "..", "internal", pkg, "*.go"))
-			require.NoError(t, err)
-			require.NotEmpty(t, files)
-			for _, f := range files {
-				if strings.HasSuffix(f, "_test.go") {
-					continue
-				}
-				parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-				require.NoError(t, err)
-				for _, imp := range parsed.Imports {
-					path, _ := strconv.Unquote(imp.Path.Value)
-					name, internal := strings.CutPrefix(path, mod)
-					if !internal || !hookPkgs[name] {
-						continue
-					}
-					require.Contains(t, ok, name, "%s imports internal/%s, a package at or above its own layer", f, name)
+			for path, f := range moduleImports(t, filepath.Join("..", "..", dir)) {
+				if name := dirs[strings.TrimPrefix(path, mod)]; name != "" {
+					require.Contains(t, allowed[pkg], name, "%s imports %s, a package at or above its own layer", f, path)
 				}
 			}
 		})
 	}
+}
+
+// The house (ARCHITECTURE.md): which of the module's packages may import
+// which. watcher imports none; hooks only the hook layers and the small
+// helpers under internal/; session hooks and its transcript; lsp and acp
+// are two adapters over the same host, and neither imports the other;
+// nothing under internal/ imports an adapter; only cmd imports everything.
+// The packages the design card puts at the top level never import
+// go.lsp.dev, but lsp, the one that speaks LSP.
+func TestTheHouseRules(t *testing.T) {
+	const mod = "github.com/wavehooks/wavehooks/"
+	type rule struct {
+		dir    string   // a directory under the module root, its subpackages included
+		denied []string // module packages (and their subpackages) it must not import
+		lsp    bool     // may import go.lsp.dev/*
+	}
+	for _, r := range []rule{
+		{dir: "watcher", denied: []string{"hooks", "session", "lsp", "acp", "internal", "cmd"}},
+		{dir: "hooks", denied: []string{"session", "lsp", "acp", "watcher", "cmd", "internal/host", "internal/wire", "internal/flow"}},
+		{dir: "session", denied: []string{"lsp", "acp", "watcher", "cmd", "internal/host", "internal/wire"}},
+		{dir: "acp", denied: []string{"lsp", "cmd"}},
+		{dir: "lsp", denied: []string{"acp", "cmd"}, lsp: true},
+		{dir: "internal", denied: []string{"lsp", "acp", "cmd"}},
+	} {
+		t.Run(r.dir, func(t *testing.T) {
+			for path, f := range moduleImports(t, filepath.Join("..", "..", r.dir)) {
+				if strings.HasPrefix(path, "go.lsp.dev/") {
+					require.True(t, r.lsp, "%s imports %s: only lsp speaks LSP", f, path)
+				}
+				rel, ok := strings.CutPrefix(path, mod)
+				if !ok {
+					continue
+				}
+				for _, d := range r.denied {
+					require.False(t, rel == d || strings.HasPrefix(rel, d+"/"), "%s imports %s, which %s must not", f, path, r.dir)
+				}
+			}
+		})
+	}
+}
+
+// moduleImports is every import of the non-test Go files under dir
+// (testdata left out), with a file that imports it.
+func moduleImports(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range parsed.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			out[p] = path
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, out, "%s has Go files", dir)
+	return out
 }

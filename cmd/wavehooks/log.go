@@ -13,11 +13,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
-	"github.com/wavehooks/wavehooks/internal/watcher"
+	"github.com/wavehooks/wavehooks/watcher"
 )
 
 // logFilter is what `wavehooks log` keeps of the run log: the runs of one

@@ -21,9 +21,9 @@ import (
 	"syscall"
 
 	"github.com/wavehooks/wavehooks/internal/host"
-	"github.com/wavehooks/wavehooks/internal/lsp"
 	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/lsp"
 )
 
 const usage = `wavehooks — hooks for AI coding agents, in your editor

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // The benchmarks in this file run the real wavehooks binary driven by a real

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/trust"

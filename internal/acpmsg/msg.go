@@ -1,5 +1,5 @@
 // Package acpmsg holds a Go type for every message the ACP proxy
-// (internal/acp) creates or decodes, so that what it sends is checked by the
+// (acp) creates or decodes, so that what it sends is checked by the
 // compiler and what it reads is named, instead of map literals and
 // ad-hoc structs at each site.
 //
@@ -26,7 +26,7 @@
 // The fields of a type the proxy encodes are declared in the order of their
 // JSON names: that is the order encoding/json gave the map literals these
 // types replaced, so the bytes on the wire did not change, and
-// internal/acp/testdata/golden holds them. A type keeps the order its
+// acp/testdata/golden holds them. A type keeps the order its
 // struct had before where it had one (PermissionOption).
 //
 // To add a message: add its type here with the schema definition it

@@ -7,8 +7,8 @@
 // with how it is read from a client (ParseInput) and written for a hook
 // (MarshalStdin).
 //
-// The engine (internal/hooks), lint, hover and completion
-// (internal/settings, internal/lsp), the settings schema and docs/parity.md
+// The engine (hooks), lint, hover and completion
+// (internal/settings, lsp), the settings schema and docs/parity.md
 // read the table, and each has a test that fails when it ignores a row, so
 // that a new event is one row here plus its behaviour (internal/flow).
 //

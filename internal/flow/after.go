@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 

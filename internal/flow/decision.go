@@ -3,8 +3,8 @@ package flow
 import (
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // Verdict is what the hooks of a tool call's event decided, in the terms
@@ -55,7 +55,7 @@ func (v Verdict) Refuses() bool { return v == VerdictDeny || v == VerdictDefer |
 // Decision is one typed decision on a tool call: what was decided, why (for
 // the user and for the model), the input a hook rewrote, and the tool and
 // input it was made for, so that a host can bind it to exactly that input
-// (internal/acp/binding.go).
+// (acp/binding.go).
 type Decision struct {
 	Verdict Verdict
 	// UserReason is what the user is told: a deny's or an ask's reason, a

@@ -3,8 +3,8 @@ package flow
 import (
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // Answer is what the agent must do after an event. The session returns it,

@@ -7,9 +7,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // state is a session as the rules see it, written out as plain values: the

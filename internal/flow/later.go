@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"fmt"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // later applies one of Claude Code's later events (docs/parity.md,

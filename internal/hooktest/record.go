@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 )
 
 // Recorded is a case made from a run of the run history, ready to write.

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/trust"

@@ -1,8 +1,8 @@
 package host
 
 import (
-	"github.com/wavehooks/wavehooks/internal/hooks"
-	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // Report is what an event leaves once its hooks ran, the rules applied

@@ -15,7 +15,7 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/wavehooks/wavehooks/internal/hooks"
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 

@@ -3,11 +3,11 @@ package host
 import (
 	"context"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
-	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/wire"
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // Preview is the wire result an event's hooks produced, as the matching

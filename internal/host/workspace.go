@@ -6,11 +6,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
-	"github.com/wavehooks/wavehooks/internal/hooks"
-	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/trust"
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // Options are what one adapter adds to the opening of a workspace. The zero

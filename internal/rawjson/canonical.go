@@ -11,7 +11,7 @@ import (
 // key order, spacing, escapes — are one Canonical text, and any other
 // difference is not. A value that is not JSON is kept as it is, behind a
 // byte no JSON text starts with, so it never equals a JSON one. The ACP
-// proxy binds a decision to a hash of this (internal/acp/binding.go).
+// proxy binds a decision to a hash of this (acp/binding.go).
 func Canonical(raw json.RawMessage) []byte {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

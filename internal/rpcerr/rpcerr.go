@@ -1,7 +1,7 @@
 // Package rpcerr is the one table of the JSON-RPC error codes wavehooks
 // answers with, for both of its JSON-RPC peers: the LSP server
-// (internal/lsp, docs/protocol.md's "Errors") and the ACP proxy
-// (internal/acp, docs/acp.md). The codes used to be written down in each;
+// (lsp, docs/protocol.md's "Errors") and the ACP proxy
+// (acp, docs/acp.md). The codes used to be written down in each;
 // a code that differed between them, or from the docs, would be a wire
 // change no one chose.
 //

@@ -35,7 +35,7 @@ const (
 
 // AgentTools are the tool names hooks see: Claude Code's (2.1.332's hooks
 // reference, and older tools Claude Code still reports), and the names the
-// ACP proxy gives ACP tool kinds (internal/acp/tools.go, docs/acp.md). MCP tools are
+// ACP proxy gives ACP tool kinds (acp/tools.go, docs/acp.md). MCP tools are
 // mcp__<server>__<tool>.
 var AgentTools = []string{
 	"Bash", "PowerShell", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "WebFetch", "WebSearch",

@@ -12,7 +12,7 @@ import (
 // decide what they mean: the "if" rules (SplitShell, shellsplit.go) refuse
 // compound statements and here-documents, trust (shellCommands,
 // trustfiles.go) splits a line of any shape into the commands it runs, and
-// the CLAUDE_ENV_FILE reader (internal/hooks/envfile.go) expands the words'
+// the CLAUDE_ENV_FILE reader (hooks/envfile.go) expands the words'
 // parts that Tokens (words.go) gives. The reader itself expands and runs
 // nothing.
 

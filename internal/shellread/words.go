@@ -7,7 +7,7 @@ import (
 )
 
 // This file gives the reader's tokens with their parts and places, for a
-// user that expands words itself (the env-file reader, internal/hooks): it
+// user that expands words itself (the env-file reader, hooks): it
 // reads a line exactly as readShell does for trust and the "if" rules, so
 // that there is one reading of quotes and operators, and adds what readShell's
 // users do not need — each word's parts with their quoting, and byte offsets.

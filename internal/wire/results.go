@@ -3,7 +3,7 @@
 // built from a session.Outcome in one place, and how they are encoded. The
 // LSP server answers with them and `wavehooks run` prints them: the CLI
 // needs the shapes without the server (issue #25: cmd never imports lsp to
-// print). The lsp package names them by aliases (internal/lsp/wire.go), which the
+// print). The lsp package names them by aliases (lsp/wire.go), which the
 // contract test checks against docs/protocol.md and the TypeScript client.
 // Field names are fixed: extend, never rename. Every slice is sent as []
 // rather than null.
@@ -13,10 +13,10 @@ import (
 	"cmp"
 	"encoding/json"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/hooks"
-	"github.com/wavehooks/wavehooks/internal/session"
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // Block is a message block on the wire (session.Block).

@@ -9,8 +9,8 @@ import (
 
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
-	"github.com/wavehooks/wavehooks/internal/session"
 	"github.com/wavehooks/wavehooks/internal/wire"
+	"github.com/wavehooks/wavehooks/session"
 )
 
 // The result `wavehooks run` prints and serve answers: the event's typed

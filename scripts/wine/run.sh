@@ -42,8 +42,8 @@ run() {
   GOOS=windows GOARCH=amd64 CGO_ENABLED=0 "$GO" test -overlay "$cache/overlay.json" -exec "$PWD/scripts/wine/exec.sh" \
     -count=1 -timeout 5m -short -run "$tests" "$pkg"
 }
-run ./internal/lsp '^TestFilePath'
+run ./lsp '^TestFilePath'
 run ./internal/settings '^(TestLintCallsAScriptNotExecutableOnlyWhenItCannotRun|TestAbsolutePatternsNameWindowsDrives)$'
 run ./internal/proc '^(TestCmdExeGetsTheArgumentsAsWritten|TestARootedCwdStaysInTheProject)$'
-run ./internal/session '^(TestIncrementalSavesMatchAFullWrite|TestFailedSaveTakesTheChangeBack)$'
+run ./session '^(TestIncrementalSavesMatchAFullWrite|TestFailedSaveTakesTheChangeBack)$'
 WAVEHOOKS_WINE_PREFIX="$WINEPREFIX" WINE="$WINE" "$GO" test -count=1 -timeout 5m ./internal/wintest

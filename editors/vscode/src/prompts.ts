@@ -1,5 +1,5 @@
 // Answers the server's window/showMessageRequest prompts. The server sends two
-// kinds (internal/lsp/ask.go, internal/lsp/config.go): a hook's "ask", whose actions "Allow" and
+// kinds (lsp/ask.go, lsp/config.go): a hook's "ask", whose actions "Allow" and
 // "Deny" carry the id of the pending permission (docs/hooks.md, "Ask prompts on
 // the wire"), and the workspace trust prompt with "Trust" / "Not now".
 // The UI is injected so the Node tests run this same code with a scripted user.

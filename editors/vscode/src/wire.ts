@@ -1,4 +1,4 @@
-// The wave/* wire contract (docs/protocol.md; checked against internal/lsp/wire.go by internal/lsp/protocol_test.go).
+// The wave/* wire contract (docs/protocol.md; checked against lsp/wire.go by lsp/protocol_test.go).
 // Field names are fixed by the server: extend, never rename. Every array the
 // server sends is [] rather than null. This file must not import 'vscode', so
 // that agent extensions and the Node tests can use it as it is.
