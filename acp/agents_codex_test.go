@@ -48,7 +48,7 @@ enabled = false
 // behaviour matrix of agents_matrix_test.go, one agent process for all
 // cases. Codex has no file-writing tool with this model's fallback
 // metadata (it writes with exec_command), so the Write case is skipped.
-// The proxy gives Codex its PreToolUse hook (codexmodes.go), so the hooks
+// The proxy gives Codex its PreToolUse hook (acp/agents/codex.go), so the hooks
 // decide in every mode; read-only's sandbox still refuses a write they
 // allow, which the matrix checks and reports as the mode's own decision.
 func TestCodexACP(t *testing.T) {

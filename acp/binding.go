@@ -45,7 +45,7 @@ type judgment struct {
 	view binding
 	as   toolState
 	// hook is the agent's own hook input for a decision the hook bridge
-	// made (bridge.go, codexmodes.go): its tool name and tool_input, the
+	// made (bridge.go, the agent's integration in acp/agents): its tool name and tool_input, the
 	// input the agent runs.
 	hook *hookCall
 }

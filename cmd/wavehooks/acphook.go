@@ -16,7 +16,7 @@ const acpHookMaxAnswer = 16 << 20
 // acpHook is the hidden `wavehooks acp-hook --socket PATH --token TOKEN`: the
 // command hook `wavehooks acp` gives claude-agent-acp's Claude Code and
 // codex-acp's Codex (the hook bridge, acp/bridge.go and
-// codexmodes.go). It hands the hook's stdin to the proxy over
+// acp/agents/codex.go). It hands the hook's stdin to the proxy over
 // the proxy's unix socket and prints the proxy's answer, Claude Code hook
 // JSON. Whatever goes wrong (no socket, a refused token, no answer), it
 // fails closed: exit 2 with the reason on stderr, which Claude Code and Codex
