@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -49,6 +50,7 @@ func killRun(p *os.Process, marker string, hookGone bool) {
 	}()
 	needle := []byte("\x00" + runMarkerVar + "=" + marker + "\x00")
 	self := os.Getpid()
+	quiet := 0 // rounds in a row that found nothing new
 	for round := 0; round < 64; round++ {
 		procs := listProcs()
 		byParent := map[int][]procStat{}
@@ -98,8 +100,17 @@ func killRun(p *os.Process, marker string, hookGone bool) {
 			}
 		}
 		if len(fresh) == 0 {
-			break
+			// A process in the middle of an exec shows no environment for
+			// a moment, so its marker cannot be read: look twice more, a
+			// moment apart, before deciding that nothing is left (on a
+			// loaded machine an escapee was missed so, and outlived the run).
+			if quiet++; quiet > 2 {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+			continue
 		}
+		quiet = 0
 	}
 	if !hookGone {
 		_ = p.Signal(syscall.SIGKILL)
