@@ -104,7 +104,7 @@ func init() {
 	}
 	methods = map[string]*acpMethod{
 		// lifecycle (route.go, sessions.go)
-		methodInitialize:    {agentResponse: (*Proxy).initializeAnswered},
+		methodInitialize:    {editorRequest: (*Proxy).initializeRequest, agentResponse: (*Proxy).initializeAnsweredAny}, // v2version.go
 		methodSessionNew:    openRequest("startup", true, false, false),
 		methodSessionFork:   openRequest("resume", true, false, false),
 		methodSessionLoad:   openRequest("resume", false, true, true),
@@ -115,12 +115,12 @@ func init() {
 		// prompt.go: UserPromptSubmit, Stop
 		methodSessionPrompt: {
 			editorRequest: (*Proxy).prompt,
-			agentResponse: func(p *Proxy, call *editorCall, m *message) { p.promptAnswered(call.turn, m) },
+			agentResponse: (*Proxy).promptAnsweredAny, // v2prompt.go: v2's answer only acknowledges
 			offReader:     (*Proxy).promptMayWait,
 		},
 
 		// updates.go: tool calls and the agent's text
-		methodSessionUpdate: {agentNotification: (*Proxy).sessionUpdate},
+		methodSessionUpdate: {agentNotification: (*Proxy).sessionUpdateAny}, // v2prompt.go: v2's turn ends with a state update
 
 		// permission.go: PreToolUse at the agent's permission request
 		methodRequestPermission: {agentRequest: (*Proxy).requestPermission, refuseDeep: (*Proxy).refuseDeepPermission},

@@ -34,8 +34,8 @@ func pickOption(options []acpmsg.PermissionOption, kinds ...string) *acpmsg.Perm
 // allow_once; an ask, or no decision, passes the request to the editor,
 // whose permission prompt is the ask.
 func (p *Proxy) requestPermission(m *message) {
-	var params acpmsg.RequestPermissionRequest
-	if err := decode(m.Params, &params); err != nil || params.ToolCall.ToolCallID == "" || params.SessionID == "" {
+	params, err := p.permissionParams(m) // v2: its subject as the tool call (v2permission.go)
+	if err != nil || params.ToolCall.ToolCallID == "" || params.SessionID == "" {
 		p.refuseUnread(m, "it has no sessionId and toolCall.toolCallId the proxy can read")
 		return
 	}
@@ -267,7 +267,7 @@ func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []acp
 	p.mu.Unlock()
 	line := m.line
 	if askReason != "" {
-		line, _ = withToolTitle(m.line, func(old string) string { return askTitle(old, askReason) })
+		line = p.askTitleLine(m.line, askReason)
 	}
 	p.toEditor(m, line)
 }
@@ -297,7 +297,7 @@ func (p *Proxy) showToolFailed(st *sessState, t *toolState, reason string) {
 	}
 	if !t.announced {
 		title := t.title
-		update.SessionUpdate, update.Title = acpmsg.UpdateToolCall, &title
+		update.SessionUpdate, update.Title = p.newToolCallKind(), &title
 		update.Kind, update.Locations = t.kind, t.locations
 		t.announced = true
 	}

@@ -50,7 +50,7 @@ func (p *Proxy) prompt(m *message) {
 	case ctx.Err() != nil:
 		// session/cancel came while the hooks ran: the prompt is not sent.
 		p.record(st, "", &out, "cancelled by the editor; the prompt was not sent")
-		p.toEditor(m, resultLine(m.ID, acpmsg.PromptResponse{StopReason: acpmsg.StopCancelled}))
+		p.answerPrompt(m, params.SessionID, acpmsg.StopCancelled)
 		return
 	case !ok:
 		p.toEditor(m, errorLine(m.ID, rpcerr.InternalError,
@@ -58,7 +58,7 @@ func (p *Proxy) prompt(m *message) {
 		return
 	case out.Blocked || !out.Continue:
 		p.finish(st, event.UserPromptSubmit, "", &out, "the prompt was not sent to the agent")
-		p.toEditor(m, resultLine(m.ID, acpmsg.PromptResponse{StopReason: acpmsg.StopRefusal}))
+		p.answerPrompt(m, params.SessionID, acpmsg.StopRefusal)
 		return
 	}
 	note, prompt := "", params.Prompt

@@ -107,6 +107,9 @@ type Proxy struct {
 	host  *host.Host // the run history is its
 	agent *agentProcess
 
+	// versions are the ACP versions initialize settled (v2version.go).
+	versions versions
+
 	editorOut *lineWriter
 	agentIn   *lineWriter
 	// agentLines is the reader of the agent's output, used only by the

@@ -215,6 +215,11 @@ func (p *Proxy) initializeAnswered(_ *editorCall, m *message) {
 func (p *Proxy) initialized(m *message) {
 	var res acpmsg.InitializeResponse
 	_ = decode(m.Result, &res)
+	if res.AgentInfo.Name == "" { // v2 names the agent in "info"
+		var v2 acpmsg.InitializeResponseV2
+		_ = decode(m.Result, &v2)
+		res.AgentInfo = v2.Info
+	}
 	skip := agents.RunsClaudeHooks(res.AgentInfo.Name)
 	p.mu.Lock()
 	p.skipClaude = skip
@@ -270,7 +275,7 @@ func (p *Proxy) call(ctx context.Context, toEditor bool, id json.RawMessage, met
 	p.mu.Lock()
 	p.ownCalls[idKey(id)] = ownCall{answer: ch, toEditor: toEditor}
 	p.mu.Unlock()
-	line := requestLine(id, method, params)
+	line := requestLine(id, method, p.forEditor(method, params)) // the editor's version (v2permission.go)
 	if toEditor {
 		p.sendEditor(line)
 	} else {

@@ -106,6 +106,7 @@ func (p *Proxy) noticeTo(acpID, level, text string) {
 		SessionID: acpID,
 		Update: acpmsg.AgentMessageChunk{
 			SessionUpdate: acpmsg.UpdateAgentMessageChunk,
+			MessageID:     p.messageID(),
 			Content:       acpmsg.NewText("\n\n[wavehooks] " + level + ": " + strings.TrimSpace(text) + "\n\n"),
 			Meta:          &acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{Notice: true, Level: level}},
 		},
@@ -131,6 +132,7 @@ func (p *Proxy) hookMessage(st *sessState, ev event.Event, level, text string) {
 		SessionID: st.acpID,
 		Update: acpmsg.AgentMessageChunk{
 			SessionUpdate: acpmsg.UpdateAgentMessageChunk,
+			MessageID:     p.messageID(),
 			Content:       acpmsg.NewText("\n\n" + label + ": " + strings.TrimSpace(text) + "\n\n"),
 			Meta:          &acpmsg.Meta{Wavehooks: &acpmsg.WavehooksMeta{HookEvent: string(ev), Level: level}},
 		},

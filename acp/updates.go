@@ -49,9 +49,10 @@ func (p *Proxy) sessionUpdate(m *message) {
 			return
 		}
 		u := &tool.Update
+		isNew := p.toolIsNew(st, head.SessionUpdate, u.ToolCallID) // v2 has no tool_call (v2permission.go)
 		p.toEditor(m, p.keepDenyReason(st, m, u))
 		p.flushEditorIfIdle()
-		p.toolUpdate(st, u, head.SessionUpdate == acpmsg.UpdateToolCall)
+		p.toolUpdate(st, u, isNew)
 	}
 }
 

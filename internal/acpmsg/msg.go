@@ -227,6 +227,7 @@ type SessionUpdate interface{ sessionUpdate() }
 type AgentMessageChunk struct {
 	Meta          *Meta        `json:"_meta,omitempty"`
 	Content       ContentBlock `json:"content"`
+	MessageID     string       `json:"messageId,omitempty"` // required on v2, where the proxy sets one (acp's messageID)
 	SessionUpdate string       `json:"sessionUpdate"`
 }
 

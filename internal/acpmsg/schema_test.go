@@ -133,9 +133,13 @@ var (
 
 // annotatedTypes reads this package's source: the struct types whose doc
 // comment says "(schema: …)", and their fields' JSON names.
-func annotatedTypes(t *testing.T) []annotatedType {
+func annotatedTypes(t *testing.T) []annotatedType { return annotatedTypesIn(t, "msg.go") }
+
+// annotatedTypesIn is annotatedTypes for one source file of this package
+// (msg.go for v1, v2.go for the v2 draft).
+func annotatedTypesIn(t *testing.T, file string) []annotatedType {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "msg.go", nil, parser.ParseComments)
+	f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,16 @@ type script struct {
 	// fs/* or terminal/* methods). Without it such a request is sent
 	// anyway, so a test can see what the proxy does with it.
 	OwnOperations bool `json:"ownOperations"`
+	// ProtocolVersion is the latest ACP version the agent speaks: 2 makes
+	// it speak the v2 draft (schema 2.0.0-alpha.3, acp/internal/acpmsg's
+	// schema/v2) to a client that offers 2, and v1 to one that offers 1;
+	// with V2Only it answers 2 whatever the client offers, as an agent that
+	// dropped v1 does. On v2 it acknowledges session/prompt at once, reports
+	// the user message and the running state, and ends the turn with an idle
+	// state_update carrying the stop reason; its text chunks carry a
+	// messageId; its permission requests have a title and a subject.
+	ProtocolVersion int  `json:"protocolVersion"`
+	V2Only          bool `json:"v2Only"`
 }
 
 // step is one thing the agent does in a turn; exactly one field is set.
@@ -52,7 +62,12 @@ type step struct {
 	// Permission asks session/request_permission for this tool call, with
 	// Options (Gemini CLI's by default), and goes on with the steps of the
 	// chosen option's kind ("allow"/"reject") or "cancelled".
-	Permission  json.RawMessage `json:"permission,omitempty"`
+	Permission json.RawMessage `json:"permission,omitempty"`
+	// Subject and Title, on v2, are the permission request's subject and
+	// title as given (a "command" subject); by default the subject is the
+	// tool call Permission and the title its title.
+	Subject     json.RawMessage `json:"subject,omitempty"`
+	Title       string          `json:"title,omitempty"`
 	Options     json.RawMessage `json:"options,omitempty"`
 	IfAllowed   []step          `json:"ifAllowed,omitempty"`
 	IfRejected  []step          `json:"ifRejected,omitempty"`
@@ -109,6 +124,10 @@ type agent struct {
 	lastOut string
 	// offered are the file and terminal methods the client offered.
 	offered map[string]bool
+	// v2: initialize settled on ACP v2.
+	v2 bool
+	// messages numbers the v2 messageIds.
+	messages int
 }
 
 func main() {
@@ -199,6 +218,7 @@ func (a *agent) request(m msg) {
 	switch m.Method {
 	case "initialize":
 		var init struct {
+			ProtocolVersion    int `json:"protocolVersion"`
 			ClientCapabilities struct {
 				Fs struct {
 					ReadTextFile  bool `json:"readTextFile"`
@@ -217,6 +237,14 @@ func (a *agent) request(m msg) {
 		if name == "" {
 			name = "scriptagent"
 		}
+		if a.sc.ProtocolVersion >= 2 && (init.ProtocolVersion >= 2 || a.sc.V2Only) {
+			a.mu.Lock()
+			a.v2 = true
+			a.mu.Unlock()
+			a.reply(m.ID, map[string]any{"protocolVersion": 2, "info": map[string]string{"name": name, "version": "1"},
+				"capabilities": map[string]any{"session": map[string]any{}}, "authMethods": []any{}})
+			return
+		}
 		a.reply(m.ID, map[string]any{"protocolVersion": 1, "agentInfo": map[string]string{"name": name, "version": "1"},
 			"agentCapabilities": map[string]any{"loadSession": true, "sessionCapabilities": map[string]any{"resume": map[string]any{}, "close": map[string]any{}}},
 			"authMethods":       []any{}})
@@ -227,6 +255,10 @@ func (a *agent) request(m msg) {
 		a.mu.Unlock()
 		a.reply(m.ID, map[string]any{"sessionId": id, "_meta": map[string]any{"scriptagent": true}})
 	case "session/load":
+		if a.isV2() { // v2 has no session/load
+			a.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found: " + m.Method}})
+			return
+		}
 		for i, text := range a.sc.Replay {
 			kind := "user_message_chunk"
 			if i%2 == 1 {
@@ -244,6 +276,8 @@ func (a *agent) request(m msg) {
 		a.reply(m.ID, nil)
 	case "session/resume", "session/close":
 		a.reply(m.ID, map[string]any{})
+	case "session/list":
+		a.reply(m.ID, map[string]any{"sessions": []any{}})
 	case "session/prompt":
 		a.mu.Lock()
 		var steps []step
@@ -258,6 +292,17 @@ func (a *agent) request(m msg) {
 		a.mu.Unlock()
 		if steps == nil {
 			steps = []step{{Say: "(no more turns in the script)"}, {Stop: "end_turn"}}
+		}
+		if a.isV2() {
+			// v2: the answer acknowledges the prompt; the user message and
+			// the running state follow, and an idle state_update ends the turn.
+			var prompt struct {
+				Prompt json.RawMessage `json:"prompt"`
+			}
+			_ = json.Unmarshal(m.Params, &prompt)
+			a.reply(m.ID, map[string]any{})
+			a.update(p.SessionID, map[string]any{"sessionUpdate": "user_message", "messageId": a.newMessageID(), "content": prompt.Prompt})
+			a.update(p.SessionID, map[string]any{"sessionUpdate": "state_update", "state": "running"})
 		}
 		go a.play(m.ID, p.SessionID, steps, cancel)
 	default:
@@ -274,6 +319,8 @@ func (a *agent) play(id json.RawMessage, sess string, steps []step, cancel chan 
 				"content": map[string]string{"type": "text", "text": strings.ReplaceAll(s.Say, "$error", a.lastErr)}}
 			if s.MessageID != "" {
 				u["messageId"] = s.MessageID
+			} else if a.isV2() {
+				u["messageId"] = a.newMessageID()
 			}
 			a.update(sess, u)
 		case s.Update != nil:
@@ -289,7 +336,19 @@ func (a *agent) play(id json.RawMessage, sess string, steps []step, cancel chan 
 				options = json.RawMessage(`[{"optionId":"proceed_always","name":"Allow for this session","kind":"allow_always"},` +
 					`{"optionId":"proceed_once","name":"Allow","kind":"allow_once"},{"optionId":"cancel","name":"Reject","kind":"reject_once"}]`)
 			}
-			res := a.call("session/request_permission", map[string]any{"sessionId": sess, "toolCall": s.Permission, "options": options})
+			params := map[string]any{"sessionId": sess, "toolCall": s.Permission, "options": options}
+			if a.isV2() {
+				params = map[string]any{"sessionId": sess, "title": s.Title, "subject": s.Subject, "options": options}
+				if s.Subject == nil {
+					var tc struct {
+						Title string `json:"title"`
+					}
+					_ = json.Unmarshal(s.Permission, &tc)
+					params["title"] = tc.Title
+					params["subject"] = map[string]any{"type": "tool_call", "toolCall": s.Permission}
+				}
+			}
+			res := a.call("session/request_permission", params)
 			var out struct {
 				Outcome struct{ Outcome, OptionID string }
 			}
@@ -335,6 +394,10 @@ func (a *agent) play(id json.RawMessage, sess string, steps []step, cancel chan 
 				return true
 			}
 		case s.Stop != "":
+			if a.isV2() {
+				a.update(sess, map[string]any{"sessionUpdate": "state_update", "state": "idle", "stopReason": s.Stop})
+				return true
+			}
 			a.reply(id, map[string]any{"stopReason": s.Stop, "_meta": map[string]any{"scriptagent": "kept"}})
 			return true
 		case s.Crash != nil:
@@ -457,4 +520,19 @@ func (a *agent) flush() {
 	a.outMu.Lock()
 	defer a.outMu.Unlock()
 	_ = a.out.Flush()
+}
+
+// isV2 reports whether initialize settled on ACP v2.
+func (a *agent) isV2() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.v2
+}
+
+// newMessageID is a v2 messageId: every message chunk carries one.
+func (a *agent) newMessageID() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.messages++
+	return fmt.Sprintf("msg-%d", a.messages)
 }

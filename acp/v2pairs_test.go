@@ -1,0 +1,250 @@
+//go:build linux
+
+package acp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/rpcerr"
+)
+
+// Issue #37 item 1: ACP v1 and the v2 draft from one binary. No v2 agent
+// or editor ships yet, so the v2 side of these tests is the scripted agent
+// speaking the vendored draft (schema 2.0.0-alpha.3: protocolVersion 2,
+// "info", the prompt acknowledged and the turn ended by an idle
+// state_update, messageIds, tool_call_update only, permission requests with
+// a title and a subject) and the test editor below speaking it back.
+
+// initializeV2 runs a v2 editor's initialize (schema/v2 InitializeRequest:
+// protocolVersion 2, info, capabilities without fs or terminal) and
+// returns the answer.
+func (r *rig) initializeV2() *testMsg {
+	r.t.Helper()
+	return r.call("initialize", map[string]any{"protocolVersion": 2, "capabilities": map[string]any{},
+		"info": map[string]string{"name": "wavehooks-test-v2", "version": "1"}})
+}
+
+// promptV2 sends a v2 prompt, checks that its answer is the acknowledgment
+// ({}), and reads until the idle state_update that ends the session's turn:
+// its stop reason.
+func (r *rig) promptV2(sess, text string) string {
+	r.t.Helper()
+	ack := r.await(r.request("session/prompt", map[string]any{"sessionId": sess, "prompt": []any{map[string]string{"type": "text", "text": text}}}))
+	require.Nil(r.t, ack.Error, "session/prompt: %s", ack.Line)
+	require.JSONEq(r.t, `{}`, string(ack.Result), "a v2 prompt's answer only acknowledges it")
+	for {
+		m := r.read()
+		require.NotNil(r.t, m, "the proxy closed its output before the turn ended")
+		if idle, reason := idleOf(m, sess); idle {
+			return reason
+		}
+	}
+}
+
+// idleOf reports whether m is an idle state_update of the session, and its stop reason.
+func idleOf(m *testMsg, sess string) (bool, string) {
+	if m.Method != methodSessionUpdate {
+		return false, ""
+	}
+	var n acpmsg.StateUpdateNotification
+	if json.Unmarshal(m.Params, &n) != nil || n.SessionID != sess || n.Update.SessionUpdate != acpmsg.UpdateStateUpdate {
+		return false, ""
+	}
+	return n.Update.State == acpmsg.StateIdle, n.Update.StopReason
+}
+
+// idles counts the idle state updates the editor got for a session.
+func (r *rig) idles(sess string) int {
+	n := 0
+	for _, m := range r.noted(methodSessionUpdate) {
+		if idle, _ := idleOf(m, sess); idle {
+			n++
+		}
+	}
+	return n
+}
+
+// v2Shell is a v2 turn in which the agent asks to run command (a tool_call
+// subject), runs it itself when allowed, and says DONE-id.
+func v2Shell(id, command string) string {
+	return `[{"permission":{"toolCallId":"` + id + `","title":` + mustJSON(command) + `,"kind":"execute","status":"pending","rawInput":{"command":` + mustJSON(command) + `}},
+	  "ifAllowed":[{"call":{"method":"terminal/create","params":{"command":"sh","args":["-c",` + mustJSON(command) + `]}},
+	    "ifOK":[{"update":{"sessionUpdate":"tool_call_update","toolCallId":"` + id + `","status":"completed","rawOutput":"$output"}}],
+	    "ifError":[{"update":{"sessionUpdate":"tool_call_update","toolCallId":"` + id + `","status":"failed"}}]}],
+	  "ifRejected":[{"update":{"sessionUpdate":"tool_call_update","toolCallId":"` + id + `","status":"failed",
+	    "content":[{"type":"content","content":{"type":"text","text":"User refused permission to run tool"}}]}}]},
+	 {"say":"DONE-` + id + `"},{"stop":"end_turn"}]`
+}
+
+// TestV2EditorAndV2Agent runs every behaviour of docs/acp.md's matrix with
+// a v2 editor in front of a v2 agent: a deny (of a tool_call subject and of
+// a command subject) stops the tool and says why once, in the tool card
+// too, and the model reads the reason with the next prompt; an ask reaches
+// the user once with the hook's reason in the v2 request's own title; a
+// Stop block sends the follow-up and keeps the editor's turn open until the
+// agent is idle for good; a blocked prompt never reaches the agent and ends
+// as v2 ends a turn; the transcript and the run history have the tool.
+func TestV2EditorAndV2Agent(t *testing.T) {
+	project := t.TempDir()
+	h := writeMatrixHooks(t, project)
+	path := func(name string) string { return filepath.Join(project, name) }
+	denied, cmdDenied, allowed, asked := path("build-dir"), path("cmd-dir"), path("allowed.txt"), path("ASKME.txt")
+	require.NoError(t, os.MkdirAll(denied, 0o755))
+	require.NoError(t, os.MkdirAll(cmdDenied, 0o755))
+	commandTurn := `[{"permission":{},"title":"Run rm?","subject":{"type":"command","command":` + mustJSON("rm -rf "+cmdDenied) + `,"cwd":` + mustJSON(project) + `},
+	    "ifAllowed":[{"call":{"method":"terminal/create","params":{"command":"sh","args":["-c",` + mustJSON("rm -rf "+cmdDenied) + `]}}}],
+	    "ifRejected":[{"say":"REJECTED-cmd"}]},{"stop":"end_turn"}]`
+	r := startRig(t, rigOptions{project: project, opts: func(o *Options) { o.TrustWorkspace = true },
+		script: `{"protocolVersion": 2, "ownOperations": true, "turns": [` + strings.Join([]string{
+			v2Shell("deny", "rm -rf "+denied), `[{"say":"NOTED"},{"stop":"end_turn"}]`,
+			commandTurn,
+			v2Shell("allow", "echo OUT-allow && touch "+allowed),
+			v2Shell("ask", "touch "+asked),
+			`[{"say":"FIRST"},{"stop":"end_turn"}]`, `[{"say":"SECOND"},{"stop":"end_turn"}]`,
+		}, ",") + `]}`})
+	init := r.initializeV2()
+	require.Nil(t, init.Error, "initialize: %s", init.Line)
+	require.Equal(t, int32(2), protocolVersion(init.Result), "the agent's v2 answer reaches the v2 editor")
+	require.True(t, r.proxy.editorV2() && r.proxy.agentV2())
+	newSession := func() string { s, _ := r.newSession(); return s }
+
+	t.Run("deny stops the tool, says why once, and the model reads why", func(t *testing.T) {
+		sess := newSession()
+		require.Equal(t, "end_turn", r.promptV2(sess, "clean"))
+		require.True(t, exists(denied), "the denied command did not run")
+		require.Len(t, h.runs(t, "PreToolUse", denied), 1)
+		require.Empty(t, h.runs(t, "PostToolUse", denied))
+		require.Len(t, r.sessionMessages(sess, denyReason), 1)
+		require.Contains(t, r.lastFailure(sess), denyReason, "the tool card keeps the reason")
+		require.Empty(t, r.editorUpdates(sess, acpmsg.UpdateToolCall), "v2 has no tool_call update: the proxy's card is a tool_call_update")
+		for _, u := range r.editorUpdates(sess, acpmsg.UpdateAgentMessageChunk) {
+			require.Contains(t, u.line, `"messageId"`, "every v2 message chunk has a messageId: %s", u.line)
+		}
+		require.Equal(t, "end_turn", r.promptV2(sess, "why not?"))
+		prompts := r.agentGot("session/prompt")
+		texts := promptTexts(prompts[len(prompts)-1])
+		require.Equal(t, "why not?", texts[len(texts)-1])
+		require.Contains(t, strings.Join(texts[:len(texts)-1], "\n"), denyReason, "the model reads the hook's reason before the prompt")
+	})
+	t.Run("a command subject is judged as Bash and denied", func(t *testing.T) {
+		before := r.countNoted(methodRequestPermission)
+		sess := newSession()
+		require.Equal(t, "end_turn", r.promptV2(sess, "clean the other"))
+		require.True(t, exists(cmdDenied))
+		pre := h.runs(t, "PreToolUse", cmdDenied)
+		require.Len(t, pre, 1)
+		require.Contains(t, r.agentTexts(), "REJECTED-cmd")
+		require.Equal(t, before, r.countNoted(methodRequestPermission), "the editor never saw the denied request")
+	})
+	t.Run("allow lets it through; transcript and run history have it", func(t *testing.T) {
+		sess := newSession()
+		require.Equal(t, "end_turn", r.promptV2(sess, "make it"))
+		require.True(t, exists(allowed))
+		post := h.runs(t, "PostToolUse", allowed)
+		require.Len(t, post, 1)
+		require.Contains(t, post[0].Response, "OUT-allow")
+		tools := blocksOf(r.transcript(sess), "tool")
+		require.Len(t, tools, 1, "the v2 agent's tool call (its first tool_call_update) is in the transcript")
+		require.Contains(t, mustJSON(tools[0]), allowed)
+		runs := r.call(methodHookRuns, map[string]any{"sessionId": sess, "event": "PreToolUse"})
+		require.Nil(t, runs.Error, runs.Line)
+		require.Contains(t, string(runs.Result), `"event":"PreToolUse"`, "the run history has the decision")
+	})
+	t.Run("ask reaches the user once, with the reason in the v2 title", func(t *testing.T) {
+		before := r.countNoted(methodRequestPermission)
+		require.Equal(t, "end_turn", r.promptV2(newSession(), "make it"))
+		got := r.noted(methodRequestPermission)[before:]
+		require.Len(t, got, 1)
+		var req acpmsg.RequestPermissionRequestV2
+		require.NoError(t, json.Unmarshal(got[0].Params, &req))
+		require.Contains(t, req.Title, askReason, "the request's own title carries the why")
+		require.NotNil(t, req.Subject)
+		require.Equal(t, acpmsg.SubjectToolCall, req.Subject.Type)
+		require.NotContains(t, *req.Subject.ToolCall.Title, askReason, "v2: the tool call's title is not the question")
+		require.True(t, exists(asked), "the user allowed it")
+		require.Len(t, h.runs(t, "PreToolUse", asked), 1)
+	})
+	t.Run("a blocked prompt never reaches the agent and ends as a v2 turn", func(t *testing.T) {
+		sess := newSession()
+		require.Equal(t, "refusal", r.promptV2(sess, "the key is "+secret))
+		for _, m := range r.agentGot("session/prompt") {
+			require.NotContains(t, strings.Join(promptTexts(m), " "), secret)
+		}
+	})
+	t.Run("a Stop block continues the turn until the agent is idle for good", func(t *testing.T) {
+		require.NoError(t, os.WriteFile(h.stopFlag, nil, 0o600))
+		sess := newSession()
+		require.Equal(t, "end_turn", r.promptV2(sess, "answer twice"))
+		require.Contains(t, r.agentTexts(), "SECOND", "the follow-up reached the agent within the turn")
+		require.Equal(t, 2, h.eventRuns(t, "Stop", sess))
+		require.Len(t, r.sessionMessages(sess, stopReason77), 1)
+		require.Equal(t, 1, r.idles(sess), "the editor's turn ended once: the idle before the follow-up was held back")
+	})
+}
+
+// TestV2EditorWithV1Agent: an editor that offers v2 to an agent that speaks
+// only v1 gets the agent's answer, version 1, unchanged, and (as ACP's
+// negotiation has it) goes on in v1, with every hook as before.
+func TestV2EditorWithV1Agent(t *testing.T) {
+	project := t.TempDir()
+	h := writeMatrixHooks(t, project)
+	denied := filepath.Join(project, "build-dir")
+	require.NoError(t, os.MkdirAll(denied, 0o755))
+	r := startRig(t, rigOptions{project: project, opts: func(o *Options) { o.TrustWorkspace = true },
+		script: `{"ownOperations": true, "turns": [` + v2Shell("deny", "rm -rf "+denied) + `]}`})
+	init := r.initializeV2()
+	require.Nil(t, init.Error, "initialize: %s", init.Line)
+	require.Equal(t, int32(1), protocolVersion(init.Result), "the v1 agent's answer reaches the editor as it is")
+	require.False(t, r.proxy.editorV2() || r.proxy.agentV2(), "the connection is v1 both sides")
+	sess, _ := r.newSession()
+	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "clean")), "v1: the answer ends the turn")
+	require.True(t, exists(denied))
+	require.Len(t, h.runs(t, "PreToolUse", denied), 1)
+	require.Len(t, r.sessionMessages(sess, denyReason), 1)
+}
+
+// TestV1EditorWithV2Agent: a v1 editor in front of an agent that speaks v1
+// and v2 gets v1 (the agent answers the version offered); in front of a
+// v2-only agent its initialize is refused with an error that says why and
+// what to do, and nothing v2 reaches it.
+func TestV1EditorWithV2Agent(t *testing.T) {
+	t.Run("an agent that speaks both answers v1", func(t *testing.T) {
+		r := startRig(t, rigOptions{opts: func(o *Options) { o.TrustWorkspace = true },
+			script: `{"protocolVersion": 2, "turns": [[{"say":"HELLO-v1"},{"stop":"end_turn"}]]}`})
+		require.Equal(t, float64(1), r.initialize(map[string]any{})["protocolVersion"])
+		sess, _ := r.newSession()
+		require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "hi")))
+		require.Contains(t, r.agentTexts(), "HELLO-v1")
+	})
+	t.Run("a v2-only agent is refused with the reason", func(t *testing.T) {
+		r := startRig(t, rigOptions{opts: func(o *Options) { o.TrustWorkspace = true },
+			script: `{"protocolVersion": 2, "v2Only": true}`})
+		init := r.call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{},
+			"clientInfo": map[string]string{"name": "wavehooks-test", "version": "1"}})
+		require.NotNil(t, init.Error, "refused: %s", init.Line)
+		require.Equal(t, rpcerr.InvalidRequest, init.Error.Code)
+		for _, want := range []string{"ACP version 1", "version 2", acpmsg.SchemaV2Release, "does not translate", "ACP v1 mode"} {
+			require.Contains(t, init.Error.Message, want)
+		}
+		require.Nil(t, init.Result, "the agent's v2 answer does not reach the v1 editor")
+	})
+}
+
+func TestV2Negotiate(t *testing.T) {
+	for _, c := range []struct {
+		offered, answered, editor, agent int32
+		how                              pairing
+	}{
+		{1, 1, 1, 1, pairPass}, {2, 2, 2, 2, pairPass}, {2, 1, 1, 1, pairPass},
+		{1, 2, 1, 2, pairRefuse}, {0, 1, 1, 1, pairPass}, {3, 3, 0, 0, pairPass},
+	} {
+		e, a, how := negotiate(c.offered, c.answered)
+		require.Equal(t, []any{c.editor, c.agent, c.how}, []any{e, a, how}, "offered %d, answered %d", c.offered, c.answered)
+	}
+}
