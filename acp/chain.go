@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
@@ -181,7 +180,7 @@ func (c *chain) readConductor(r io.Reader) {
 			// The proxy acts on it as on initialize, which it passes on to
 			// its successor: the conductor sends that on as initialize or
 			// proxy/initialize, as the RFD says.
-			c.editor.push(encodeLine(rawRequest{JSONRPC: acpmsg.JSONRPCVersion, ID: m.ID, Method: methodInitialize, Params: m.Params}))
+			c.editor.push(rawRequestLine(m.ID, methodInitialize, m.Params))
 		case m.Method == methodInitialize && m.isRequest():
 			// Only the last component, the agent, gets initialize: this one
 			// has no agent behind it.
@@ -205,14 +204,15 @@ func (c *chain) answersOwn(m *message) bool {
 	if !ok {
 		return false
 	}
+	version := rawMember{`"jsonrpc"`, []byte(`"2.0"`)}
 	if m.Error != nil {
-		c.agent.push(rawErrorLine(id, m.Error))
+		c.agent.push(rawLine(version, rawMember{`"id"`, id}, rawMember{`"error"`, m.Error}))
 	} else {
 		result := m.Result
 		if result == nil {
 			result = json.RawMessage("null")
 		}
-		c.agent.push(resultLine(id, result))
+		c.agent.push(rawLine(version, rawMember{`"id"`, id}, rawMember{`"result"`, result}))
 	}
 	return true
 }
@@ -243,7 +243,6 @@ func (c *chain) wrapOut(r io.Reader) {
 			_, _ = c.out.Write(line)
 			continue
 		}
-		inner := successorParams{Method: mustRaw(m.Method), Params: m.Params}
 		c.mu.Lock()
 		name := c.successor
 		var id json.RawMessage
@@ -253,23 +252,11 @@ func (c *chain) wrapOut(r io.Reader) {
 			c.calls[idKey(id)] = m.ID
 		}
 		c.mu.Unlock()
-		_, _ = c.out.Write(encodeLine(rawRequest{JSONRPC: acpmsg.JSONRPCVersion, ID: id, Method: name, Params: mustRaw(inner)}))
+		// proxy/successor's params are the wrapped message's method and
+		// params, which keep their bytes.
+		inner := rawLine(rawMember{`"method"`, mustRaw(m.Method)}, rawMember{`"params"`, m.Params})
+		_, _ = c.out.Write(rawRequestLine(id, name, inner[:len(inner)-1]))
 	}
-}
-
-// successorParams are proxy/successor's params: the wrapped message's
-// method and params (and the conductor's meta, which the proxy leaves).
-type successorParams struct {
-	Method json.RawMessage `json:"method"`
-	Params json.RawMessage `json:"params,omitempty"`
-}
-
-// rawRequest is a request or notification whose params are kept as bytes.
-type rawRequest struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params,omitempty"`
 }
 
 // unwrapSuccessor is the message a proxy/successor from the conductor
@@ -284,12 +271,8 @@ func unwrapSuccessor(m *message) ([]byte, bool) {
 	if err := decode(m.Params, &inner); err != nil || len(inner.Method) == 0 || inner.Method[0] != '"' {
 		return nil, false
 	}
-	return encodeLine(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id,omitempty"`
-		Method  json.RawMessage `json:"method"`
-		Params  json.RawMessage `json:"params,omitempty"`
-	}{acpmsg.JSONRPCVersion, m.ID, inner.Method, inner.Params}), true
+	return rawLine(rawMember{`"jsonrpc"`, []byte(`"2.0"`)}, rawMember{`"id"`, m.ID},
+		rawMember{`"method"`, inner.Method}, rawMember{`"params"`, inner.Params}), true
 }
 
 // lineQueue hands lines from the conductor's reader to one side without
