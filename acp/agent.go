@@ -88,8 +88,8 @@ func (a *agentProcess) wait() {
 
 // signal sends sig to the agent's process group.
 func (a *agentProcess) signal(sig syscall.Signal) {
-	if a.cmd.Process == nil {
-		return
+	if a.cmd == nil || a.cmd.Process == nil {
+		return // a chain's successor (chain.go) has no process
 	}
 	if err := signalGroup(a.cmd.Process.Pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
 		_ = a.cmd.Process.Signal(sig)

@@ -85,7 +85,7 @@ func withPrompt(m *message, before []json.RawMessage, prompt []json.RawMessage, 
 	}
 	blocks := make([]json.RawMessage, 0, len(before)+len(prompt)+len(after))
 	blocks = append(append(append(blocks, before...), prompt...), after...)
-	params["prompt"] = mustRaw(blocks)
+	params["prompt"] = rawArray(blocks) // each block as its bytes, its _meta too
 	return withParams(m, params)
 }
 

@@ -62,6 +62,16 @@ type Options struct {
 	// ownID replaces randomOwnID in tests that play a peer who knows the
 	// ids of the proxy's own requests.
 	ownID func(kind string) json.RawMessage
+
+	// Component runs the proxy as a component of a proxy chain, under a
+	// conductor (`wavehooks acp --component`, chain.go): it has no agent of
+	// its own (Agent is empty), and editorIn and editorOut are the
+	// conductor's connection, over which its successor's messages come and
+	// go wrapped in proxy/successor.
+	Component bool
+	// successor is the agent's side of a component (chain.go), in place
+	// of a process of its own.
+	successor *agentProcess
 }
 
 // hostConfig is the configuration the proxy shares with every host.
@@ -208,8 +218,13 @@ type agentCall struct {
 // editorOut) and it until one side ends. It returns the exit status the
 // proxy should exit with: the agent's own when the agent ended first, 0
 // when the editor did, and 1 when the agent could not be started. When
-// editorIn is an io.Closer it is closed before Run returns.
+// editorIn is an io.Closer it is closed before Run returns. With
+// opts.Component there is no agent to start: editorIn and editorOut are a
+// conductor's, and the agent is the proxy's successor in its chain.
 func Run(ctx context.Context, opts Options, editorIn io.Reader, editorOut io.Writer) int {
+	if opts.Component {
+		return runComponent(ctx, opts, editorIn, editorOut, nil)
+	}
 	return runProxy(ctx, opts, editorIn, editorOut, nil)
 }
 
@@ -236,7 +251,10 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	if w := p.workspace(opts.ProjectRoot); w.StoreErr != nil {
 		p.log.Warn("sessions are kept in memory: their transcripts cannot be written", "err", w.StoreErr)
 	}
-	agent, err := startAgent(p.agentCommand(opts.Agent), opts.AgentDir, opts.AgentEnv, opts.AgentStderr)
+	agent, err := opts.successor, error(nil)
+	if agent == nil {
+		agent, err = startAgent(p.agentCommand(opts.Agent), opts.AgentDir, opts.AgentEnv, opts.AgentStderr)
+	}
 	if err != nil {
 		p.log.Error(err.Error())
 		p.closeWorkspaces()

@@ -152,8 +152,12 @@ func notificationLine(method string, params any) []byte {
 	return encodeLine(acpmsg.Request{JSONRPC: acpmsg.JSONRPCVersion, Method: method, Params: params})
 }
 
-// withParams is the request m with other params, the rest of its envelope kept.
+// withParams is the request m with other params, the rest of its envelope
+// kept; an edited object's values keep their bytes (rawObject).
 func withParams(m *message, params any) []byte {
+	if obj, ok := params.(acpmsg.Object); ok {
+		return rawRequestLine(m.ID, m.Method, rawObject(obj))
+	}
 	return requestLine(m.ID, m.Method, params)
 }
 

@@ -27,15 +27,24 @@ func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the run history goes to the run log (`wavehooks log`).
 	logLevel := fs.String("log-level", "", "the least level logged to stderr: debug, info, warn or error (default warn; info with --verbose)")
 	verbose := fs.Bool("verbose", false, "also log each event whose hooks ran to stderr (--log-level info)")
+	// Under a conductor of a proxy chain (ACP's proxy-chains RFD) the
+	// proxy is a component with no agent of its own: the conductor hands it
+	// the agent's messages (acp/chain.go).
+	component := fs.Bool("component", false, "run as a proxy component under an ACP conductor (proxy/initialize), with no agent command")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: wavehooks acp [--wave-home DIR] [--project DIR] [--trust-workspace] [--verbose] [--log-level LEVEL] -- <agent command…>")
+		fmt.Fprintln(stderr, "       wavehooks acp --component [flags]    (a proxy in a chain, started by a conductor)")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	agent := fs.Args()
-	if len(agent) == 0 {
+	if *component && len(agent) > 0 {
+		fmt.Fprintln(stderr, "wavehooks acp: --component takes no agent command: the conductor starts the agent")
+		return 2
+	}
+	if len(agent) == 0 && !*component {
 		fmt.Fprintln(stderr, "wavehooks acp: no agent command: give it after --, e.g. wavehooks acp -- gemini --acp")
 		return 2
 	}
@@ -64,6 +73,6 @@ func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Agent: agent, AgentStderr: stderr,
 		WaveHome: paths.WaveHome, ProjectRoot: paths.ProjectRoot, ProjectFixed: c.project != "",
 		ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
-		TrustWorkspace: c.trust, Logger: logger,
+		TrustWorkspace: c.trust, Logger: logger, Component: *component,
 	}, stdin, stdout)
 }
