@@ -85,13 +85,18 @@ func subagentScript(fake *fakeModel, key, sub, command string) {
 	fake.script(sub, use("Bash", cmd(command)), say("SUBDONE-"+sub))
 }
 
-// A subagent's rm -rf behind claude-agent-acp, in every mode the adapter
-// offers: Claude Code hands the subagent's Bash call to the hook bridge,
-// the wavehooks deny holds (the victim survives, the editor is not asked),
-// the PreToolUse hook runs once for it, its stdin carries the agent_id
-// and agent_type Claude Code gave (the main thread's Agent call carries
-// neither), the subagent's model reads the reason, and the editor sees the
-// subagent's call failed with it.
+// A subagent's tool calls behind claude-agent-acp, in every mode the
+// adapter offers: Claude Code hands the subagent's Bash call to the hook
+// bridge, as the main thread's.
+//
+//   - deny: the wavehooks deny of the subagent's rm -rf holds (the victim
+//     survives, the editor is not asked), the PreToolUse hook runs once,
+//     its stdin carries the agent_id and agent_type Claude Code gave its
+//     own hook (the main thread's Agent call carries neither), the
+//     subagent's model reads the reason, and the editor sees the
+//     subagent's call (tied to its Agent call) failed with it;
+//   - allow: the command runs unasked, PreToolUse and PostToolUse once;
+//   - ask: the user is asked once, with the hook's reason, and it runs.
 func TestClaudeAgentACPSubagentToolCallsAreHooked(t *testing.T) {
 	node, entry := claudeAgentACP(t)
 	fake := startFakeModel(t)
@@ -110,25 +115,32 @@ func TestClaudeAgentACPSubagentToolCallsAreHooked(t *testing.T) {
 	r.initialize(map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true})
 	initial, offered := sessionModes(t, r)
 	for _, mode := range offered {
-		t.Run(mode, func(t *testing.T) {
-			k := "CASE-sub" + strings.Map(func(r rune) rune {
+		// run starts a subagent that runs command in a new session in this
+		// mode, and returns the session and the case's keys.
+		run := func(t *testing.T, c, command string) (sess, k, sub string) {
+			t.Helper()
+			k = "CASE-sub" + strings.Map(func(r rune) rune {
 				if unicode.IsLetter(r) || unicode.IsDigit(r) {
 					return r
 				}
 				return -1
-			}, mode)
-			sub := k + "child"
-			target := filepath.Join(project, "victim-"+k)
-			require.NoError(t, os.MkdirAll(target, 0o755))
-			subagentScript(fake, k, sub, "rm -rf "+target)
-			asked := r.countNoted(methodRequestPermission)
-			sess, _ := r.newSession()
+			}, mode) + c
+			sub = k + "child"
+			subagentScript(fake, k, sub, command)
+			sess, _ = r.newSession()
 			if mode != initial {
 				res := r.call("session/set_mode", map[string]any{"sessionId": sess, "modeId": mode})
 				require.Nil(t, res.Error, "session/set_mode %s: %s", mode, res.Line)
 			}
-			require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": clean the build with a subagent")))
+			require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": do it with a subagent")))
 			require.NotEmpty(t, fake.saw(sub), "the main model's Agent call started the subagent, whose model was asked")
+			return sess, k, sub
+		}
+		t.Run(mode+"/deny", func(t *testing.T) {
+			target := filepath.Join(project, "victim-"+mode)
+			require.NoError(t, os.MkdirAll(target, 0o755))
+			asked := r.countNoted(methodRequestPermission)
+			sess, k, sub := run(t, "deny", "rm -rf "+target)
 
 			require.True(t, exists(target), "the subagent's denied rm -rf did not run")
 			require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that denies leaves the editor unasked")
@@ -167,6 +179,35 @@ func TestClaudeAgentACPSubagentToolCallsAreHooked(t *testing.T) {
 			require.Contains(t, mustJSON(card["content"]), denyReason, "the editor's card of the subagent's call shows the hook's reason")
 			require.Equal(t, "toolu_"+k+"_00", card["parent"], "claude-agent-acp ties the subagent's call to its Agent call")
 			require.Len(t, r.sessionMessages(sess, denyReason), 1, "the agent's reply says why, once")
+		})
+		t.Run(mode+"/allow", func(t *testing.T) {
+			target := filepath.Join(project, "allowed-"+mode+".txt")
+			asked := r.countNoted(methodRequestPermission)
+			sess, _, sub := run(t, "allow", "echo OUT-"+mode+" && touch "+target)
+			require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that allows leaves the editor unasked")
+			pre, post := h.runs(t, "PreToolUse", target), h.runs(t, "PostToolUse", target)
+			require.Len(t, pre, 1, "PreToolUse ran once")
+			require.Equal(t, "general-purpose", wave.lines(t, target)[0]["agent_type"])
+			if !exists(target) {
+				// As in the matrix: offline, plan mode's classifier cannot
+				// reach a model and Claude Code refuses what the hooks allowed.
+				const why = "Auto mode could not evaluate this action"
+				require.Contains(t, mustJSON(r.toolCard(sess, "toolu_"+sub+"_00")["content"]), why, "Claude Code refused it itself")
+				require.Empty(t, post, "the refused command did not run")
+				t.Skip("SKIPPED: in mode " + mode + " Claude Code refuses a subagent's command the hooks allow (" + why + "): the mode, not a hook, decides")
+			}
+			require.Len(t, post, 1, "PostToolUse ran once")
+			require.Contains(t, post[0].Response, "OUT-"+mode, "PostToolUse saw the command's output")
+		})
+		t.Run(mode+"/ask", func(t *testing.T) {
+			target := filepath.Join(project, "ASKME-"+mode+".txt")
+			asked := r.countNoted(methodRequestPermission)
+			run(t, "ask", "touch "+target)
+			got := r.noted(methodRequestPermission)[asked:]
+			require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+			require.Len(t, got, 1, "the user was asked once")
+			require.Contains(t, got[0].Line, askReason, "the question carries the hook's reason")
+			require.True(t, exists(target), "the editor allowed it, and it ran")
 		})
 	}
 	require.Equal(t, 0, r.wait())
