@@ -365,7 +365,9 @@ func (r *rig) readUntil(t *testing.T, what string, ok func() bool) {
 // ("default"). codex-acp shows the editor nothing of a subagent (it drops
 // Codex's Collab* events), so the proxy's failed tool call and message
 // are all the editor sees of the denied call. In every mode: the deny
-// holds, the hook runs once, and its stdin names the subagent.
+// holds, the hook runs once, and its stdin names the subagent; an allow
+// lets the call run unasked (but no PostToolUse runs: KNOWN GAP); an ask
+// is put to the user once, by the proxy, with the hook's reason.
 func TestCodexACPSubagentToolCallsAreHooked(t *testing.T) {
 	node, entry := codexACP(t)
 	if _, err := exec.LookPath("bwrap"); err != nil {
@@ -390,25 +392,32 @@ func TestCodexACPSubagentToolCallsAreHooked(t *testing.T) {
 	r.initialize(map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true})
 	initial, offered := sessionModes(t, r)
 	for _, mode := range offered {
-		t.Run(mode, func(t *testing.T) {
-			k := "CASE-cxsub" + strings.Map(func(r rune) rune {
+		// run has the main model spawn a subagent that runs command, in a
+		// new session in this mode, and returns the session and the keys.
+		run := func(t *testing.T, c, command string) (sess, k, sub string) {
+			t.Helper()
+			k = "CASE-cxsub" + strings.Map(func(r rune) rune {
 				if unicode.IsLetter(r) || unicode.IsDigit(r) {
 					return r
 				}
 				return -1
-			}, mode)
-			sub := k + "child"
-			target := filepath.Join(project, "victim-"+k)
-			require.NoError(t, os.MkdirAll(target, 0o755))
+			}, mode) + c
+			sub = k + "child"
 			fake.script(k, use("spawn_agent", map[string]any{"message": sub + ": clean the build directory"}), say("DONE-"+k))
-			fake.script(sub, use("exec_command", map[string]any{"cmd": "rm -rf " + target}), say("SUBDONE-"+sub))
-			asked := r.countNoted(methodRequestPermission)
-			sess, _ := r.newSession()
+			fake.script(sub, use("exec_command", map[string]any{"cmd": command}), say("SUBDONE-"+sub))
+			sess, _ = r.newSession()
 			if mode != initial {
 				res := r.call("session/set_mode", map[string]any{"sessionId": sess, "modeId": mode})
 				require.Nil(t, res.Error, "session/set_mode %s: %s", mode, res.Line)
 			}
-			require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": clean the build with a subagent")))
+			require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, k+": do it with a subagent")))
+			return sess, k, sub
+		}
+		t.Run(mode+"/deny", func(t *testing.T) {
+			target := filepath.Join(project, "victim-"+mode)
+			require.NoError(t, os.MkdirAll(target, 0o755))
+			asked := r.countNoted(methodRequestPermission)
+			sess, _, sub := run(t, "deny", "rm -rf "+target)
 			// The subagent runs in the background, past the parent's turn:
 			// the proxy tells the editor of the deny once the hook decided.
 			r.readUntil(t, "the subagent's call was denied", func() bool { return len(r.sessionMessages(sess, denyReason)) > 0 })
@@ -436,6 +445,65 @@ func TestCodexACPSubagentToolCallsAreHooked(t *testing.T) {
 			require.NotContains(t, main[0], "agent_id", "the main thread's call names no subagent")
 			require.Len(t, r.sessionMessages(sess, denyReason), 1, "the editor is told why, once")
 			require.Contains(t, r.lastFailure(sess), denyReason, "the editor is shown the subagent's call failed, with the reason")
+		})
+		// refused ends a case in a mode whose sandbox refuses the write the
+		// hooks or the user allowed (read-only), as it does for the main
+		// thread (TestCodexACP): the subagent's model reads why.
+		refused := func(t *testing.T, sub, target string) bool {
+			t.Helper()
+			if mode != "read-only" {
+				return false
+			}
+			const why = "Read-only file system"
+			require.Eventually(t, func() bool {
+				for _, q := range fake.saw(why) {
+					if caseMarker.FindString(string(q.Body)) == sub {
+						return true
+					}
+				}
+				return false
+			}, 2*waitFor, tick, "the sandbox refused the subagent's write and its model read why")
+			require.False(t, exists(target), "the refused write did not happen")
+			require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+			t.Skip("SKIPPED: in mode " + mode + " Codex's sandbox refuses the write that was allowed (" + why + "): the mode, not a hook, decides")
+			return true
+		}
+		t.Run(mode+"/allow", func(t *testing.T) {
+			target := filepath.Join(project, "allowed-"+mode+".txt")
+			asked := r.countNoted(methodRequestPermission)
+			_, _, sub := run(t, "allow", "echo OUT-"+mode+" && touch "+target)
+			if refused(t, sub, target) {
+				return
+			}
+			require.Eventually(t, func() bool { return exists(target) }, 2*waitFor, tick, "the subagent's allowed command ran")
+			require.Equal(t, asked, r.countNoted(methodRequestPermission), "a hook that allows leaves the editor unasked")
+			require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+			require.Equal(t, "default", wave.lines(t, target)[0]["agent_type"])
+			time.Sleep(time.Second) // a PostToolUse would have run by now
+			post := h.runs(t, "PostToolUse", target)
+			if len(post) == 1 {
+				t.Fatal("KNOWN GAP #37 item 3 (codex-acp shows no subagent tool call, so PostToolUse cannot run) — this now holds: turn it into a require")
+			}
+			require.Empty(t, post, "PostToolUse never runs twice")
+			t.Skip("KNOWN GAP #37 item 3: codex-acp 0.16.0 shows the editor nothing of a subagent's tool calls (it drops Codex's Collab* " +
+				"and the subagent thread's events), and Codex's bridge hook is PreToolUse only, so no wavehooks PostToolUse runs for a subagent's call")
+		})
+		t.Run(mode+"/ask", func(t *testing.T) {
+			target := filepath.Join(project, "ASKME-"+mode+".txt")
+			asked := r.countNoted(methodRequestPermission)
+			_, _, sub := run(t, "ask", "touch "+target)
+			// Codex cannot ask from a hook: the proxy asks the editor, whose
+			// answer (allow) the rig sends as it reads the question.
+			r.readUntil(t, "the user was asked", func() bool { return r.countNoted(methodRequestPermission) > asked })
+			got := r.noted(methodRequestPermission)[asked:]
+			require.Len(t, got, 1, "the user was asked once")
+			require.Contains(t, got[0].Line, askReason, "the question carries the hook's reason")
+			if refused(t, sub, target) {
+				return
+			}
+			require.Eventually(t, func() bool { return exists(target) }, 2*waitFor, tick, "the user allowed it, and it ran")
+			require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+			require.Len(t, r.noted(methodRequestPermission)[asked:], 1, "the user was asked once")
 		})
 	}
 	require.Equal(t, 0, r.wait())
