@@ -28,12 +28,18 @@ import (
 // the hook runs once, and its stdin names the subagent as the agent names
 // it (agent_id, agent_type), which the bridge passes on.
 
-// stdinDump is a PreToolUse hook that appends its whole stdin, one JSON
-// line per run, to a file: what a user's hook is told.
+// stdinDump is a hook that appends its whole stdin, one JSON line per
+// run, to a file: what a user's hook is told.
 type stdinDump struct{ path string }
 
-// lines are the dumped stdins whose tool_input contains s.
+// lines are the dumped PreToolUse stdins whose tool_input contains s.
 func (d stdinDump) lines(t *testing.T, s string) []map[string]any {
+	t.Helper()
+	return d.event(t, "PreToolUse", s)
+}
+
+// event are the dumped stdins of one event whose tool_input contains s.
+func (d stdinDump) event(t *testing.T, event, s string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(readFile(t, d.path)), "\n") {
@@ -42,7 +48,7 @@ func (d stdinDump) lines(t *testing.T, s string) []map[string]any {
 		}
 		var m map[string]any
 		require.NoError(t, json.Unmarshal([]byte(line), &m), "%q", line)
-		if in, _ := json.Marshal(m["tool_input"]); strings.Contains(string(in), s) {
+		if in, _ := json.Marshal(m["tool_input"]); m["hook_event_name"] == event && strings.Contains(string(in), s) {
 			out = append(out, m)
 		}
 	}
@@ -50,7 +56,7 @@ func (d stdinDump) lines(t *testing.T, s string) []map[string]any {
 }
 
 // writeSubagentHooks adds to the matrix hooks (writeMatrixHooks) a
-// wavehooks PreToolUse hook that dumps its stdin, and a Claude Code hook
+// wavehooks PreToolUse and PostToolUse hook that dumps its stdin, and a Claude Code hook
 // of the project's own (.claude/settings.json) that dumps what Claude Code
 // gives its hooks, on PreToolUse and SubagentStart: the input the bridge's
 // hook gets too.
@@ -67,8 +73,10 @@ func writeSubagentHooks(t *testing.T, project string) (h matrixHooks, wave, clau
 	var cfg map[string]any
 	require.NoError(t, json.Unmarshal([]byte(readFile(t, path)), &cfg))
 	hooks := cfg["hooks"].(map[string]any)
-	hooks["PreToolUse"] = append(hooks["PreToolUse"].([]any), map[string]any{"matcher": "",
-		"hooks": []any{map[string]any{"type": "command", "command": hook(t, dir, "wave-dump.sh", `jq -c . >> '`+wave.path+`'`)}}})
+	dump := map[string]any{"matcher": "", "hooks": []any{map[string]any{"type": "command", "command": hook(t, dir, "wave-dump.sh", `jq -c . >> '`+wave.path+`'`)}}}
+	for _, ev := range []string{"PreToolUse", "PostToolUse"} {
+		hooks[ev] = append(hooks[ev].([]any), dump)
+	}
 	require.NoError(t, os.WriteFile(path, mustRaw(cfg), 0o600))
 	return h, wave, claude
 }
@@ -198,6 +206,17 @@ func TestClaudeAgentACPSubagentToolCallsAreHooked(t *testing.T) {
 			}
 			require.Len(t, post, 1, "PostToolUse ran once")
 			require.Contains(t, post[0].Response, "OUT-"+mode, "PostToolUse saw the command's output")
+			// The proxy runs PostToolUse from claude-agent-acp's tool_call
+			// updates, which tie the call to its Agent call
+			// (parentToolUseId) but do not name the subagent.
+			stdin := wave.event(t, "PostToolUse", target)
+			require.Len(t, stdin, 1)
+			if stdin[0]["agent_id"] != nil {
+				t.Fatal("KNOWN GAP #37 item 3 (a subagent's PostToolUse stdin names no subagent) — this now holds: turn it into a require")
+			}
+			t.Skip("KNOWN GAP #37 item 3: PostToolUse runs once for a subagent's call, but its stdin has no agent_id / agent_type: " +
+				"the proxy runs it from the agent's tool_call updates, not from a hook of Claude Code's, and does not carry the bridge's " +
+				"subagent fields over to it")
 		})
 		t.Run(mode+"/ask", func(t *testing.T) {
 			target := filepath.Join(project, "ASKME-"+mode+".txt")
