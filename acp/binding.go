@@ -125,11 +125,15 @@ func (p *Proxy) rejudge(st *sessState, t *toolState, name string, input json.Raw
 	if t.judged != nil {
 		_, was = t.judged.as.describe()
 	}
+	var agent map[string]json.RawMessage // a subagent's call stays its
+	if t.bridged != nil {
+		agent = t.bridged.agent
+	}
 	st.mu.Unlock()
 	p.log.Warn("a decided tool call's input changed: its PreToolUse hooks judge it again", "session", st.acpID, "tool call", t.id,
 		"tool", name, "was", clipText(string(was), 300), "now", clipText(string(input), 300))
 	ctx := st.ctx()
-	out, ok := p.fireBridged(ctx, st, t, name, input)
+	out, ok := p.fireBridged(ctx, st, t, name, input, agent)
 	const changed = inputChanged
 	d := flow.Decide(event.PreToolUse, name, input, ok, &out.Answer)
 	act := actionFor(d, ctx.Err() != nil, changedInputPoint)

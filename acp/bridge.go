@@ -240,7 +240,8 @@ func (p *Proxy) bridgedPreToolUse(in *acpmsg.BridgeInput, ig agents.Integration)
 	}
 	st.mu.Unlock()
 	ctx := st.ctx()
-	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput)
+	agent := subagentFields(in)
+	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput, agent)
 	kept := out // what a permission request for the same call reuses
 	d := flow.Decide(event.PreToolUse, in.ToolName, in.ToolInput, ok, &out.Answer)
 	act := actionFor(d, ctx.Err() != nil, bridgePoint(ig))
@@ -265,6 +266,7 @@ func (p *Proxy) bridgedPreToolUse(in *acpmsg.BridgeInput, ig agents.Integration)
 	t.recorded = t.recorded || ok
 	t.checked = "the agent's PreToolUse hook"
 	t.bridgedJudgment(kept, ok, denied, in.ToolName, in.ToolInput)
+	t.bridged.agent = agent
 	t.denied = t.denied || denied
 	if denied && !caps.ShowsRefused {
 		t.denyReason = reason // a later update of the call keeps it (keepDenyReason)
@@ -326,6 +328,28 @@ type bridgedRun struct {
 	out    session.Outcome
 	ok     bool
 	judged judgment
+	// agent names the subagent that makes the call (subagentFields), nil
+	// for the main thread's: a rejudge of the call tells its hooks too.
+	agent map[string]json.RawMessage
+}
+
+// subagentFields are the stdin fields that name the subagent making a
+// bridged call, as the agent gives them to its own hooks (agent_id,
+// agent_type: Claude Code's common input fields, which Codex sends too):
+// a subagent's tool call reaches the user's hooks as it would in the
+// agent, so a hook can tell it from the main thread's. Nil when the input
+// names none.
+func subagentFields(in *acpmsg.BridgeInput) map[string]json.RawMessage {
+	var extra map[string]json.RawMessage
+	for k, v := range map[string]string{"agent_id": in.AgentID, "agent_type": in.AgentType} {
+		if v != "" {
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
+			extra[k] = mustRaw(v)
+		}
+	}
+	return extra
 }
 
 // bridgedJudgment records the bridge's decision on a tool call: what it
@@ -385,11 +409,18 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 // fireBridged runs the PreToolUse hooks of a tool call the agent's own hook
 // system handed over (claude-agent-acp's and Codex's bridge). An ask is the
 // agent's own prompt or the proxy's, which comes after the hooks: the
-// answer stays "ask" here, as at a permission request.
-func (p *Proxy) fireBridged(ctx context.Context, st *sessState, t *toolState, tool string, input json.RawMessage) (session.Outcome, bool) {
+// answer stays "ask" here, as at a permission request. agent, when not
+// nil, is what the hooks' stdin says of the subagent making the call.
+func (p *Proxy) fireBridged(ctx context.Context, st *sessState, t *toolState, tool string, input json.RawMessage, agent map[string]json.RawMessage) (session.Outcome, bool) {
 	p.flushText(st)
 	return p.fire(ctx, st, event.PreToolUse, tool, func(ctx context.Context) (session.Outcome, error) {
-		pend, err := st.session().StartPreToolUse(ctx, t.id, tool, input)
+		var pend *session.Pending
+		var err error
+		if agent == nil {
+			pend, err = st.session().StartPreToolUse(ctx, t.id, tool, input)
+		} else { // StartHooks passes on to the stdin the fields PreToolUse does not take
+			pend, err = st.session().StartHooks(ctx, event.Input{Event: event.PreToolUse, ToolName: tool, ToolInput: input, ToolUseID: t.id, Extra: agent})
+		}
 		if err != nil {
 			return session.Outcome{}, err
 		}

@@ -443,6 +443,11 @@ type BridgeInput struct {
 	ToolInput json.RawMessage `json:"tool_input"`
 	ToolName  string          `json:"tool_name"`
 	ToolUseID string          `json:"tool_use_id"`
+	// AgentID and AgentType name the subagent that makes the call (agent_id,
+	// agent_type, which Claude Code and Codex send from inside a subagent;
+	// Claude Code sends agent_type alone for a session started with --agent).
+	AgentID   string `json:"agent_id,omitempty"`
+	AgentType string `json:"agent_type,omitempty"`
 }
 
 // BridgeAnswer is the hook bridge's answer, Claude Code's PreToolUse hook
