@@ -95,8 +95,10 @@ acp-agents:
 	@sh acp/testdata/gemini/install.sh || echo "SKIPPED: Gemini CLI not installed"
 	@sh acp/testdata/claude-agent-acp/install.sh || echo "SKIPPED: claude-agent-acp not installed"
 	@sh acp/testdata/codex-acp/install.sh || echo "SKIPPED: codex-acp not installed"
+	@sh acp/testdata/opencode/install.sh || echo "SKIPPED: opencode not installed"
+	@sh acp/testdata/qwen-code/install.sh || echo "SKIPPED: Qwen Code not installed"
 	@mkdir -p .cache; status=0; \
-	  $(GO) test -count=1 -v -run 'TestGeminiCLI|TestClaudeAgentACP|TestCodexACP' ./acp > .cache/acp-agents.log 2>&1 || status=$$?; \
+	  $(GO) test -count=1 -v -run 'TestGeminiCLI|TestClaudeAgentACP|TestCodexACP|TestOpenCode|TestQwenCode' ./acp > .cache/acp-agents.log 2>&1 || status=$$?; \
 	  grep -E 'KNOWN GAP|SKIPPED|^(---|ok|FAIL)|--- (FAIL|PASS)' .cache/acp-agents.log; \
 	  [ $$status -eq 0 ] || echo "the whole log: .cache/acp-agents.log"; exit $$status
 
