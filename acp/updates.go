@@ -111,6 +111,10 @@ func (p *Proxy) toolFinished(st *sessState, t *toolState, name string, input jso
 	p.flushText(st)
 	st.mu.Lock()
 	denied, checked, status := t.denied, t.checked, t.status
+	var agent map[string]json.RawMessage // the subagent that made the call, as its bridged hook named it
+	if t.bridged != nil {
+		agent = t.bridged.agent
+	}
 	response := t.toolResponse()
 	failure := t.texts()
 	if failure == "" && !isNull(t.rawOutput) {
@@ -129,14 +133,21 @@ func (p *Proxy) toolFinished(st *sessState, t *toolState, name string, input jso
 	var ok bool
 	if status == "completed" {
 		out, ok = p.fire(ctx, st, ev, name, func(ctx context.Context) (session.Outcome, error) {
-			return st.session().PostToolUse(ctx, t.id, name, input, response)
+			// A subagent's call names the subagent to its Post hooks too,
+			// as Claude Code names it (agent_id, agent_type).
+			return st.session().Report(ctx, session.Report{Input: event.Input{Event: ev, ToolName: name, ToolInput: input,
+				ToolUseID: t.id, ToolResponse: response}, Client: event.Input{Extra: agent}})
 		})
 	} else {
 		ev = event.PostToolUseFailure
 		p.saveTool(st, session.ToolBlock(session.Tool{ID: t.id, Name: name, Input: input, Result: failure, Success: boolPtr(false)}))
 		out, ok = p.fire(ctx, st, ev, name, func(ctx context.Context) (session.Outcome, error) {
+			extra := map[string]json.RawMessage{"error": mustRaw(failure)}
+			for k, v := range agent {
+				extra[k] = v
+			}
 			return st.session().RunHooks(ctx, event.Input{Event: ev, ToolName: name, ToolInput: input, ToolUseID: t.id,
-				Extra: map[string]json.RawMessage{"error": mustRaw(failure)}}, nil)
+				Extra: extra}, nil)
 		})
 	}
 	if !ok {
