@@ -105,18 +105,20 @@ func TestOnlyTheEditorAnswersTheProxysQuestions(t *testing.T) {
 		in := mustRaw(map[string]any{"session_id": sess, "turn_id": "turn-1", "cwd": project, "hook_event_name": "PreToolUse",
 			"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf ~"}, "tool_use_id": "call_1"})
 		done := runCommand(codexHookCommand(t, argsFile), in)
-		for {
-			m := r.read() // the question, then what the proxy says of the answer
-			require.NotNil(t, m)
-			if r.countNoted(methodRequestPermission) > 0 && strings.Contains(m.Line, "was not run") {
-				break
-			}
-		}
-		res := <-done
+		// The editor's side is read until the turn ends (the rig answers the
+		// question meanwhile); the hook's answer releases the turn, so the
+		// proxy is never left writing to an editor that stopped reading.
+		hookAnswered := make(chan commandRun, 1)
+		go func() {
+			res := <-done
+			_ = os.WriteFile(release, nil, 0o600)
+			hookAnswered <- res
+		}()
+		require.Equal(t, "end_turn", stopReason(t, r.await(turn)))
+		res := <-hookAnswered
 		require.NoError(t, res.err, "stderr: %s", res.stderr)
 		require.Contains(t, string(res.out), `"permissionDecision":"deny"`, "the user's reject is Codex's answer, not the agent's allow")
-		require.NoError(t, os.WriteFile(release, nil, 0o600))
-		require.Equal(t, "end_turn", stopReason(t, r.await(turn)))
+		require.Len(t, r.noted(methodRequestPermission), 1, "the user was asked once")
 	})
 
 	t.Run("ids cannot be guessed", func(t *testing.T) {
