@@ -246,12 +246,6 @@ func (p *Proxy) bridgedPreToolUse(in *acpmsg.BridgeInput, ig agents.Integration)
 	d := flow.Decide(event.PreToolUse, in.ToolName, in.ToolInput, ok, &out.Answer)
 	act := actionFor(d, ctx.Err() != nil, bridgePoint(ig))
 	reason, note := act.refuse, act.note
-	switch {
-	case act.allow && !caps.TakesRewrite:
-		note = "allowed: the agent's own mode decides"
-	case reason == "" && act.askUser == "" && act.askAgent == "" && !act.allow && d.Verdict != flow.VerdictAsk && !caps.AsksUser:
-		note = "no decision: the agent's own mode decides"
-	}
 	if act.askUser != "" {
 		if p.askUser(ctx, st, t, session.AskRequest{Reason: act.askUser, ToolInput: in.ToolInput}) {
 			note = "the user allowed it when asked"
@@ -276,7 +270,7 @@ func (p *Proxy) bridgedPreToolUse(in *acpmsg.BridgeInput, ig agents.Integration)
 	answer := agents.Answer{Deny: reason, Stop: d.Verdict == flow.VerdictStop && caps.Stops, StopReason: d.UserReason}
 	if !denied {
 		answer.Ask, answer.AskSet = act.askAgent, act.askAgent != "" || (d.Verdict == flow.VerdictAsk && caps.AsksUser)
-		answer.Allow = act.allow && caps.TakesRewrite
+		answer.Allow = act.allow && caps.TakesRewrite // an agent that takes no rewrite leaves an allow to its mode
 		if answer.Allow {
 			answer.Reason = d.UserReason
 			if act.rewrite {

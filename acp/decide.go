@@ -33,6 +33,10 @@ type decisionPoint struct {
 
 // The decision points other than a permission request.
 var (
+	// operationPoint: an agent's file or terminal request, which the
+	// session asks the user about itself (never VerdictAsk here) and whose
+	// params take a hook's updatedInput (operations.go).
+	operationPoint = decisionPoint{takesRewrite: true}
 	// changedInputPoint: a decided call whose input an update changed
 	// (rejudge): nobody allowed the new input, so no decision asks.
 	changedInputPoint = decisionPoint{undecidedAsks: true,
@@ -85,8 +89,10 @@ func actionFor(d flow.Decision, cancelled bool, at decisionPoint) toolAction {
 		return toolAction{askUser: d.UserReason}
 	case d.Rewritten != nil && !at.takesRewrite:
 		return toolAction{askUser: at.rewriteWhy}
-	case d.Verdict == flow.VerdictAllow:
+	case d.Verdict == flow.VerdictAllow && at.takesRewrite:
 		return toolAction{allow: true, rewrite: d.Rewritten != nil, note: "allowed in the agent"}
+	case d.Verdict == flow.VerdictAllow:
+		return toolAction{allow: true, note: "allowed: the agent's own mode decides"}
 	case at.undecidedAsks:
 		return toolAction{askUser: at.undecidedWhy}
 	}

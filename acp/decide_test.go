@@ -42,7 +42,7 @@ func TestEveryPathActsOnTheSameDecision(t *testing.T) {
 		want    paths
 	}{
 		{"no hook decided", hooks.Result{Continue: true, Permission: hooks.PermissionNone}, flow.VerdictNone,
-			paths{wire: "allow", permission: handOver, operation: run, claude: handOver, codex: handOver, changed: ask}},
+			paths{wire: "allow", permission: handOver, operation: handOver, claude: handOver, codex: handOver, changed: ask}},
 		{"allow", hooks.Result{Continue: true, Permission: hooks.PermissionAllow}, flow.VerdictAllow,
 			paths{wire: "allow", permission: run, operation: run, claude: run, codex: run, changed: run}},
 		{"allow with updatedInput", hooks.Result{Continue: true, Permission: hooks.PermissionAllow, UpdatedInput: rewritten}, flow.VerdictAllow,
@@ -79,20 +79,6 @@ func TestEveryPathActsOnTheSameDecision(t *testing.T) {
 			case permNext, permAskEditor:
 				got.permission = handOver
 			}
-			// clientOperation: a refusal, or the call with any rewritten input
-			// (the session asks the user itself there, so an ask is asked).
-			switch {
-			case d.Verdict == flow.VerdictStop:
-				got.operation = stop
-			case d.Verdict.Refuses():
-				got.operation = refuse
-			case d.Verdict == flow.VerdictAsk:
-				got.operation = ask
-			case d.Rewritten != nil:
-				got.operation = rewrite
-			default:
-				got.operation = run
-			}
 			read := func(a toolAction) string {
 				switch {
 				case a.refuse != "" && a.stop:
@@ -108,6 +94,10 @@ func TestEveryPathActsOnTheSameDecision(t *testing.T) {
 				}
 				return handOver
 			}
+			// clientOperation: the session asks the user itself there, so
+			// the row's ask is a question of the session's own, which the
+			// action reads back as one.
+			got.operation = read(actionFor(d, false, operationPoint))
 			got.claude = read(actionFor(d, false, bridgePoint(agents.For("claude-agent-acp", nil))))
 			got.codex = read(actionFor(d, false, bridgePoint(agents.For("", []string{"codex-acp"}))))
 			got.changed = read(actionFor(d, false, changedInputPoint))

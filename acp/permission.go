@@ -421,20 +421,18 @@ func (p *Proxy) clientOperation(m *message) {
 		p.hookMessage(st, event.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
 	}
 	d := flow.Decide(event.PreToolUse, name, input, ok, &out.Answer)
+	act := actionFor(d, false, operationPoint)
 	switch {
 	case ctx.Err() != nil:
 		p.toAgent(m, errorLine(m.ID, rpcerr.RequestCancelled, "cancelled: the editor cancelled the turn", nil))
 		note = "cancelled by the editor"
-	case d.HooksFailed:
-		deny("Not carried out: its PreToolUse hooks could not run.")
-		note = "denied: the hooks could not run"
-	case d.Verdict.Refuses():
-		deny("Denied by a PreToolUse hook: " + d.ModelReason)
-		note = "denied before the editor saw it"
-		if d.Verdict == flow.VerdictStop {
+	case act.refuse != "":
+		deny(act.refuse)
+		note = act.note
+		if act.stop {
 			p.stopTurn(st)
 		}
-	default: // allowed, by the hooks or by the user they asked (the session asked: never VerdictAsk here)
+	default: // the session asked the user itself, so what is not refused goes on
 		line := m.line
 		if d.Rewritten != nil {
 			changed, err := op.apply(params, out.ToolInput)

@@ -45,10 +45,6 @@ func (v Verdict) String() string {
 	return "unknown"
 }
 
-// Runs says whether the call may go on as far as the hooks are concerned
-// (allow, or no decision); an ask goes on only once the user allowed it.
-func (v Verdict) Runs() bool { return v == VerdictAllow || v == VerdictNone }
-
 // Refuses says whether the call must not run: deny, defer or stop.
 func (v Verdict) Refuses() bool { return v == VerdictDeny || v == VerdictDefer || v == VerdictStop }
 
