@@ -151,7 +151,7 @@ func (p *Proxy) rejudge(st *sessState, t *toolState, name string, input json.Raw
 			reason, note = "The user rejected it when asked: "+askWhy, "the user rejected the new input"
 		}
 	}
-	ig := p.bridged() // before the session's lock: p.mu is never taken under it
+	ig := p.bridged()
 	st.mu.Lock()
 	if reason == "" {
 		t.judgeNow(ig)

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wavehooks/wavehooks/acp/agents"
 	"github.com/wavehooks/wavehooks/hooks"
@@ -50,9 +51,9 @@ type bridge struct {
 	command string
 	ln      net.Listener
 	wg      sync.WaitGroup
-	// integ is the agent the bridge serves (acp/agents); set once,
-	// under the proxy's lock.
-	integ agents.Integration
+	// integ is the agent the bridge serves (acp/agents), set once: read
+	// without a lock, on every tool call update (bridged).
+	integ atomic.Pointer[integrationRef]
 	// err says why the bridge could not start: the agent's sessions are
 	// then refused (withBridge), not run with tools no hook sees.
 	err error
@@ -72,6 +73,7 @@ func (p *Proxy) startBridge() (*bridge, error) {
 		b = &bridge{p: p, err: err}
 	}
 	p.bridge = b
+	p.bridgeLoaded.Store(b)
 	return b, err
 }
 
@@ -130,12 +132,19 @@ func (p *Proxy) bridgeOf() *bridge {
 	return p.bridge
 }
 
+// integrationRef holds an Integration in an atomic.Pointer.
+type integrationRef struct{ agents.Integration }
+
 // integration is the agent the bridge serves (nil before it is known).
 func (b *bridge) integration() agents.Integration {
-	b.p.mu.Lock()
-	defer b.p.mu.Unlock()
-	return b.integ
+	if r := b.integ.Load(); r != nil {
+		return r.Integration
+	}
+	return nil
 }
+
+// serves makes ig the agent the bridge serves, unless one is already.
+func (b *bridge) serves(ig agents.Integration) { b.integ.CompareAndSwap(nil, &integrationRef{ig}) }
 
 // serve answers the hook commands' connections until the listener closes.
 func (b *bridge) serve() {
@@ -362,7 +371,7 @@ func (t *toolState) bridgedJudgment(out session.Outcome, ok, denied bool, tool s
 // it says whether the agent's description of a call is what its hook got
 // (agents.Integration.SameCall).
 func (p *Proxy) bridged() agents.Integration {
-	if b := p.bridgeOf(); b != nil {
+	if b := p.bridgeLoaded.Load(); b != nil {
 		return b.integration()
 	}
 	return nil

@@ -17,9 +17,7 @@ func (p *Proxy) agentCommand(command []string) []string {
 	if err == nil {
 		var withHook []string
 		if withHook, err = ig.Command(command, b.command); err == nil {
-			p.mu.Lock()
-			b.integ = ig
-			p.mu.Unlock()
+			b.serves(ig)
 			return withHook
 		}
 		p.mu.Lock()
@@ -39,11 +37,7 @@ func (p *Proxy) bridgeAgent(agentName string) {
 		return
 	}
 	b, err := p.startBridge()
-	p.mu.Lock()
-	if b.integ == nil {
-		b.integ = ig
-	}
-	p.mu.Unlock()
+	b.serves(ig)
 	if err != nil {
 		p.log.Error("the agent's tool calls are hooked only at its permission requests", "err", err)
 	}

@@ -241,7 +241,7 @@ func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options
 		p.askEditor(m, st, t, options, "")
 		return "the agent offered no allow_once option; the editor asks the user"
 	}
-	ig := p.bridged() // before the session's lock: p.mu is never taken under it
+	ig := p.bridged()
 	st.mu.Lock()
 	t.checked = methodRequestPermission
 	t.judgeNow(ig)
@@ -255,7 +255,7 @@ func (p *Proxy) allowPermission(m *message, st *sessState, t *toolState, options
 // request's tool call title says it (askTitle); every other byte is the
 // agent's.
 func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []acpmsg.PermissionOption, askReason string) {
-	ig := p.bridged() // before the session's lock: p.mu is never taken under it
+	ig := p.bridged()
 	st.mu.Lock()
 	if t.checked == "" {
 		t.checked = methodRequestPermission

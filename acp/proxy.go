@@ -170,6 +170,9 @@ type Proxy struct {
 	// bridge is the hook bridge, once the agent is known to be
 	// claude-agent-acp (bridge.go).
 	bridge *bridge
+	// bridgeLoaded is bridge too, read without the lock where every tool
+	// call update asks for it (bridged); set with it.
+	bridgeLoaded atomic.Pointer[bridge]
 	// asks are the trust questions waiting for the user (trust.go).
 	asks sync.WaitGroup
 	// editorQueued counts the editor's messages queued for work or in its

@@ -61,7 +61,6 @@ func (p *Proxy) sessionUpdate(m *message) {
 // one runs its Post hooks.
 func (p *Proxy) toolUpdate(st *sessState, u *acpmsg.ToolCallUpdate, isNew bool) {
 	t := st.tool(u.ToolCallID)
-	ig := p.bridged() // p.mu is never taken under the session's lock
 	st.mu.Lock()
 	t.merge(u)
 	t.announced = t.announced || isNew
@@ -73,7 +72,7 @@ func (p *Proxy) toolUpdate(st *sessState, u *acpmsg.ToolCallUpdate, isNew bool) 
 		// call does, the decision does not cover it, and the hooks judge
 		// it again before the agent's next message is handled.
 		name, input := t.describe()
-		if !t.judged.agrees(name, input, ig) {
+		if !t.judged.agrees(name, input, p.bridged()) { // bridged takes no lock
 			st.mu.Unlock()
 			p.rejudge(st, t, name, input)
 			st.mu.Lock()
