@@ -33,8 +33,12 @@ type EventRun struct {
 	// server): serve's wave/hookRuns and wave/hookRun carry those too.
 	Origin string `json:"origin,omitempty"`
 
-	decision *Decision // for the run log only: the wire does not carry it
+	decision *Decision // for the run log and observers: the wire does not carry it
 }
+
+// Decision is what the run's hooks decided (nil for a run read back from
+// the wire): the run log and run observers keep it.
+func (r *EventRun) Decision() *Decision { return r.decision }
 
 // NewEventRun records a fired event, with its texts cut to a size the history can keep.
 // matchValue is what the matchers were compared with (tool name, source, ...).
@@ -125,6 +129,24 @@ type History struct {
 	full bool
 	seq  uint64
 	log  *RunLog // also written there, when set
+	obs  []RunObserver
+}
+
+// RunObserver is told of every run a History adds, after the run is stored
+// and written to the run log: the audit log and the telemetry export are
+// observers, so that every host (serve, the ACP proxy, the CLI) feeds them
+// by the one call that already records a run. ObserveRun is called on the
+// goroutine that fired the event, outside the history's lock: it must not
+// block (queue, or drop and count).
+type RunObserver interface {
+	ObserveRun(r *EventRun)
+}
+
+// Observe adds o to the observers told of every run added from now on.
+func (h *History) Observe(o RunObserver) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.obs = append(h.obs[:len(h.obs):len(h.obs)], o)
 }
 
 // PersistTo makes every run added from now on also a line of l, so that
@@ -154,12 +176,15 @@ func (h *History) Add(r EventRun) EventRun {
 	if h.next == 0 {
 		h.full = true
 	}
-	log := h.log
+	log, obs := h.log, h.obs
 	h.mu.Unlock()
 	// The disk write is outside the history's lock: concurrent events do not
 	// wait on each other's I/O (the log has a lock of its own).
 	if log != nil {
 		_ = log.Append(r)
+	}
+	for _, o := range obs {
+		o.ObserveRun(&r)
 	}
 	return r
 }

@@ -94,3 +94,19 @@ func TestHistoryHoldsItsOwnRuns(t *testing.T) {
 		})
 	}
 }
+
+type countingObserver struct{ runs []hooks.EventRun }
+
+func (c *countingObserver) ObserveRun(r *hooks.EventRun) { c.runs = append(c.runs, *r) }
+
+func TestHistoryObserversSeeEveryRunWithItsDecision(t *testing.T) {
+	h := hooks.NewHistory(1)
+	o := &countingObserver{}
+	h.Observe(o)
+	for i := 0; i < 3; i++ {
+		h.Add(hooks.NewEventRun("s", "Bash", &hooks.Result{Event: "PreToolUse", Permission: hooks.PermissionDeny, Reason: "no"}))
+	}
+	require.Len(t, o.runs, 3, "an observer sees runs the bounded ring has let go")
+	require.Equal(t, uint64(3), o.runs[2].ID)
+	require.Equal(t, hooks.PermissionDeny, o.runs[2].Decision().Permission)
+}
