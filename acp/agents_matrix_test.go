@@ -229,6 +229,9 @@ type agentSpec struct {
 	// even when the hooks allow it (its failure says the text given): the
 	// hooks can only take away what the mode allows.
 	refuses map[string]string
+	// gaps are the proxy's known gaps with this agent (matrixGaps): each
+	// ends its case with a KNOWN GAP skip while it holds.
+	gaps matrixGaps
 }
 
 // runMatrix runs the matrix's cases in every mode the agent offers, each
@@ -236,6 +239,7 @@ type agentSpec struct {
 // prompt-level cases (a blocked prompt, a Stop block) run in the initial
 // mode only: the proxy decides them before and after the agent.
 func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial string, offered []string, spec agentSpec) {
+	gaps := spec.gaps
 	project := r.project
 	for _, mode := range offered {
 		t.Run(mode, func(t *testing.T) {
@@ -354,11 +358,15 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 					t.Skip("SKIPPED: in mode " + mode + " " + spec.name + " refuses a command the hooks allow (" + why + "): the mode, not a hook, decides")
 				}
 				require.True(t, exists(target), "the allowed command ran")
-				require.Len(t, pre, 1, "PreToolUse ran once")
+				require.NotEmpty(t, pre, "PreToolUse ran")
 				require.Equal(t, spec.shellTool, pre[0].Tool)
 				require.Contains(t, pre[0].Input, command, "the hook got Claude Code's own tool input")
 				require.Len(t, post, 1, "PostToolUse ran once")
 				require.Contains(t, post[0].Response, "OUT-"+k, "PostToolUse saw the command's output")
+				if gaps.rejudged != "" {
+					knownGap37(t, len(pre) == 1, "in mode %s PreToolUse ran %d times for one allowed %s call: %s", mode, len(pre), spec.name, gaps.rejudged)
+				}
+				require.Len(t, pre, 1, "PreToolUse ran once")
 			})
 
 			t.Run("ask reaches the editor once", func(t *testing.T) {
@@ -371,6 +379,15 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				got := r.noted(methodRequestPermission)[asked:]
 				if len(h.runs(t, "PreToolUse", target)) == 0 {
 					unseen(t, sess, spec.shellTool, exists(target))
+				}
+				require.NotEmpty(t, got, "the user was asked")
+				if gaps.rejudged != "" && len(got) > 1 {
+					require.True(t, exists(target), "the editor allowed it, and it ran")
+					for _, m := range got {
+						require.Contains(t, m.Line, askReason, "every question carries the hook's reason")
+					}
+					knownGap37(t, false, "in mode %s the user was asked %d times (PreToolUse ran %d times) for one %s call: %s",
+						mode, len(got), len(h.runs(t, "PreToolUse", target)), spec.name, gaps.rejudged)
 				}
 				require.Len(t, got, 1, "the user was asked once")
 				if why, ok := spec.refuses[mode]; ok && !exists(target) {
@@ -407,6 +424,10 @@ func runMatrix(t *testing.T, r *rig, fake *fakeModel, h matrixHooks, initial str
 				var names []string
 				for _, b := range blocksOf(r.transcript(sess), "tool") {
 					names = append(names, b["name"].(string))
+				}
+				if gaps.transcriptName != "" {
+					knownGap37(t, len(names) == 1 && names[0] == spec.writeTool, "in mode %s the transcript names %s's one write %v, its hook was told %s: %s",
+						mode, spec.name, names, spec.writeTool, gaps.transcriptName)
 				}
 				require.Equal(t, []string{spec.writeTool}, names, "the transcript names the write as its hook was told")
 			})

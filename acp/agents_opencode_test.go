@@ -137,6 +137,7 @@ var openCodeSpec = agentSpec{
 		return use("write", map[string]any{"filePath": path, "content": content})
 	}, writeTool: "Write",
 	denyText: "opencode ends the turn when a permission is rejected: the model reads nothing",
+	gaps:     openCodeGaps,
 }
 
 // openCodeGaps: what the proxy does not yet do for opencode 1.18.33.
@@ -160,7 +161,7 @@ func TestOpenCode(t *testing.T) {
 	_, first := r.newSession()
 	initial, offered := configModes(t, first)
 	t.Logf("opencode starts sessions in %q and offers %v", initial, offered)
-	runMatrixGaps(t, r, fake.fakeModel, h, initial, offered, openCodeSpec, openCodeGaps)
+	runMatrix(t, r, fake.fakeModel, h, initial, offered, openCodeSpec)
 	require.Equal(t, 0, r.wait())
 }
 
@@ -175,6 +176,6 @@ func TestOpenCodeDefaultPermissions(t *testing.T) {
 	r, fake, h := startOpenCode(t, nil)
 	_, first := r.newSession()
 	initial, offered := configModes(t, first)
-	runMatrixGaps(t, r, fake.fakeModel, h, initial, offered, openCodeSpec, openCodeGaps)
+	runMatrix(t, r, fake.fakeModel, h, initial, offered, openCodeSpec)
 	require.Equal(t, 0, r.wait())
 }

@@ -68,14 +68,15 @@ func TestQwenCode(t *testing.T) {
 	})
 	initial, offered := sessionModes(t, r)
 	t.Logf("Qwen Code starts sessions in %q and offers %v", initial, offered)
-	runMatrixGaps(t, r, fake.fakeModel, h, initial, offered, agentSpec{
+	runMatrix(t, r, fake.fakeModel, h, initial, offered, agentSpec{
 		name:  "Qwen Code",
 		shell: func(c string) step { return use("run_shell_command", cmd(c)) }, shellTool: "Bash",
 		write:     func(path, content string) step { return use("write_file", fileArgs(path, content)) },
 		writeTool: "Write",
 		denyText:  "Qwen Code's own refusal",
-	}, matrixGaps{transcriptName: "Qwen Code's tool_call says kind edit with no diff until the write is done (the transcript's name, Edit); " +
-		"the hook was told Write from its permission request's diff, or from the editor's fs/write_text_file that carries the write out " +
-		"(a second transcript entry, Write, where no permission request ties it to the tool call)"})
+		gaps: matrixGaps{transcriptName: "Qwen Code's tool_call says kind edit with no diff until the write is done (the transcript's name, Edit); " +
+			"the hook was told Write from its permission request's diff, or from the editor's fs/write_text_file that carries the write out " +
+			"(a second transcript entry, Write, where no permission request ties it to the tool call)"},
+	})
 	require.Equal(t, 0, r.wait())
 }
