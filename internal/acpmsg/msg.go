@@ -111,6 +111,14 @@ type WavehooksMeta struct {
 // encoding/json sorts a map's keys.)
 type Object map[string]json.RawMessage
 
+// SetSessionModeRequest is a v1 editor's session/set_mode (schema:
+// SetSessionModeRequest), which the proxy turns into v2's
+// session/set_config_option for an agent that speaks only v2.
+type SetSessionModeRequest struct {
+	ModeID    string `json:"modeId"`
+	SessionID string `json:"sessionId"`
+}
+
 // SessionRequest is the part of session/new, session/load, session/resume
 // and session/close params the proxy reads (schema: NewSessionRequest,
 // LoadSessionRequest, ResumeSessionRequest, CloseSessionRequest): the
