@@ -373,14 +373,16 @@ func TestV1EditorWithV2OnlyAgentHostile(t *testing.T) {
 		`[{"update":{"sessionUpdate":"state_update","state":"idle","stopReason":7}},{"say":"AFTER-BAD-IDLE"},{"stop":"end_turn"}]`,
 		`[{"say":"WAITING"},{"hang":true}]`,
 		`[{"call":{"method":"terminal/output","params":{"terminalId":"t1"}},"ifError":[{"say":"REFUSED: $error"}]},{"stop":"end_turn"}]`,
-		`[{"update":{"sessionUpdate":"tool_call_update","toolCallId":"d1","kind":"edit","status":"completed",
-		   "content":[{"type":"diff","changes":[{"operation":"modify","path":"/p/a.go"}],"patch":{"format":"unified","text":"@@ -1 +1 @@\n-a\n+b\n"}}]}},
+		`[{"stdout":` + mustJSON(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-1","update":{"sessionUpdate":"tool_call_update",`+
+			`"toolCallId":"d1","kind":"edit","status":"completed","_meta":{"k": "<b>"},`+
+			`"content":[{"type":"diff","changes":[{"operation":"modify","path":"/p/a.go"}],"patch":{"format":"unified","text":"@@ -1 +1 @@\n-a\n+b\n"}}]}}}`) + `},
 		  {"update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c1","content":{"type":"content","content":{"type":"text","text":"PART-1"}}}},
 		  {"update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c1","content":{"type":"content","content":{"type":"text","text":"PART-2"}}}},
 		  {"update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p1","entries":[{"content":"STEP-1","priority":"high","status":"pending"}]}}},
 		  {"update":{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"p2","text":"# no"}}},
 		  {"update":{"sessionUpdate":"agent_message","messageId":"m1","content":[{"type":"text","text":"WHOLE-1"}]}},
-		  {"update":{"sessionUpdate":"agent_message","messageId":"m1","content":[{"type":"text","text":"WHOLE-1"},{"type":"text","text":"WHOLE-2"}]}},
+		  {"stdout":` + mustJSON(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-1","update":{"sessionUpdate":"agent_message",`+
+			`"messageId":"m1","content":[{"type":"text","text":"WHOLE-1"},{"type":"text", "text":"WHOLE-2 <i>"}]}}}`) + `},
 		  {"update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"aGk="}},
 		  {"stop":"overloaded"}]`,
 	}
@@ -422,6 +424,7 @@ func TestV1EditorWithV2OnlyAgentHostile(t *testing.T) {
 		require.Contains(t, calls[0].line, "modify /p/a.go")
 		require.Contains(t, calls[0].line, `+b`)
 		require.NotContains(t, calls[0].line, `"changes"`)
+		require.Contains(t, calls[0].line, `"_meta":{"k": "<b>"}`, "what is not translated keeps its bytes")
 		updates := r.editorUpdates(sess, acpmsg.UpdateToolCallUpdate)
 		require.NotEmpty(t, updates)
 		last := updates[len(updates)-1].line
@@ -432,7 +435,12 @@ func TestV1EditorWithV2OnlyAgentHostile(t *testing.T) {
 		require.Contains(t, plans[0].line, "STEP-1")
 		texts := strings.Join(r.agentTexts(), "|")
 		require.Equal(t, 1, strings.Count(texts, "WHOLE-1"), "a block of a whole message goes once")
-		require.Contains(t, texts, "WHOLE-2")
+		require.Contains(t, texts, "WHOLE-2 <i>")
+		for _, u := range r.editorUpdates(sess, acpmsg.UpdateAgentMessageChunk) {
+			if strings.Contains(u.line, "WHOLE-2") {
+				require.Contains(t, u.line, `{"type":"text", "text":"WHOLE-2 <i>"}`, "a block keeps its bytes")
+			}
+		}
 		for _, m := range r.noted(methodSessionUpdate) {
 			for _, v2 := range []string{"tool_call_content_chunk", "plan_update", `"agent_message"`, "terminal_output_chunk", "state_update"} {
 				require.NotContains(t, m.Line, v2)

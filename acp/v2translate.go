@@ -83,8 +83,6 @@ type v2Session struct {
 	sent map[string]int
 	// modeOption is the configId of the session's "mode" config option.
 	modeOption string
-	// cancel ends a cancelled turn the agent does not end (cancelGrace).
-	cancel *time.Timer
 }
 
 // session is a session's state, made on first use; t.mu is held.
@@ -255,15 +253,28 @@ func (p *Proxy) answerToV1(m *message) {
 	}
 	switch c.method {
 	case methodSessionSetMode:
-		p.routeAgentLines(m, resultLine(m.ID, json.RawMessage("{}"))) // v1: SetSessionModeResponse
+		p.routeAgentLines(m, rawResultLine(m.ID, json.RawMessage("{}"))) // v1: SetSessionModeResponse
 	default: // session/new, resume, load, set_config_option
 		result, changed := p.configOptionsToV1(m.Result, c.sessionID, c.method != methodSessionSetConfig)
 		if !changed {
 			p.routeAgent(m)
 			return
 		}
-		p.routeAgentLines(m, resultLine(m.ID, result))
+		p.routeAgentLines(m, rawResultLine(m.ID, result))
 	}
+}
+
+// rawResultLine answers id with a result whose bytes are kept as they are
+// (keepbytes.go): encoding/json would compact them and escape "<".
+func rawResultLine(id, result json.RawMessage) []byte {
+	return rawLine(rawMember{`"jsonrpc"`, []byte(`"2.0"`)}, rawMember{`"id"`, id}, rawMember{`"result"`, result})
+}
+
+// updateLine is a session/update of the session m is about (its sessionId
+// as the agent wrote it) with update, each member's bytes kept.
+func updateLine(m *message, update acpmsg.Object) []byte {
+	params, _ := decodeObject(m.Params)
+	return rawRequestLine(nil, methodSessionUpdate, rawObject(acpmsg.Object{"sessionId": params["sessionId"], "update": rawObject(update)}))
 }
 
 // withoutID is ids without id.
@@ -419,7 +430,7 @@ func (p *Proxy) stateUpdateToV1(m *message, sessionID string) {
 		p.drop(m, "a state update other than idle", "state", n.Update.State)
 		return
 	}
-	id, ok := p.endTurnID(sessionID)
+	id, ok := p.takePrompt(sessionID, nil)
 	if !ok {
 		p.drop(m, "an idle state update outside a turn", "session", sessionID)
 		return
@@ -427,18 +438,25 @@ func (p *Proxy) stateUpdateToV1(m *message, sessionID string) {
 	p.routeAgentLines(m, promptAnswerToV1(id, n.Update.StopReason))
 }
 
-// endTurnID takes the session's oldest open prompt, whose turn ends now,
-// and stops the cancel timer when no prompt is left open.
-func (p *Proxy) endTurnID(sessionID string) (json.RawMessage, bool) {
+// takePrompt takes an open prompt of the session, whose turn ends now: id,
+// if it is still open, or (id nil) the oldest.
+func (p *Proxy) takePrompt(sessionID string, id json.RawMessage) (json.RawMessage, bool) {
 	tr := &p.translator
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	s := tr.session(sessionID)
-	if len(s.prompts) == 0 {
+	switch {
+	case len(s.prompts) == 0:
 		return nil, false
+	case id == nil:
+		id = s.prompts[0]
+		s.prompts = s.prompts[1:]
+	default:
+		n := len(s.prompts)
+		if s.prompts = withoutID(s.prompts, id); len(s.prompts) == n {
+			return nil, false // ended already
+		}
 	}
-	id := s.prompts[0]
-	s.prompts = s.prompts[1:]
 	if c := tr.calls[idKey(id)]; c != nil {
 		if c.acked {
 			delete(tr.calls, idKey(id))
@@ -447,10 +465,6 @@ func (p *Proxy) endTurnID(sessionID string) (json.RawMessage, bool) {
 		}
 	}
 	if len(s.prompts) == 0 {
-		if s.cancel != nil {
-			s.cancel.Stop()
-			s.cancel = nil
-		}
 		clear(s.content) // the turn's tool content and messages are done
 		clear(s.sent)
 	}
@@ -566,13 +580,13 @@ func (p *Proxy) contentChunkToV1(m *message, sessionID string) {
 	s := tr.session(sessionID)
 	id := n.Update.ToolCallID
 	s.content[id] = append(s.content[id], append(json.RawMessage(nil), chunk...))
-	update := map[string]any{"sessionUpdate": acpmsg.UpdateToolCallUpdate, "toolCallId": id, "content": rawArray(s.content[id])}
+	update := acpmsg.Object{"sessionUpdate": mustRaw(acpmsg.UpdateToolCallUpdate), "toolCallId": mustRaw(id), "content": rawArray(s.content[id])}
 	if !s.shown[id] {
 		s.shown[id] = true
-		update["sessionUpdate"], update["title"] = acpmsg.UpdateToolCall, id
+		update["sessionUpdate"], update["title"] = mustRaw(acpmsg.UpdateToolCall), mustRaw(id)
 	}
 	tr.mu.Unlock()
-	p.routeAgentLines(m, notificationLine(methodSessionUpdate, map[string]any{"sessionId": sessionID, "update": update}))
+	p.routeAgentLines(m, updateLine(m, update))
 }
 
 // planToV1 is a v2 plan_update of kind "items" as v1's plan (its entries
@@ -627,11 +641,11 @@ func (p *Proxy) messageToV1(m *message, sessionID, kind string) {
 	tr.mu.Unlock()
 	var lines [][]byte
 	for i := from; i < len(n.Update.Content); i++ {
-		update := map[string]any{"sessionUpdate": chunk, "content": n.Update.Content[i]}
+		update := acpmsg.Object{"sessionUpdate": mustRaw(chunk), "content": n.Update.Content[i]}
 		if n.Update.MessageID != "" {
-			update["messageId"] = n.Update.MessageID
+			update["messageId"] = mustRaw(n.Update.MessageID)
 		}
-		lines = append(lines, notificationLine(methodSessionUpdate, map[string]any{"sessionId": sessionID, "update": update}))
+		lines = append(lines, updateLine(m, update))
 	}
 	if len(lines) == 0 {
 		p.drop(m, "")
@@ -663,8 +677,7 @@ func (p *Proxy) configUpdateToV1(m *message, sessionID string) {
 	_ = decode(m.Params, &n)
 	for _, o := range n.Update.ConfigOptions {
 		if o.Category == acpmsg.ConfigCategoryMode && o.CurrentValue != nil {
-			lines = append(lines, notificationLine(methodSessionUpdate, map[string]any{"sessionId": sessionID,
-				"update": map[string]json.RawMessage{"sessionUpdate": mustRaw("current_mode_update"), "currentModeId": o.CurrentValue}}))
+			lines = append(lines, updateLine(m, acpmsg.Object{"sessionUpdate": mustRaw("current_mode_update"), "currentModeId": o.CurrentValue}))
 			break
 		}
 	}
@@ -695,6 +708,8 @@ func (p *Proxy) toV2Agent(line []byte) []byte {
 		}
 	case methodSessionCancel:
 		p.armCancel(sessionIDOf(m.Params))
+	case methodSessionClose:
+		p.forgetV2Session(sessionIDOf(m.Params))
 	case methodSessionNew, methodSessionResume, methodSessionSetConfig:
 		if m.ID != nil {
 			tr.mu.Lock()
@@ -785,40 +800,48 @@ func (p *Proxy) refuseForV2Agent(m *message) bool {
 	return true
 }
 
-// armCancel starts the wait for a cancelled turn's end (cancelGrace): when
-// the agent has not ended the session's open prompts by then, the proxy
-// answers them with stopReason "cancelled", as v1 promises the editor.
-func (p *Proxy) armCancel(sessionID string) {
+// forgetV2Session drops a closed session's translation state.
+func (p *Proxy) forgetV2Session(sessionID string) {
 	tr := &p.translator
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	s := tr.session(sessionID)
-	if len(s.prompts) == 0 || s.cancel != nil {
+	delete(tr.sessions, sessionID)
+}
+
+// armCancel starts the wait for a cancelled turn's end (cancelGrace): the
+// prompts open when the editor cancelled that the agent has not ended by
+// then are answered with stopReason "cancelled", as v1 promises the editor
+// (prompts sent after the cancel are not the cancel's).
+func (p *Proxy) armCancel(sessionID string) {
+	tr := &p.translator
+	tr.mu.Lock()
+	open := append([]json.RawMessage(nil), tr.session(sessionID).prompts...)
+	tr.mu.Unlock()
+	if len(open) == 0 {
 		return
 	}
 	grace := p.opts.cancelGrace
 	if grace <= 0 {
 		grace = cancelGrace
 	}
-	s.cancel = time.AfterFunc(grace, func() { p.cancelledTurnsEnd(sessionID) })
+	time.AfterFunc(grace, func() { p.cancelledTurnsEnd(sessionID, open) })
 }
 
-// cancelledTurnsEnd answers the session's prompts still open after a
-// cancel with stopReason "cancelled"; the agent's idle update for them, if
-// it ever comes, is dropped (no prompt is open for it).
-func (p *Proxy) cancelledTurnsEnd(sessionID string) {
-	if p.ctx.Err() != nil {
-		return
+// cancelledTurnsEnd answers the cancelled prompts still open with
+// stopReason "cancelled"; the agent's idle update for one, if it ever
+// comes, is dropped (it ends the next open prompt of the session only if
+// the agent sends two, which it must not).
+func (p *Proxy) cancelledTurnsEnd(sessionID string, cancelled []json.RawMessage) {
+	p.mu.Lock()
+	gone := p.agentGone
+	p.mu.Unlock()
+	if gone || p.ctx.Err() != nil {
+		return // agentEnded answered the editor's prompts
 	}
-	tr := &p.translator
-	tr.mu.Lock()
-	s := tr.session(sessionID)
-	s.cancel = nil
-	tr.mu.Unlock()
-	for {
-		id, ok := p.endTurnID(sessionID)
+	for _, want := range cancelled {
+		id, ok := p.takePrompt(sessionID, want)
 		if !ok {
-			return
+			continue
 		}
 		p.log.Warn("the v2 agent did not end a cancelled turn; the proxy answered the editor's prompt", "session", sessionID)
 		m, err := parseMessage(promptAnswerToV1(id, acpmsg.StopCancelled))

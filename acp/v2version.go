@@ -113,7 +113,7 @@ func (p *Proxy) initializeAnsweredAny(call *editorCall, m *message) {
 		p.versions.translate.Store(true)
 		p.log.Info("the editor speaks ACP v1 and the agent only the v2 draft: the proxy translates",
 			"editor offered", offered, "agent answered", answered, "schema", acpmsg.SchemaV2Release)
-		if n, err := parseMessage(resultLine(m.ID, initializeToV1(m.Result))); err == nil {
+		if n, err := parseMessage(rawResultLine(m.ID, initializeToV1(m.Result))); err == nil {
 			*m = *n
 		}
 	}
