@@ -385,8 +385,12 @@ func TestV1EditorWithV2OnlyAgentHostile(t *testing.T) {
 			`"messageId":"m1","content":[{"type":"text","text":"WHOLE-1"},{"type":"text", "text":"WHOLE-2 <i>"}]}}}`) + `},
 		  {"update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"aGk="}},
 		  {"stop":"overloaded"}]`,
+		`[{"permission":{},"title":"DENYME teleport","subject":{"type":"teleport","to":"mars"},
+		   "ifAllowed":[{"say":"ALLOWED-teleport"}],"ifRejected":[{"say":"REJECTED-teleport"}]},{"stop":"end_turn"}]`,
 	}
-	r := startRig(t, rigOptions{opts: func(o *Options) { o.TrustWorkspace = true; o.cancelGrace = 200 * time.Millisecond },
+	project := t.TempDir()
+	writeMatrixHooks(t, project)
+	r := startRig(t, rigOptions{project: project, opts: func(o *Options) { o.TrustWorkspace = true; o.cancelGrace = 200 * time.Millisecond },
 		script: `{"protocolVersion": 2, "v2Only": true, "v2Modes": ["ask", "code"], "replay": ["REPLAY-user", "REPLAY-agent"],
 		  "turns": [` + strings.Join(turns, ",") + `]}`})
 	r.initialize(v1EditorCapabilities)
@@ -447,6 +451,13 @@ func TestV1EditorWithV2OnlyAgentHostile(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a permission subject of a kind v1 lacks is judged by its title", func(t *testing.T) {
+		before := r.countNoted(methodRequestPermission)
+		require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "five")))
+		require.Contains(t, r.agentTexts(), "REJECTED-teleport", "the hook's deny holds")
+		require.NotContains(t, r.agentTexts(), "ALLOWED-teleport")
+		require.Equal(t, before, r.countNoted(methodRequestPermission), "the editor never saw the denied request")
+	})
 	t.Run("modes are the mode config option; set_mode sets it", func(t *testing.T) {
 		modes, _ := opened["modes"].(map[string]any)
 		require.NotNil(t, modes, "session/new's answer has v1 modes: %v", opened)
@@ -483,4 +494,18 @@ func TestV1EditorWithV2OnlyAgentHostile(t *testing.T) {
 		require.Equal(t, []string{"REPLAY-user"}, user, "the replay's user message is v1's user_message_chunk")
 		require.Contains(t, r.agentTexts(), "REPLAY-agent")
 	})
+}
+
+// TestV1EditorWithV2OnlyAgentExitsMidTurn: a v2 agent that acknowledged
+// the prompt and exits before its idle update leaves no v1 editor waiting:
+// the prompt is answered with an error that says the agent exited.
+func TestV1EditorWithV2OnlyAgentExitsMidTurn(t *testing.T) {
+	r := startRig(t, rigOptions{opts: func(o *Options) { o.TrustWorkspace = true },
+		script: `{"protocolVersion": 2, "v2Only": true, "turns": [[{"say":"BYE"},{"crash":3}]]}`})
+	r.initialize(v1EditorCapabilities)
+	sess, _ := r.newSession()
+	res := r.prompt(sess, "go")
+	require.NotNil(t, res.Error, "the prompt is answered: %s", res.Line)
+	require.Contains(t, res.Error.Message, "the agent exited")
+	require.Equal(t, 3, r.wait())
 }
