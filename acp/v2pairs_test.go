@@ -387,6 +387,8 @@ func TestV1EditorWithV2OnlyAgentHostile(t *testing.T) {
 		  {"stop":"overloaded"}]`,
 		`[{"permission":{},"title":"DENYME teleport","subject":{"type":"teleport","to":"mars"},
 		   "ifAllowed":[{"say":"ALLOWED-teleport"}],"ifRejected":[{"say":"REJECTED-teleport"}]},{"stop":"end_turn"}]`,
+		`[{"permission":{"toolCallId":"e1","title":"Edit ASKME.go","kind":"edit","locations":[{"path":"/p/ASKME.go"}],"content":[{"type":"diff","changes":[{"operation":"add","path":"/p/b.go"}],
+		   "patch":{"format":"unified","text":"+NEW-LINE\n"}}]},"ifAllowed":[{"say":"ALLOWED-edit"}],"ifRejected":[]},{"stop":"end_turn"}]`,
 	}
 	project := t.TempDir()
 	writeMatrixHooks(t, project)
@@ -457,6 +459,16 @@ func TestV1EditorWithV2OnlyAgentHostile(t *testing.T) {
 		require.Contains(t, r.agentTexts(), "REJECTED-teleport", "the hook's deny holds")
 		require.NotContains(t, r.agentTexts(), "ALLOWED-teleport")
 		require.Equal(t, before, r.countNoted(methodRequestPermission), "the editor never saw the denied request")
+	})
+	t.Run("a permission request's v2 diff reaches the editor as v1 content", func(t *testing.T) {
+		before := r.countNoted(methodRequestPermission)
+		require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "six")))
+		got := r.noted(methodRequestPermission)[before:]
+		require.Len(t, got, 1)
+		require.Contains(t, got[0].Line, "add /p/b.go")
+		require.Contains(t, got[0].Line, "+NEW-LINE")
+		require.NotContains(t, got[0].Line, `"changes"`)
+		require.Contains(t, r.agentTexts(), "ALLOWED-edit")
 	})
 	t.Run("modes are the mode config option; set_mode sets it", func(t *testing.T) {
 		modes, _ := opened["modes"].(map[string]any)

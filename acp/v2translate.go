@@ -356,7 +356,7 @@ func modesOf(raw json.RawMessage) []map[string]json.RawMessage {
 
 // permissionToV1 is a v2 permission request as v1's: its subject becomes
 // the toolCall (a tool_call subject's call as its bytes, titled with the
-// request's title when it has none; a command, or a subject of a kind the
+// request's title when it has none, its v2 diffs as text; a command, or a subject of a kind the
 // proxy does not know, as v2ToolCall makes it), and its other members keep
 // their bytes. The answer has the same shape in both versions.
 func (p *Proxy) permissionToV1(m *message) {
@@ -373,6 +373,9 @@ func (p *Proxy) permissionToV1(m *message) {
 		if err == nil {
 			if _, ok := tc["title"]; !ok {
 				tc["title"] = mustRaw(req.Title)
+			}
+			if content, ok := contentToV1(s.ToolCall.Content); ok {
+				tc["content"] = rawArray(content) // v2 diffs as text (diffToV1)
 			}
 			toolCall = rawObject(tc)
 		}
