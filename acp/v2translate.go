@@ -192,13 +192,13 @@ func initializeToV1(result json.RawMessage) json.RawMessage {
 	delete(res, "capabilities")
 	session, _ := decodeObject(caps["session"])
 	delete(caps, "session")
-	present := func(raw json.RawMessage) json.RawMessage { return mustRaw(!isNull(raw)) }
+	present := func(raw json.RawMessage) bool { return !isNull(raw) }
 	if prompt, err := decodeObject(session["prompt"]); err == nil && len(prompt) > 0 {
-		caps["promptCapabilities"] = mustRaw(map[string]json.RawMessage{"audio": present(prompt["audio"]),
-			"embeddedContext": present(prompt["embeddedContext"]), "image": present(prompt["image"])})
+		caps["promptCapabilities"] = mustRaw(acpmsg.PromptCapabilities{Audio: present(prompt["audio"]),
+			EmbeddedContext: present(prompt["embeddedContext"]), Image: present(prompt["image"])})
 	}
 	if mcp, err := decodeObject(session["mcp"]); err == nil && len(mcp) > 0 {
-		caps["mcpCapabilities"] = mustRaw(map[string]json.RawMessage{"http": present(mcp["http"]), "sse": json.RawMessage("false")})
+		caps["mcpCapabilities"] = mustRaw(acpmsg.McpCapabilities{HTTP: present(mcp["http"])})
 	}
 	delete(session, "prompt")
 	delete(session, "mcp")
@@ -330,22 +330,22 @@ func (p *Proxy) configOptionsToV1(raw json.RawMessage, sessionID string, modes b
 		p.translator.session(sessionID).modeOption = mode.ConfigID
 		p.translator.mu.Unlock()
 		if modes {
-			obj["modes"] = mustRaw(map[string]any{"currentModeId": mode.CurrentValue, "availableModes": modesOf(mode.Options)})
+			obj["modes"] = mustRaw(acpmsg.SessionModeState{CurrentModeID: mode.CurrentValue, AvailableModes: modesOf(mode.Options)})
 		}
 	}
 	return rawObject(obj), true
 }
 
 // modesOf is a select option's values as v1 session modes, groups flattened.
-func modesOf(raw json.RawMessage) []map[string]json.RawMessage {
+func modesOf(raw json.RawMessage) []acpmsg.SessionMode {
 	var choices []acpmsg.ConfigSelectChoice
 	_ = decode(raw, &choices)
-	modes := []map[string]json.RawMessage{}
+	modes := []acpmsg.SessionMode{}
 	var add func([]acpmsg.ConfigSelectChoice)
 	add = func(cs []acpmsg.ConfigSelectChoice) {
 		for _, c := range cs {
 			if c.Value != nil {
-				modes = append(modes, map[string]json.RawMessage{"id": c.Value, "name": mustRaw(c.Name)})
+				modes = append(modes, acpmsg.SessionMode{ID: c.Value, Name: c.Name})
 			}
 			add(c.Options)
 		}
@@ -559,7 +559,7 @@ func diffToV1(d *acpmsg.DiffV2) json.RawMessage {
 	if d.Patch != nil {
 		b.WriteString(d.Patch.Text)
 	}
-	return mustRaw(map[string]any{"type": "content", "content": acpmsg.NewText(b.String())})
+	return mustRaw(acpmsg.ToolCallContent{Type: "content", Content: acpmsg.NewText(b.String())})
 }
 
 // contentChunkToV1 is a v2 tool_call_content_chunk as v1's
@@ -604,7 +604,7 @@ func (p *Proxy) planToV1(m *message) {
 		p.drop(m, "a plan v1 cannot show", "type", n.Update.Plan.Type)
 		return
 	}
-	params["update"] = mustRaw(map[string]json.RawMessage{"sessionUpdate": mustRaw("plan"), "entries": n.Update.Plan.Entries})
+	params["update"] = rawObject(acpmsg.Object{"sessionUpdate": mustRaw("plan"), "entries": n.Update.Plan.Entries})
 	p.routeAgentLines(m, withParams(m, params))
 }
 
