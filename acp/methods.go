@@ -15,6 +15,8 @@ const (
 	methodSessionClose      = "session/close"
 	methodSessionPrompt     = "session/prompt"
 	methodSessionCancel     = "session/cancel"
+	methodSessionSetMode    = "session/set_mode"
+	methodSessionSetConfig  = "session/set_config_option"
 	methodSessionUpdate     = "session/update"
 	methodRequestPermission = "session/request_permission"
 	methodWriteTextFile     = "fs/write_text_file"

@@ -59,6 +59,9 @@ type Options struct {
 	// the editor's own end (quitGrace, the default); tests set it to
 	// drive either order of the two.
 	quitGrace time.Duration
+	// cancelGrace replaces cancelGrace (v2translate.go) in tests of a v2
+	// agent that does not end a cancelled turn.
+	cancelGrace time.Duration
 	// ownID replaces randomOwnID in tests that play a peer who knows the
 	// ids of the proxy's own requests.
 	ownID func(kind string) json.RawMessage
@@ -119,6 +122,8 @@ type Proxy struct {
 
 	// versions are the ACP versions initialize settled (v2version.go).
 	versions versions
+	// translator is the state of the v1 ↔ v2 translation (v2translate.go).
+	translator translator
 
 	editorOut *lineWriter
 	agentIn   *lineWriter

@@ -23,8 +23,19 @@ func (p *Proxy) fromEditor(m *message) {
 	}
 }
 
-// fromAgent handles one message from the agent.
+// fromAgent handles one message from the agent: a v2-only agent's in v1's
+// shape for a v1 editor (fromV2Agent), any other as it is (routeAgent).
 func (p *Proxy) fromAgent(m *message) {
+	if p.translating() {
+		p.fromV2Agent(m)
+		return
+	}
+	p.routeAgent(m)
+}
+
+// routeAgent handles one message from the agent, in the version the
+// proxy's hook points see.
+func (p *Proxy) routeAgent(m *message) {
 	switch {
 	case m.isResponse():
 		p.agentResponse(m)
@@ -38,7 +49,15 @@ func (p *Proxy) fromAgent(m *message) {
 }
 
 func (p *Proxy) sendEditor(line []byte) { p.editorOut.write(line) }
-func (p *Proxy) sendAgent(line []byte)  { p.agentIn.write(line) }
+
+// sendAgent sends the agent a line, in v2's shape when the proxy translates
+// for a v2-only agent (toV2Agent).
+func (p *Proxy) sendAgent(line []byte) {
+	if p.translating() {
+		line = p.toV2Agent(line)
+	}
+	p.agentIn.write(line)
+}
 
 // toEditor and toAgent send what a message turned into: itself, a changed
 // copy, or the proxy's answer to it; passEditor and passAgent pass it on
@@ -51,6 +70,9 @@ func (p *Proxy) passAgent(m *message)             { p.toAgent(m, m.line) }
 // editorRequest tracks a request of the editor's and routes it by method
 // (methods); a method without an editorRequest handler goes to the agent.
 func (p *Proxy) editorRequest(m *message) {
+	if p.translating() && p.refuseForV2Agent(m) {
+		return
+	}
 	if row := methodOf(m.Method); row != nil && row.editorRequest != nil {
 		row.editorRequest(p, m)
 		return

@@ -3,12 +3,10 @@ package acp
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"sync/atomic"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
-	"github.com/wavehooks/wavehooks/internal/rpcerr"
 )
 
 // ACP v1 and the v2 draft from one binary (issue #37 item 1).
@@ -26,15 +24,13 @@ import (
 //	2             | 2             | v2 both sides: v2's hook points (v2prompt.go, v2permission.go)
 //	2             | 1             | v1 both sides: the answer goes on unchanged and the editor, as ACP
 //	              |               | prescribes, continues with v1 or disconnects
-//	1             | 2             | refused: the editor's initialize gets an error that says why
+//	1             | 2             | translated: the editor sees a v1 agent (v2translate.go)
 //	anything else |               | passed on; the proxy acts as for v1
 //
 // A v1 editor in front of a v2-only agent is the one pair ACP's negotiation
-// does not settle, and the proxy does not translate it (docs/acp.md says
-// why and what it would take): v2 drops the client's file and terminal
-// methods, session/load and session modes, turns the prompt's answer into an
-// acknowledgment, and reshapes tool calls, diffs, plans and permission
-// requests, so a v1 editor would be shown a partial session.
+// does not settle, and every editor that ships speaks only v1, so the proxy
+// translates it: its hook points see v1 on both sides, and v2translate.go
+// reshapes each message where the versions differ.
 
 // versions is what initialize settled: the protocol version each side
 // speaks on this connection (0 until the agent answered). Atomic: the
@@ -46,6 +42,10 @@ type versions struct {
 	// seq numbers the ids the proxy makes on v2 (messageID, a tool call
 	// for a permission request that names none).
 	seq atomic.Int64
+	// translate: a v1 editor in front of a v2-only agent, whose messages
+	// the proxy translates (v2translate.go); editor and agent are then 1,
+	// the version the proxy's hook points see.
+	translate atomic.Bool
 }
 
 // agentV2 reports whether the agent speaks ACP v2 on this connection.
@@ -79,8 +79,8 @@ func (p *Proxy) initializeRequest(m *message) {
 type pairing int
 
 const (
-	pairPass   pairing = iota // the versions agree: the answer goes on
-	pairRefuse                // a v1 editor and a v2-only agent
+	pairPass      pairing = iota // the versions agree: the answer goes on
+	pairTranslate                // a v1 editor and a v2-only agent (v2translate.go)
 )
 
 // negotiate decides a connection's versions from the editor's offer and the
@@ -88,7 +88,8 @@ const (
 func negotiate(offered, answered int32) (editor, agent int32, how pairing) {
 	switch {
 	case offered == acpmsg.ProtocolV1 && answered == acpmsg.ProtocolV2:
-		return offered, answered, pairRefuse
+		// The proxy translates: its hook points see v1 on both sides.
+		return acpmsg.ProtocolV1, acpmsg.ProtocolV1, pairTranslate
 	case answered == acpmsg.ProtocolV1 || answered == acpmsg.ProtocolV2:
 		// The same version both sides, or a v2 editor told to speak v1:
 		// the agent's answer is the connection's version.
@@ -108,23 +109,16 @@ func (p *Proxy) initializeAnsweredAny(call *editorCall, m *message) {
 	editor, agent, how := negotiate(offered, answered)
 	p.versions.editor.Store(editor)
 	p.versions.agent.Store(agent)
-	if how == pairRefuse {
-		msg := refusedPairMessage(offered, answered)
-		p.log.Error(msg)
-		p.toEditor(m, errorLine(m.ID, rpcerr.InvalidRequest, msg, nil))
-		return
+	if how == pairTranslate {
+		p.versions.translate.Store(true)
+		p.log.Info("the editor speaks ACP v1 and the agent only the v2 draft: the proxy translates",
+			"editor offered", offered, "agent answered", answered, "schema", acpmsg.SchemaV2Release)
+		if n, err := parseMessage(rawResultLine(m.ID, initializeToV1(m.Result))); err == nil {
+			*m = *n
+		}
 	}
 	if answered != acpmsg.ProtocolV1 {
 		p.log.Info("ACP version negotiated", "editor offered", offered, "agent answered", answered)
 	}
 	p.initializeAnswered(call, m)
-}
-
-// refusedPairMessage says why a pair of versions is refused, and what the
-// user can do.
-func refusedPairMessage(offered, answered int32) string {
-	return fmt.Sprintf("wavehooks: the editor speaks ACP version %d and the agent answered initialize with version %d only "+
-		"(the ACP v2 draft, schema %s); wavehooks acp does not translate a v2 agent for a v1 editor: "+
-		"v2 has no file or terminal requests, session/load or session modes, and ends a turn with a state update. "+
-		"Start the agent in its ACP v1 mode, or use an editor that speaks ACP v2", offered, answered, acpmsg.SchemaV2Release)
 }

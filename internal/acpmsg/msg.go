@@ -111,6 +111,45 @@ type WavehooksMeta struct {
 // encoding/json sorts a map's keys.)
 type Object map[string]json.RawMessage
 
+// SetSessionModeRequest is a v1 editor's session/set_mode (schema:
+// SetSessionModeRequest), which the proxy turns into v2's
+// session/set_config_option for an agent that speaks only v2.
+type SetSessionModeRequest struct {
+	ModeID    string `json:"modeId"`
+	SessionID string `json:"sessionId"`
+}
+
+// PromptCapabilities is what a v1 agent says its prompts may hold besides
+// text (schema: PromptCapabilities); the proxy writes it for a v2-only
+// agent, whose capabilities say it in v2's shape.
+type PromptCapabilities struct {
+	Audio           bool `json:"audio"`
+	EmbeddedContext bool `json:"embeddedContext"`
+	Image           bool `json:"image"`
+}
+
+// McpCapabilities is which MCP transports a v1 agent takes besides stdio
+// (schema: McpCapabilities); written for a v2-only agent as
+// PromptCapabilities is. v2 has no SSE.
+type McpCapabilities struct {
+	HTTP bool `json:"http"`
+	SSE  bool `json:"sse"`
+}
+
+// SessionModeState is a v1 session's modes (schema: SessionModeState),
+// which the proxy makes for a v1 editor from a v2 agent's config option of
+// category "mode".
+type SessionModeState struct {
+	AvailableModes []SessionMode   `json:"availableModes"`
+	CurrentModeID  json.RawMessage `json:"currentModeId"`
+}
+
+// SessionMode is one v1 session mode (schema: SessionMode).
+type SessionMode struct {
+	ID   json.RawMessage `json:"id"`
+	Name string          `json:"name"`
+}
+
 // SessionRequest is the part of session/new, session/load, session/resume
 // and session/close params the proxy reads (schema: NewSessionRequest,
 // LoadSessionRequest, ResumeSessionRequest, CloseSessionRequest): the

@@ -102,3 +102,81 @@ const (
 	SubjectToolCall = "tool_call"
 	SubjectCommand  = "command"
 )
+
+// ConfigOptionV2 is the part of a v2 session config option the proxy reads
+// to show a v1 editor the option of category "mode" as v1's session modes
+// (schema: SessionConfigOption, SessionConfigSelect): v2 dropped session
+// modes for config options, and v1 editors still pick a mode with
+// session/set_mode.
+type ConfigOptionV2 struct {
+	Category     string          `json:"category"`
+	ConfigID     string          `json:"configId"`
+	CurrentValue json.RawMessage `json:"currentValue"`
+	Name         string          `json:"name"`
+	Options      json.RawMessage `json:"options"`
+}
+
+// ConfigCategoryMode is the config option category v2 gives what v1 called
+// the session mode (schema: SessionConfigOptionCategory).
+const ConfigCategoryMode = "mode"
+
+// ConfigSelectChoice is one value of a select config option, or a group of
+// them (schema: SessionConfigSelectOption, SessionConfigSelectGroup).
+type ConfigSelectChoice struct {
+	Name    string               `json:"name"`
+	Options []ConfigSelectChoice `json:"options"`
+	Value   json.RawMessage      `json:"value"`
+}
+
+// PlanUpdateV2 is a v2 plan_update's plan (schema: PlanUpdate,
+// PlanUpdateContent, PlanItems): of its kinds only "items" has v1's shape
+// (a list of entries); "file" and "markdown" have none.
+type PlanUpdateV2 struct {
+	Plan struct {
+		Entries json.RawMessage `json:"entries"`
+		Type    string          `json:"type"`
+	} `json:"plan"`
+}
+
+// MessageV2 is a v2 whole-message update, user_message, agent_message or
+// agent_thought (schema: AgentMessage, UserMessage, AgentThought): every
+// block of the message so far, where v1 streams chunks.
+type MessageV2 struct {
+	Content   []json.RawMessage `json:"content"`
+	MessageID string            `json:"messageId"`
+}
+
+// ToolCallContentChunkV2 is one more piece of a tool call's content
+// (schema: ToolCallContentChunk), where v1 sends the whole content in a
+// tool_call_update.
+type ToolCallContentChunkV2 struct {
+	Content    json.RawMessage `json:"content"`
+	ToolCallID string          `json:"toolCallId"`
+}
+
+// DiffV2 is v2's diff content of a tool call (schema: Diff, DiffPatch,
+// DiffChange): the changed paths and, optionally, a patch, where v1 gives
+// one file's old and new text.
+type DiffV2 struct {
+	Changes []struct {
+		OldPath   string `json:"oldPath"`
+		Operation string `json:"operation"`
+		Path      string `json:"path"`
+	} `json:"changes"`
+	Patch *struct {
+		Format string `json:"format"`
+		Text   string `json:"text"`
+	} `json:"patch"`
+}
+
+// Session updates of v2 that v1 does not have (schema: SessionUpdate).
+const (
+	UpdateUserMessage          = "user_message"
+	UpdateAgentMessage         = "agent_message"
+	UpdateAgentThought         = "agent_thought"
+	UpdateToolCallContentChunk = "tool_call_content_chunk"
+	UpdatePlanUpdate           = "plan_update"
+	UpdateTerminalUpdate       = "terminal_update"
+	UpdateTerminalOutputChunk  = "terminal_output_chunk"
+	UpdateConfigOptionUpdate   = "config_option_update"
+)

@@ -50,6 +50,10 @@ type script struct {
 	// messageId; its permission requests have a title and a subject.
 	ProtocolVersion int  `json:"protocolVersion"`
 	V2Only          bool `json:"v2Only"`
+	// V2Modes, on v2, are the values of the session's config option of
+	// category "mode" (the first is current), which v2 has in place of v1's
+	// session modes; session/set_config_option sets it and reports it.
+	V2Modes []string `json:"v2Modes"`
 }
 
 // step is one thing the agent does in a turn; exactly one field is set.
@@ -240,6 +244,9 @@ func (a *agent) request(m msg) {
 		if a.sc.ProtocolVersion >= 2 && (init.ProtocolVersion >= 2 || a.sc.V2Only) {
 			a.mu.Lock()
 			a.v2 = true
+			// v2's client capabilities have no fs or terminal: whatever a
+			// v1 client's initialize says, the agent does its own.
+			a.offered = map[string]bool{"fs/read_text_file": false, "fs/write_text_file": false, "terminal/create": false}
 			a.mu.Unlock()
 			a.reply(m.ID, map[string]any{"protocolVersion": 2, "info": map[string]string{"name": name, "version": "1"},
 				"capabilities": map[string]any{"session": map[string]any{}}, "authMethods": []any{}})
@@ -253,7 +260,23 @@ func (a *agent) request(m msg) {
 		a.sessions++
 		id := fmt.Sprintf("sess-%d", a.sessions)
 		a.mu.Unlock()
-		a.reply(m.ID, map[string]any{"sessionId": id, "_meta": map[string]any{"scriptagent": true}})
+		res := map[string]any{"sessionId": id, "_meta": map[string]any{"scriptagent": true}}
+		if a.isV2() && a.sc.V2Modes != nil {
+			res["configOptions"] = a.modeOptions(a.sc.V2Modes[0])
+		}
+		a.reply(m.ID, res)
+	case "session/set_config_option":
+		var set struct {
+			ConfigID string `json:"configId"`
+			Value    string `json:"value"`
+		}
+		_ = json.Unmarshal(m.Params, &set)
+		if !a.isV2() || set.ConfigID != "mode" {
+			a.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32602, "message": "unknown config option"}})
+			return
+		}
+		a.reply(m.ID, map[string]any{"configOptions": a.modeOptions(set.Value)})
+		a.update(p.SessionID, map[string]any{"sessionUpdate": "config_option_update", "configOptions": a.modeOptions(set.Value)})
 	case "session/load":
 		if a.isV2() { // v2 has no session/load
 			a.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found: " + m.Method}})
@@ -275,6 +298,21 @@ func (a *agent) request(m msg) {
 		}
 		a.reply(m.ID, nil)
 	case "session/resume", "session/close":
+		var resume struct {
+			ReplayFrom *struct{ Type string } `json:"replayFrom"`
+		}
+		_ = json.Unmarshal(m.Params, &resume)
+		if a.isV2() && resume.ReplayFrom != nil {
+			// v2: the conversation as whole messages, from the start.
+			for i, text := range a.sc.Replay {
+				kind := "user_message"
+				if i%2 == 1 {
+					kind = "agent_message"
+				}
+				a.update(p.SessionID, map[string]any{"sessionUpdate": kind, "messageId": a.newMessageID(),
+					"content": []any{map[string]string{"type": "text", "text": text}}})
+			}
+		}
 		a.reply(m.ID, map[string]any{})
 	case "session/list":
 		a.reply(m.ID, map[string]any{"sessions": []any{}})
@@ -527,6 +565,16 @@ func (a *agent) isV2() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.v2
+}
+
+// modeOptions is the v2 config options of a session whose mode is current.
+func (a *agent) modeOptions(current string) []any {
+	var values []any
+	for _, v := range a.sc.V2Modes {
+		values = append(values, map[string]string{"value": v, "name": strings.ToUpper(v[:1]) + v[1:]})
+	}
+	return []any{map[string]any{"configId": "mode", "name": "Mode", "category": "mode", "type": "select",
+		"currentValue": current, "options": values}}
 }
 
 // newMessageID is a v2 messageId: every message chunk carries one.
