@@ -123,7 +123,7 @@ func (c *commonFlags) host() (host.Config, string, error) {
 		root = wd
 	}
 	return host.Config{WaveHome: home, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
-		TrustWorkspace: c.trust}, root, nil
+		AgentHomes: settings.DefaultAgentHomes(), TrustWorkspace: c.trust}, root, nil
 }
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -153,6 +153,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
 	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
+		AgentHomes:     settings.DefaultAgentHomes(),
 		TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
 	growPipe(stdin)
 	growPipe(stdout)
