@@ -74,7 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "log":
 		return logCommand(args[1:], stdout, stderr)
 	case "hooks":
-		return hooksCommand(args[1:], stdout, stderr)
+		return hooksCommand(args[1:], stdin, stdout, stderr)
 	case "trust":
 		return trustCommand(args[1:], stdin, stdout, stderr)
 	case "acp-hook": // hidden: the hook `wavehooks acp` gives claude-agent-acp

@@ -290,3 +290,161 @@ func cursorAnswer(agentEvent, ev string, ans map[string]any) map[string]any {
 	}
 	return out
 }
+
+// ClaudeStdin is the reverse of Stdin: the stdin a Claude Code hook reads,
+// from the stdin an agent gave its hook of agentEvent. It is what an
+// exported hook's shim (`wavehooks hooks shim`) hands the wavehooks hook it
+// wraps, so that the hook reads what it was written for in every agent.
+func ClaudeStdin(a Agent, agentEvent string, agentStdin []byte) ([]byte, error) {
+	in := map[string]any{}
+	dec := json.NewDecoder(bytes.NewReader(agentStdin))
+	dec.UseNumber()
+	if err := dec.Decode(&in); err != nil {
+		return nil, fmt.Errorf("the agent's hook input is not a JSON object: %w", err)
+	}
+	m, ok := EventFor(a, agentEvent)
+	if !ok {
+		return nil, fmt.Errorf("%s has no event %q wavehooks knows", a, agentEvent)
+	}
+	out := map[string]any{}
+	for k, v := range in {
+		out[k] = v
+	}
+	out["hook_event_name"] = string(m.Event)
+	if tool, ok := in["tool_name"].(string); ok {
+		cs := ClaudeTools(a, tool)
+		out["tool_name"] = cs[0]
+		if a == Gemini && strings.HasPrefix(tool, "mcp_") {
+			out["tool_name"] = tool // the server's and the tool's names cannot be told apart
+		}
+	}
+	switch a {
+	case Gemini:
+		delete(out, "timestamp")
+		if r, ok := in["tool_response"].(map[string]any); ok {
+			out["tool_response"] = r["llmContent"]
+		}
+		if r, ok := in["prompt_response"]; ok && agentEvent == "AfterAgent" {
+			out["last_assistant_message"] = r
+			delete(out, "prompt_response")
+		}
+	case Cursor:
+		if c, ok := in["conversation_id"]; ok {
+			out["session_id"] = c
+			delete(out, "conversation_id")
+		}
+		delete(out, "workspace_roots")
+		switch agentEvent {
+		case "beforeShellExecution", "afterShellExecution":
+			out["tool_name"], out["tool_input"] = "Bash", map[string]any{"command": in["command"]}
+			delete(out, "command")
+			if o, ok := in["output"]; ok {
+				out["tool_response"] = map[string]any{"stdout": o}
+				delete(out, "output")
+			}
+		case "beforeReadFile":
+			out["tool_name"], out["tool_input"] = "Read", map[string]any{"file_path": in["file_path"]}
+			delete(out, "file_path")
+			delete(out, "content")
+		case "afterFileEdit":
+			out["tool_name"] = "Edit"
+			input := map[string]any{"file_path": in["file_path"]}
+			if edits, _ := in["edits"].([]any); len(edits) > 0 {
+				if e, ok := edits[0].(map[string]any); ok {
+					input["old_string"], input["new_string"] = e["old_string"], e["new_string"]
+				}
+			}
+			out["tool_input"] = input
+			delete(out, "file_path")
+			delete(out, "edits")
+		case "stop":
+			out["stop_hook_active"] = false
+			if n, ok := in["loop_count"].(json.Number); ok && n.String() != "0" {
+				out["stop_hook_active"] = true
+			}
+		}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// AgentAnswer is the reverse of Answer: what an agent reads from its hook
+// of agentEvent, from a Claude Code hook's answer (its stdout). Output that
+// is not a JSON object is returned as it is; Codex reads Claude Code's.
+func AgentAnswer(a Agent, agentEvent string, claude []byte) []byte {
+	trimmed := bytes.TrimSpace(claude)
+	if a == Codex || len(trimmed) == 0 || trimmed[0] != '{' {
+		return claude
+	}
+	var ans map[string]any
+	if json.Unmarshal(trimmed, &ans) != nil {
+		return claude
+	}
+	m, ok := EventFor(a, agentEvent)
+	if !ok {
+		return claude
+	}
+	spec, _ := ans["hookSpecificOutput"].(map[string]any)
+	decision, _ := spec["permissionDecision"].(string)
+	reason, _ := spec["permissionDecisionReason"].(string)
+	if d, _ := ans["decision"].(string); d == "block" && decision == "" {
+		decision = "deny"
+		reason, _ = ans["reason"].(string)
+	}
+	out := map[string]any{}
+	switch a {
+	case Gemini:
+		out = common(ans)
+		if decision != "" {
+			out["decision"] = decision
+		}
+		if reason != "" {
+			out["reason"] = reason
+		}
+		hso := map[string]any{}
+		if c, ok := spec["additionalContext"]; ok {
+			hso["additionalContext"] = c
+		}
+		if u, ok := spec["updatedInput"]; ok && m.Event == "PreToolUse" {
+			hso["tool_input"] = u
+		}
+		if len(hso) > 0 {
+			out["hookSpecificOutput"] = hso
+		}
+	case Cursor:
+		switch m.Event {
+		case "PreToolUse":
+			if decision != "" {
+				out["permission"] = decision
+			}
+			if reason != "" {
+				out["agent_message"], out["user_message"] = reason, reason
+			}
+			if u, ok := spec["updatedInput"]; ok && agentEvent == "preToolUse" {
+				out["updated_input"] = u
+			}
+		case "UserPromptSubmit":
+			out["continue"] = decision != "deny"
+			if reason != "" {
+				out["user_message"] = reason
+			}
+		case "Stop", "SubagentStop":
+			if decision == "deny" && reason != "" {
+				out["followup_message"] = reason
+			}
+		}
+		if c, ok := spec["additionalContext"]; ok {
+			out["additional_context"] = c
+		}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return claude
+	}
+	return b
+}
