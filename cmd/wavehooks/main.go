@@ -38,6 +38,7 @@ usage:
   wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks hooks list [--project DIR] [--wave-home DIR] [--format text|json]   every configured hook, with its ID
   wavehooks hooks disable|enable ID [--project DIR] [--wave-home DIR]          turn one hook off or on in its settings file
+  wavehooks hooks export --to claude|codex|gemini|cursor [--wave-home DIR]     your hooks into that agent's own hook file
   wavehooks trust [--project DIR] [--wave-home DIR] [--yes] [--revoke]   trust (or --revoke) the project's own hooks
   wavehooks demo                                                     play a scripted agent session
   wavehooks version                                                  the version and the commit it was built from
