@@ -162,21 +162,29 @@ func ClaudeTools(a Agent, name string) []string {
 	return out
 }
 
-var wordRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+var (
+	wordRE      = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	exactListRE = regexp.MustCompile(`^[A-Za-z0-9_ ,|-]+$`)
+)
 
 // MatcherToClaude rewrites an agent's tool matcher into one over Claude
-// Code's tool names: each tool name of the agent's in it becomes the
-// alternation of the Claude Code tools it stands for. "" and "*" stay.
+// Code's tool names: each tool name of the agent's in it becomes the Claude
+// Code tools it stands for — more names of an exact list ("Write|Edit"), or
+// a group of a regular expression. "" and "*" stay.
 func MatcherToClaude(a Agent, m string) string {
 	if m == "" || m == "*" {
 		return m
 	}
+	exact := exactListRE.MatchString(m)
 	return wordRE.ReplaceAllStringFunc(m, func(w string) string {
 		cs := ClaudeTools(a, w)
-		if len(cs) == 1 {
+		switch {
+		case len(cs) == 1:
 			return cs[0]
+		case exact:
+			return strings.Join(cs, "|")
 		}
-		return "(" + strings.Join(cs, "|") + ")"
+		return "(?:" + strings.Join(cs, "|") + ")"
 	})
 }
 
