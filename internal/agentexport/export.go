@@ -200,6 +200,9 @@ func Apply(text []byte, to string, e Entries) ([]byte, error) {
 			name := m.Name.Value.(hujson.Literal).String()
 			arr, ok := m.Value.Value.(*hujson.Array)
 			if !ok {
+				if _, ours := e[name]; ours {
+					return nil, fmt.Errorf("its hooks of %q are not a list; fix that first, nothing was changed", name)
+				}
 				continue
 			}
 			present[name] = arr

@@ -62,6 +62,16 @@ func TestExportIntoEachAgentsFile(t *testing.T) {
 	}
 }
 
+// A file the export cannot edit without losing something is left alone,
+// with the reason.
+func TestExportRefusesToClobber(t *testing.T) {
+	entries, _ := agentexport.Build("claude", userHooks(t), "/usr/bin/wavehooks")
+	for _, text := range []string{`{"hooks": {"PreToolUse": {"matcher": "Bash"}}}`, `{"hooks": []}`, `[1]`, `{"hooks": {`} {
+		_, err := agentexport.Apply([]byte(text), "claude", entries)
+		require.Error(t, err, text)
+	}
+}
+
 // lint's drift: none right after an export; the source changed, or the
 // exported entries edited in the agent's file, is drift.
 func TestExportDrift(t *testing.T) {
