@@ -179,3 +179,23 @@ func TestAgentHookFilesNeverTwice(t *testing.T) {
 		require.Contains(t, skipped, "gemini runs this hook itself in this session; wavehooks does not run it again", imported)
 	}
 }
+
+// The user's own file of an agent (~/.gemini/settings.json) is the user's,
+// like ~/.claude/settings.json: it runs without the workspace's trust.
+func TestAgentHookUserFileNeedsNoTrust(t *testing.T) {
+	l := agentLayout(t, agentfmt.Gemini, `{"importAgentHooks": ["gemini"]}`)
+	userDir := filepath.Join(l.home, "gemini-home")
+	require.NoError(t, os.MkdirAll(userDir, 0o755))
+	require.NoError(t, os.Rename(filepath.Join(l.root, ".gemini", "settings.json"), filepath.Join(userDir, "settings.json")))
+	p := l.paths()
+	p.AgentHomes = map[agentfmt.Agent]string{agentfmt.Gemini: userDir}
+	cfg := settings.Load(p, nil)
+	require.NotEmpty(t, cfg.Hooks)
+	require.Equal(t, settings.SourceGeminiUser, cfg.Hooks[0].Source)
+	e := hooks.NewEngine(cfg) // the workspace is not trusted
+	in := input(event.PreToolUse, l.root)
+	in.ToolInput = json.RawMessage(`{"command":"rm -rf /"}`)
+	res := e.Fire(context.Background(), in)
+	require.Equal(t, hooks.PermissionDeny, res.Permission, "runs: %+v", res.Runs)
+	require.Len(t, agentRuns(t, l, agentfmt.Gemini), 1)
+}
