@@ -11,8 +11,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wavehooks/wavehooks/acp/agents"
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 )
@@ -37,6 +39,10 @@ type Options struct {
 	ProjectFixed bool
 	// ClaudeHome is ~/.claude, read when importClaudeHooks is set.
 	ClaudeHome string
+	// AgentHomes are ~/.gemini, ~/.codex and ~/.cursor (settings.DefaultAgentHomes):
+	// the user's hook files of the agent the proxy runs, when its own hooks
+	// do not fire in ACP mode, and of the agents importAgentHooks names.
+	AgentHomes map[agentfmt.Agent]string
 	// ManagedFile is the managed (policy) settings file; "" reads none.
 	ManagedFile string
 	// TrustWorkspace runs the project's own hooks without asking (--trust-workspace).
@@ -80,6 +86,7 @@ type Options struct {
 // hostConfig is the configuration the proxy shares with every host.
 func (o *Options) hostConfig() host.Config {
 	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile,
+		AgentHomes: o.AgentHomes, AgentSession: agents.HookFilesOf(o.Agent),
 		TrustWorkspace: o.TrustWorkspace, HistorySize: o.HistorySize, Logger: o.Logger,
 		// Nobody waits on the proxy's saves: a transcript is written when a
 		// hook may read it and when a turn ends (flushTranscript).

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
@@ -248,6 +249,7 @@ func (e *Engine) fire(ctx context.Context, cfg *settings.Config, l *trust.Loaded
 		if j.first != i {
 			continue
 		}
+		execs[i].claudeStdin = stdin
 		v := record(in.Event, j.hook, execs[i], &res.Runs[j.run])
 		if execs[i].NotRun != "" {
 			e.noteNotRun(in.SessionID, j.hook, execs[i].NotRun, &res.Runs[j.run], &v)
@@ -349,13 +351,34 @@ func (e *Engine) runJobs(ctx context.Context, cfg *settings.Config, l *trust.Loa
 }
 
 // hookStdins gives each hook the stdin of its source: Claude Code's JSON,
-// or for VS Code's hook files VS Code's shape of it, built on first use.
+// for VS Code's hook files VS Code's shape of it, and for another agent's
+// hook file that agent's shape of its event (agentfmt.Stdin), built on
+// first use.
 type hookStdins struct {
 	in             *event.Input
 	claude, vscode []byte
+	mu             sync.Mutex
+	agents         map[string][]byte
 }
 
 func (s *hookStdins) of(h *settings.Hook) []byte {
+	if a := h.Source.Agent(); a != "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		key := string(a) + "/" + h.AgentEvent
+		if b, ok := s.agents[key]; ok {
+			return b
+		}
+		b, err := agentfmt.Stdin(a, h.AgentEvent, s.claude)
+		if err != nil {
+			b = s.claude // the engine's own input always decodes; never reached
+		}
+		if s.agents == nil {
+			s.agents = map[string][]byte{}
+		}
+		s.agents[key] = b
+		return b
+	}
 	if h.Source != settings.SourceVSCode {
 		return s.claude
 	}

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
@@ -50,6 +51,9 @@ type hookOutcome struct {
 	HTTPStatus int
 	Failure    string
 	NotRun     string
+	// claudeStdin is the event's input in Claude Code's shape, which an
+	// answer in another agent's shape is read against (agentfmt.Answer).
+	claudeStdin []byte
 }
 
 // execute runs one hook of any type.
@@ -79,6 +83,11 @@ func (e *Engine) runCommand(ctx context.Context, l *trust.Loaded, h *settings.Ho
 		}
 		return proc.Exec{ExitCode: -1, StartErr: "the hook did not run: " + err.Error()}
 	}
+	if h.Source.Agent() == agentfmt.Gemini {
+		// Gemini CLI's hooks find the project by its own variables.
+		root := e.Config().Paths.ProjectRoot
+		eventEnv = append(eventEnv[:len(eventEnv):len(eventEnv)], "GEMINI_PROJECT_DIR="+root, "GEMINI_CWD="+root)
+	}
 	return e.runner.RunPinned(ctx, h, stdin, eventEnv, pin)
 }
 
@@ -87,6 +96,11 @@ func interpretHook(ev event.Event, h *settings.Hook, o hookOutcome) verdict {
 	switch {
 	case h.Type == settings.TypeHTTP:
 		return interpretHTTP(ev, h, o)
+	case !settings.Delegated(h.Type) && h.Source.Agent() != "":
+		// Another agent's hook answered in its agent's shape.
+		x := o.Exec
+		x.Stdout = string(agentfmt.Answer(h.Source.Agent(), h.AgentEvent, []byte(x.Stdout), o.claudeStdin))
+		return interpretEvent(ev, h, x)
 	case !settings.Delegated(h.Type):
 		return interpretEvent(ev, h, o.Exec)
 	case o.TimedOut:

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
@@ -32,6 +33,9 @@ type Options struct {
 	WaveHome string
 	// ClaudeHome is ~/.claude, read when importClaudeHooks is set.
 	ClaudeHome string
+	// AgentHomes are ~/.gemini, ~/.codex and ~/.cursor, read for the agents
+	// importAgentHooks names (settings.DefaultAgentHomes).
+	AgentHomes map[agentfmt.Agent]string
 	// ManagedFile is the managed (policy) settings file; "" reads none
 	// (wavehooks serve passes settings.DefaultManagedFile()).
 	ManagedFile string
@@ -54,7 +58,7 @@ type Options struct {
 
 // hostConfig is the configuration the server shares with every host.
 func (o *Options) hostConfig(log *slog.Logger) host.Config {
-	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile,
+	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile, AgentHomes: o.AgentHomes,
 		TrustWorkspace: o.TrustWorkspace, HistorySize: o.HistorySize, Logger: log}
 }
 

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
+	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/internal/trust"
 	"github.com/wavehooks/wavehooks/watcher"
 )
@@ -29,6 +31,11 @@ func (s *Server) startWatching() {
 			s.log.Warn("cannot watch", "path", dir, "err", err)
 		}
 	}
+	for _, f := range agentFiles(paths) {
+		if err := w.WatchFile(f); err != nil {
+			s.log.Debug("cannot watch", "path", f, "err", err)
+		}
+	}
 	if err := s.watchSessions(w); err != nil {
 		s.log.Warn("cannot watch sessions", "err", err)
 	}
@@ -36,6 +43,18 @@ func (s *Server) startWatching() {
 	defer s.reloadMu.Unlock()
 	s.watch = w
 	s.watchScripts(s.engine.Loaded())
+}
+
+// agentFiles are other agents' hook files (importAgentHooks): read only
+// when imported, but a change to one may need a reload either way.
+func agentFiles(paths settings.Paths) []string {
+	var out []string
+	for _, a := range agentfmt.Agents {
+		for _, f := range paths.AgentFiles(a) {
+			out = append(out, filepath.Clean(f.Path))
+		}
+	}
+	return out
 }
 
 // watchSessions watches the sessions directory (not in a measuring build,
@@ -69,7 +88,7 @@ func (s *Server) onFilesChanged(paths []string) {
 	scripts := s.engine.Loaded().ScriptPaths()
 	var watched []string
 	for _, p := range paths {
-		if s.isSettingsFile(p) || slices.Contains(scripts, p) {
+		if s.isSettingsFile(p) || slices.Contains(scripts, p) || slices.Contains(agentFiles(s.engine.Config().Paths), p) {
 			reload = true
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 )
 
@@ -122,4 +123,19 @@ func RunsClaudeHooks(agentName string) bool {
 // encoding.
 func sameJSON(a, b Call) bool {
 	return a.Tool == b.Tool && rawjson.SameValue(a.Input, b.Input)
+}
+
+// HookFilesOf is the agent, among those whose hook files wavehooks reads
+// (agentfmt), that a command line starts and whose own hooks do not all
+// fire in its ACP mode: Gemini CLI runs none of its tool hooks there
+// (BeforeTool, AfterTool), so the proxy runs them from its files.
+// codex-acp runs every hook of its own, and is not one; "" for any other.
+func HookFilesOf(command []string) agentfmt.Agent {
+	for _, w := range command {
+		base := strings.ToLower(w[strings.LastIndexAny(w, `/\`)+1:])
+		if base == "gemini" || base == "gemini.js" || strings.HasPrefix(base, "@google/gemini-cli") {
+			return agentfmt.Gemini
+		}
+	}
+	return ""
 }

@@ -72,7 +72,7 @@ func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return acp.Run(ctx, acp.Options{
 		Agent: agent, AgentStderr: stderr,
 		WaveHome: paths.WaveHome, ProjectRoot: paths.ProjectRoot, ProjectFixed: c.project != "",
-		ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
+		ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(), AgentHomes: settings.DefaultAgentHomes(),
 		TrustWorkspace: c.trust, Logger: logger, Component: *component,
 	}, stdin, stdout)
 }

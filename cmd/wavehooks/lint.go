@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
 
+	"github.com/wavehooks/wavehooks/internal/agentexport"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
@@ -34,6 +37,7 @@ func lint(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := settings.Load(paths, nil)
 	diags := sortedByPlace(cfg.Diagnostics())
+	diags = append(diags, exportDrift(paths)...)
 	errors, warnings := 0, 0
 	for _, d := range diags {
 		switch d.Severity {
@@ -67,6 +71,26 @@ func lint(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// exportDrift reports, as warnings, every agent file `wavehooks hooks
+// export` wrote that has drifted from its source since (agentexport.Drift).
+func exportDrift(paths settings.Paths) []settings.Diagnostic {
+	shim, _ := os.Executable()
+	hooks := userHooks(paths)
+	drift, err := agentexport.Drift(paths.WaveHome, func(to string) agentexport.Entries {
+		e, _ := agentexport.Build(to, hooks, shim)
+		return e
+	})
+	if err != nil {
+		return []settings.Diagnostic{{Severity: settings.SeverityWarning, Code: "export-drift", Message: "cannot read the record of exports: " + err.Error()}}
+	}
+	var out []settings.Diagnostic
+	for _, d := range drift {
+		file, msg, _ := strings.Cut(d, ": ")
+		out = append(out, settings.Diagnostic{File: file, Severity: settings.SeverityWarning, Code: "export-drift", Message: msg})
+	}
+	return out
 }
 
 // sortedByPlace orders diagnostics by file (in the order the files are

@@ -38,6 +38,7 @@ usage:
   wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks hooks list [--project DIR] [--wave-home DIR] [--format text|json]   every configured hook, with its ID
   wavehooks hooks disable|enable ID [--project DIR] [--wave-home DIR]          turn one hook off or on in its settings file
+  wavehooks hooks export --to claude|codex|gemini|cursor [--wave-home DIR]     your hooks into that agent's own hook file
   wavehooks trust [--project DIR] [--wave-home DIR] [--yes] [--revoke]   trust (or --revoke) the project's own hooks
   wavehooks demo                                                     play a scripted agent session
   wavehooks version                                                  the version and the commit it was built from
@@ -74,7 +75,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "log":
 		return logCommand(args[1:], stdout, stderr)
 	case "hooks":
-		return hooksCommand(args[1:], stdout, stderr)
+		return hooksCommand(args[1:], stdin, stdout, stderr)
 	case "trust":
 		return trustCommand(args[1:], stdin, stdout, stderr)
 	case "acp-hook": // hidden: the hook `wavehooks acp` gives claude-agent-acp
@@ -123,7 +124,7 @@ func (c *commonFlags) host() (host.Config, string, error) {
 		root = wd
 	}
 	return host.Config{WaveHome: home, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
-		TrustWorkspace: c.trust}, root, nil
+		AgentHomes: settings.DefaultAgentHomes(), TrustWorkspace: c.trust}, root, nil
 }
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -153,6 +154,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
 	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
+		AgentHomes:     settings.DefaultAgentHomes(),
 		TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
 	growPipe(stdin)
 	growPipe(stdout)

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -29,6 +30,12 @@ type Config struct {
 	ClaudeHome string
 	// ManagedFile is the managed (policy) settings file; "" reads none.
 	ManagedFile string
+	// AgentHomes are the user directories of other agents' hook files
+	// (settings.DefaultAgentHomes), read for the agents importAgentHooks names.
+	AgentHomes map[agentfmt.Agent]string
+	// AgentSession is the agent whose own hooks do not all fire where this
+	// host runs it (the ACP proxy's Gemini CLI): settings.Paths.AgentSession.
+	AgentSession agentfmt.Agent
 	// TrustWorkspace runs the project's own hooks without asking
 	// (--trust-workspace, or the editor's trustWorkspaceHooks).
 	TrustWorkspace bool
@@ -44,7 +51,8 @@ type Config struct {
 
 // Paths are the settings files of the workspace at root.
 func (c *Config) Paths(root string) settings.Paths {
-	return settings.Paths{WaveHome: c.WaveHome, ProjectRoot: root, ClaudeHome: c.ClaudeHome, ManagedFile: c.ManagedFile}
+	return settings.Paths{WaveHome: c.WaveHome, ProjectRoot: root, ClaudeHome: c.ClaudeHome, ManagedFile: c.ManagedFile,
+		AgentHomes: c.AgentHomes, AgentSession: c.AgentSession}
 }
 
 // Host is one process's hosting of hooks: its configuration and the one

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"fmt"
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"os"
 	"path/filepath"
@@ -31,9 +32,36 @@ const (
 	// SourceVSCode is one of VS Code's hook files, <root>/.github/hooks/*.json,
 	// read when importVSCodeHooks is set.
 	SourceVSCode
+	// The hook files of other agents (agentfmt.Agents), read for an agent
+	// that importAgentHooks names, or that the ACP proxy runs without its
+	// own hooks firing (Paths.AgentSession): Gemini CLI's settings.json,
+	// Codex's hooks.json and Cursor's hooks.json, the user's and the
+	// workspace's of each.
+	SourceGeminiUser
+	SourceGeminiProject
+	SourceCodexUser
+	SourceCodexProject
+	SourceCursorUser
+	SourceCursorProject
 )
 
-var sourceNames = [...]string{"user", "project", "local", "claude-user", "claude-project", "claude-local", "managed", "vscode"}
+var sourceNames = [...]string{"user", "project", "local", "claude-user", "claude-project", "claude-local", "managed", "vscode",
+	"gemini-user", "gemini-project", "codex-user", "codex-project", "cursor-user", "cursor-project"}
+
+// Agent is the agent whose hook file the source is ("" for wavehooks',
+// Claude Code's and VS Code's files): its hooks read that agent's stdin and
+// answer in its shape (agentfmt).
+func (s Source) Agent() agentfmt.Agent {
+	switch s {
+	case SourceGeminiUser, SourceGeminiProject:
+		return agentfmt.Gemini
+	case SourceCodexUser, SourceCodexProject:
+		return agentfmt.Codex
+	case SourceCursorUser, SourceCursorProject:
+		return agentfmt.Cursor
+	}
+	return ""
+}
 
 // String is the source's name as diagnostics and run explanations show it.
 func (s Source) String() string {
@@ -49,7 +77,8 @@ func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 // FromWorkspace reports whether the source comes with the repository: such
 // hooks are someone else's code and only run once the user trusts them.
 func (s Source) FromWorkspace() bool {
-	return s == SourceProject || s == SourceLocal || s == SourceClaudeProject || s == SourceClaudeLocal || s == SourceVSCode
+	return s == SourceProject || s == SourceLocal || s == SourceClaudeProject || s == SourceClaudeLocal || s == SourceVSCode ||
+		s == SourceGeminiProject || s == SourceCodexProject || s == SourceCursorProject
 }
 
 // IsClaude reports whether the source is one of Claude Code's settings files,
@@ -78,6 +107,9 @@ func defaultTimeout(ev event.Event, src Source) time.Duration {
 	if src == SourceVSCode {
 		return DefaultVSCodeTimeout
 	}
+	if src.Agent() == agentfmt.Gemini {
+		return DefaultGeminiTimeout
+	}
 	if s, _ := event.Spec(ev); s.Timeout != 0 {
 		return s.Timeout
 	}
@@ -87,6 +119,10 @@ func defaultTimeout(ev event.Event, src Source) time.Duration {
 // DefaultVSCodeTimeout is the default timeout of hooks in VS Code's hook
 // files, as VS Code documents it.
 const DefaultVSCodeTimeout = 30 * time.Second
+
+// DefaultGeminiTimeout is the default timeout of hooks in Gemini CLI's
+// settings files, as Gemini CLI documents it (60000 ms).
+const DefaultGeminiTimeout = 60 * time.Second
 
 // Hook is one configured command, with where it was written.
 type Hook struct {
@@ -128,6 +164,11 @@ type Hook struct {
 	// Place is where the hook is written in File: for the editor's and the
 	// command line's toggles. It changes nothing the hook does.
 	Place HookPlace
+	// AgentEvent is the event's name in another agent's hook file
+	// (Source.Agent), whose stdin and answer the hook speaks: Cursor's
+	// beforeShellExecution and preToolUse are both a PreToolUse, with
+	// different stdin.
+	AgentEvent string
 }
 
 // HookPlace is where a hook is written: its matcher group's index under the
@@ -146,6 +187,9 @@ type Settings struct {
 	TranscriptFormat  string
 	ImportClaudeHooks *bool
 	ImportVSCodeHooks *bool
+	// ImportAgentHooks names the agents whose hook files also run
+	// ("gemini", "codex", "cursor"); nil: the file does not say.
+	ImportAgentHooks []agentfmt.Agent
 	// AllowManagedHooksOnly only counts in the managed settings file.
 	AllowManagedHooksOnly *bool
 	// AllowedHTTPHookURLs and HTTPHookAllowedEnvVars restrict http hooks
@@ -181,6 +225,50 @@ type Paths struct {
 	// ManagedFile is the managed (policy) settings file; "" reads none.
 	// DefaultManagedFile is where it normally is.
 	ManagedFile string
+	// AgentHomes are the user directories of other agents' hook files
+	// (~/.gemini, ~/.codex, ~/.cursor: DefaultAgentHomes); an agent without
+	// one has only its workspace file read.
+	AgentHomes map[agentfmt.Agent]string
+	// AgentSession is the agent a host runs whose own hooks do not fire
+	// there (Gemini CLI's tool hooks in its ACP mode): its hook files' hooks
+	// of those events run as if importAgentHooks named it (AgentRunsOwn).
+	AgentSession agentfmt.Agent
+}
+
+// DefaultAgentHomes are where Gemini CLI ($GEMINI_CLI_HOME/.gemini),
+// Codex ($CODEX_HOME) and Cursor (~/.cursor) keep the user's hook files.
+func DefaultAgentHomes() map[agentfmt.Agent]string {
+	home, _ := os.UserHomeDir()
+	out := map[agentfmt.Agent]string{agentfmt.Gemini: filepath.Join(home, ".gemini"), agentfmt.Codex: filepath.Join(home, ".codex"),
+		agentfmt.Cursor: filepath.Join(home, ".cursor")}
+	if g := os.Getenv("GEMINI_CLI_HOME"); g != "" {
+		out[agentfmt.Gemini] = filepath.Join(g, ".gemini")
+	}
+	if c := os.Getenv("CODEX_HOME"); c != "" {
+		out[agentfmt.Codex] = c
+	}
+	return out
+}
+
+// AgentFiles lists the hook files of one agent, the user's then the
+// workspace's, whether or not they exist.
+func (p Paths) AgentFiles(a agentfmt.Agent) []SourceFile {
+	name, dir := "hooks.json", "."+string(a)
+	user, project := SourceCodexUser, SourceCodexProject
+	switch a {
+	case agentfmt.Gemini:
+		name, user, project = "settings.json", SourceGeminiUser, SourceGeminiProject
+	case agentfmt.Cursor:
+		user, project = SourceCursorUser, SourceCursorProject
+	}
+	var out []SourceFile
+	if h := p.AgentHomes[a]; h != "" {
+		out = append(out, SourceFile{user, filepath.Join(h, name)})
+	}
+	if p.ProjectRoot != "" {
+		out = append(out, SourceFile{project, filepath.Join(p.ProjectRoot, dir, name)})
+	}
+	return out
 }
 
 // DefaultManagedFile is $WAVE_MANAGED_SETTINGS, or /etc/wave/managed-settings.json
@@ -272,6 +360,9 @@ type Config struct {
 	TranscriptFormat  string
 	ImportClaudeHooks bool
 	ImportVSCodeHooks bool
+	// ImportAgentHooks are the agents whose hook files run (importAgentHooks
+	// in a settings file that counts).
+	ImportAgentHooks []agentfmt.Agent
 	// HTTPPolicy restricts where http hooks may post and which environment
 	// variables their headers may read.
 	HTTPPolicy HTTPPolicy
@@ -330,8 +421,30 @@ func (c *Config) Active(h *Hook) (bool, string) {
 			return c.pending(h, "importVSCodeHooks")
 		}
 		return false, "VS Code hook files are only read when importVSCodeHooks is true"
+	case h.Source.Agent() != "" && c.Paths.AgentSession == h.Source.Agent() && AgentRunsOwn(h.Source.Agent(), h.Event):
+		return false, fmt.Sprintf("%s runs this hook itself in this session; wavehooks does not run it again", h.Source.Agent())
+	case h.Source.Agent() != "" && !slices.Contains(c.ImportAgentHooks, h.Source.Agent()) && !c.agentSessionRuns(h):
+		return false, fmt.Sprintf("%s's hook files are only read when importAgentHooks names %q", h.Source.Agent(), h.Source.Agent())
 	}
 	return true, ""
+}
+
+// agentSessionRuns reports whether the host runs the agent of h's file
+// without that agent running h's event itself.
+func (c *Config) agentSessionRuns(h *Hook) bool {
+	return c.Paths.AgentSession != "" && c.Paths.AgentSession == h.Source.Agent() && !AgentRunsOwn(h.Source.Agent(), h.Event)
+}
+
+// AgentRunsOwn reports whether an agent the ACP proxy runs fires its own
+// hooks of ev: Gemini CLI in its ACP mode does not run its tool hooks
+// (BeforeTool, AfterTool) and does run the others; Codex (codex-acp) runs
+// all of its own. Those wavehooks leaves to the agent, or they would run
+// twice for one call.
+func AgentRunsOwn(a agentfmt.Agent, ev event.Event) bool {
+	if a == agentfmt.Gemini {
+		return ev != event.PreToolUse && ev != event.PostToolUse
+	}
+	return true
 }
 
 // pending is Active for a hook that only the untrusted workspace's setting
@@ -406,6 +519,7 @@ func readFiles(p Paths, texts map[string][]byte) []File {
 			importVSCode = true
 		}
 	}
+	agents := p.agentsToRead(got)
 	var files []File
 	var managed *File
 	for i, sf := range all {
@@ -428,10 +542,35 @@ func readFiles(p Paths, texts map[string][]byte) []File {
 			files = append(files, read(path, SourceVSCode))
 		}
 	}
+	for _, a := range agents {
+		for _, sf := range p.AgentFiles(a) {
+			files = append(files, read(sf.Path, sf.Source))
+		}
+	}
 	if managed != nil {
 		files = append(files, *managed)
 	}
 	return files
+}
+
+// agentsToRead lists the agents whose hook files are read: those a wave
+// settings file read (a workspace's included) names in importAgentHooks,
+// and the agent of the session (AgentSession). assemble drops them again
+// from a configuration in which the workspace's setting does not count.
+func (p Paths) agentsToRead(read []*File) []agentfmt.Agent {
+	var out []agentfmt.Agent
+	for _, a := range agentfmt.Agents {
+		want := a == p.AgentSession
+		for _, f := range read {
+			if f != nil && f.Source.IsWave() && slices.Contains(f.Settings.ImportAgentHooks, a) {
+				want = true
+			}
+		}
+		if want {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // ReadTexts reads from disk the text of every settings file Load would
@@ -443,6 +582,7 @@ func readFiles(p Paths, texts map[string][]byte) []File {
 func (p Paths) ReadTexts() map[string][]byte {
 	out := map[string][]byte{}
 	importClaude, importVSCode := false, false
+	var parsed []*File
 	for _, sf := range p.SettingsFiles() {
 		if sf.Source.IsClaude() {
 			continue
@@ -452,7 +592,9 @@ func (p Paths) ReadTexts() map[string][]byte {
 			continue
 		}
 		out[sf.Path] = b
-		st := ParseFile(sf.Path, sf.Source, b, p.ProjectRoot).Settings
+		f := ParseFile(sf.Path, sf.Source, b, p.ProjectRoot)
+		parsed = append(parsed, &f)
+		st := f.Settings
 		importClaude = importClaude || (st.ImportClaudeHooks != nil && *st.ImportClaudeHooks)
 		importVSCode = importVSCode || (st.ImportVSCodeHooks != nil && *st.ImportVSCodeHooks)
 	}
@@ -466,6 +608,11 @@ func (p Paths) ReadTexts() map[string][]byte {
 	}
 	if importVSCode {
 		more = append(more, p.VSCodeHookFiles(nil)...)
+	}
+	for _, a := range p.agentsToRead(parsed) {
+		for _, sf := range p.AgentFiles(a) {
+			more = append(more, sf.Path)
+		}
 	}
 	for _, path := range more {
 		if b, err := ReadSettingsText(path); err == nil {
@@ -495,11 +642,21 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 			cfg.ImportVSCodeHooks = cfg.ImportVSCodeHooks || counts(f)
 			cfg.pendingVSCode = !counts(f)
 		}
+		if counts(f) {
+			for _, a := range f.Settings.ImportAgentHooks {
+				if !slices.Contains(cfg.ImportAgentHooks, a) {
+					cfg.ImportAgentHooks = append(cfg.ImportAgentHooks, a)
+				}
+			}
+		}
 	}
 	cfg.pendingClaude = cfg.pendingClaude && !cfg.ImportClaudeHooks
 	cfg.pendingVSCode = cfg.pendingVSCode && !cfg.ImportVSCodeHooks
 	for _, f := range read {
 		if f.Source == SourceVSCode && !cfg.ImportVSCodeHooks && !cfg.pendingVSCode {
+			continue
+		}
+		if a := f.Source.Agent(); a != "" && !slices.Contains(cfg.ImportAgentHooks, a) && a != p.AgentSession {
 			continue
 		}
 		f.Diagnostics = f.Diagnostics[:len(f.Diagnostics):len(f.Diagnostics)]
@@ -511,7 +668,7 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 			continue
 		}
 		if counts(f) && (!f.Source.IsClaude() || cfg.ImportClaudeHooks) {
-			if b := f.Settings.DisableAllHooks; b != nil && *b && f.Source != SourceVSCode {
+			if b := f.Settings.DisableAllHooks; b != nil && *b && f.Source != SourceVSCode && f.Source.Agent() == "" {
 				if f.Source == SourceManaged {
 					cfg.ManagedDisabled = true
 				} else if !cfg.DisableAllHooks {

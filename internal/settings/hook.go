@@ -87,6 +87,11 @@ func (h *Hook) RunKey() string {
 		b.WriteString("\x01if\x00" + h.If.raw)
 	}
 	b.WriteString(h.typeKey())
+	if a := h.Source.Agent(); a != "" {
+		// Another agent's hook reads that agent's stdin: it is the same
+		// run only as a hook of the same agent's same event.
+		b.WriteString("\x01agent\x00" + string(a) + "\x00" + h.AgentEvent)
+	}
 	if h.OnFailure == OnFailureBlock {
 		// Its failure is read differently: it runs on its own.
 		b.WriteString("\x01onFailure")

@@ -23,6 +23,7 @@ var settingKeyDocs = map[string]string{
 	"transcriptFormat":      "`json` (default) keeps the session as `{id, state: {messages}}`; `jsonl` writes one Anthropic-API message per line.",
 	"importClaudeHooks":     "Also run the hooks of Claude Code's settings files (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json).",
 	"importVSCodeHooks":     "Also run the hooks of VS Code's hook files, `.github/hooks/*.json` (workspace files: they need the workspace trusted).",
+	"importAgentHooks":      "Also run the hooks of other agents' hook files, in their own formats: `gemini` (~/.gemini/settings.json, .gemini/settings.json), `codex` (~/.codex/hooks.json, .codex/hooks.json), `cursor` (~/.cursor/hooks.json, .cursor/hooks.json). Workspace files need the workspace trusted.",
 	"allowManagedHooksOnly": "Only in the managed settings file (/etc/wave/managed-settings.json): ignore the hooks of every other settings file.",
 	"args":                  "Exec form: run `command` directly as a program with these arguments. No shell is involved: spaces, `$VARS` and `;` reach the program as written.",
 	"cwd":                   "Directory the hook runs in, relative to the project root (it may not lead outside it). Default: the project root.",
@@ -37,7 +38,7 @@ var settingKeyDocs = map[string]string{
 }
 
 // RootKeys are the keys of a settings file, for completion.
-var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importClaudeHooks", "importVSCodeHooks", "allowManagedHooksOnly",
+var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importClaudeHooks", "importVSCodeHooks", "importAgentHooks", "allowManagedHooksOnly",
 	"allowedHttpHookUrls", "httpHookAllowedEnvVars"}
 
 // HookKeys are the keys of a hook command, for completion.

@@ -41,6 +41,7 @@ var SettingsKeyShapes = map[string]KeyShape{
 	"transcriptFormat":       {Type: "string", Enum: []string{"json", "jsonl"}},
 	"importClaudeHooks":      {Type: "boolean"},
 	"importVSCodeHooks":      {Type: "boolean"},
+	"importAgentHooks":       {Type: "array", Elem: &KeyShape{Type: "string", Enum: []string{"gemini", "codex", "cursor"}}},
 	"allowManagedHooksOnly":  {Type: "boolean"},
 	"allowedHttpHookUrls":    {Type: "array", Elem: &stringShape},
 	"httpHookAllowedEnvVars": {Type: "array", Elem: &stringShape},

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tailscale/hujson"
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/safefile"
@@ -111,6 +112,41 @@ type fileParser struct {
 	file *File
 	idx  *LineIndex
 	root string
+	// agentEvent and agentTools are, in another agent's file, the event
+	// being read as its file names it and the tools that name implies.
+	agentEvent, agentTools string
+}
+
+// agentMatcher is a matcher of the file's agent over Claude Code's tool
+// names; in a file of ours, the matcher itself. A matcher of an event that
+// implies its tools (Cursor's beforeShellExecution) keeps those.
+func (p *fileParser) agentMatcher(s string) string {
+	a := p.file.Source.Agent()
+	if a == "" {
+		return s
+	}
+	if p.agentTools != "" {
+		return p.agentTools
+	}
+	return agentfmt.MatcherToClaude(a, s)
+}
+
+// parseAgentList reads importAgentHooks: a list of agent names.
+func (p *fileParser) parseAgentList(v *hujson.Value, key string) []agentfmt.Agent {
+	if !p.fits(v, SettingsKeyShapes[key], key+` must be a list of agent names, like ["gemini", "codex", "cursor"]`) {
+		return nil
+	}
+	out := []agentfmt.Agent{}
+	for i := range v.Value.(*hujson.Array).Elements {
+		el := &v.Value.(*hujson.Array).Elements[i]
+		a, err := agentfmt.Parse(el.Value.(hujson.Literal).String())
+		if err != nil {
+			p.report(el, SeverityError, CodeWrongType, err.Error(), "")
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // stat is os.Stat for the checks that look at the files a hook names (its
@@ -132,6 +168,18 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 		p.report(v, SeverityError, CodeNotObject, "a settings file must be a JSON object", "")
 		return
 	}
+	if p.file.Source.Agent() != "" {
+		// Another agent's file: only its hooks are ours to read; its
+		// other keys are its agent's settings.
+		for i := range obj.Members {
+			if m := &obj.Members[i]; memberName(m) == "hooks" {
+				r := p.idx.Span(m.Name.StartOffset, m.Name.EndOffset)
+				p.file.hooksKey = &r
+				p.parseHooks(&m.Value)
+			}
+		}
+		return
+	}
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		switch name := memberName(m); name {
@@ -145,6 +193,8 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 			p.file.Settings.ImportClaudeHooks = p.boolValue(&m.Value, name)
 		case "importVSCodeHooks":
 			p.file.Settings.ImportVSCodeHooks = p.boolValue(&m.Value, name)
+		case "importAgentHooks":
+			p.file.Settings.ImportAgentHooks = p.parseAgentList(&m.Value, name)
 		case "allowManagedHooksOnly":
 			b := p.boolValue(&m.Value, name)
 			if b != nil && p.file.Source != SourceManaged {
@@ -225,10 +275,21 @@ func (p *fileParser) parseHooks(v *hujson.Value) {
 		return
 	}
 	obj := v.Value.(*hujson.Object)
+	agent := p.file.Source.Agent()
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		ev := event.Event(memberName(m))
-		if _, known := event.Spec(ev); !known {
+		var mapping agentfmt.Mapping
+		if agent != "" {
+			var ok bool
+			if mapping, ok = agentfmt.EventFor(agent, string(ev)); !ok {
+				p.report(&m.Name, SeverityInfo, CodeUnknownEvent, fmt.Sprintf(
+					"%s's event %q has no wavehooks event: its hooks run only in %s itself", agent, ev, agent), "")
+				continue
+			}
+			p.agentEvent, p.agentTools = string(ev), mapping.Tools
+			ev = mapping.Event
+		} else if _, known := event.Spec(ev); !known {
 			sugg := closestEvent(string(ev))
 			msg := fmt.Sprintf("unknown hook event %q", ev)
 			if sugg != "" {
@@ -244,9 +305,9 @@ func (p *fileParser) parseHooks(v *hujson.Value) {
 		}
 		for j := range groups.Elements {
 			el := &groups.Elements[j]
-			if p.file.Source == SourceVSCode && !isGroup(el) {
-				// VS Code's own format lists hook commands directly under the event.
-				all, _ := CompileMatcher("")
+			if (p.file.Source == SourceVSCode || agent == agentfmt.Cursor) && !isGroup(el) {
+				// VS Code's and Cursor's formats list hook commands directly under the event.
+				all, _ := CompileMatcherFor(ev, p.agentTools)
 				if h, ok := p.parseHook(ev, all, el, HookPlace{Group: j, Index: -1}); ok {
 					p.file.Hooks = append(p.file.Hooks, h)
 				}
@@ -263,7 +324,7 @@ func (p *fileParser) parseGroup(ev event.Event, v *hujson.Value, group int) {
 		p.report(v, SeverityError, CodeWrongType, `a matcher group must be an object with "matcher" and "hooks"`, "")
 		return
 	}
-	matcher, _ := CompileMatcher("")
+	matcher, _ := CompileMatcherFor(ev, p.agentTools)
 	var hooksVal *hujson.Value
 	off := false
 	for i := range obj.Members {
@@ -274,6 +335,7 @@ func (p *fileParser) parseGroup(ev event.Event, v *hujson.Value, group int) {
 			if !ok {
 				return
 			}
+			s = p.agentMatcher(s)
 			compiled, err := CompileMatcherFor(ev, s)
 			if err != nil {
 				p.report(&m.Value, SeverityError, CodeBadMatcher, err.Error()+"; this group's hooks will not run", "")
@@ -289,6 +351,10 @@ func (p *fileParser) parseGroup(ev event.Event, v *hujson.Value, group int) {
 			hooksVal = &m.Value
 		case "enabled":
 			off = p.enabledOff(&m.Value, "matcher group")
+		case "sequential":
+			if p.file.Source.Agent() == "" {
+				p.unknownKey(m, "matcher group", GroupKeys, false)
+			}
 		default:
 			p.unknownKey(m, "matcher group", GroupKeys, false)
 		}
@@ -340,7 +406,7 @@ var osKey = map[string]string{"linux": "linux", "darwin": "osx", "windows": "win
 func (p *fileParser) parseHook(ev event.Event, matcher *Matcher, v *hujson.Value, place HookPlace) (Hook, bool) {
 	place.Range = p.idx.Span(v.StartOffset, v.EndOffset)
 	h := Hook{Event: ev, Matcher: matcher, Timeout: defaultTimeout(ev, p.file.Source), Source: p.file.Source, File: p.file.Path,
-		Place: place, Disabled: place.GroupDisabled}
+		Place: place, Disabled: place.GroupDisabled, AgentEvent: p.agentEvent}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		p.report(v, SeverityError, CodeWrongType, `a hook must be an object like {"type": "command", "command": "..."}`, "")
@@ -385,6 +451,25 @@ func (p *fileParser) parseHook(ev event.Event, matcher *Matcher, v *hujson.Value
 				continue
 			}
 			h.Timeout = secondsToDuration(m.Value.Value.(hujson.Literal).Float())
+			if p.file.Source.Agent() == agentfmt.Gemini {
+				h.Timeout = secondsToDuration(m.Value.Value.(hujson.Literal).Float() / 1000) // Gemini CLI's are milliseconds
+			}
+		case "matcher", "name", "description", "failClosed", "loop_limit":
+			// Cursor's per-hook matcher; Gemini CLI's name and description;
+			// Cursor's failClosed and loop_limit (docs/parity.md: unmapped).
+			switch {
+			case name == "matcher" && p.file.Source.Agent() == agentfmt.Cursor:
+				if s, ok := p.stringValue(&m.Value, name, stringShape); ok {
+					if c, err := CompileMatcherFor(ev, p.agentMatcher(s)); err != nil {
+						p.report(&m.Value, SeverityError, CodeBadMatcher, err.Error()+"; this hook will not run", "")
+						valid = false
+					} else {
+						h.Matcher = c
+					}
+				}
+			case p.file.Source.Agent() == "":
+				p.unknownKey(m, "hook", HookKeys, false)
+			}
 		case "args":
 			valid = p.parseArgs(&m.Value, &h) && valid
 		case "cwd":

@@ -373,6 +373,13 @@ func workspaceSettings(cfg *settings.Config) []workspaceSetting {
 		if b := s.ImportVSCodeHooks; b != nil && *b {
 			add("importVSCodeHooks", "true", "also runs the hooks of the workspace's .github/hooks/*.json")
 		}
+		if len(s.ImportAgentHooks) > 0 {
+			names := make([]string, len(s.ImportAgentHooks))
+			for i, a := range s.ImportAgentHooks {
+				names[i] = string(a)
+			}
+			add("importAgentHooks", fmt.Sprintf("%q", names), "also runs the hooks of those agents' own hook files, the user's included")
+		}
 		if s.TranscriptFormat != "" {
 			add("transcriptFormat", s.TranscriptFormat, "changes how session transcripts are written")
 		}

@@ -109,6 +109,48 @@ func (e *trustEncoder) hook(h *settings.Hook, root string) {
 	e.boolean(h.Disabled)
 }
 
+// agentSection appends what other agents' hook files add (issue #40) after
+// the rest of the encoding, as encodeTests does, and only when there is
+// any, so that a workspace without them keeps the hash (and the trust) it
+// had: a marker, then each workspace hook's event as its agent's file names
+// it (which decides the stdin it reads) by its index among the hooks
+// encoded, then each counted file's importAgentHooks by its index.
+func (e *trustEncoder) agentSection(hooks []*settings.Hook, files []*settings.File) {
+	var hookIdx, fileIdx []int
+	for i, h := range hooks {
+		if h.AgentEvent != "" {
+			hookIdx = append(hookIdx, i)
+		}
+	}
+	for i, f := range files {
+		if f.Settings.ImportAgentHooks != nil {
+			fileIdx = append(fileIdx, i)
+		}
+	}
+	if len(hookIdx) == 0 && len(fileIdx) == 0 {
+		return
+	}
+	e.str("agent hooks")
+	e.uint(uint64(len(hookIdx)))
+	for _, i := range hookIdx {
+		e.uint(uint64(i))
+		e.str(hooks[i].AgentEvent)
+	}
+	e.uint(uint64(len(fileIdx)))
+	for _, i := range fileIdx {
+		e.uint(uint64(i))
+		var names []string
+		for _, a := range files[i].Settings.ImportAgentHooks {
+			names = append(names, string(a))
+		}
+		e.boolean(true)
+		e.uint(uint64(len(names)))
+		for _, n := range names {
+			e.str(n)
+		}
+	}
+}
+
 // settings writes every setting of one workspace settings file that counts.
 func (e *trustEncoder) settings(f *settings.File, root string) {
 	e.str(f.Source.String())
@@ -161,6 +203,7 @@ func encodeTrust(full *settings.Config, files []fileState) []byte {
 	for i := range files {
 		e.file(&files[i])
 	}
+	e.agentSection(hooks, counted)
 	return e.b
 }
 
@@ -169,7 +212,7 @@ func encodeTrust(full *settings.Config, files []fileState) []byte {
 // Claude Code's when importClaudeHooks is on (VS Code's hook files have no
 // settings of ours).
 func settingsCount(cfg *settings.Config, f *settings.File) bool {
-	return f.Source.FromWorkspace() && f.Source != settings.SourceVSCode && (!f.Source.IsClaude() || cfg.ImportClaudeHooks)
+	return f.Source.FromWorkspace() && f.Source != settings.SourceVSCode && f.Source.Agent() == "" && (!f.Source.IsClaude() || cfg.ImportClaudeHooks)
 }
 
 // relTo is p relative to root when it lies in it, else p.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
@@ -21,6 +22,10 @@ var notInTrust = map[string]string{
 	"CommandRange": "where the command is written in its file",
 	"Place":        "where the hook is written in its file",
 }
+
+// inAgentSection are the fields the encoding writes in its agent section
+// (agentSection), after the rest, only when a workspace has them.
+var inAgentSection = map[string]bool{"AgentEvent": true, "ImportAgentHooks": true}
 
 // otherValue sets v, a field of Hook or Settings, to a value other than its
 // zero value, or reports false for a type it does not know: a new field of
@@ -52,6 +57,8 @@ func otherValue(t *testing.T, v reflect.Value) bool {
 		v.Set(reflect.ValueOf([]settings.Header{}))
 	case json.RawMessage:
 		v.Set(reflect.ValueOf(json.RawMessage{}))
+	case []agentfmt.Agent:
+		v.Set(reflect.ValueOf([]agentfmt.Agent{}))
 	default:
 		return false
 	}
@@ -110,7 +117,7 @@ func TestTrustEncodingCoversEveryField(t *testing.T) {
 			switch f := typ.Field(i); {
 			case f.Anonymous:
 				out = append(out, all(f.Type)...)
-			case notInTrust[f.Name] == "":
+			case notInTrust[f.Name] == "" && !inAgentSection[f.Name]:
 				out = append(out, f.Name)
 			}
 		}
@@ -364,6 +371,52 @@ func decodeBack(t *testing.T, cfg *settings.Config, enc []byte) {
 	n, err = d.uint()
 	require.NoError(t, err)
 	require.Zero(t, n, "no files here")
+	var agentHooks, agentFiles []any
+	for i, h := range hooks {
+		if h.AgentEvent != "" {
+			agentHooks = append(agentHooks, uint64(i), h.AgentEvent)
+		}
+	}
+	for i, f := range files {
+		if f.Settings.ImportAgentHooks != nil {
+			names := []string{}
+			for _, a := range f.Settings.ImportAgentHooks {
+				names = append(names, string(a))
+			}
+			list := []any{byte(1)}
+			for _, n := range names {
+				list = append(list, n)
+			}
+			agentFiles = append(agentFiles, uint64(i), list)
+		}
+	}
+	if agentHooks != nil || agentFiles != nil {
+		marker, err := d.str()
+		require.NoError(t, err)
+		require.Equal(t, "agent hooks", marker)
+		var got []any
+		n, err = d.uint()
+		require.NoError(t, err)
+		for range n {
+			i, err := d.uint()
+			require.NoError(t, err)
+			ev, err := d.str()
+			require.NoError(t, err)
+			got = append(got, i, ev)
+		}
+		require.Equal(t, agentHooks, got)
+		got = nil
+		n, err = d.uint()
+		require.NoError(t, err)
+		for range n {
+			i, err := d.uint()
+			require.NoError(t, err)
+			names, err := d.value("strs")
+			require.NoError(t, err)
+			got = append(got, i, names)
+		}
+		require.Equal(t, fmt.Sprint(agentFiles), fmt.Sprint(got))
+	}
 	require.Empty(t, d.b, "nothing after the last value")
 }
 
