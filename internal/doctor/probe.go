@@ -1,0 +1,150 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wavehooks/wavehooks/internal/safefile"
+	"github.com/wavehooks/wavehooks/internal/safetext"
+)
+
+// markerEnv names the file the probe hook appends its stdin to. The hook
+// reads it from its environment, so no path is ever spliced into a command.
+const markerEnv = "WAVEHOOKS_DOCTOR_MARKER"
+
+// probeHookCommand is the probe hook: it appends the event's stdin to the
+// marker file and allows the call by saying nothing.
+const probeHookCommand = `cat >> "$` + markerEnv + `"`
+
+// probeSettings is a settings file (wavehooks' or Claude Code's: the same
+// shape) whose one hook is the probe hook on every tool's PreToolUse.
+func probeSettings() []byte {
+	b, _ := json.MarshalIndent(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
+		"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": probeHookCommand, "timeout": 30}}}}}}, "", "  ")
+	return b
+}
+
+// probeFileText is what the probe's tool call reads: a file of its own.
+const probeFileText = "wavehooks doctor probe\n"
+
+// probeDir is one probe's temporary world: an empty HOME, TMPDIR, a
+// project with one file to read, and the marker the hook writes.
+type probeDir struct {
+	root, home, tmp, project, marker, target string
+}
+
+func newProbeDir() (*probeDir, error) {
+	root, err := os.MkdirTemp("", "wavehooks-doctor-")
+	if err != nil {
+		return nil, err
+	}
+	d := &probeDir{root: root, home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp"),
+		project: filepath.Join(root, "project"), marker: filepath.Join(root, "marker.jsonl")}
+	d.target = filepath.Join(d.project, "probe.txt")
+	for _, dir := range []string{d.home, d.tmp, d.project} {
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			d.close()
+			return nil, err
+		}
+	}
+	if err := os.WriteFile(d.target, []byte(probeFileText), 0o600); err != nil {
+		d.close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *probeDir) close() { _ = os.RemoveAll(d.root) }
+
+// env is the environment of a probe's process: nothing of the user's but
+// PATH, so no key, proxy or setting of theirs reaches the agent.
+func (d *probeDir) env(o Options, extra ...string) []string {
+	env := []string{"PATH=" + o.PATH, "HOME=" + d.home, "TMPDIR=" + d.tmp, "LANG=C.UTF-8", markerEnv + "=" + d.marker}
+	return append(env, extra...)
+}
+
+// hookRuns is the PreToolUse stdins the probe hook appended to the marker.
+func (d *probeDir) hookRuns() []map[string]any {
+	text, err := safefile.ReadFile(d.marker, 1<<20)
+	if err != nil {
+		return nil
+	}
+	var runs []map[string]any
+	dec := json.NewDecoder(bytes.NewReader(text))
+	for {
+		var m map[string]any
+		if dec.Decode(&m) != nil {
+			return runs
+		}
+		if m["hook_event_name"] == "PreToolUse" {
+			runs = append(runs, m)
+		}
+	}
+}
+
+// verdict says FIRES when the probe hook ran, with what it was told.
+func (d *probeDir) verdict(what string, ran error, stderr []byte) (Status, string) {
+	if runs := d.hookRuns(); len(runs) > 0 {
+		var tools []string
+		for _, r := range runs {
+			if name, _ := r["tool_name"].(string); name != "" && !slices.Contains(tools, name) {
+				tools = append(tools, safetext.Line(name, 60))
+			}
+		}
+		return Fires, fmt.Sprintf("%s; the probe hook ran on PreToolUse for %s", what, strings.Join(tools, ", "))
+	}
+	why := "the probe hook did not run"
+	if ran != nil {
+		why += " (" + safetext.Line(ran.Error(), 200) + ")"
+	}
+	if last := lastLine(stderr); last != "" {
+		why += "; last stderr line: " + last
+	}
+	return DoesNotFire, what + "; " + why
+}
+
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return safetext.Line(lines[len(lines)-1], 200)
+}
+
+// startGroup starts cmd in a process group of its own, so a probe's end
+// kills the agent and everything it started.
+func startGroup(cmd *exec.Cmd) error {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd.Start()
+}
+
+// waitGroup waits for cmd until ctx ends, then kills its process group
+// (and does so anyway once it exited, for the children it left).
+func waitGroup(ctx context.Context, cmd *exec.Cmd, grace time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case err = <-done:
+		case <-time.After(grace):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			err = <-done
+		}
+		if err == nil || ctx.Err() != nil {
+			err = errors.New("timed out")
+		}
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	return err
+}
