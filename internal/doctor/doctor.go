@@ -86,10 +86,6 @@ type Options struct {
 	Settings settings.Paths
 	// Timeout bounds each probe, agent start-up included.
 	Timeout time.Duration
-	// Env is the environment the probes' processes start from (PATH is
-	// replaced, HOME and TMPDIR point at the probe's own directories);
-	// nil is os.Environ().
-	Env []string
 }
 
 // Defaults fills what o leaves empty from this process's environment.
@@ -105,9 +101,6 @@ func (o Options) Defaults() Options {
 	}
 	if o.Timeout == 0 {
 		o.Timeout = 90 * time.Second
-	}
-	if o.Env == nil {
-		o.Env = os.Environ()
 	}
 	return o
 }

@@ -2,17 +2,12 @@ package doctor
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/safetext"
@@ -23,8 +18,10 @@ import (
 const markerEnv = "WAVEHOOKS_DOCTOR_MARKER"
 
 // probeHookCommand is the probe hook: it appends the event's stdin to the
-// marker file and allows the call by saying nothing.
-const probeHookCommand = `cat >> "$` + markerEnv + `"`
+// marker file and allows the call by saying nothing. Only sh's builtins, so
+// it runs whatever the user's PATH holds: the probe asks whether a hook
+// fires, not whether cat is installed.
+const probeHookCommand = `while IFS= read -r line || [ -n "$line" ]; do printf '%s\n' "$line"; done >> "$` + markerEnv + `"`
 
 // probeSettings is a settings file (wavehooks' or Claude Code's: the same
 // shape) whose one hook is the probe hook on every tool's PreToolUse.
@@ -116,35 +113,4 @@ func (d *probeDir) verdict(what string, ran error, stderr []byte) (Status, strin
 func lastLine(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return safetext.Line(lines[len(lines)-1], 200)
-}
-
-// startGroup starts cmd in a process group of its own, so a probe's end
-// kills the agent and everything it started.
-func startGroup(cmd *exec.Cmd) error {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd.Start()
-}
-
-// waitGroup waits for cmd until ctx ends, then kills its process group
-// (and does so anyway once it exited, for the children it left).
-func waitGroup(ctx context.Context, cmd *exec.Cmd, grace time.Duration) error {
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case err = <-done:
-		case <-time.After(grace):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			err = <-done
-		}
-		if err == nil || ctx.Err() != nil {
-			err = errors.New("timed out")
-		}
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	return err
 }
