@@ -87,7 +87,7 @@ func pathByID(t *testing.T, r Report, id string) Path {
 func TestRealAgentsFire(t *testing.T) {
 	for _, tc := range []struct {
 		id, cached, tool string
-		needs           string // a program the agent needs on this machine
+		needs            string // a program the agent needs on this machine
 	}{
 		{id: "claude-cli", cached: filepath.Join("claude-code-2.1.332", "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude"), tool: "Read"},
 		{id: agentClaudeACP, cached: filepath.Join("claude-agent-acp", "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist", "index.js"), tool: "Read"},
