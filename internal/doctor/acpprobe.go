@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -56,7 +55,7 @@ func probeACP(ctx context.Context, o Options, wave, agent []string, env []string
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = d.project
 	cmd.Env = append(d.env(o, agentEnv...), env...)
-	var stderr bytes.Buffer
+	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -87,7 +86,7 @@ func probeACP(ctx context.Context, o Options, wave, agent []string, env []string
 	exitCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
 	ran := waitGroup(exitCtx, cmd, 2*time.Second)
 	stop()
-	<-readerDone
+	finishReading(out, readerDone)
 	if talk != nil {
 		ran = talk
 	}

@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -53,7 +52,7 @@ func probeClaudeCLI(ctx context.Context, o Options, bin string) (Status, string)
 	cmd := exec.Command(bin, "-p", "wavehooks doctor probe: read probe.txt", "--output-format", "stream-json", "--verbose")
 	cmd.Dir = d.project
 	cmd.Env = d.env(o, claudeOfflineEnv(base)...)
-	var stderr bytes.Buffer
+	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	if err := startGroup(cmd); err != nil {
 		return NotProbed, "cannot start claude: " + err.Error()

@@ -182,17 +182,18 @@ func TestWavehooksExtensionsFire(t *testing.T) {
 }
 
 // A probed path where no hook runs reads DOES NOT FIRE, never FIRES: here
-// the Neovim plugin's `wavehooks` is a program that answers nothing.
+// the Neovim plugin's `wavehooks` is a program that answers nothing, and
+// the probe ends at its timeout, its process group killed.
 func TestAProbeThatRunsNoHookDoesNotFire(t *testing.T) {
 	m := newMachine(t)
 	m.file(t, ".local/share/nvim/lazy/wavehooks.nvim/lua/wavehooks/init.lua", "return {}\n", 0o644)
-	m.program(t, "wavehooks", "cat >/dev/null")
+	m.program(t, "wavehooks", "while read -r line; do :; done # reads everything, answers nothing")
 	o := m.options()
-	o.Timeout = 20 * time.Second
+	o.Timeout = 3 * time.Second
 	r := Run(context.Background(), o)
 	p := pathByID(t, r, "wavehooks-nvim")
 	require.Equal(t, DoesNotFire, p.Status, "%+v", p)
-	require.Contains(t, p.Detail, "the probe hook did not run")
+	require.Contains(t, p.Detail, "the probe hook did not run (initialize: timed out)")
 	require.NotEmpty(t, p.Fix)
 	require.False(t, r.OK)
 	requireNoProbeLeftovers(t)

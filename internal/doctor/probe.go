@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/safetext"
@@ -114,3 +115,34 @@ func lastLine(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return safetext.Line(lines[len(lines)-1], 200)
 }
+
+// finishReading waits for the reader of a probe's stdout to see its end,
+// which a process that left the probe's process group (setsid) and kept
+// the pipe would hold off forever: after a moment the pipe is closed under
+// it.
+func finishReading(out *os.File, done <-chan struct{}) {
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		_ = out.Close()
+		<-done
+	}
+}
+
+// tailBuffer keeps the last 64 KiB written to it: an agent's stderr, of
+// which the report shows the last line, over a probe that may run for
+// minutes.
+type tailBuffer struct{ b []byte }
+
+const tailBufferBytes = 64 << 10
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > tailBufferBytes {
+		t.b = append(t.b[:0], t.b[len(t.b)-tailBufferBytes:]...)
+	}
+	return len(p), nil
+}
+
+// Bytes is what the buffer holds.
+func (t *tailBuffer) Bytes() []byte { return t.b }

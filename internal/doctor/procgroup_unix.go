@@ -14,6 +14,9 @@ import (
 // kills the agent and everything it started.
 func startGroup(cmd *exec.Cmd) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A process that left the group (setsid) and kept stderr open must not
+	// hold Wait: its output stops being read this long after the exit.
+	cmd.WaitDelay = 2 * time.Second
 	return cmd.Start()
 }
 

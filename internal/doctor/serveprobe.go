@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,7 +37,7 @@ func probeServe(ctx context.Context, o Options, server string) (Status, string) 
 	cmd := exec.Command(server, "serve")
 	cmd.Dir = d.project
 	cmd.Env = d.env(o)
-	var stderr bytes.Buffer
+	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -67,7 +66,7 @@ func probeServe(ctx context.Context, o Options, server string) (Status, string) 
 	exitCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
 	ran := waitGroup(exitCtx, cmd, 2*time.Second)
 	stop()
-	<-readerDone
+	finishReading(out, readerDone)
 	if talk != nil {
 		ran = talk
 	}
