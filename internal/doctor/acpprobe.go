@@ -236,7 +236,7 @@ func (s *acpSession) call(ctx context.Context, method string, params any) (json.
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("%s: timed out", method)
+			return nil, fmt.Errorf("%s: %w", method, errTimedOut)
 		case m, ok := <-s.msgs:
 			if !ok {
 				return nil, fmt.Errorf("%s: wavehooks acp exited", method)

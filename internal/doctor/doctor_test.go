@@ -182,20 +182,38 @@ func TestWavehooksExtensionsFire(t *testing.T) {
 }
 
 // A probed path where no hook runs reads DOES NOT FIRE, never FIRES: here
-// the Neovim plugin's `wavehooks` is a program that answers nothing, and
-// the probe ends at its timeout, its process group killed.
+// the `claude` on PATH is a program that exits at once.
 func TestAProbeThatRunsNoHookDoesNotFire(t *testing.T) {
 	m := newMachine(t)
+	m.program(t, "claude", "exit 0")
+	r := Run(context.Background(), m.options())
+	p := pathByID(t, r, "claude-cli")
+	require.Equal(t, DoesNotFire, p.Status, "%+v", p)
+	require.Contains(t, p.Detail, "claude -p never reached the fake model")
+	require.Contains(t, p.Detail, "the probe hook did not run")
+	require.Contains(t, p.Fix, "claude --debug")
+	require.False(t, r.OK)
+	requireNoProbeLeftovers(t)
+}
+
+// A probe that runs out of time proved nothing: NOT PROBED, with the
+// advice to raise --timeout, and its process group is gone. Here the
+// Neovim plugin's `wavehooks` reads everything and answers nothing.
+func TestAProbeThatTimesOutIsNotProbed(t *testing.T) {
+	m := newMachine(t)
 	m.file(t, ".local/share/nvim/lazy/wavehooks.nvim/lua/wavehooks/init.lua", "return {}\n", 0o644)
-	m.program(t, "wavehooks", "while read -r line; do :; done # reads everything, answers nothing")
+	m.program(t, "wavehooks", "echo $$ > "+filepath.Join(m.home, "server.pid")+"; while read -r line; do :; done")
 	o := m.options()
 	o.Timeout = 3 * time.Second
 	r := Run(context.Background(), o)
 	p := pathByID(t, r, "wavehooks-nvim")
-	require.Equal(t, DoesNotFire, p.Status, "%+v", p)
-	require.Contains(t, p.Detail, "the probe hook did not run (initialize: timed out)")
-	require.NotEmpty(t, p.Fix)
+	require.Equal(t, NotProbed, p.Status, "%+v", p)
+	require.Contains(t, p.Detail, "the probe ran out of time (initialize: timed out) before the hook could run: raise --timeout")
 	require.False(t, r.OK)
+	pid, err := os.ReadFile(filepath.Join(m.home, "server.pid"))
+	require.NoError(t, err)
+	_, err = os.Stat(filepath.Join("/proc", strings.TrimSpace(string(pid))))
+	require.True(t, os.IsNotExist(err), "the server the probe started is gone")
 	requireNoProbeLeftovers(t)
 }
 

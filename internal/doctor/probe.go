@@ -3,6 +3,7 @@ package doctor
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -90,7 +91,13 @@ func (d *probeDir) hookRuns() []map[string]any {
 	}
 }
 
-// verdict says FIRES when the probe hook ran, with what it was told.
+// errTimedOut is a probe that ran out of its time: it proved nothing
+// either way (a loaded machine, an agent slow to start), so it reads NOT
+// PROBED, not DOES NOT FIRE.
+var errTimedOut = errors.New("timed out")
+
+// verdict says FIRES when the probe hook ran, with what it was told; NOT
+// PROBED when the probe timed out first; DOES NOT FIRE otherwise.
 func (d *probeDir) verdict(what string, ran error, stderr []byte) (Status, string) {
 	if runs := d.hookRuns(); len(runs) > 0 {
 		var tools []string
@@ -100,6 +107,9 @@ func (d *probeDir) verdict(what string, ran error, stderr []byte) (Status, strin
 			}
 		}
 		return Fires, fmt.Sprintf("%s; the probe hook ran on PreToolUse for %s", what, strings.Join(tools, ", "))
+	}
+	if errors.Is(ran, errTimedOut) {
+		return NotProbed, what + "; the probe ran out of time (" + safetext.Line(ran.Error(), 200) + ") before the hook could run: raise --timeout on a slow machine"
 	}
 	why := "the probe hook did not run"
 	if ran != nil {

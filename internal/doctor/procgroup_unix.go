@@ -4,7 +4,6 @@ package doctor
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"syscall"
 	"time"
@@ -31,14 +30,12 @@ func waitGroup(ctx context.Context, cmd *exec.Cmd, grace time.Duration) error {
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		select {
-		case err = <-done:
+		case <-done:
 		case <-time.After(grace):
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			err = <-done
+			<-done
 		}
-		if err == nil || ctx.Err() != nil {
-			err = errors.New("timed out")
-		}
+		err = errTimedOut
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	return err

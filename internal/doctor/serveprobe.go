@@ -70,7 +70,7 @@ func probeServe(ctx context.Context, o Options, server string) (Status, string) 
 	if talk != nil {
 		ran = talk
 	}
-	return d.verdict(server+" serve, sent wave/preToolUse for a Read as an extension does", ran, stderr.Bytes())
+	return d.verdict(tilde(o.Home, server)+" serve, sent wave/preToolUse for a Read as an extension does", ran, stderr.Bytes())
 }
 
 // lspClient is the extension's side of `wavehooks serve`: LSP framing
@@ -135,7 +135,7 @@ func (c *lspClient) call(ctx context.Context, method string, params any) (json.R
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("%s: timed out", method)
+			return nil, fmt.Errorf("%s: %w", method, errTimedOut)
 		case m, ok := <-c.msgs:
 			if !ok {
 				return nil, fmt.Errorf("%s: the server exited", method)
