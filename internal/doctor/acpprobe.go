@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,14 +22,13 @@ import (
 // probeACP runs `wave acp --wave-home … --project … --trust-workspace --
 // agent…` as an ACP editor would, with the probe hook in a temporary wave
 // home and the agent pointed at a fake model, and sends one prompt whose
-// scripted answer is one Read of the probe's file. wave is the wavehooks
-// command (the doctor's own binary, or the one an editor is configured
-// with); env is the editor entry's own environment.
-func probeACP(ctx context.Context, o Options, wave, agent []string, env []string) (Status, string) {
+// scripted answer is one harmless tool call (offlineAgent says which).
+// wave is the wavehooks command (the doctor's own binary, or the one an
+// editor is configured with); env is the editor entry's own environment,
+// under the probe's: no variable of the entry can point the agent away
+// from the fake model (exec keeps a key's last value).
+func probeACP(ctx context.Context, o Options, wave string, agent, env []string) (Status, string) {
 	kind := knownAgent(agent)
-	if kind == "" && filepath.Base(agent[0]) == agentGemini {
-		kind, agent = agentGemini, append(agent, "--acp")
-	}
 	d, err := newProbeDir()
 	if err != nil {
 		return NotProbed, "cannot make a temporary directory: " + err.Error()
@@ -48,13 +48,12 @@ func probeACP(ctx context.Context, o Options, wave, agent []string, env []string
 	if model != nil {
 		defer model.Close()
 	}
-	argv := append(append([]string{}, wave[0]), "acp", "--wave-home", waveHome, "--project", d.project, "--trust-workspace", "--")
-	argv = append(argv, agent...)
+	argv := append([]string{wave, "acp", "--wave-home", waveHome, "--project", d.project, "--trust-workspace", "--"}, agent...)
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = d.project
-	cmd.Env = append(d.env(o, agentEnv...), env...)
+	cmd.Env = append(slices.Clone(env), d.env(o, agentEnv...)...)
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	in, err := cmd.StdinPipe()
@@ -104,7 +103,7 @@ func offlineAgent(kind string, d *probeDir, argv *[]string) (env []string, fake 
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("cannot listen on loopback: %w", err)
 		}
-		return claudeOfflineEnv("http://" + api.Addr()), closerFunc(api.Close), "one Read of probe.txt", nil
+		return fakemodel.ClaudeEnv("http://" + api.Addr()), closerFunc(api.Close), "one Read of probe.txt", nil
 	case agentCodexACP:
 		turns := []fakemodel.Block{fakemodel.Call("", "exec_command", map[string]any{"cmd": "cat probe.txt"})}
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -127,22 +126,7 @@ func offlineAgent(kind string, d *probeDir, argv *[]string) (env []string, fake 
 			srv.Close()
 			return nil, nil, "", err
 		}
-		config := fmt.Sprintf(`model = "gpt-5-codex"
-model_provider = "fake"
-check_for_update_on_startup = false
-
-[model_providers.fake]
-name = "fake"
-base_url = "%s/v1"
-wire_api = "responses"
-env_key = "FAKE_OPENAI_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-supports_websockets = false
-
-[analytics]
-enabled = false
-`, srv.URL)
+		config := fakemodel.CodexConfig(srv.URL)
 		if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
 			srv.Close()
 			return nil, nil, "", err
@@ -153,24 +137,15 @@ enabled = false
 		if err := os.MkdirAll(filepath.Join(d.home, ".gemini"), 0o700); err != nil {
 			return nil, nil, "", err
 		}
-		if err := os.WriteFile(filepath.Join(d.home, ".gemini", "settings.json"), []byte(`{
-  "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
-  "telemetry": {"enabled": false}, "privacy": {"usageStatisticsEnabled": false},
-  "general": {"disableAutoUpdate": true, "enableAutoUpdate": false}, "ide": {"enabled": false}, "tools": {"sandbox": false}}`), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(d.home, ".gemini", "settings.json"), []byte(fakemodel.GeminiSettings), 0o600); err != nil {
 			return nil, nil, "", err
-		}
-		turn := func(parts ...map[string]any) string {
-			b, _ := json.Marshal(map[string]any{"method": "generateContentStream", "response": []any{map[string]any{
-				"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts},
-					"finishReason": "STOP", "index": 0}}}}})
-			return string(b) + "\n"
 		}
 		// Gemini CLI asks no permission for a read, and the proxy decides
 		// PreToolUse at a permission request: a write asks (and the
 		// doctor's editor refuses it, so nothing is written).
-		script := turn(map[string]any{"functionCall": map[string]any{"name": "write_file",
+		script := fakemodel.GeminiTurn(map[string]any{"functionCall": map[string]any{"name": "write_file",
 			"args": map[string]string{"file_path": filepath.Join(d.project, "probe-refused.txt"), "content": probeFileText}}}) +
-			turn(map[string]any{"text": "Done."})
+			fakemodel.GeminiTurn(map[string]any{"text": "Done."})
 		responses := filepath.Join(d.root, "gemini-responses.jsonl")
 		if err := os.WriteFile(responses, []byte(script), 0o600); err != nil {
 			return nil, nil, "", err

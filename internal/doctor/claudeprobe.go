@@ -11,16 +11,6 @@ import (
 	"github.com/wavehooks/wavehooks/internal/fakemodel"
 )
 
-// claudeOfflineEnv is Claude Code's offline environment, as the
-// conformance suite sets it: the model is the fake on loopback, and every
-// other request goes to it as a proxy that forwards nothing.
-func claudeOfflineEnv(base string) []string {
-	return []string{"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=sk-ant-wavehooks-doctor-offline",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
-		"HTTPS_PROXY=" + base, "HTTP_PROXY=" + base, "https_proxy=" + base, "http_proxy=" + base,
-		"NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1"}
-}
-
 // probeTurns is the fake model's script: one Read of the probe's own file,
 // then "Done.".
 func probeTurns(target string) [][]fakemodel.Block {
@@ -51,7 +41,7 @@ func probeClaudeCLI(ctx context.Context, o Options, bin string) (Status, string)
 	defer cancel()
 	cmd := exec.Command(bin, "-p", "wavehooks doctor probe: read probe.txt", "--output-format", "stream-json", "--verbose")
 	cmd.Dir = d.project
-	cmd.Env = d.env(o, claudeOfflineEnv(base)...)
+	cmd.Env = d.env(o, fakemodel.ClaudeEnv(base)...)
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	if err := startGroup(cmd); err != nil {

@@ -256,12 +256,14 @@ func TestEditorAgentEntries(t *testing.T) {
 }
 
 // A Zed entry routed through wavehooks acp to an agent the doctor can run
-// offline is probed with the editor's own wavehooks command.
+// offline is probed with the editor's own wavehooks command, and the
+// entry's environment cannot point the agent away from the fake model.
 func TestZedEntryThroughWavehooksFires(t *testing.T) {
 	m := newMachine(t)
 	m.installedAgent(t, agentClaudeACP, filepath.Join("claude-agent-acp", "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist", "index.js"))
 	m.file(t, ".config/zed/settings.json", fmt.Sprintf(`{"agent_servers": {"Claude Code (hooks)":
-  {"type": "custom", "command": %q, "args": ["acp", "--", "claude-agent-acp"], "env": {}}}}`, wavehooksBin), 0o644)
+  {"type": "custom", "command": %q, "args": ["acp", "--", "claude-agent-acp"],
+   "env": {"ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}}}}`, wavehooksBin), 0o644)
 	r := Run(context.Background(), m.options())
 	p := pathByID(t, r, "zed:Claude Code (hooks)")
 	require.Equal(t, Fires, p.Status, "%+v", p)

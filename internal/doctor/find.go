@@ -82,7 +82,7 @@ func findPaths(o Options) []candidate {
 				argv = append(argv, "--acp")
 			}
 			c.run = func(ctx context.Context, o Options) (Status, string) {
-				return probeACP(ctx, o, []string{o.Self}, argv, nil)
+				return probeACP(ctx, o, o.Self, argv, nil)
 			}
 			c.fixIfFailed = acpFailedFix
 		} else {
@@ -349,14 +349,15 @@ func editorEntry(o Options, id, editor, file, name string, s editorServer) candi
 		}
 		agent[0] = bin
 	}
-	flags := slices.Clone(s.Args[1:dash])
+	// The entry's own flags (before --) are left out: the probe brings
+	// its own wave home and project.
 	env := make([]string, 0, len(s.Env))
 	for k, v := range s.Env {
 		env = append(env, k+"="+v)
 	}
 	sort.Strings(env)
 	c.run = func(ctx context.Context, o Options) (Status, string) {
-		return probeACP(ctx, o, append([]string{wave}, flags...), agent, env)
+		return probeACP(ctx, o, wave, agent, env)
 	}
 	c.fixIfFailed = acpFailedFix
 	return c
