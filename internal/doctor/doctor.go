@@ -53,12 +53,18 @@ type Path struct {
 // Config is the summary of the user's own hook configuration, read by
 // lint's engine (settings.Load).
 type Config struct {
-	Files       []string       `json:"files"` // the settings files that exist, in load order
-	Hooks       int            `json:"hooks"`
-	Events      map[string]int `json:"events"` // hooks per event
-	Errors      int            `json:"errors"`
-	Warnings    int            `json:"warnings"`
-	Diagnostics []string       `json:"diagnostics"` // errors and warnings, as lint prints them
+	Files  []string       `json:"files"` // the settings files that exist, in load order
+	Hooks  int            `json:"hooks"`
+	Events map[string]int `json:"events"` // hooks per event
+	// Active counts the hooks that take part in events; Inactive says of
+	// each other one which it is and why it never runs ("enabled": false,
+	// disableAllHooks, allowManagedHooksOnly): a probe that fires does not
+	// make these run.
+	Active      int      `json:"active"`
+	Inactive    []string `json:"inactive"`
+	Errors      int      `json:"errors"`
+	Warnings    int      `json:"warnings"`
+	Diagnostics []string `json:"diagnostics"` // errors and warnings, as lint prints them
 }
 
 // Report is everything the doctor found; its JSON is `wavehooks doctor

@@ -276,12 +276,16 @@ func TestConfigSummary(t *testing.T) {
 	m := newMachine(t)
 	require.NoError(t, os.WriteFile(filepath.Join(m.waveHome, "settings.json"), []byte(`{"hooks": {
   "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "jq -r .tool_input.command >/dev/null"}]}],
-  "Stop": [{"hooks": [{"type": "command", "command": "true"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "true", "enabled": false}]}],
   "NoSuchEvent": [{"hooks": [{"type": "command", "command": "true"}]}]}}`), 0o600))
 	r := Run(context.Background(), m.options())
 	require.Equal(t, []string{filepath.Join(m.waveHome, "settings.json")}, r.Config.Files)
 	require.Equal(t, map[string]int{"PreToolUse": 1, "Stop": 1}, r.Config.Events)
 	require.Equal(t, 2, r.Config.Hooks)
+	require.Equal(t, 1, r.Config.Active)
+	require.Len(t, r.Config.Inactive, 1)
+	require.Contains(t, r.Config.Inactive[0], "Stop hook `true`")
+	require.Contains(t, r.Config.Inactive[0], `"enabled": false`)
 	require.NotZero(t, r.Config.Errors+r.Config.Warnings, "lint flags the unknown event")
 	require.Contains(t, strings.Join(r.Config.Diagnostics, "\n"), "NoSuchEvent")
 }

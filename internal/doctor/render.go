@@ -43,9 +43,12 @@ func WriteText(w io.Writer, r Report) {
 	if len(events) > 0 {
 		fmt.Fprintf(w, " (%s)", strings.Join(events, ", "))
 	}
-	fmt.Fprintf(w, "; lint: %d error(s), %d warning(s)\n", c.Errors, c.Warnings)
+	fmt.Fprintf(w, ", %d active; lint: %d error(s), %d warning(s)\n", c.Active, c.Errors, c.Warnings)
 	for _, f := range c.Files {
 		fmt.Fprintln(w, "  "+safetext.Line(f, 0))
+	}
+	for _, h := range c.Inactive {
+		fmt.Fprintln(w, "  never runs: "+h)
 	}
 	for _, d := range c.Diagnostics {
 		fmt.Fprintln(w, "  "+d)
