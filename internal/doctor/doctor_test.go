@@ -181,6 +181,34 @@ func TestWavehooksExtensionsFire(t *testing.T) {
 	}
 }
 
+// The VS Code extension starts the server its user's wavehooks.serverPath
+// names before the one it carries (editors/vscode/src/serverPath.ts): the
+// doctor probes that one, and a setting naming no file does not fire.
+func TestVSCodeServerPathSetting(t *testing.T) {
+	for _, tc := range []struct {
+		name, setting string
+		status        Status
+		says          string
+	}{
+		{"the setting's server is probed", wavehooksBin, Fires, wavehooksBin + " serve, sent wave/preToolUse"},
+		{"a setting naming no file", "~/nowhere/wavehooks", DoesNotFire, "names ~/nowhere/wavehooks, which does not exist"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMachine(t)
+			ext := filepath.Join(".vscode", "extensions", "wavehooks.wavehooks-0.9.0-linux-x64")
+			m.file(t, filepath.Join(ext, "server", "wavehooks"), "#!/bin/sh\nexit 1\n", 0o755) // never started: the setting wins
+			m.file(t, ".config/Code/User/settings.json", fmt.Sprintf(`{
+  // VS Code's settings allow comments
+  "wavehooks.serverPath": %q,
+}`, tc.setting), 0o644)
+			r := Run(context.Background(), m.options())
+			p := pathByID(t, r, "wavehooks-vscode")
+			require.Equal(t, tc.status, p.Status, "%+v", p)
+			require.Contains(t, p.Detail, tc.says)
+		})
+	}
+}
+
 // A probed path where no hook runs reads DOES NOT FIRE, never FIRES: here
 // the `claude` on PATH is a program that exits at once.
 func TestAProbeThatRunsNoHookDoesNotFire(t *testing.T) {

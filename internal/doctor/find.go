@@ -179,11 +179,54 @@ func wavehooksVSCode(o Options) candidate {
 		return c
 	}
 	c.Where, c.Detail = dirs[len(dirs)-1], ""
+	// The extension's order (editors/vscode/src/serverPath.ts): the user's
+	// wavehooks.serverPath, else the server its package carries, else PATH.
+	if setting, file := vscodeServerPath(o.Home); setting != "" {
+		server := setting
+		if rest, ok := strings.CutPrefix(server, "~/"); ok {
+			server = filepath.Join(o.Home, rest)
+		}
+		if fi, err := os.Stat(server); err != nil || !filepath.IsAbs(server) || fi.IsDir() {
+			c.Status = DoesNotFire
+			c.Detail = "wavehooks.serverPath in " + tilde(o.Home, file) + " names " + safetext.Line(setting, 200) + ", which does not exist"
+			c.Fix = "set wavehooks.serverPath to the full path of the wavehooks binary, or remove it"
+			return c
+		}
+		return serveCandidate(c, server, "")
+	}
 	server := filepath.Join(c.Where, "server", "wavehooks")
 	if fi, err := os.Stat(server); err != nil || fi.Mode().Perm()&0o111 == 0 {
 		server = lookPath("wavehooks", o.PATH)
 	}
 	return serveCandidate(c, server, "install the .vsix for your platform, set wavehooks.serverPath, or put wavehooks on PATH")
+}
+
+// vscodeServerPath is the user's wavehooks.serverPath setting and the
+// settings file it is in, from the first VS Code flavour's user settings
+// that sets it; "" when none does.
+func vscodeServerPath(home string) (string, string) {
+	var files []string
+	for _, flavour := range []string{"Code", "Code - Insiders", "VSCodium", "Code - OSS"} {
+		files = append(files, filepath.Join(home, ".config", flavour, "User", "settings.json"),
+			filepath.Join(home, "Library", "Application Support", flavour, "User", "settings.json"))
+	}
+	for _, f := range files {
+		text, err := safefile.ReadFile(f, maxEditorSettingsBytes)
+		if err != nil {
+			continue
+		}
+		std, err := hujson.Standardize(text)
+		if err != nil {
+			continue
+		}
+		var s struct {
+			ServerPath string `json:"wavehooks.serverPath"`
+		}
+		if json.Unmarshal(std, &s) == nil && s.ServerPath != "" {
+			return s.ServerPath, f
+		}
+	}
+	return "", ""
 }
 
 // wavehooksNeovim is the Neovim plugin in a package directory or a plugin
