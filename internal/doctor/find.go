@@ -3,7 +3,9 @@ package doctor
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -277,7 +279,7 @@ type editorServer struct {
 func editorEntries(o Options, id, editor, file string) []candidate {
 	missing := candidate{Path: Path{ID: id, Name: editor + " ACP agents", Status: NotFound, Detail: tilde(o.Home, file) + " does not exist"}}
 	text, err := safefile.ReadFile(file, maxEditorSettingsBytes)
-	if os.IsNotExist(err) {
+	if errors.Is(err, fs.ErrNotExist) {
 		return []candidate{missing}
 	}
 	bad := func(why string) []candidate {
