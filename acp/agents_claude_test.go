@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/fakemodel"
 )
 
 // claudeAgentACP is the claude-agent-acp that testdata/claude-agent-acp/install.sh
@@ -22,11 +24,7 @@ func claudeAgentACP(t *testing.T) (node, entry string) {
 // sets it (conformance/claude.go): the API is the fake on loopback, every
 // other request goes to it as a proxy that forwards nothing.
 func claudeEnv(home, tmp, base string) []string {
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "LANG=C.UTF-8",
-		"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=sk-ant-acp-offline",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
-		"HTTPS_PROXY=" + base, "HTTP_PROXY=" + base, "https_proxy=" + base, "http_proxy=" + base,
-		"NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1"}
+	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "LANG=C.UTF-8"}, fakemodel.ClaudeEnv(base)...)
 	if os.Geteuid() == 0 {
 		// As root the adapter hides bypassPermissions unless it is told it
 		// runs in a sandbox; a user's machine offers it.

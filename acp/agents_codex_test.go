@@ -3,13 +3,14 @@
 package acp
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/fakemodel"
 )
 
 // codexACP is the codex-acp that testdata/codex-acp/install.sh installs, or
@@ -24,22 +25,7 @@ func codexACP(t *testing.T) (node, entry string) {
 func codexHome(t *testing.T, base string) string {
 	t.Helper()
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.toml"), []byte(fmt.Sprintf(`model = "gpt-5-codex"
-model_provider = "fake"
-check_for_update_on_startup = false
-
-[model_providers.fake]
-name = "fake"
-base_url = "%s/v1"
-wire_api = "responses"
-env_key = "FAKE_OPENAI_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-supports_websockets = false
-
-[analytics]
-enabled = false
-`, base)), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.toml"), []byte(fakemodel.CodexConfig(base)), 0o600))
 	return dir
 }
 

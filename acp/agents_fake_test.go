@@ -4,7 +4,6 @@ package acp
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,9 +12,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/wavehooks/wavehooks/conformance"
+	"github.com/wavehooks/wavehooks/internal/fakemodel"
 )
 
 // The real agents' tests (agents_*_test.go) run each agent offline against
@@ -130,48 +129,12 @@ func (f *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// responses answers an OpenAI Responses API request as a stream of
-// server-sent events. Answer N of a conversation is steps[N], N being how
-// many answers (assistant messages and function calls) its input holds.
+// responses answers an OpenAI Responses API request with the case's
+// script (internal/fakemodel, which `wavehooks doctor` uses too).
 func (f *fakeModel) responses(w http.ResponseWriter, body []byte, steps []step) {
-	var req struct {
-		Input []struct {
-			Type string `json:"type"`
-			Role string `json:"role"`
-		} `json:"input"`
+	turns := make([]fakemodel.Block, len(steps))
+	for i, s := range steps {
+		turns[i] = fakemodel.Block{Text: s.Text, ToolName: s.Tool, ToolInput: s.Args}
 	}
-	_ = json.Unmarshal(body, &req)
-	n := 0
-	for _, it := range req.Input {
-		if it.Type == "function_call" || (it.Type == "message" && it.Role == "assistant") {
-			n++
-		}
-	}
-	s := say("Done.")
-	if n < len(steps) {
-		s = steps[n]
-	}
-	id := fmt.Sprintf("resp_%d", time.Now().UnixNano())
-	var item map[string]any
-	if s.Tool != "" {
-		args, _ := json.Marshal(s.Args)
-		item = map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": "call_" + id, "name": s.Tool, "arguments": string(args)}
-	} else {
-		item = map[string]any{"type": "message", "id": "msg_" + id, "role": "assistant", "status": "completed",
-			"content": []any{map[string]any{"type": "output_text", "text": s.Text, "annotations": []any{}}}}
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	flusher, _ := w.(http.Flusher)
-	send := func(event string, data map[string]any) {
-		data["type"] = event
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
-		if flusher != nil {
-			flusher.Flush()
-		}
-	}
-	send("response.created", map[string]any{"response": map[string]any{"id": id}})
-	send("response.output_item.done", map[string]any{"output_index": 0, "item": item})
-	send("response.completed", map[string]any{"response": map[string]any{"id": id, "usage": map[string]any{
-		"input_tokens": 10, "input_tokens_details": nil, "output_tokens": 5, "output_tokens_details": nil, "total_tokens": 15}}})
+	fakemodel.ServeResponses(w, body, turns)
 }

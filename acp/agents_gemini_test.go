@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/fakemodel"
 )
 
 // Gemini CLI 0.61.0 with an editor that offers file operations (as Zed and
@@ -21,10 +23,7 @@ func TestGeminiCLIWithEditorFiles(t *testing.T) {
 	node, entry := geminiCLI(t)
 	home, tmp, project := t.TempDir(), t.TempDir(), t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(home, ".gemini"), 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(`{
-	  "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
-	  "telemetry": {"enabled": false}, "privacy": {"usageStatisticsEnabled": false},
-	  "general": {"disableAutoUpdate": true, "enableAutoUpdate": false}, "ide": {"enabled": false}, "tools": {"sandbox": false}}`), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(fakemodel.GeminiSettings), 0o600))
 	h := writeMatrixHooks(t, project)
 	written, asked := filepath.Join(project, "written.txt"), filepath.Join(project, "ASKME.txt")
 	// Gemini CLI reads a file through the editor before it overwrites it.

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/fakemodel"
 )
 
 // geminiCLI is the Gemini CLI that testdata/gemini/install.sh installs, or
@@ -41,11 +43,7 @@ func installedAgent(t *testing.T, name, envVar, script, cached string) (node, en
 
 // geminiTurn is one scripted model answer, as Gemini CLI's
 // --fake-responses-non-strict reads it.
-func geminiTurn(parts ...map[string]any) string {
-	return string(mustRaw(map[string]any{"method": "generateContentStream", "response": []any{map[string]any{
-		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts},
-			"finishReason": "STOP", "index": 0}}}}})) + "\n"
-}
+func geminiTurn(parts ...map[string]any) string { return fakemodel.GeminiTurn(parts...) }
 
 func geminiText(s string) map[string]any { return map[string]any{"text": s} }
 
@@ -61,10 +59,7 @@ func TestGeminiCLI(t *testing.T) {
 	node, entry := geminiCLI(t)
 	home, tmp, project := t.TempDir(), t.TempDir(), t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(home, ".gemini"), 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(`{
-	  "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
-	  "telemetry": {"enabled": false}, "privacy": {"usageStatisticsEnabled": false},
-	  "general": {"disableAutoUpdate": true, "enableAutoUpdate": false}, "ide": {"enabled": false}, "tools": {"sandbox": false}}`), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(fakemodel.GeminiSettings), 0o600))
 	allowed, denied := filepath.Join(project, "allowed.txt"), filepath.Join(project, "denied.txt")
 	fake := filepath.Join(t.TempDir(), "model.jsonl")
 	require.NoError(t, os.WriteFile(fake, []byte(

@@ -40,6 +40,7 @@ usage:
   wavehooks hooks disable|enable ID [--project DIR] [--wave-home DIR]          turn one hook off or on in its settings file
   wavehooks hooks export --to claude|codex|gemini|cursor [--wave-home DIR]     your hooks into that agent's own hook file
   wavehooks trust [--project DIR] [--wave-home DIR] [--yes] [--revoke]   trust (or --revoke) the project's own hooks
+  wavehooks doctor [--format text|json] [--timeout 90s] [--wave-home DIR]   prove hooks fire with each agent and editor found
   wavehooks demo                                                     play a scripted agent session
   wavehooks version                                                  the version and the commit it was built from
 `
@@ -72,6 +73,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return acpProxy(args[1:], stdin, stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
+	case "doctor":
+		return doctorCmd(args[1:], stdout, stderr)
 	case "log":
 		return logCommand(args[1:], stdout, stderr)
 	case "hooks":
