@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -26,7 +27,7 @@ type buildOnce struct {
 	err  error
 }
 
-var wavehooksBin, collectorBin buildOnce
+var wavehooksBin, collectorBin, scriptAgentBin buildOnce
 
 func (b *buildOnce) build(t testing.TB, dir, pkg, name string) (string, string, error) {
 	t.Helper()
@@ -70,6 +71,49 @@ func wavehooks(t *testing.T) string {
 	path, out, err := wavehooksBin.build(t, filepath.Join("..", ".."), "./cmd/wavehooks", "wavehooks")
 	require.NoError(t, err, out)
 	return path
+}
+
+// acpSession is an ACP editor's session through the real proxy
+// (`wavehooks acp -- scriptagent`, the acp package's scripted agent): one
+// prompt, answered, then the editor closes the connection and the proxy
+// exits (sending what its exporter queued). It returns the proxy's stderr.
+func acpSession(t *testing.T, bin, home, project string, env []string) string {
+	t.Helper()
+	agent, out, err := scriptAgentBin.build(t, filepath.Join("..", ".."), "./acp/testdata/scriptagent", "scriptagent")
+	require.NoError(t, err, out)
+	script := filepath.Join(t.TempDir(), "agent.json")
+	require.NoError(t, os.WriteFile(script, []byte(`{"turns": [[{"say":"hello"},{"stop":"end_turn"}]]}`), 0o600))
+	cmd := exec.Command(bin, "acp", "--wave-home", home, "--project", project, "--", agent)
+	cmd.Env = append(append(os.Environ(), "AGENT_SCRIPT="+script, "HOME="+home), env...)
+	projectJSON, _ := json.Marshal(project)
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	lines := bufio.NewReader(stdout)
+	// answer sends a request and reads the proxy's lines up to its answer.
+	answer := func(id int, line string) string {
+		_, err := io.WriteString(stdin, line+"\n")
+		require.NoError(t, err)
+		for {
+			got, err := lines.ReadString('\n')
+			require.NoError(t, err, stderr.String())
+			if strings.Contains(got, fmt.Sprintf(`"id":%d,`, id)) {
+				return got
+			}
+		}
+	}
+	answer(1, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	answer(2, `{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":`+string(projectJSON)+`,"mcpServers":[]}}`)
+	res := answer(3, `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"sess-1","prompt":[{"type":"text","text":"hello"}]}}`)
+	require.Contains(t, res, `"stopReason":"end_turn"`, stderr.String())
+	require.NoError(t, stdin.Close()) // the editor goes: the proxy ends
+	_, _ = io.Copy(io.Discard, lines)
+	require.NoError(t, cmd.Wait(), stderr.String())
+	return stderr.String()
 }
 
 // freePort is a loopback port nothing listened on a moment ago.
@@ -267,8 +311,9 @@ func runEvent(t *testing.T, bin, home, project string, env []string, ev scripted
 	return res.Permission
 }
 
-// A scripted session's every decision arrives at a real OpenTelemetry
-// Collector exactly once, as a log record and a span; with the collector
+// A scripted session's every decision — `wavehooks run` events and an ACP
+// proxy's session — arrives at a real OpenTelemetry Collector exactly once,
+// as a log record (and, for the run events, a span); with the collector
 // stopped the hooks answer the same, and the runs that could not be sent
 // are counted and shown by `wavehooks log`.
 func TestEveryDecisionReachesARealCollectorOnce(t *testing.T) {
@@ -289,6 +334,10 @@ func TestEveryDecisionReachesARealCollectorOnce(t *testing.T) {
 	for _, ev := range up {
 		require.Equal(t, ev.wantPermission, runEvent(t, bin, home, project, env, ev), ev.stdin)
 	}
+	// The ACP proxy's UserPromptSubmit of session sess-1, through the same
+	// exporter: the proxy sends its queue when the editor goes.
+	acpSession(t, bin, home, project, env)
+
 	// Each `wavehooks run` sent its runs before it exited, and the
 	// collector writes what it received when it is stopped: what the files
 	// hold then is everything that arrived.
@@ -325,6 +374,14 @@ func TestEveryDecisionReachesARealCollectorOnce(t *testing.T) {
 		}
 		require.Equal(t, 1, n, "session %s: one span for its event", session)
 	}
+	var proxied []exported
+	for _, r := range logs {
+		if r.attrs["session.id"] == "sess-1" && strings.HasSuffix(r.name, "_decision") {
+			proxied = append(proxied, r)
+		}
+	}
+	require.Len(t, proxied, 1, "the proxy's decision arrives exactly once")
+	require.Equal(t, "UserPromptSubmit", proxied[0].attrs["hook_event_name"])
 	out, err := exec.Command(bin, "log", "--wave-home", home).CombinedOutput()
 	require.NoError(t, err, string(out))
 	require.NotContains(t, string(out), "not exported", "nothing was dropped while the collector ran")
