@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/proctest"
+	"github.com/wavehooks/wavehooks/internal/telemetry"
 )
 
 // buildOnce builds a binary once per test process; the Go build cache
@@ -90,8 +93,8 @@ func acpSession(t *testing.T, bin, home, project string, env []string) string {
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := &proctest.Output{} // read while the proxy writes it
+	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	lines := bufio.NewReader(stdout)
 	// answer sends a request and reads the proxy's lines up to its answer.
@@ -334,6 +337,16 @@ func TestEveryDecisionReachesARealCollectorOnce(t *testing.T) {
 	for _, ev := range up {
 		require.Equal(t, ev.wantPermission, runEvent(t, bin, home, project, env, ev), ev.stdin)
 	}
+	// The same through wavehooks' own setting instead of the variables.
+	fileHome := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(fileHome, "settings.json"),
+		[]byte(strings.ReplaceAll(hooksSettings, "$SCRIPTS", scripts)), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(fileHome, telemetry.SettingsFile), []byte(fmt.Sprintf(
+		`{"endpoint": "http://127.0.0.1:%d", "headers": {"x-team": "platform"}}`, col.port)), 0o600))
+	bySetting := scriptedEvent{event: "PreToolUse", stdin: `{"session_id":"setting-1","tool_name":"Bash","tool_use_id":"t9","tool_input":{"command":"rm -rf /"}}`,
+		wantPermission: "deny", wantDecision: "reject", wantLogEvent: "wavehooks.tool_decision"}
+	require.Equal(t, "deny", runEvent(t, bin, fileHome, project, nil, bySetting))
+
 	// The ACP proxy's UserPromptSubmit of session sess-1, through the same
 	// exporter: the proxy sends its queue when the editor goes.
 	acpSession(t, bin, home, project, env)
@@ -346,7 +359,7 @@ func TestEveryDecisionReachesARealCollectorOnce(t *testing.T) {
 	require.NoError(t, err)
 	spans, err := readExported(col.traces)
 	require.NoError(t, err)
-	for _, ev := range up {
+	for _, ev := range append(up, bySetting) {
 		var session string
 		var in map[string]any
 		require.NoError(t, json.Unmarshal([]byte(ev.stdin), &in))
