@@ -27,9 +27,10 @@ const (
 	// EventHookRun is the log event of one hook that ran.
 	EventHookRun = "wavehooks.hook_run"
 	// SpanEvent is the span of one event's hooks, from the first hook's
-	// start to the decision; SpanHook is each hook that ran, its child.
+	// start to the decision.
 	SpanEvent = "wavehooks.hook_event"
-	SpanHook  = "wavehooks.hook"
+	// SpanHook is the span of one hook that ran, a child of its event's.
+	SpanHook = "wavehooks.hook"
 
 	attrEventName   = "event.name"
 	attrTimestamp   = "event.timestamp"
