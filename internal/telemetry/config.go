@@ -92,6 +92,15 @@ func Load(getenv func(string) string, waveHome string) (Config, error) {
 				return Config{}, err
 			}
 		}
+		// The SDK ignores a URL it cannot read and sends to localhost:4318
+		// instead: a place nobody configured. Such a value turns export off.
+		for _, v := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"} {
+			if u := getenv(v); u != "" {
+				if _, err := signalURL(v, u, "", ""); err != nil {
+					return Config{}, err
+				}
+			}
+		}
 		c := Config{FromEnv: true}
 		if !logsOff && (base != "" || logs != "") {
 			c.LogsURL = firstOf(logs, base)
@@ -151,8 +160,9 @@ func checkProtocol(what, p string) error {
 
 // signalURL is a signal's URL as the OTLP specification builds it: the
 // signal's own endpoint as it is, or the base endpoint with the signal's
-// path appended. Only http and https URLs with a host are taken.
-func signalURL(file, own, base, path string) (string, error) {
+// path appended. Only http and https URLs with a host are taken; what
+// names the variable or file the URL came from, for the error.
+func signalURL(what, own, base, path string) (string, error) {
 	u := own
 	if u == "" {
 		if base == "" {
@@ -162,7 +172,7 @@ func signalURL(file, own, base, path string) (string, error) {
 	}
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return "", fmt.Errorf("%s: endpoint %q is not an http or https URL", file, u)
+		return "", fmt.Errorf("%s: endpoint %q is not an http or https URL", what, u)
 	}
 	return u, nil
 }
