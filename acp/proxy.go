@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -17,6 +18,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/agentfmt"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
+	"github.com/wavehooks/wavehooks/internal/telemetry"
 )
 
 // Options configure a proxy. Zero values mean the documented defaults.
@@ -32,6 +34,9 @@ type Options struct {
 
 	// WaveHome holds settings.json, the sessions and the trust store.
 	WaveHome string
+	// Version is the binary's version, the service.version of what the
+	// telemetry export sends (internal/telemetry).
+	Version string
 	// ProjectRoot is the project whose hooks run. When ProjectFixed is
 	// false, a session/new whose cwd is a directory uses that directory's
 	// hooks instead, as an editor that opens several projects expects.
@@ -260,6 +265,9 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	if opts.WaveHome != "" {
 		p.host.History.PersistTo(hooks.NewRunLog(hooks.RunLogDir(opts.WaveHome))) // for wavehooks test --record
 	}
+	// OpenTelemetry export, when configured; stopped (its queue sent,
+	// within its bound) after every session has ended.
+	defer telemetry.Stop(telemetry.Start(p.host.History, os.Getenv, opts.WaveHome, opts.Version, p.log))
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	defer p.stop()
 	defer p.closeBridge()

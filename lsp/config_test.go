@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -404,4 +405,29 @@ func TestOwnRunsLeftOutOfTheHistoryAreNotListedAgain(t *testing.T) {
 			require.Empty(t, r.Origin, "the server's own runs are listed once, as its own")
 		}
 	}
+}
+
+// With OpenTelemetry export configured and the collector unreachable, the
+// event is answered as without export, and the run view says how many runs
+// were not exported (wave/hookRuns' telemetryDropped, docs/telemetry.md).
+func TestHookRunsCountTelemetryDrops(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := l.Addr().String()
+	require.NoError(t, l.Close()) // nothing listens there: every export is refused
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+closed)
+	e := startEditor(t, editorOpts{settings: `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+		"command": "cat >/dev/null; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"no\"}}'"}]}]}}`})
+	sid, _ := e.startSession()
+	var runs lsp.HookRunsResult
+	require.NoError(t, e.call("wave/hookRuns", map[string]any{}, &runs))
+	require.Zero(t, runs.TelemetryDropped)
+	var res map[string]any
+	require.NoError(t, e.call("wave/preToolUse", map[string]any{"sessionId": sid, "toolUseId": "t1", "toolName": "Bash",
+		"toolInput": map[string]any{"command": "ls"}}, &res))
+	require.Equal(t, "deny", res["permission"])
+	require.Eventually(t, func() bool {
+		var r lsp.HookRunsResult
+		return e.call("wave/hookRuns", map[string]any{}, &r) == nil && r.TelemetryDropped == 1
+	}, 30*time.Second, 50*time.Millisecond, "the run that could not be exported is counted")
 }

@@ -3,7 +3,9 @@ package lsp
 import (
 	"context"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/telemetry"
 )
 
 // hookRuns answers "why did (or didn't) my hook run?": the recorded events,
@@ -18,5 +20,11 @@ func (s *Server) hookRuns(_ context.Context, p *HookRunsParams) (*HookRunsResult
 	if p.Limit < 0 {
 		return nil, badParam("limit", "must not be negative")
 	}
-	return &HookRunsResult{Runs: s.allRuns(p.SessionID, event.Event(p.Event), p.Limit)}, nil
+	res := &HookRunsResult{Runs: s.allRuns(p.SessionID, event.Event(p.Event), p.Limit)}
+	if s.waveHome != "" {
+		// Every process of the wave home counts its drops there; a count
+		// that cannot be read shows as none rather than failing the view.
+		res.TelemetryDropped, _, _ = telemetry.Drops(hooks.RunLogDir(s.waveHome))
+	}
+	return res, nil
 }

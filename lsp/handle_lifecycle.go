@@ -16,6 +16,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/telemetry"
 )
 
 // initializeParams is the part of LSP's InitializeParams the server reads.
@@ -112,6 +113,7 @@ func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeRes
 	runLog := hooks.NewRunLog(hooks.RunLogDir(home))
 	s.runLogWriter = runLog.Writer()
 	s.history.PersistTo(runLog) // for wavehooks test --record, and later wavehooks log
+	s.telemetry = telemetry.Start(s.history, os.Getenv, home, s.opts.Version, s.log)
 	s.hostEvents = hostEventSet(p.InitializationOptions.HostEvents)
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.lensRefresh = p.Capabilities.Workspace.CodeLens.RefreshSupport

@@ -21,6 +21,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/rawjson"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/telemetry"
 	"github.com/wavehooks/wavehooks/internal/trust"
 	"github.com/wavehooks/wavehooks/internal/wire"
 	"github.com/wavehooks/wavehooks/session"
@@ -168,7 +169,10 @@ type Server struct {
 	// runLogWriter is the id on the run log's lines this server wrote
 	// (hooks.RunRecord.Writer), set at initialize.
 	runLogWriter string
-	toggled      sync.Map // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
+	// telemetry exports every run when OTLP export is configured (nil
+	// otherwise); started at initialize, stopped when Serve ends.
+	telemetry *telemetry.Exporter
+	toggled   sync.Map // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
 }
 
 // NewServer returns a server with the given options.
@@ -240,6 +244,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 			s.log.Warn("closing sessions", "err", err)
 		}
 	}
+	telemetry.Stop(s.telemetry) // the runs still queued are sent, within its bound
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
 	select {

@@ -302,6 +302,10 @@ type HookRunsParams struct {
 // HookRunsResult is the run history, newest first.
 type HookRunsResult struct {
 	Runs []hooks.EventRun `json:"runs"`
+	// TelemetryDropped is how many runs of this wave home's processes were
+	// not exported to OpenTelemetry (queue full, collector unreachable);
+	// 0 when export is off or nothing was lost (docs/telemetry.md).
+	TelemetryDropped uint64 `json:"telemetryDropped"`
 }
 
 // SessionChangedParams announces what changed in a session's conversation:

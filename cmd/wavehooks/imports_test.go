@@ -118,6 +118,8 @@ func TestTheHouseRules(t *testing.T) {
 		{dir: "watcher", denied: []string{"hooks", "session", "lsp", "acp", "internal", "cmd"}},
 		{dir: "hooks", denied: []string{"session", "lsp", "acp", "watcher", "cmd", "internal/host", "internal/wire", "internal/flow"}},
 		{dir: "session", denied: []string{"lsp", "acp", "watcher", "cmd", "internal/host", "internal/wire"}},
+		// The telemetry export reads the runs the history records, nothing above it.
+		{dir: "internal/telemetry", denied: []string{"session", "lsp", "acp", "watcher", "cmd", "internal/host", "internal/wire", "internal/flow"}},
 		{dir: "acp", denied: []string{"lsp", "cmd"}},
 		{dir: "lsp", denied: []string{"acp", "cmd"}, lsp: true},
 		{dir: "internal", denied: []string{"lsp", "acp", "cmd"}},

@@ -17,6 +17,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/telemetry"
 	"github.com/wavehooks/wavehooks/watcher"
 )
 
@@ -95,6 +96,12 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 				return 2
 			}
 		}
+		// The JSON lines stay one run each: there the count goes to stderr.
+		w := stdout
+		if *format == "json" {
+			w = stderr
+		}
+		printDrops(w, dir)
 		return 0
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -213,5 +220,20 @@ func followRunLog(ctx context.Context, dir string, filter logFilter, limit int, 
 				}
 			}
 		}
+	}
+}
+
+// printDrops is the trailer that says how many runs of this wave home were
+// not exported to OpenTelemetry (internal/telemetry's counter file), when
+// any were: the log holds them, the team's collector does not.
+func printDrops(w io.Writer, dir string) {
+	n, last, err := telemetry.Drops(dir)
+	if err != nil {
+		fmt.Fprintln(w, "telemetry: the count of runs not exported cannot be read:", safetext.Line(err.Error(), 0))
+		return
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "telemetry: %d run(s) not exported to OpenTelemetry (queue full or collector unreachable; last %s)\n",
+			n, last.UTC().Format(time.RFC3339))
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/event"
+	"github.com/wavehooks/wavehooks/internal/telemetry"
 )
 
 // logSettings deny `rm` in Bash with a hook whose command carries an
@@ -203,6 +204,46 @@ func TestLogFollow(t *testing.T) {
 			require.Contains(t, got[0], "PreToolUse Bash: deny")
 			require.Contains(t, got[1], "PreToolUse Write")
 			require.Empty(t, errOut.String())
+		})
+	}
+}
+
+// The runs OpenTelemetry export dropped (internal/telemetry's counter file,
+// shared by every process of the wave home) end `wavehooks log` as a
+// trailer line; with --format json the lines stay runs only, and the count
+// goes to stderr. No drop, no line.
+func TestLogShowsTelemetryDrops(t *testing.T) {
+	for _, c := range []struct {
+		name, counter, format string
+		wantOut, wantErr      string
+	}{
+		{name: "no drops", format: "text"},
+		{name: "text", format: "text", counter: `{"time":"2026-12-06T10:00:00Z","dropped":2,"why":"export failed"}
+{"time":"2026-12-06T11:00:00Z","dropped":3,"why":"the export queue was full"}
+`, wantOut: "telemetry: 5 run(s) not exported to OpenTelemetry (queue full or collector unreachable; last 2026-12-06T11:00:00Z)"},
+		{name: "json", format: "json", counter: `{"time":"2026-12-06T10:00:00Z","dropped":1,"why":"export failed"}
+`, wantErr: "telemetry: 1 run(s) not exported to OpenTelemetry"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := t.TempDir()
+			if c.counter != "" {
+				require.NoError(t, os.MkdirAll(filepath.Join(home, "runs"), 0o700))
+				require.NoError(t, os.WriteFile(filepath.Join(home, "runs", telemetry.DropsFile), []byte(c.counter), 0o600))
+			}
+			cmd := exec.Command(e2eBinary(t), "log", "--wave-home", home, "--format", c.format)
+			var out, errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			require.NoError(t, cmd.Run(), errOut.String())
+			if c.wantOut == "" {
+				require.NotContains(t, out.String(), "telemetry:")
+			} else {
+				require.Equal(t, c.wantOut+"\n", out.String())
+			}
+			if c.wantErr == "" {
+				require.Empty(t, errOut.String())
+			} else {
+				require.Contains(t, errOut.String(), c.wantErr)
+			}
 		})
 	}
 }

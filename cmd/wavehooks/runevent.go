@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
+	"github.com/wavehooks/wavehooks/internal/telemetry"
 	"github.com/wavehooks/wavehooks/internal/trust"
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
@@ -35,9 +37,16 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	in := req.in
+	// The runs of this one event, for OpenTelemetry export when it is
+	// configured: every host's runs pass through a History's observers.
+	runs := hooks.NewHistory(1)
+	x := telemetry.Start(runs, os.Getenv, req.host.WaveHome, currentVersion().serverVersion(),
+		slog.New(slog.NewTextHandler(stderr, nil)))
+	defer telemetry.Stop(x) // after the answer is printed and stdout closed
 	var mu sync.Mutex
 	var background []hooks.EventRun
 	ws := openForRun(req.host, req.root, nil, func(run hooks.EventRun) {
+		runs.Add(run)
 		mu.Lock()
 		defer mu.Unlock()
 		background = append(background, run)
@@ -49,6 +58,9 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stop := context.AfterFunc(ctx, engine.Close) // ^C kills the async hooks too
 	defer stop()
 	res := engine.Fire(ctx, in)
+	if len(res.Runs) > 0 {
+		runs.Add(hooks.NewEventRun(in.SessionID, in.MatchValue(), &res))
+	}
 	for _, r := range res.Runs {
 		if strings.HasPrefix(r.Skipped, hooks.NeedsAgentHost) {
 			fmt.Fprintf(stderr, "wavehooks run: %s hook `%s` did not run: it needs an agent host (the editor's agent evaluates it through wave/evaluateHook)\n",

@@ -550,7 +550,7 @@ class Controller implements vscode.Disposable {
 
   private async showHookRuns(): Promise<void> {
     try {
-      const { runs } = await this.api.hookRuns({ limit: 100 });
+      const { runs, telemetryDropped } = await this.api.hookRuns({ limit: 100 });
       this.runsChannel.clear();
       this.runsChannel.appendLine(
         runs.length === 0
@@ -559,6 +559,11 @@ class Controller implements vscode.Disposable {
       );
       for (const run of [...runs].reverse()) {
         this.runsChannel.appendLine(formatEventRun(run));
+      }
+      if ((telemetryDropped ?? 0) > 0) {
+        this.runsChannel.appendLine(
+          `telemetry: ${telemetryDropped} run(s) not exported to OpenTelemetry (queue full or collector unreachable; docs/telemetry.md)`,
+        );
       }
       this.runsChannel.show(true);
     } catch (err) {

@@ -362,6 +362,8 @@ export interface EventRun {
 export interface HookRunsResult {
   /** Newest first. */
   runs: EventRun[];
+  /** Runs of this wave home's processes not exported to OpenTelemetry (queue full, collector unreachable); 0 when export is off (docs/telemetry.md). */
+  telemetryDropped: number;
 }
 
 /**

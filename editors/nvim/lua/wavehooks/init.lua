@@ -867,6 +867,13 @@ function M.log(opts, callback)
     for _, run in ipairs(res.runs) do
       vim.list_extend(lines, format.run_lines(run))
     end
+    local dropped = tonumber(res.telemetryDropped) or 0
+    if dropped > 0 then
+      lines[#lines + 1] = string.format(
+        'telemetry: %d run(s) not exported to OpenTelemetry (queue full or collector unreachable; docs/telemetry.md)',
+        dropped
+      )
+    end
     local buf = scratch('wavehooks://log', lines)
     if callback then
       callback(buf, res.runs)
