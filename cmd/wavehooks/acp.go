@@ -73,6 +73,6 @@ func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Agent: agent, AgentStderr: stderr,
 		WaveHome: paths.WaveHome, ProjectRoot: paths.ProjectRoot, ProjectFixed: c.project != "",
 		ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
-		TrustWorkspace: c.trust, Logger: logger, Component: *component,
+		ClaudeManagedDir: settings.DefaultClaudeManagedDir(), TrustWorkspace: c.trust, Logger: logger, Component: *component,
 	}, stdin, stdout)
 }

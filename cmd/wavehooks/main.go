@@ -38,6 +38,7 @@ usage:
   wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks hooks list [--project DIR] [--wave-home DIR] [--format text|json]   every configured hook, with its ID
   wavehooks hooks disable|enable ID [--project DIR] [--wave-home DIR]          turn one hook off or on in its settings file
+  wavehooks hooks approve ID [--project DIR] [--wave-home DIR]                 take a hook that drifted into your settings as yours
   wavehooks trust [--project DIR] [--wave-home DIR] [--yes] [--revoke]   trust (or --revoke) the project's own hooks
   wavehooks demo                                                     play a scripted agent session
   wavehooks version                                                  the version and the commit it was built from
@@ -123,7 +124,7 @@ func (c *commonFlags) host() (host.Config, string, error) {
 		root = wd
 	}
 	return host.Config{WaveHome: home, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
-		TrustWorkspace: c.trust}, root, nil
+		ClaudeManagedDir: settings.DefaultClaudeManagedDir(), TrustWorkspace: c.trust}, root, nil
 }
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -153,7 +154,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
 	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
-		TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
+		ClaudeManagedDir: settings.DefaultClaudeManagedDir(), TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
 	growPipe(stdin)
 	growPipe(stdout)
 	if f, ok := stdin.(*os.File); ok {

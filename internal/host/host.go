@@ -29,6 +29,9 @@ type Config struct {
 	ClaudeHome string
 	// ManagedFile is the managed (policy) settings file; "" reads none.
 	ManagedFile string
+	// ClaudeManagedDir is Claude Code's managed settings directory
+	// (settings.Paths.ClaudeManagedDir); "" reads none.
+	ClaudeManagedDir string
 	// TrustWorkspace runs the project's own hooks without asking
 	// (--trust-workspace, or the editor's trustWorkspaceHooks).
 	TrustWorkspace bool
@@ -44,7 +47,7 @@ type Config struct {
 
 // Paths are the settings files of the workspace at root.
 func (c *Config) Paths(root string) settings.Paths {
-	return settings.Paths{WaveHome: c.WaveHome, ProjectRoot: root, ClaudeHome: c.ClaudeHome, ManagedFile: c.ManagedFile}
+	return settings.Paths{WaveHome: c.WaveHome, ProjectRoot: root, ClaudeHome: c.ClaudeHome, ManagedFile: c.ManagedFile, ClaudeManagedDir: c.ClaudeManagedDir}
 }
 
 // Host is one process's hosting of hooks: its configuration and the one

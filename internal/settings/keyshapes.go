@@ -42,6 +42,7 @@ var SettingsKeyShapes = map[string]KeyShape{
 	"importClaudeHooks":      {Type: "boolean"},
 	"importVSCodeHooks":      {Type: "boolean"},
 	"allowManagedHooksOnly":  {Type: "boolean"},
+	"driftRequiresApproval":  {Type: "boolean"},
 	"allowedHttpHookUrls":    {Type: "array", Elem: &stringShape},
 	"httpHookAllowedEnvVars": {Type: "array", Elem: &stringShape},
 }
