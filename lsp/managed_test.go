@@ -46,3 +46,22 @@ func TestManagedFileIsTheAdministrators(t *testing.T) {
 	require.NoError(t, rerr)
 	require.Equal(t, text, string(after))
 }
+
+// TestManagedDropInTakesEffectWhileServing: a drop-in an administrator adds
+// to Claude Code's managed-settings.d while the editor runs is policy at
+// once: the server reloads and its hook is listed, managed.
+func TestManagedDropInTakesEffectWhileServing(t *testing.T) {
+	dir := t.TempDir()
+	dropIns := filepath.Join(dir, "managed-settings.d")
+	require.NoError(t, os.MkdirAll(dropIns, 0o755))
+	e := startEditor(t, editorOpts{serverOpt: lsp.Options{ClaudeManagedDir: dir}})
+	changed := e.countNotifications("wave/hooksChanged", "")
+	require.NoError(t, os.WriteFile(filepath.Join(dropIns, "20-security.json"),
+		[]byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "jq -r .session_id >/dev/null"}]}]}}`), 0o644))
+	e.waitNotificationAfter("wave/hooksChanged", changed, nil)
+	var list lsp.ListHooksResult
+	require.NoError(t, e.call("wave/listHooks", struct{}{}, &list))
+	require.Len(t, list.Hooks, 1)
+	require.True(t, list.Hooks[0].Managed)
+	require.Equal(t, filepath.Join(dropIns, "20-security.json"), list.Hooks[0].File)
+}
