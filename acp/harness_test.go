@@ -73,6 +73,7 @@ type rigOptions struct {
 	fixed    bool
 	claude   string // ~/.claude/settings.json
 	opts     func(*Options)
+	home     string // $WAVE_HOME, when the test prepared one
 }
 
 // startRig starts the proxy and the agent. The editor answers permission
@@ -83,6 +84,9 @@ func startRig(t *testing.T, ro rigOptions) *rig {
 	r := &rig{t: t, home: t.TempDir(), project: ro.project, stderr: &proctest.Output{}, done: make(chan int, 1)}
 	if r.project == "" {
 		r.project = t.TempDir()
+	}
+	if ro.home != "" {
+		r.home = ro.home
 	}
 	r.agentLog = filepath.Join(t.TempDir(), "agent.jsonl")
 	scriptFile := filepath.Join(t.TempDir(), "script.json")

@@ -50,6 +50,9 @@ type Options struct {
 	AgentHomes map[agentfmt.Agent]string
 	// ManagedFile is the managed (policy) settings file; "" reads none.
 	ManagedFile string
+	// ClaudeManagedDir is Claude Code's managed settings directory
+	// (settings.Paths.ClaudeManagedDir); "" reads none.
+	ClaudeManagedDir string
 	// TrustWorkspace runs the project's own hooks without asking (--trust-workspace).
 	TrustWorkspace bool
 
@@ -90,7 +93,7 @@ type Options struct {
 
 // hostConfig is the configuration the proxy shares with every host.
 func (o *Options) hostConfig() host.Config {
-	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile,
+	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile, ClaudeManagedDir: o.ClaudeManagedDir,
 		AgentHomes: o.AgentHomes, AgentSession: agents.HookFilesOf(o.Agent),
 		TrustWorkspace: o.TrustWorkspace, HistorySize: o.HistorySize, Logger: o.Logger,
 		// Nobody waits on the proxy's saves: a transcript is written when a

@@ -44,6 +44,7 @@ func (p *Proxy) sessionOpened(call *editorCall, m *message) {
 	if ok {
 		p.finish(st, event.SessionStart, source, &out, "")
 	}
+	p.reportDrift(st)
 	p.offerTrust(st)
 }
 

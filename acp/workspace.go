@@ -26,6 +26,8 @@ type workspace struct {
 	skipClaude bool
 	// trustOffered: the proxy asked the user to trust the project (trust.go).
 	trustOffered bool
+	// driftReported: the proxy told the editor of the drift it loaded (drift.go).
+	driftReported bool
 }
 
 func newWorkspace(h *host.Host, root string, skipClaude bool, onAsync func(event.Input, hooks.Result, hooks.EventRun)) *workspace {

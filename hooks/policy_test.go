@@ -169,7 +169,9 @@ func TestPolicyIsExplained(t *testing.T) {
 		"home/settings.json": marker("user", "")})
 	cfg := settings.Load(l.paths(), nil)
 	diags := cfg.Diagnostics()
-	require.Len(t, diags, 1)
+	require.Len(t, diags, 2)
+	require.Equal(t, settings.CodeManagedHook, diags[1].Code, "the managed hook is marked as such")
+	require.Equal(t, l.managed, diags[1].File)
 	require.Equal(t, filepath.Join(l.home, "settings.json"), diags[0].File)
 	require.Equal(t, "the hooks of this user settings file do not run: allowManagedHooksOnly is set in the managed settings "+
 		l.managed+": only managed hooks run, user hooks are ignored", diags[0].Message)

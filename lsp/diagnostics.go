@@ -153,6 +153,10 @@ func (s *Server) isSettingsFile(path string) bool {
 			return true
 		}
 	}
+	// Claude Code's managed drop-ins: one added or removed changes the policy.
+	if filepath.Ext(path) == ".json" && paths.IsManagedFile(path) {
+		return true
+	}
 	// VS Code's hook files: read only when importVSCodeHooks is set, but a
 	// change to one may need a reload either way.
 	dir := paths.VSCodeHooksDir()

@@ -21,7 +21,8 @@ func (s *Server) codeAction(_ context.Context, p *protocol.CodeActionParams) ([]
 		return nil, err
 	}
 	actions := s.askActions(path)
-	if s.isSettingsFile(path) {
+	// A managed file is the administrator's: no fix or toggle edits it.
+	if s.isSettingsFile(path) && !s.engine.Config().Paths.IsManagedFile(path) {
 		for _, d := range s.diagnostics.forFile(path) {
 			if a, ok := s.quickFix(p.TextDocument.URI, d); ok && overlaps(toRange(d.Range), p.Range) {
 				actions = append(actions, a)

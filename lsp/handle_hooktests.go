@@ -285,7 +285,7 @@ func (s *Server) testHost() hooktest.Host {
 	return hooktest.Host{
 		Prepare: host.PrepareInput,
 		Fire: func(ctx context.Context, paths settings.Paths, texts map[string][]byte, _ bool, in event.Input) (hooks.Result, *trust.Loaded) {
-			hc := host.Config{WaveHome: paths.WaveHome, ClaudeHome: paths.ClaudeHome, ManagedFile: paths.ManagedFile}
+			hc := host.Config{WaveHome: paths.WaveHome, ClaudeHome: paths.ClaudeHome, ManagedFile: paths.ManagedFile, ClaudeManagedDir: paths.ClaudeManagedDir}
 			ws := host.New(hc).Open(paths.ProjectRoot, host.Options{
 				NoStore:        true,
 				Texts:          func() map[string][]byte { return texts },

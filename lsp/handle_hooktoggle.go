@@ -95,7 +95,7 @@ func (s *Server) toggleHookCommand(args []any) (*ToggleHookResult, error) {
 			return nil, fmt.Errorf("%s has unsaved changes in the editor: save it first", h.File)
 		}
 	}
-	before, err := host.SetHookEnabled(h, on)
+	before, err := host.SetHookEnabled(h, on, s.paths.WaveHome)
 	if err != nil {
 		return nil, err
 	}

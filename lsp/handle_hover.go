@@ -31,12 +31,25 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 			doc = "Matcher: " + describeMatcherFor(place.Event, m)
 		}
 	}
+	if path, err := documentPath(p.TextDocument.URI); err == nil && s.engine.Config().Paths.IsManagedFile(path) {
+		// Anywhere in a managed file: say whose it is and what that means.
+		note := "**Managed** (policy) settings: " + managedHoverNote
+		if doc == "" {
+			doc = note
+		} else {
+			doc = note + "\n\n" + doc
+		}
+	}
 	if doc == "" {
 		return nil, nil
 	}
 	r := toRange(settings.NewLineIndex(text).Span(loc.Start, loc.End))
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}, Range: &r}, nil
 }
+
+// managedHoverNote is what hover says of a managed settings file.
+const managedHoverNote = "its hooks always run; disableAllHooks in user or project settings, \"enabled\": false, " +
+	"the editor's toggle and `wavehooks hooks disable` do not turn them off, and wavehooks never edits this file."
 
 func describeMatcher(m *settings.Matcher) string {
 	return m.Explain("Bash") + "; " + m.Explain("Write")

@@ -215,6 +215,7 @@ func (s *Server) initialized(context.Context, *json.RawMessage) {
 	s.startRunLogFeed()
 	s.watchChangedFiles(s.watch)
 	s.rediagnose()
+	s.reportDrift(s.engine.Config())
 	s.notify(notifyHooksChanged, s.hooksState(s.engine.Loaded()))
 	s.background(func() {
 		s.askTrustIfNeeded(s.connCtx)

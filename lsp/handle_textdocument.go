@@ -65,6 +65,7 @@ func (s *Server) rediagnose() {
 	if !s.engine.WorkspaceTrusted() {
 		cfg = cfg.Untrusted() // what runs: an untrusted workspace's settings explain nothing yet
 	}
+	cfg.DropDriftNotes() // drift is shown once, by reportDrift
 	s.noteBlockedChanges(cfg)
 	s.explainHostEvents(cfg)
 	for _, path := range s.diagnostics.replace(cfg) {

@@ -24,7 +24,11 @@ func (s *Server) onStale() {
 // event uses the new hooks.
 func (s *Server) reloadConfig() {
 	l := s.install()
+	if s.approveEditorSaves(l.Config) {
+		l = s.install()
+	}
 	s.rediagnose()
+	s.reportDrift(l.Config)
 	if !l.Trusted {
 		s.background(func() {
 			s.askTrustIfNeeded(s.connCtx)

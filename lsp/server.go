@@ -40,6 +40,9 @@ type Options struct {
 	// ManagedFile is the managed (policy) settings file; "" reads none
 	// (wavehooks serve passes settings.DefaultManagedFile()).
 	ManagedFile string
+	// ClaudeManagedDir is Claude Code's managed settings directory
+	// (settings.Paths.ClaudeManagedDir); "" reads none.
+	ClaudeManagedDir string
 	// TrustWorkspace trusts the workspace's own hooks without asking (--trust-workspace).
 	TrustWorkspace bool
 	// AskTimeout is how long a PreToolUse "ask" waits for the user before denying
@@ -59,7 +62,7 @@ type Options struct {
 
 // hostConfig is the configuration the server shares with every host.
 func (o *Options) hostConfig(log *slog.Logger) host.Config {
-	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile, AgentHomes: o.AgentHomes,
+	return host.Config{WaveHome: o.WaveHome, ClaudeHome: o.ClaudeHome, ManagedFile: o.ManagedFile, ClaudeManagedDir: o.ClaudeManagedDir, AgentHomes: o.AgentHomes,
 		TrustWorkspace: o.TrustWorkspace, HistorySize: o.HistorySize, Logger: log}
 }
 

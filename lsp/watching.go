@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -24,6 +25,14 @@ func (s *Server) startWatching() {
 	for _, f := range paths.SettingsFiles() {
 		if err := w.WatchFile(f.Path); err != nil {
 			s.log.Warn("cannot watch", "path", f.Path, "err", err)
+		}
+	}
+	if paths.ClaudeManagedDir != "" {
+		// A drop-in added to Claude Code's managed-settings.d is new policy.
+		if dir := filepath.Join(paths.ClaudeManagedDir, "managed-settings.d"); isDir(dir) {
+			if err := w.WatchDir(dir, watcher.KeepExt(".json")); err != nil {
+				s.log.Warn("cannot watch", "path", dir, "err", err)
+			}
 		}
 	}
 	if dir := paths.VSCodeHooksDir(); dir != "" {
@@ -117,4 +126,10 @@ func (s *Server) onSessionFileChanged(path string) {
 	if sess, err := s.store.Open(id); err == nil {
 		s.announce(sess)
 	}
+}
+
+// isDir reports whether path is a directory now.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }

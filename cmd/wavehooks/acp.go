@@ -73,6 +73,7 @@ func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Agent: agent, AgentStderr: stderr,
 		WaveHome: paths.WaveHome, ProjectRoot: paths.ProjectRoot, ProjectFixed: c.project != "",
 		ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(), AgentHomes: settings.DefaultAgentHomes(),
-		TrustWorkspace: c.trust, Logger: logger, Component: *component, Version: currentVersion().serverVersion(),
+		ClaudeManagedDir: settings.DefaultClaudeManagedDir(), TrustWorkspace: c.trust, Logger: logger, Component: *component,
+		Version: currentVersion().serverVersion(),
 	}, stdin, stdout)
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/wavehooks/wavehooks/internal/wire"
 )
 
-// hooksCommand is `wavehooks hooks list|disable|enable`: per-hook switches
+// hooksCommand is `wavehooks hooks list|disable|enable|approve`: per-hook switches
 // for users whose editor has no wavehooks plugin (ACP editors). The edit
 // keeps the settings file's comments and layout and replaces it atomically.
 func hooksCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -27,7 +27,7 @@ func hooksCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if len(args) > 0 && args[0] == "export" {
 		return exportCommand(args[1:], stdout, stderr)
 	}
-	if len(args) == 0 || (args[0] != "list" && args[0] != "disable" && args[0] != "enable") {
+	if len(args) == 0 || (args[0] != "list" && args[0] != "disable" && args[0] != "enable" && args[0] != "approve") {
 		fmt.Fprint(stderr, hooksUsage)
 		return 2
 	}
@@ -63,8 +63,11 @@ func hooksCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return 2
 	}
 	h, err := settings.FindHook(cfg, id)
+	if err == nil && verb == "approve" {
+		return approveHook(h, paths.WaveHome, stdout, stderr)
+	}
 	if err == nil {
-		_, err = host.SetHookEnabled(h, verb == "enable")
+		_, err = host.SetHookEnabled(h, verb == "enable", paths.WaveHome)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "wavehooks hooks %s: %s\n", verb, safetext.Line(err.Error(), 0))
@@ -81,7 +84,7 @@ func hooksCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	return 0
 }
 
-const hooksUsage = "usage: wavehooks hooks list [--format text|json] | wavehooks hooks disable|enable ID | " +
+const hooksUsage = "usage: wavehooks hooks list [--format text|json] | wavehooks hooks disable|enable|approve ID | " +
 	"wavehooks hooks export --to claude|codex|gemini|cursor  [--project DIR] [--wave-home DIR]\n"
 
 // exportCommand is `wavehooks hooks export --to AGENT`: the user's own
@@ -173,6 +176,24 @@ func shimCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return agentexport.Shim(context.Background(), a, *ev, fs.Arg(0), stdin, stdout, stderr)
 }
 
+// approveHook is `wavehooks hooks approve ID`: the user says a hook that
+// drifted into their own settings is theirs (settings.ApproveHooks). It is
+// reported no more, and with driftRequiresApproval it runs from now on.
+func approveHook(h *settings.Hook, waveHome string, stdout, stderr io.Writer) int {
+	if !settings.DriftWatched(h.Source) {
+		fmt.Fprintf(stderr, "wavehooks hooks approve: %s is a %s hook; only the hooks of your own settings (%s) are approved here\n",
+			settings.HookID(h), h.Source, "~/.wave/settings.json, ~/.claude/settings.json")
+		return 1
+	}
+	if err := settings.ApproveHooks(waveHome, []*settings.Hook{h}); err != nil {
+		fmt.Fprintf(stderr, "wavehooks hooks approve: %s\n", safetext.Line(err.Error(), 0))
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s %s: %s in %s is approved as yours\n", settings.HookID(h), h.Event, safetext.Line(h.Display(), 200),
+		safetext.Line(h.File, 0))
+	return 0
+}
+
 func listHooks(cfg *settings.Config, format string, stdout, stderr io.Writer) int {
 	if format != "text" && format != "json" {
 		fmt.Fprintf(stderr, "wavehooks hooks list: --format must be text or json, not %q\n", format)
@@ -194,9 +215,16 @@ func listHooks(cfg *settings.Config, format string, stdout, stderr io.Writer) in
 		if matcher == "" {
 			matcher = "*"
 		}
+		var marks string
+		if l.Managed {
+			marks += "  [managed: always runs]"
+		}
+		if l.Drift != "" {
+			marks += "  [" + l.Drift + " outside wavehooks: `wavehooks hooks approve " + l.ID + "`]"
+		}
 		// Everything a repository wrote is escaped: one hook, one line.
-		fmt.Fprintf(stdout, "%s  %s  %-7s %-18s %-12s %s  (%s:%d)\n", l.ID, state, l.Source, l.Event,
-			safetext.Line(matcher, 40), safetext.Line(l.Command, 120), safetext.Line(l.File, 0), l.Line)
+		fmt.Fprintf(stdout, "%s  %s  %-7s %-18s %-12s %s  (%s:%d)%s\n", l.ID, state, l.Source, l.Event,
+			safetext.Line(matcher, 40), safetext.Line(l.Command, 120), safetext.Line(l.File, 0), l.Line, marks)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(stderr, "no hooks configured")

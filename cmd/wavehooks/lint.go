@@ -64,8 +64,22 @@ func lint(args []string, stdout, stderr io.Writer) int {
 				files++
 			}
 		}
-		fmt.Fprintf(stderr, "%d settings file(s), %d hook(s), %d error(s), %d warning(s)\n",
-			files, len(cfg.Hooks), errors, warnings)
+		managed := 0
+		for i := range cfg.Hooks {
+			if cfg.Hooks[i].Source == settings.SourceManaged {
+				managed++
+			}
+		}
+		ofThem := ""
+		if managed > 0 {
+			ofThem = fmt.Sprintf(" (%d managed)", managed)
+		}
+		fmt.Fprintf(stderr, "%d settings file(s), %d hook(s)%s, %d error(s), %d warning(s)\n",
+			files, len(cfg.Hooks), ofThem, errors, warnings)
+	}
+	// The drift just printed is reported: the next look shows it no more.
+	if err := cfg.MarkDriftReported(); err != nil {
+		fmt.Fprintln(stderr, "wavehooks lint: the drift record could not be written:", safetext.Line(err.Error(), 0))
 	}
 	if errors > 0 {
 		return 1

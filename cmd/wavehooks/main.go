@@ -39,6 +39,7 @@ usage:
   wavehooks hooks list [--project DIR] [--wave-home DIR] [--format text|json]   every configured hook, with its ID
   wavehooks hooks disable|enable ID [--project DIR] [--wave-home DIR]          turn one hook off or on in its settings file
   wavehooks hooks export --to claude|codex|gemini|cursor [--wave-home DIR]     your hooks into that agent's own hook file
+  wavehooks hooks approve ID [--project DIR] [--wave-home DIR]                 take a hook that drifted into your settings as yours
   wavehooks trust [--project DIR] [--wave-home DIR] [--yes] [--revoke]   trust (or --revoke) the project's own hooks
   wavehooks doctor [--format text|json] [--timeout 90s] [--wave-home DIR]   prove hooks fire with each agent and editor found
   wavehooks demo                                                     play a scripted agent session
@@ -127,7 +128,7 @@ func (c *commonFlags) host() (host.Config, string, error) {
 		root = wd
 	}
 	return host.Config{WaveHome: home, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
-		AgentHomes: settings.DefaultAgentHomes(), TrustWorkspace: c.trust}, root, nil
+		AgentHomes: settings.DefaultAgentHomes(), ClaudeManagedDir: settings.DefaultClaudeManagedDir(), TrustWorkspace: c.trust}, root, nil
 }
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -157,8 +158,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
 	srv := lsp.NewServer(lsp.Options{WaveHome: c.waveHome, ClaudeHome: settings.DefaultClaudeHome(), ManagedFile: settings.DefaultManagedFile(),
-		AgentHomes:     settings.DefaultAgentHomes(),
-		TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
+		AgentHomes:       settings.DefaultAgentHomes(),
+		ClaudeManagedDir: settings.DefaultClaudeManagedDir(), TrustWorkspace: c.trust, Logger: logger, Version: currentVersion().serverVersion()})
 	growPipe(stdin)
 	growPipe(stdout)
 	if f, ok := stdin.(*os.File); ok {

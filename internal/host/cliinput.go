@@ -67,8 +67,27 @@ func NewCwd(in *event.Input) string {
 // What remains: a save that lands after the last check and before the
 // rename, a window of one system call with nothing between them, is still
 // lost; POSIX has no rename that fails when its target changed.
-func SetHookEnabled(h *settings.Hook, on bool) (before []byte, err error) {
-	return setHookEnabled(h, on, nil)
+//
+// The edit is wavehooks' own, so it is no drift: the hook is recorded as
+// approved in the drift record of waveHome (settings.ApproveHooks). A
+// failure to record is returned after the edit is made.
+func SetHookEnabled(h *settings.Hook, on bool, waveHome string) (before []byte, err error) {
+	before, err = setHookEnabled(h, on, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := settings.ApproveHooks(waveHome, []*settings.Hook{h}); err != nil {
+		return before, fmt.Errorf("the hook was turned %s, but the drift record could not be written: %w", onOff(on), err)
+	}
+	return before, nil
+}
+
+// onOff is "on" or "off".
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 // maxEditAttempts bounds how many times SetHookEnabled reads and edits a
@@ -84,7 +103,8 @@ var errChangedMeanwhile = errors.New("changed while it was being edited")
 // change: where a test makes an editor's save land.
 func setHookEnabled(h *settings.Hook, on bool, beforeRename func(attempt int)) (before []byte, err error) {
 	if h.Source == settings.SourceManaged {
-		return nil, errors.New("a managed (policy) hook is the administrator's to turn off or on")
+		return nil, fmt.Errorf("this hook comes from the managed settings %s: managed hooks always run, and only the administrator "+
+			"who deploys that file can turn one off or on; wavehooks does not write managed files", h.File)
 	}
 	var want []byte // the hook as the first attempt read it
 	for attempt := 1; attempt <= maxEditAttempts; attempt++ {

@@ -36,6 +36,9 @@ type Config struct {
 	// AgentSession is the agent whose own hooks do not all fire where this
 	// host runs it (the ACP proxy's Gemini CLI): settings.Paths.AgentSession.
 	AgentSession agentfmt.Agent
+	// ClaudeManagedDir is Claude Code's managed settings directory
+	// (settings.Paths.ClaudeManagedDir); "" reads none.
+	ClaudeManagedDir string
 	// TrustWorkspace runs the project's own hooks without asking
 	// (--trust-workspace, or the editor's trustWorkspaceHooks).
 	TrustWorkspace bool
@@ -52,7 +55,7 @@ type Config struct {
 // Paths are the settings files of the workspace at root.
 func (c *Config) Paths(root string) settings.Paths {
 	return settings.Paths{WaveHome: c.WaveHome, ProjectRoot: root, ClaudeHome: c.ClaudeHome, ManagedFile: c.ManagedFile,
-		AgentHomes: c.AgentHomes, AgentSession: c.AgentSession}
+		ClaudeManagedDir: c.ClaudeManagedDir, AgentHomes: c.AgentHomes, AgentSession: c.AgentSession}
 }
 
 // Host is one process's hosting of hooks: its configuration and the one

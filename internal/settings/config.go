@@ -192,6 +192,10 @@ type Settings struct {
 	ImportAgentHooks []agentfmt.Agent
 	// AllowManagedHooksOnly only counts in the managed settings file.
 	AllowManagedHooksOnly *bool
+	// DriftRequiresApproval makes a drifted hook of the user's own settings
+	// wait for approval (drift.go); it counts in the user's and the managed
+	// settings files.
+	DriftRequiresApproval *bool
 	// AllowedHTTPHookURLs and HTTPHookAllowedEnvVars restrict http hooks
 	// (nil: the file does not say): see Config.HTTPPolicy.
 	AllowedHTTPHookURLs    []string
@@ -209,6 +213,8 @@ type File struct {
 	// hooksKey is where the file's "hooks" key is, for diagnostics about
 	// the file's hooks as a whole (a policy that ignores them).
 	hooksKey *Range
+	// disableKey is where its "disableAllHooks" key is.
+	disableKey *Range
 	// probed are the paths the checks of its hooks looked at (a cwd, a
 	// script), whose state its diagnostics say: inputs of the load (Inputs).
 	probed []string
@@ -233,6 +239,12 @@ type Paths struct {
 	// there (Gemini CLI's tool hooks in its ACP mode): its hook files' hooks
 	// of those events run as if importAgentHooks named it (AgentRunsOwn).
 	AgentSession agentfmt.Agent
+	// ClaudeManagedDir is Claude Code's managed settings directory: its
+	// managed-settings.json and then managed-settings.d/*.json (name order)
+	// are managed files too, so that the policy a team deploys for Claude
+	// Code holds in wavehooks as well; "" reads none. DefaultClaudeManagedDir
+	// is where it normally is.
+	ClaudeManagedDir string
 }
 
 // DefaultAgentHomes are where Gemini CLI ($GEMINI_CLI_HOME/.gemini),
@@ -246,6 +258,34 @@ func DefaultAgentHomes() map[agentfmt.Agent]string {
 	}
 	if c := os.Getenv("CODEX_HOME"); c != "" {
 		out[agentfmt.Codex] = c
+	}
+	return out
+}
+
+// ManagedFiles lists the managed settings files the paths name, in the order
+// they are read: Claude Code's managed-settings.json, its drop-ins
+// (managed-settings.d/*.json that do not start with ".", in name order, as
+// Claude Code reads them), and wavehooks' own managed file last.
+func (p Paths) ManagedFiles() []string {
+	var out []string
+	if p.ClaudeManagedDir != "" {
+		out = append(out, filepath.Join(p.ClaudeManagedDir, "managed-settings.json"))
+		dir := filepath.Join(p.ClaudeManagedDir, "managed-settings.d")
+		if ents, err := os.ReadDir(dir); err == nil {
+			var names []string
+			for _, e := range ents {
+				if n := e.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") && !e.IsDir() {
+					names = append(names, n)
+				}
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				out = append(out, filepath.Join(dir, n))
+			}
+		}
+	}
+	if p.ManagedFile != "" {
+		out = append(out, p.ManagedFile)
 	}
 	return out
 }
@@ -269,6 +309,48 @@ func (p Paths) AgentFiles(a agentfmt.Agent) []SourceFile {
 		out = append(out, SourceFile{project, filepath.Join(p.ProjectRoot, dir, name)})
 	}
 	return out
+}
+
+// IsManagedFile reports whether path is one of the managed settings files
+// of the paths: a file wavehooks' own tools never write (the toggles, the
+// quick fixes, `wavehooks hooks disable`).
+func (p Paths) IsManagedFile(path string) bool {
+	path = filepath.Clean(path)
+	for _, f := range p.ManagedFiles() {
+		if filepath.Clean(f) == path {
+			return true
+		}
+	}
+	if p.ClaudeManagedDir != "" && filepath.Dir(path) == filepath.Join(filepath.Clean(p.ClaudeManagedDir), "managed-settings.d") {
+		return true
+	}
+	return false
+}
+
+// DefaultClaudeManagedDir is Claude Code's managed settings directory, where
+// Claude Code 2.1.332 reads it: /etc/claude-code on Linux, /Library/Application
+// Support/ClaudeCode on macOS, C:\Program Files\ClaudeCode on Windows.
+// $WAVE_CLAUDE_MANAGED_DIR moves it (tests); when only $WAVE_MANAGED_SETTINGS
+// is set, it is "", so that an override of the policy location replaces both.
+func DefaultClaudeManagedDir() string {
+	if d, ok := os.LookupEnv("WAVE_CLAUDE_MANAGED_DIR"); ok {
+		return d
+	}
+	if os.Getenv("WAVE_MANAGED_SETTINGS") != "" {
+		return ""
+	}
+	return claudeManagedDirFor(runtime.GOOS)
+}
+
+// claudeManagedDirFor is Claude Code's managed settings directory on goos.
+func claudeManagedDirFor(goos string) string {
+	switch goos {
+	case "darwin":
+		return "/Library/Application Support/ClaudeCode"
+	case "windows":
+		return `C:\Program Files\ClaudeCode`
+	}
+	return "/etc/claude-code"
 }
 
 // DefaultManagedFile is $WAVE_MANAGED_SETTINGS, or /etc/wave/managed-settings.json
@@ -326,8 +408,8 @@ func (p Paths) SettingsFiles() []SourceFile {
 			SourceFile{SourceClaudeProject, filepath.Join(p.ProjectRoot, ".claude", "settings.json")},
 			SourceFile{SourceClaudeLocal, filepath.Join(p.ProjectRoot, ".claude", "settings.local.json")})
 	}
-	if p.ManagedFile != "" {
-		files = append(files, SourceFile{SourceManaged, p.ManagedFile})
+	for _, m := range p.ManagedFiles() {
+		files = append(files, SourceFile{SourceManaged, m})
 	}
 	return files
 }
@@ -356,6 +438,25 @@ type Config struct {
 	// ManagedDisabled is set when the managed settings file itself sets
 	// disableAllHooks: no hook runs at all.
 	ManagedDisabled bool
+	// PolicyFile is the managed file that set allowManagedHooksOnly or
+	// disableAllHooks, or that cannot be read, which the reasons name.
+	PolicyFile string
+	// PolicyUnreadable is set when a managed settings file exists but cannot
+	// be read or parsed: as in Claude Code (its "policy_unreadable"), no hook
+	// runs until it is fixed, since what it allows cannot be known.
+	PolicyUnreadable bool
+	// Drift lists the hooks of the user's own settings that something other
+	// than wavehooks or the user's editor added or changed (drift.go).
+	Drift []Drift
+	// DriftRequiresApproval: a drifted hook waits for the user's approval.
+	DriftRequiresApproval bool
+	// driftBaseline: no record exists yet, and the first one adopts the
+	// hooks there are; driftErr: the record could not be read.
+	driftBaseline bool
+	driftErr      error
+	// awaiting are the HookIDs of the drifted hooks that wait for the
+	// user's approval (driftRequiresApproval).
+	awaiting map[string]bool
 	// TranscriptFormat is "json" or "jsonl".
 	TranscriptFormat  string
 	ImportClaudeHooks bool
@@ -398,13 +499,18 @@ func (c *Config) Active(h *Hook) (bool, string) {
 		return false, `disabled: its matcher group says "enabled": false`
 	case h.Disabled:
 		return false, `disabled: "enabled": false`
+	case c.PolicyUnreadable:
+		return false, fmt.Sprintf("the managed settings %s cannot be read, so no hook runs until it is fixed (as in Claude Code)", c.PolicyFile)
 	case c.ManagedDisabled:
-		return false, fmt.Sprintf("disableAllHooks is set in the managed settings %s", c.Paths.ManagedFile)
+		return false, fmt.Sprintf("disableAllHooks is set in the managed settings %s", c.PolicyFile)
 	case h.Source == SourceManaged:
 		return true, ""
+	case c.awaiting[HookID(h)] && DriftWatched(h.Source):
+		return false, fmt.Sprintf("it was added or changed in %s by something other than wavehooks or your editor, and driftRequiresApproval is set: "+
+			"it runs once you approve it (`wavehooks hooks approve %s`)", h.File, HookID(h))
 	case c.ManagedOnly:
 		return false, fmt.Sprintf("allowManagedHooksOnly is set in the managed settings %s: only managed hooks run, %s hooks are ignored",
-			c.Paths.ManagedFile, h.Source)
+			c.PolicyFile, h.Source)
 	case c.DisableAllHooks:
 		why := "disableAllHooks is set"
 		if c.DisabledBy != nil {
@@ -520,8 +626,7 @@ func readFiles(p Paths, texts map[string][]byte) []File {
 		}
 	}
 	agents := p.agentsToRead(got)
-	var files []File
-	var managed *File
+	var files, managed []File
 	for i, sf := range all {
 		f := got[i]
 		if sf.Source.IsClaude() {
@@ -532,7 +637,7 @@ func readFiles(p Paths, texts map[string][]byte) []File {
 			f = &read
 		}
 		if sf.Source == SourceManaged {
-			managed = f
+			managed = append(managed, *f)
 			continue
 		}
 		files = append(files, *f)
@@ -547,10 +652,7 @@ func readFiles(p Paths, texts map[string][]byte) []File {
 			files = append(files, read(sf.Path, sf.Source))
 		}
 	}
-	if managed != nil {
-		files = append(files, *managed)
-	}
-	return files
+	return append(files, managed...)
 }
 
 // agentsToRead lists the agents whose hook files are read: those a wave
@@ -667,16 +769,25 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 		if f.Source.IsClaude() && !cfg.ImportClaudeHooks && !cfg.pendingClaude {
 			continue
 		}
+		if f.Source == SourceManaged && f.unreadable() && !cfg.PolicyUnreadable {
+			cfg.PolicyUnreadable, cfg.PolicyFile = true, f.Path
+		}
 		if counts(f) && (!f.Source.IsClaude() || cfg.ImportClaudeHooks) {
 			if b := f.Settings.DisableAllHooks; b != nil && *b && f.Source != SourceVSCode && f.Source.Agent() == "" {
 				if f.Source == SourceManaged {
-					cfg.ManagedDisabled = true
+					cfg.ManagedDisabled, cfg.PolicyFile = true, f.Path
 				} else if !cfg.DisableAllHooks {
 					cfg.DisableAllHooks, cfg.DisabledBy = true, f
 				}
 			}
 			if b := f.Settings.AllowManagedHooksOnly; b != nil && *b && f.Source == SourceManaged {
+				if !cfg.ManagedDisabled {
+					cfg.PolicyFile = f.Path
+				}
 				cfg.ManagedOnly = true
+			}
+			if b := f.Settings.DriftRequiresApproval; b != nil && *b && (f.Source == SourceUser || f.Source == SourceManaged) {
+				cfg.DriftRequiresApproval = true
 			}
 			if f.Settings.TranscriptFormat != "" && f.Source.IsWave() {
 				cfg.TranscriptFormat = f.Settings.TranscriptFormat
@@ -685,10 +796,47 @@ func assemble(p Paths, read []File, workspace bool) *Config {
 		}
 		cfg.Hooks = append(cfg.Hooks, f.Hooks...)
 	}
+	cfg.checkDrift()
+	cfg.explainManagedStillRun()
 	cfg.explainIgnoredFiles()
 	cfg.explainShadowed()
 	cfg.explainDisallowedURLs()
 	return cfg
+}
+
+// unreadable reports whether the file exists but its settings could not be
+// read at all (unreadable, not JSON, not an object).
+func (f *File) unreadable() bool {
+	for _, d := range f.Diagnostics {
+		if d.Code == CodeUnreadable || d.Code == CodeSyntax || d.Code == CodeNotObject {
+			return true
+		}
+	}
+	return false
+}
+
+// explainManagedStillRun adds to the disableAllHooks key of the user's or
+// the project's file that sets it a note that the managed hooks still run,
+// naming their files: the setting cannot turn them off.
+func (c *Config) explainManagedStillRun() {
+	if !c.DisableAllHooks || c.DisabledBy == nil || c.DisabledBy.disableKey == nil || c.ManagedDisabled || c.PolicyUnreadable {
+		return
+	}
+	var files []string
+	n := 0
+	for i := range c.Hooks {
+		if h := &c.Hooks[i]; h.Source == SourceManaged {
+			n++
+			if !slices.Contains(files, h.File) {
+				files = append(files, h.File)
+			}
+		}
+	}
+	if n == 0 {
+		return
+	}
+	c.addDiagnostic(Diagnostic{File: c.DisabledBy.Path, Range: *c.DisabledBy.disableKey, Severity: SeverityInfo, Code: CodeManagedHook,
+		Message: fmt.Sprintf("disableAllHooks does not turn off the %d managed hook(s) of %s: managed hooks always run", n, strings.Join(files, ", "))})
 }
 
 // explainIgnoredFiles adds a diagnostic to every file whose hooks a policy
@@ -731,6 +879,12 @@ func (c *Config) Inputs() []string {
 	}
 	for _, sf := range c.Paths.SettingsFiles() {
 		add(sf.Path)
+	}
+	if c.Paths.ClaudeManagedDir != "" {
+		add(filepath.Join(c.Paths.ClaudeManagedDir, "managed-settings.d")) // a drop-in added changes the directory
+	}
+	if c.Paths.WaveHome != "" {
+		add(driftRecordPath(c.Paths.WaveHome)) // an approval changes which hooks wait
 	}
 	listedVSCode := false
 	for i := range c.read {

@@ -79,6 +79,14 @@ const (
 	// Policy.
 	CodeManagedOnly  = "managed-only-key"
 	CodeHooksIgnored = "hooks-ignored"
+	// CodeManagedHook marks each hook of a managed settings file (information).
+	CodeManagedHook = "managed-hook"
+	// CodeManagedEnabled is "enabled": false in a managed file, which is
+	// ignored: managed hooks always run.
+	CodeManagedEnabled = "managed-enabled-ignored"
+	// CodeHookDrift is a hook of the user's own settings that something
+	// other than wavehooks or the user's editor added or changed (drift.go).
+	CodeHookDrift = "hook-drift"
 )
 
 // Diagnostic is one problem in one settings file, with the place it is at.

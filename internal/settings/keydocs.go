@@ -24,7 +24,8 @@ var settingKeyDocs = map[string]string{
 	"importClaudeHooks":     "Also run the hooks of Claude Code's settings files (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json).",
 	"importVSCodeHooks":     "Also run the hooks of VS Code's hook files, `.github/hooks/*.json` (workspace files: they need the workspace trusted).",
 	"importAgentHooks":      "Also run the hooks of other agents' hook files, in their own formats: `gemini` (~/.gemini/settings.json, .gemini/settings.json), `codex` (~/.codex/hooks.json, .codex/hooks.json), `cursor` (~/.cursor/hooks.json, .cursor/hooks.json). Workspace files need the workspace trusted.",
-	"allowManagedHooksOnly": "Only in the managed settings file (/etc/wave/managed-settings.json): ignore the hooks of every other settings file.",
+	"allowManagedHooksOnly": "Only in a managed settings file (/etc/wave/managed-settings.json, or Claude Code's /etc/claude-code/managed-settings.json): ignore the hooks of every other settings file.",
+	"driftRequiresApproval": "In the user's or the managed settings: a hook that something other than wavehooks or your editor added to or changed in your own settings (~/.wave/settings.json, ~/.claude/settings.json) does not run until you approve it (`wavehooks hooks approve ID`).",
 	"args":                  "Exec form: run `command` directly as a program with these arguments. No shell is involved: spaces, `$VARS` and `;` reach the program as written.",
 	"cwd":                   "Directory the hook runs in, relative to the project root (it may not lead outside it). Default: the project root.",
 	"env":                   "Extra environment variables for the hook: an object of strings, e.g. `{\"LOG_LEVEL\": \"debug\"}`.",
@@ -39,7 +40,7 @@ var settingKeyDocs = map[string]string{
 
 // RootKeys are the keys of a settings file, for completion.
 var RootKeys = []string{"hooks", "disableAllHooks", "transcriptFormat", "importClaudeHooks", "importVSCodeHooks", "importAgentHooks", "allowManagedHooksOnly",
-	"allowedHttpHookUrls", "httpHookAllowedEnvVars"}
+	"allowedHttpHookUrls", "httpHookAllowedEnvVars", "driftRequiresApproval"}
 
 // HookKeys are the keys of a hook command, for completion.
 var HookKeys = []string{"type", "command", "timeout", "args", "cwd", "env", "statusMessage", "async", "if", "linux", "osx", "windows",

@@ -43,6 +43,7 @@ var SettingsKeyShapes = map[string]KeyShape{
 	"importVSCodeHooks":      {Type: "boolean"},
 	"importAgentHooks":       {Type: "array", Elem: &KeyShape{Type: "string", Enum: []string{"gemini", "codex", "cursor"}}},
 	"allowManagedHooksOnly":  {Type: "boolean"},
+	"driftRequiresApproval":  {Type: "boolean"},
 	"allowedHttpHookUrls":    {Type: "array", Elem: &stringShape},
 	"httpHookAllowedEnvVars": {Type: "array", Elem: &stringShape},
 }

@@ -105,7 +105,24 @@ func ParseFile(path string, src Source, text []byte, projectRoot string) File {
 	}
 	p.parseRoot(&v)
 	p.checkShadowed()
+	p.noteManaged()
 	return f
+}
+
+// noteManaged adds to each hook of a managed settings file an information
+// diagnostic saying so, which lint prints and the editors show on the hook:
+// the user sees which hooks no setting of theirs turns off, and where they
+// come from.
+func (p *fileParser) noteManaged() {
+	if p.file.Source != SourceManaged {
+		return
+	}
+	for i := range p.file.Hooks {
+		h := &p.file.Hooks[i]
+		p.file.Diagnostics = append(p.file.Diagnostics, Diagnostic{File: p.file.Path, Range: h.Place.Range, Severity: SeverityInfo,
+			Code: CodeManagedHook, Message: fmt.Sprintf("managed %s hook from the managed settings %s: it always runs; "+
+				"disableAllHooks in user or project settings, \"enabled\": false and the toggles do not turn it off", h.Event, p.file.Path)})
+	}
 }
 
 type fileParser struct {
@@ -188,6 +205,8 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 			p.file.hooksKey = &r
 			p.parseHooks(&m.Value)
 		case "disableAllHooks":
+			r := p.idx.Span(m.Name.StartOffset, m.Name.EndOffset)
+			p.file.disableKey = &r
 			p.file.Settings.DisableAllHooks = p.boolValue(&m.Value, name)
 		case "importClaudeHooks":
 			p.file.Settings.ImportClaudeHooks = p.boolValue(&m.Value, name)
@@ -203,6 +222,14 @@ func (p *fileParser) parseRoot(v *hujson.Value) {
 				b = nil
 			}
 			p.file.Settings.AllowManagedHooksOnly = b
+		case "driftRequiresApproval":
+			b := p.boolValue(&m.Value, name)
+			if b != nil && p.file.Source != SourceUser && p.file.Source != SourceManaged {
+				p.report(&m.Name, SeverityWarning, CodeManagedOnly,
+					"driftRequiresApproval only takes effect in the user's or the managed settings file; it is ignored here", "")
+				b = nil
+			}
+			p.file.Settings.DriftRequiresApproval = b
 		case "allowedHttpHookUrls":
 			p.file.Settings.AllowedHTTPHookURLs = p.parsePolicyList(&m.Value, name)
 		case "httpHookAllowedEnvVars":
@@ -382,7 +409,13 @@ func (p *fileParser) enabledOff(v *hujson.Value, what string) bool {
 	if !p.fits(v, HookKeyShapes["enabled"], fmt.Sprintf("enabled must be true or false; the %s stays on", what)) {
 		return false
 	}
-	return !v.Value.(hujson.Literal).Bool()
+	off := !v.Value.(hujson.Literal).Bool()
+	if off && p.file.Source == SourceManaged {
+		p.report(v, SeverityWarning, CodeManagedEnabled, fmt.Sprintf(`managed hooks always run: "enabled": false is ignored in the managed settings %s; remove the %s to stop it`,
+			p.file.Path, what), "")
+		return false
+	}
+	return off
 }
 
 // isGroup reports whether v is a matcher group (an object with "hooks")

@@ -637,6 +637,16 @@ test('the "▶ Run tests" lens of a case file runs its cases: the failure on its
   vim.cmd('bwipeout! ' .. buf)
 end)
 
+test('the toggle pick shows a managed hook as managed and a drifted one as drifted', function()
+  local fmt = require('wavehooks.format')
+  local managed = fmt.hook_item({ id = 'a1', enabled = true, managed = true, source = 'managed', line = 3,
+    file = '/etc/claude-code/managed-settings.json', event = 'PreToolUse', matcher = 'Bash', command = 'guard.sh' })
+  check(managed:find('^managed ') and managed:find('/etc/claude%-code/managed%-settings%.json:3'), managed)
+  local drifted = fmt.hook_item({ id = 'b2', enabled = true, drift = 'added', source = 'user', line = 5,
+    file = '/home/u/.wave/settings.json', event = 'Stop', matcher = '', command = 'curl evil' })
+  check(drifted:find('^on ') and drifted:find('user, added outside wavehooks', 1, true), drifted)
+end)
+
 test(':WaveHooksToggle turns the picked hook off in its file, and on again by its id', function()
   local list = wh.request_sync('wave/listHooks', vim.empty_dict())
   local hook

@@ -165,8 +165,10 @@ export function formatRunTestsResult(r: RunTestsResult): string {
 /** A configured hook in the Toggle Hook quick pick. */
 export function describeHook(h: HookListing): { label: string; description: string; detail: string } {
   return {
-    label: `${h.enabled ? '$(pass-filled) on' : '$(circle-slash) off'}  ${l(h.command)}`,
-    description: l(`${h.event}${h.matcher ? ` (${h.matcher})` : ''}, ${h.source}${h.why ? `: ${h.why}` : ''}`),
+    label: `${h.managed ? '$(lock) managed' : h.enabled ? '$(pass-filled) on' : '$(circle-slash) off'}  ${l(h.command)}`,
+    description: l(
+      `${h.event}${h.matcher ? ` (${h.matcher})` : ''}, ${h.source}${h.drift ? `, ${h.drift} outside wavehooks` : ''}${h.why ? `: ${h.why}` : ''}`,
+    ),
     detail: l(`${h.file}:${h.line}  id ${h.id}`),
   };
 }

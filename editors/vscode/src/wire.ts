@@ -432,8 +432,12 @@ export interface HookListing {
   event: string;
   matcher: string;
   command: string;
-  /** Why it is off. */
+  /** Why it is off (or waits for approval after drift). */
   why?: string;
+  /** From a managed (policy) settings file: it always runs, and no toggle turns it off. */
+  managed?: boolean;
+  /** "added" or "changed": something other than wavehooks or the editor wrote it into the user's settings, not approved yet. */
+  drift?: string;
 }
 export interface ListHooksResult {
   hooks: HookListing[];

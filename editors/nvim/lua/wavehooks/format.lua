@@ -254,8 +254,12 @@ end
 --- A configured hook (HookListing) in the :WaveHooksToggle pick.
 function M.hook_item(h)
   local on = h.enabled and 'on ' or 'off'
+  if h.managed then
+    on = 'managed' -- always runs: the toggle refuses it
+  end
   local matcher = (h.matcher and h.matcher ~= '') and (' ' .. l(h.matcher)) or ''
-  return string.format('%s  %s  (%s%s, %s)  %s:%d', on, l(h.command), l(h.event), matcher, l(h.source),
+  local drift = (h.drift and h.drift ~= '') and (', ' .. l(h.drift) .. ' outside wavehooks') or ''
+  return string.format('%s  %s  (%s%s, %s%s)  %s:%d', on, l(h.command), l(h.event), matcher, l(h.source), drift,
     l(vim.fn.fnamemodify(h.file, ':~')), h.line)
 end
 
