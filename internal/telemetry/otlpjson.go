@@ -135,11 +135,16 @@ func (x *otlpJSON) post(ctx context.Context, body []byte) error {
 		encoding = "gzip"
 	}
 	wait := x.backoff
+	var last error // the previous attempt's, for when the deadline ends the next one
 	for attempt := 1; ; attempt++ {
 		retry, after, err := x.attempt(ctx, payload, encoding)
+		if err != nil && last != nil && ctx.Err() != nil {
+			return fmt.Errorf("%w (attempt %d; the one before: %v)", err, attempt, last)
+		}
 		if err == nil || !retry {
 			return err
 		}
+		last = err
 		if after <= 0 {
 			after = wait/2 + rand.N(wait/2+1) // jitter: [wait/2, wait]
 			wait = min(2*wait, x.maxBackoff)
@@ -175,8 +180,10 @@ func (x *otlpJSON) attempt(ctx context.Context, payload []byte, encoding string)
 	if err != nil {
 		// Not connected, or the connection dropped without an answer:
 		// the specification says to retry, unless the deadline is what
-		// ended it.
-		return ctx.Err() == nil, 0, fmt.Errorf("POST %s: %w", x.url, err)
+		// ended it or the collector's certificate is refused (it will be
+		// again).
+		var refused *tls.CertificateVerificationError
+		return ctx.Err() == nil && !errors.As(err, &refused), 0, fmt.Errorf("POST %s: %w", x.url, err)
 	}
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	_ = resp.Body.Close()
