@@ -29,8 +29,8 @@ func BenchmarkHookedCallWithExport(b *testing.B) {
 	}
 	engine := hooks.NewEngine(settings.Load(settings.Paths{WaveHome: home, ProjectRoot: root}, nil))
 	defer engine.Close()
-	x, err := telemetry.New(telemetry.Config{LogsURL: fmt.Sprintf("http://127.0.0.1:%d/v1/logs", col.port),
-		TracesURL: fmt.Sprintf("http://127.0.0.1:%d/v1/traces", col.port)}, hooks.RunLogDir(home), "bench")
+	x, err := telemetry.New(telemetry.Config{Logs: telemetry.Signal{URL: fmt.Sprintf("http://127.0.0.1:%d/v1/logs", col.port)},
+		Traces: telemetry.Signal{URL: fmt.Sprintf("http://127.0.0.1:%d/v1/traces", col.port)}}, hooks.RunLogDir(home), "bench")
 	if err != nil {
 		b.Fatal(err)
 	}

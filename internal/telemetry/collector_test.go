@@ -331,7 +331,7 @@ func TestEveryDecisionReachesARealCollectorOnce(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"),
 		[]byte(strings.ReplaceAll(hooksSettings, "$SCRIPTS", scripts)), 0o600))
 	env := []string{fmt.Sprintf("OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:%d", col.port),
-		"OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf", "OTEL_EXPORTER_OTLP_HEADERS=x-team=platform"}
+		"OTEL_EXPORTER_OTLP_PROTOCOL=http/json", "OTEL_EXPORTER_OTLP_HEADERS=x-team=platform"}
 
 	up := scriptedSession("up")
 	for _, ev := range up {

@@ -21,7 +21,9 @@ import (
 	"io/fs"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wavehooks/wavehooks/internal/safefile"
 )
@@ -35,31 +37,53 @@ const SettingsFile = "telemetry.json"
 // few headers.
 const maxSettingsBytes = 64 << 10
 
-// Config is where the runs go. An empty LogsURL or TracesURL leaves that
-// signal unexported; with FromEnv set the exporters read the OTEL_*
-// variables themselves (endpoint, headers, timeout, certificates), as every
-// OpenTelemetry SDK does.
+// Config is where the runs go: one Signal for the log records, one for
+// the spans; a Signal without a URL is not exported.
 type Config struct {
-	// LogsURL and TracesURL are the full OTLP/HTTP URLs (…/v1/logs,
-	// …/v1/traces), for what the setting file names; with FromEnv they only
-	// say which signals are on.
-	LogsURL, TracesURL string
-	// Headers are sent with every export (the setting file's; the
-	// variables' are read by the exporters).
-	Headers map[string]string
-	// FromEnv says the OTEL_EXPORTER_OTLP_* variables configure the
-	// exporters.
+	// Logs and Traces are the two signals' endpoints.
+	Logs, Traces Signal
+	// FromEnv says the OTEL_EXPORTER_OTLP_* variables gave the endpoints
+	// (rather than $WAVE_HOME/telemetry.json).
 	FromEnv bool
 	// QueueSize bounds the runs waiting for export (DefaultQueueSize).
 	QueueSize int
+}
+
+// Signal is one signal's OTLP/HTTP endpoint, as the OTLP exporter
+// specification's variables describe it.
+type Signal struct {
+	// URL is the full URL the signal is posted to (…/v1/logs,
+	// …/v1/traces); "" leaves the signal unexported.
+	URL string
+	// Headers are sent with every export (an API key, a tenant).
+	Headers map[string]string
+	// Timeout bounds one export, retries included (DefaultExportTimeout
+	// when zero, at most MaxExportTimeout).
+	Timeout time.Duration
+	// Gzip compresses what is sent (OTEL_EXPORTER_OTLP_COMPRESSION=gzip).
+	Gzip bool
+	// Certificate is a PEM file of the certificates the collector's is
+	// verified with; ClientCertificate and ClientKey are the PEM files of
+	// the client's own, for mutual TLS. "" for the system's roots and no
+	// client certificate.
+	Certificate, ClientCertificate, ClientKey string
 }
 
 // DefaultQueueSize is how many runs may wait for export before the next
 // one is dropped (and counted): about a minute of a busy agent's events.
 const DefaultQueueSize = 4096
 
+// DefaultExportTimeout and MaxExportTimeout bound one export, retries
+// included: what the configuration does not say, and the most it may say
+// (OTEL_EXPORTER_OTLP_TIMEOUT). A run whose export runs out of it is
+// counted as dropped.
+const (
+	DefaultExportTimeout = 5 * time.Second
+	MaxExportTimeout     = 10 * time.Second
+)
+
 // Enabled says whether anything is exported.
-func (c Config) Enabled() bool { return c.LogsURL != "" || c.TracesURL != "" }
+func (c Config) Enabled() bool { return c.Logs.URL != "" || c.Traces.URL != "" }
 
 // settingsFile is the shape of $WAVE_HOME/telemetry.json.
 type settingsFile struct {
@@ -76,8 +100,10 @@ type settingsFile struct {
 // tests), else $WAVE_HOME/telemetry.json when it exists, else nothing (a
 // zero Config). OTEL_SDK_DISABLED=true, and OTEL_LOGS_EXPORTER or
 // OTEL_TRACES_EXPORTER set to none, turn off what they name, as in every
-// SDK. A protocol other than http/protobuf is an error: the Go exporters
-// wavehooks uses speak OTLP over HTTP only.
+// SDK. wavehooks sends OTLP/HTTP with the JSON encoding: the protocols
+// http/json and http/protobuf (the specification's default, and what an
+// environment shared with other OTLP senders usually says) are both
+// answered with it, and grpc is an error.
 func Load(getenv func(string) string, waveHome string) (Config, error) {
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
 		return Config{}, nil
@@ -87,11 +113,6 @@ func Load(getenv func(string) string, waveHome string) (Config, error) {
 	base := getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
 	logs, traces := getenv("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"), getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
 	if base != "" || logs != "" || traces != "" {
-		for _, v := range []string{"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"} {
-			if err := checkProtocol(v, getenv(v)); err != nil {
-				return Config{}, err
-			}
-		}
 		// The SDK ignores a URL it cannot read and sends to localhost:4318
 		// instead: a place nobody configured. Such a value turns export off.
 		for _, v := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"} {
@@ -102,11 +123,16 @@ func Load(getenv func(string) string, waveHome string) (Config, error) {
 			}
 		}
 		c := Config{FromEnv: true}
+		var err error
 		if !logsOff && (base != "" || logs != "") {
-			c.LogsURL = firstOf(logs, base)
+			if c.Logs, err = envSignal(getenv, "LOGS", "/v1/logs"); err != nil {
+				return Config{}, err
+			}
 		}
 		if !tracesOff && (base != "" || traces != "") {
-			c.TracesURL = firstOf(traces, base)
+			if c.Traces, err = envSignal(getenv, "TRACES", "/v1/traces"); err != nil {
+				return Config{}, err
+			}
 		}
 		return c, nil
 	}
@@ -133,29 +159,103 @@ func Load(getenv func(string) string, waveHome string) (Config, error) {
 	if s.QueueSize < 0 {
 		return Config{}, fmt.Errorf("%s: queueSize must not be negative", path)
 	}
-	c := Config{Headers: s.Headers, QueueSize: s.QueueSize}
-	if c.LogsURL, err = signalURL(path, s.LogsEndpoint, s.Endpoint, "/v1/logs"); err != nil {
+	c := Config{QueueSize: s.QueueSize}
+	if c.Logs.URL, err = signalURL(path, s.LogsEndpoint, s.Endpoint, "/v1/logs"); err != nil {
 		return Config{}, err
 	}
-	if c.TracesURL, err = signalURL(path, s.TracesEndpoint, s.Endpoint, "/v1/traces"); err != nil {
+	if c.Traces.URL, err = signalURL(path, s.TracesEndpoint, s.Endpoint, "/v1/traces"); err != nil {
 		return Config{}, err
 	}
-	if logsOff {
-		c.LogsURL = ""
+	if c.Logs.URL != "" && !logsOff {
+		c.Logs.Headers = s.Headers
+	} else {
+		c.Logs = Signal{}
 	}
-	if tracesOff {
-		c.TracesURL = ""
+	if c.Traces.URL != "" && !tracesOff {
+		c.Traces.Headers = s.Headers
+	} else {
+		c.Traces = Signal{}
 	}
 	return c, nil
 }
 
-// checkProtocol refuses what the HTTP exporters cannot speak.
+// envSignal is one signal's endpoint as the variables give it: each
+// setting from the signal's own variable (OTEL_EXPORTER_OTLP_LOGS_HEADERS)
+// or else the common one (OTEL_EXPORTER_OTLP_HEADERS), the URL from the
+// signal's own endpoint as it is or the common one with path appended.
+func envSignal(getenv func(string) string, signal, path string) (Signal, error) {
+	get := func(name string) (variable, value string) {
+		own := "OTEL_EXPORTER_OTLP_" + signal + "_" + name
+		if v := strings.TrimSpace(getenv(own)); v != "" {
+			return own, v
+		}
+		common := "OTEL_EXPORTER_OTLP_" + name
+		return common, strings.TrimSpace(getenv(common))
+	}
+	var s Signal
+	var err error
+	if v, u := get("ENDPOINT"); strings.HasSuffix(v, "_"+signal+"_ENDPOINT") {
+		s.URL, err = signalURL(v, u, "", "")
+	} else {
+		s.URL, err = signalURL(v, "", u, path)
+	}
+	if err != nil {
+		return Signal{}, err
+	}
+	if err := checkProtocol(get("PROTOCOL")); err != nil {
+		return Signal{}, err
+	}
+	if _, h := get("HEADERS"); h != "" {
+		s.Headers = parseHeaders(h)
+	}
+	if v, t := get("TIMEOUT"); t != "" {
+		ms, err := strconv.Atoi(t)
+		if err != nil || ms < 0 {
+			return Signal{}, fmt.Errorf("%s=%q is not a number of milliseconds", v, t)
+		}
+		s.Timeout = time.Duration(ms) * time.Millisecond
+	}
+	switch v, c := get("COMPRESSION"); strings.ToLower(c) {
+	case "", "none":
+	case "gzip":
+		s.Gzip = true
+	default:
+		return Signal{}, fmt.Errorf("%s=%q is not supported: gzip or none", v, c)
+	}
+	_, s.Certificate = get("CERTIFICATE")
+	_, s.ClientCertificate = get("CLIENT_CERTIFICATE")
+	_, s.ClientKey = get("CLIENT_KEY")
+	return s, nil
+}
+
+// parseHeaders reads the headers variable's `key=value,key2=value2`, its
+// values percent-decoded as the specification says; an entry that does
+// not read as one is skipped, as the SDKs do.
+func parseHeaders(v string) map[string]string {
+	out := map[string]string{}
+	for _, kv := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(kv, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			continue
+		}
+		if d, err := url.PathUnescape(strings.TrimSpace(val)); err == nil {
+			out[k] = d
+		}
+	}
+	return out
+}
+
+// checkProtocol refuses what wavehooks cannot speak: it sends OTLP/HTTP
+// with the JSON encoding, which the specification asks every OTLP/HTTP
+// receiver to accept beside binary protobuf on the same port, so
+// http/protobuf (the default) is answered with JSON too.
 func checkProtocol(what, p string) error {
 	switch strings.TrimSpace(p) {
-	case "", "http/protobuf":
+	case "", "http/json", "http/protobuf":
 		return nil
 	}
-	return fmt.Errorf("%s=%q is not supported: wavehooks exports OTLP over HTTP (http/protobuf, port 4318 by convention)", what, p)
+	return fmt.Errorf("%s=%q is not supported: wavehooks exports OTLP over HTTP with the JSON encoding (http/json, port 4318 by convention)", what, p)
 }
 
 // signalURL is a signal's URL as the OTLP specification builds it: the
@@ -175,11 +275,4 @@ func signalURL(what, own, base, path string) (string, error) {
 		return "", fmt.Errorf("%s: endpoint %q is not an http or https URL", what, u)
 	}
 	return u, nil
-}
-
-func firstOf(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -22,13 +20,11 @@ import (
 	"github.com/wavehooks/wavehooks/hooks"
 )
 
-// The exporter's bounds: how many runs one export carries, how long one
-// export may take (retries included) before its runs count as dropped, and
-// how long Close waits for the queue to be sent when its caller gives no
-// deadline of its own.
+// The exporter's bounds: how many runs one export carries, and how long
+// Close waits for the queue to be sent when its caller gives no deadline
+// of its own (one export's bound is the Signal's Timeout).
 const (
-	maxBatch      = 256
-	exportTimeout = 5 * time.Second
+	maxBatch = 256
 	// CloseTimeout is how long a host waits at exit for the runs still
 	// queued to be sent: the process ends within it whatever the collector
 	// does.
@@ -41,7 +37,8 @@ const scope = "github.com/wavehooks/wavehooks"
 // Exporter sends runs to an OTLP endpoint off the decision path: a
 // hooks.RunObserver whose ObserveRun only queues. One goroutine turns the
 // queued runs into log records and spans through the OpenTelemetry SDK and
-// hands them to the SDK's OTLP/HTTP exporters in batches; a run that finds
+// hands them in batches to wavehooks' own OTLP/HTTP JSON exporters
+// (otlpjson.go), which implement the SDK's exporter interfaces; a run that finds
 // the queue full or whose batch fails to export is counted in the counter
 // file (Drops).
 type Exporter struct {
@@ -85,37 +82,21 @@ func New(c Config, dropsDir, version string) (*Exporter, error) {
 		records: &recordBuffer{}, spans: &spanBuffer{}, stop: make(chan struct{}), done: make(chan struct{})}
 	res := resource.NewWithAttributes("", attribute.String("service.name", "wavehooks"),
 		attribute.String("service.version", version))
-	ctx := context.Background()
-	if c.LogsURL != "" {
-		opts := []otlploghttp.Option{otlploghttp.WithTimeout(exportTimeout),
-			otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: true, InitialInterval: 250 * time.Millisecond,
-				MaxInterval: time.Second, MaxElapsedTime: exportTimeout})}
-		if !c.FromEnv {
-			opts = append(opts, otlploghttp.WithEndpointURL(c.LogsURL), otlploghttp.WithHeaders(c.Headers))
-		}
-		x, err := otlploghttp.New(ctx, opts...)
+	if c.Logs.URL != "" {
+		x, err := newOTLPJSON(c.Logs)
 		if err != nil {
 			return nil, fmt.Errorf("OTLP logs exporter: %w", err)
 		}
-		e.logs = x
+		e.logs = otlpLogExporter{x}
 		e.lp = sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(e.records))
 		e.logger = e.lp.Logger(scope)
 	}
-	if c.TracesURL != "" {
-		opts := []otlptracehttp.Option{otlptracehttp.WithTimeout(exportTimeout),
-			otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: true, InitialInterval: 250 * time.Millisecond,
-				MaxInterval: time.Second, MaxElapsedTime: exportTimeout})}
-		if !c.FromEnv {
-			opts = append(opts, otlptracehttp.WithEndpointURL(c.TracesURL), otlptracehttp.WithHeaders(c.Headers))
-		}
-		x, err := otlptracehttp.New(ctx, opts...)
+	if c.Traces.URL != "" {
+		x, err := newOTLPJSON(c.Traces)
 		if err != nil {
-			if e.logs != nil {
-				_ = e.logs.Shutdown(ctx)
-			}
 			return nil, fmt.Errorf("OTLP traces exporter: %w", err)
 		}
-		e.traces = x
+		e.traces = otlpSpanExporter{x}
 		e.tp = sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithSpanProcessor(e.spans))
 		e.tracer = e.tp.Tracer(scope)
 	}
