@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
@@ -154,6 +156,8 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev eve
 		return "cancelled by the editor: the agent was answered \"cancelled\"", false
 	case permDeny:
 		if d.HooksFailed {
+			p.audit.RecordAnswer(audit.Answer{Session: st.acpID, Event: string(ev), Tool: name, Input: toolInput(st, t),
+				Answer: audit.Deny, By: "proxy: fail closed, the hooks could not run"})
 			p.denyPermission(m, st, t, ev, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
 			return "denied: the hooks could not run", false
 		}
@@ -263,7 +267,7 @@ func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []acp
 	t.judgeNow(ig) // the user decides on this input
 	st.mu.Unlock()
 	p.mu.Lock()
-	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options}
+	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options, asked: time.Now()}
 	p.mu.Unlock()
 	line := m.line
 	if askReason != "" {
@@ -328,6 +332,9 @@ func (p *Proxy) editorAnswered(call *agentCall, m *message) {
 				kind = o.Kind
 			}
 		}
+		p.audit.RecordAnswer(audit.Answer{Session: st.acpID, Event: methodRequestPermission, Tool: name, Input: input,
+			Answer: permissionAnswer(m.Error != nil || res.Outcome.Outcome == acpmsg.OutcomeCancelled, kind),
+			By:     "user in the editor: " + methodRequestPermission, Duration: time.Since(call.asked)})
 		var result string
 		switch {
 		case m.Error != nil || res.Outcome.Outcome == acpmsg.OutcomeCancelled:
@@ -471,6 +478,7 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 		title = askTitle(title, req.Reason) // the question carries the why
 	}
 	kind, status := t.kind, "pending"
+	asked := time.Now()
 	answer := p.call(ctx, true, p.ownID("ask"), methodRequestPermission, acpmsg.RequestPermissionRequest{
 		SessionID: st.acpID,
 		ToolCall: acpmsg.ToolCallUpdate{ToolCallID: t.id, Title: &title, Kind: &kind, Status: &status,
@@ -480,10 +488,44 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 			{OptionID: "reject", Name: "Reject", Kind: "reject_once"},
 		},
 	})
+	allow, by := false, "user in the editor: the proxy's own "+methodRequestPermission
 	if answer == nil || answer.Error != nil {
-		return false
+		by = "nobody: the editor gave no answer (a cancel, or it went away): denied"
+	} else {
+		var res acpmsg.RequestPermissionResponse
+		_ = decode(answer.Result, &res)
+		allow = res.Outcome.Outcome == acpmsg.OutcomeSelected && res.Outcome.OptionID == "allow"
 	}
-	var res acpmsg.RequestPermissionResponse
-	_ = decode(answer.Result, &res)
-	return res.Outcome.Outcome == acpmsg.OutcomeSelected && res.Outcome.OptionID == "allow"
+	p.audit.RecordAnswer(audit.Answer{Session: st.acpID, Event: string(event.PreToolUse), Tool: req.ToolName, Input: req.ToolInput,
+		Answer: askAnswer(allow), By: by,
+		Reason: req.Reason, Duration: time.Since(asked)})
+	return allow
+}
+
+// askAnswer is a yes or no as the audit log words it.
+func askAnswer(allow bool) string {
+	if allow {
+		return audit.Allow
+	}
+	return audit.Deny
+}
+
+// toolInput is a call's input as its hooks judge it, read under the session's lock.
+func toolInput(st *sessState, t *toolState) json.RawMessage {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	_, in := t.describe()
+	return in
+}
+
+// permissionAnswer is the user's answer to a permission request as the
+// audit log words it: the kind of the option chosen, or a cancel.
+func permissionAnswer(cancelled bool, kind string) string {
+	switch {
+	case cancelled:
+		return audit.Cancelled
+	case kind == "allow_once" || kind == "allow_always":
+		return audit.Allow
+	}
+	return audit.Deny
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 )
@@ -117,6 +118,10 @@ type Proxy struct {
 	host  *host.Host // the run history is its
 	agent *agentProcess
 
+	// audit is the audit log (nil without a wave home): the runs reach it
+	// through the history, the answers to asks from where they are decided.
+	audit *audit.Log
+
 	// versions are the ACP versions initialize settled (v2version.go).
 	versions versions
 
@@ -215,6 +220,9 @@ type agentCall struct {
 	tool   *toolState
 	// options are a permission request's options, to read the user's choice.
 	options []acpmsg.PermissionOption
+	// asked is when a permission request was passed to the editor, for
+	// how long the user took (the audit log).
+	asked time.Time
 }
 
 // Run starts the agent and proxies between the editor (editorIn,
@@ -247,6 +255,12 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	}
 	if opts.WaveHome != "" {
 		p.host.History.PersistTo(hooks.NewRunLog(hooks.RunLogDir(opts.WaveHome))) // for wavehooks test --record
+		if al, err := audit.Open(audit.Dir(opts.WaveHome), audit.HostACP, audit.Options{Logger: p.log}); err != nil {
+			p.log.Warn("the audit log cannot be kept: decisions are not recorded in it", "err", err)
+		} else {
+			p.audit = al
+			p.host.History.Observe(al)
+		}
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	defer p.stop()

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
@@ -164,7 +165,10 @@ type Server struct {
 	// runLogWriter is the id on the run log's lines this server wrote
 	// (hooks.RunRecord.Writer), set at initialize.
 	runLogWriter string
-	toggled      sync.Map // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
+	// audit is the audit log (internal/audit), set at initialize: the runs
+	// reach it through the history; the answers to asks through ask.
+	audit   atomic.Pointer[audit.Log]
+	toggled sync.Map // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
 }
 
 // NewServer returns a server with the given options.

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
@@ -48,6 +51,13 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	follow := fs.Bool("follow", false, "keep printing runs as they are recorded, until interrupted")
 	explain := fs.Bool("explain", false, "print what every hook of each run did (as `wavehooks run --explain`)")
 	format := fs.String("format", "text", "text or json (one JSON line per run)")
+	verify := fs.Bool("verify", false, "prove the audit log's chain ($WAVE_HOME/audit) instead of printing runs")
+	keyPath := fs.String("key", "", "with --verify: the audit key (default $WAVE_HOME/audit/key; without one only the chain is checked)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wavehooks log [--session ID] [--event NAME] [--limit N] [--follow] [--explain] [--format text|json] [--wave-home DIR]")
+		fmt.Fprintln(stderr, "       wavehooks log --verify [--key FILE] [--wave-home DIR]")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -79,6 +89,13 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	home := *waveHome
 	if home == "" {
 		home = settings.DefaultWaveHome()
+	}
+	if *verify {
+		return verifyAudit(audit.Dir(home), *keyPath, stdout, stderr)
+	}
+	if *keyPath != "" {
+		fmt.Fprintln(stderr, "wavehooks log: --key is for --verify")
+		return 2
 	}
 	dir := hooks.RunLogDir(home)
 	emit := func(r hooks.RunRecord) error { return printRun(stdout, r, *format, *explain) }
@@ -214,4 +231,49 @@ func followRunLog(ctx context.Context, dir string, filter logFilter, limit int, 
 			}
 		}
 	}
+}
+
+// verifyAudit is `wavehooks log --verify`: it proves the audit log's chain
+// (audit.Verify) and says so in a line, "N records, chain intact", exit 0;
+// or names the first record that was changed, removed, inserted or
+// reordered, exit 1. Lines a crash cut short are listed as torn, which is
+// not tampering. Without a key (none at the default path) the MACs are not
+// checked, and the line says so. A log that cannot be read is exit 2.
+func verifyAudit(dir, keyPath string, stdout, stderr io.Writer) int {
+	var key []byte
+	keyNote := ""
+	if keyPath == "" {
+		k, err := audit.ReadKey(audit.KeyPath(dir))
+		switch {
+		case err == nil:
+			key = k
+		case errors.Is(err, fs.ErrNotExist):
+			keyNote = " (MACs not checked: no key at " + safetext.Line(audit.KeyPath(dir), 0) + ")"
+		default:
+			fmt.Fprintln(stderr, "wavehooks log --verify:", safetext.Line(err.Error(), 0))
+			return 2
+		}
+	} else {
+		k, err := audit.ReadKey(keyPath)
+		if err != nil {
+			fmt.Fprintln(stderr, "wavehooks log --verify:", safetext.Line(err.Error(), 0))
+			return 2
+		}
+		key = k
+	}
+	rep, err := audit.Verify(dir, key)
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks log --verify:", safetext.Line(err.Error(), 0))
+		return 2
+	}
+	for _, p := range rep.Torn {
+		fmt.Fprintf(stdout, "%s: a torn line (an append cut short, by a crash say): not a record, and the chain passes over it\n", p)
+	}
+	if rep.Problem != nil {
+		fmt.Fprintln(stdout, safetext.Line(rep.Problem.String(), 0))
+		fmt.Fprintf(stdout, "chain broken: %d records intact before it\n", rep.Records)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%d records, chain intact%s\n", rep.Records, keyNote)
+	return 0
 }

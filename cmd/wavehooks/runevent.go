@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
@@ -35,9 +36,15 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	in := req.in
+	// Every decision is recorded in the audit log, the CLI's as the hosts'.
+	al, err := audit.Open(audit.Dir(req.host.WaveHome), audit.HostCLI, audit.Options{})
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks run: the audit log cannot be kept, this decision is not recorded in it:", safetext.Line(err.Error(), 0))
+	}
 	var mu sync.Mutex
 	var background []hooks.EventRun
 	ws := openForRun(req.host, req.root, nil, func(run hooks.EventRun) {
+		al.ObserveRun(&run)
 		mu.Lock()
 		defer mu.Unlock()
 		background = append(background, run)
@@ -49,6 +56,10 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stop := context.AfterFunc(ctx, engine.Close) // ^C kills the async hooks too
 	defer stop()
 	res := engine.Fire(ctx, in)
+	if len(res.Runs) > 0 {
+		run := hooks.NewEventRun(in.SessionID, in.MatchValue(), &res)
+		al.ObserveRun(&run)
+	}
 	for _, r := range res.Runs {
 		if strings.HasPrefix(r.Skipped, hooks.NeedsAgentHost) {
 			fmt.Fprintf(stderr, "wavehooks run: %s hook `%s` did not run: it needs an agent host (the editor's agent evaluates it through wave/evaluateHook)\n",
