@@ -100,21 +100,20 @@ func ReadKey(path string) ([]byte, error) {
 	return key, nil
 }
 
-// loadOrMakeKey reads dir's key, making it when there is none. Two
-// processes that both find none race to create it with O_EXCL; the loser
-// reads the winner's.
+// loadOrMakeKey reads dir's key, making it when there is none. The key is
+// written whole to a file of its own and linked into place, which fails
+// when the key exists: two processes that both find none cannot both make
+// one, and neither can read one half written. The loser reads the winner's.
 func loadOrMakeKey(dir string) ([]byte, error) {
 	path := KeyPath(dir)
 	if key, err := ReadKey(path); !errors.Is(err, fs.ErrNotExist) {
 		return key, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return readKeySoon(path)
-	}
+	f, err := os.CreateTemp(dir, "key-*")
 	if err != nil {
 		return nil, err
 	}
+	defer os.Remove(f.Name())
 	key := make([]byte, sha256.Size)
 	_, _ = rand.Read(key)
 	_, err = f.WriteString(hex.EncodeToString(key) + "\n")
@@ -122,24 +121,14 @@ func loadOrMakeKey(dir string) ([]byte, error) {
 		err = cerr
 	}
 	if err != nil {
-		_ = os.Remove(path)
+		return nil, err
+	}
+	if err := os.Link(f.Name(), path); errors.Is(err, fs.ErrExist) {
+		return ReadKey(path)
+	} else if err != nil {
 		return nil, err
 	}
 	return key, nil
-}
-
-// readKeySoon reads a key another process has just created and may not have
-// written yet.
-func readKeySoon(path string) ([]byte, error) {
-	var err error
-	for range 50 {
-		var key []byte
-		if key, err = ReadKey(path); err == nil {
-			return key, nil
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return nil, err
 }
 
 // ObserveRun records what an event's hooks decided: hooks.History calls it
