@@ -196,3 +196,17 @@ func TestTheKeyDetectsARewrittenChain(t *testing.T) {
 	require.Equal(t, uint64(1), rep.Problem.Seq)
 	require.Equal(t, audit.Changed, rep.Problem.Kind)
 }
+
+// BenchmarkAppend is the cost one decision adds: the lock, the read of the
+// last record, the MAC and the write of one line.
+func BenchmarkAppend(b *testing.B) {
+	l, err := audit.Open(b.TempDir(), audit.HostServe, audit.Options{})
+	require.NoError(b, err)
+	rec := audit.Record{Kind: audit.KindRun, Event: "PreToolUse", Tool: "Bash", Answer: "deny", By: "hooks", Reason: "no rm -rf",
+		Hooks: []audit.Hook{{Command: "/home/u/.wave/hooks/deny-rm.sh", Source: "user", Ran: true, Exit: 2}}}
+	for b.Loop() {
+		if err := l.Append(rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
