@@ -144,7 +144,8 @@ type History struct {
 // observers, so that every host (serve, the ACP proxy, the CLI) feeds them
 // by the one call that already records a run. ObserveRun is called on the
 // goroutine that fired the event, outside the history's lock: it must not
-// block (queue, or drop and count).
+// block (queue, or drop and count), or take no longer than a local write
+// (the audit log appends its record there, since it must not drop one).
 type RunObserver interface {
 	ObserveRun(r *EventRun)
 }

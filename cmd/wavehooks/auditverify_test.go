@@ -150,3 +150,26 @@ func TestRunRecordsItsDecisionInTheAuditLog(t *testing.T) {
 		require.Equal(t, os.FileMode(0o600), st.Mode().Perm(), f)
 	}
 }
+
+// --verify proves the whole log: a filter that would leave records out is
+// refused rather than ignored, and a key that is no key is a clear error.
+func TestLogVerifyRefusesWhatItCannotHonour(t *testing.T) {
+	env := newCLIEnv(t, `{}`)
+	bad := filepath.Join(env.home, "notakey")
+	require.NoError(t, os.WriteFile(bad, []byte("hello\n"), 0o600))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"log", "--verify", "--session", "s1"}, "it takes --key and --wave-home, not --session"},
+		{[]string{"log", "--verify", "--follow"}, "not --follow"},
+		{[]string{"log", "--verify", "--key", bad}, "not an audit key (64 hex digits)"},
+		{[]string{"log", "--key", bad}, "--key is for --verify"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, stderr, code := env.run(t, "", tc.args...)
+			require.Equal(t, 2, code)
+			require.Contains(t, stderr, tc.want)
+		})
+	}
+}

@@ -91,6 +91,16 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 		home = settings.DefaultWaveHome()
 	}
 	if *verify {
+		other := ""
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "verify" && f.Name != "key" && f.Name != "wave-home" {
+				other = f.Name
+			}
+		})
+		if other != "" {
+			fmt.Fprintf(stderr, "wavehooks log: --verify proves the whole audit log: it takes --key and --wave-home, not --%s\n", other)
+			return 2
+		}
 		return verifyAudit(audit.Dir(home), *keyPath, stdout, stderr)
 	}
 	if *keyPath != "" {

@@ -36,15 +36,19 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	in := req.in
-	// Every decision is recorded in the audit log, the CLI's as the hosts'.
-	al, err := audit.Open(audit.Dir(req.host.WaveHome), audit.HostCLI, audit.Options{})
-	if err != nil {
-		fmt.Fprintln(stderr, "wavehooks run: the audit log cannot be kept, this decision is not recorded in it:", safetext.Line(err.Error(), 0))
-	}
+	// Every decision is recorded in the audit log, the CLI's as the hosts';
+	// it is opened (made, the first time) only when a hook ran.
+	auditLog := sync.OnceValue(func() *audit.Log {
+		al, err := audit.Open(audit.Dir(req.host.WaveHome), audit.HostCLI, audit.Options{})
+		if err != nil {
+			fmt.Fprintln(stderr, "wavehooks run: the audit log cannot be kept, this decision is not recorded in it:", safetext.Line(err.Error(), 0))
+		}
+		return al
+	})
 	var mu sync.Mutex
 	var background []hooks.EventRun
 	ws := openForRun(req.host, req.root, nil, func(run hooks.EventRun) {
-		al.ObserveRun(&run)
+		auditLog().ObserveRun(&run)
 		mu.Lock()
 		defer mu.Unlock()
 		background = append(background, run)
@@ -58,7 +62,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	res := engine.Fire(ctx, in)
 	if len(res.Runs) > 0 {
 		run := hooks.NewEventRun(in.SessionID, in.MatchValue(), &res)
-		al.ObserveRun(&run)
+		auditLog().ObserveRun(&run)
 	}
 	for _, r := range res.Runs {
 		if strings.HasPrefix(r.Skipped, hooks.NeedsAgentHost) {
