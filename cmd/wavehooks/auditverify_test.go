@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -170,6 +171,47 @@ func TestLogVerifyRefusesWhatItCannotHonour(t *testing.T) {
 			_, stderr, code := env.run(t, "", tc.args...)
 			require.Equal(t, 2, code)
 			require.Contains(t, stderr, tc.want)
+		})
+	}
+}
+
+// A record says whether a hook of the managed (policy) settings decided:
+// the security group tells its own guard's decisions from the user's.
+func TestAuditRecordSaysAManagedHookDecided(t *testing.T) {
+	project := t.TempDir()
+	managed := filepath.Join(t.TempDir(), "managed-settings.json")
+	require.NoError(t, os.WriteFile(managed, []byte(strings.ReplaceAll(`{"hooks": {"PreToolUse": [{"matcher": "Bash",
+		"hooks": [{"type": "command", "command": "$SCRIPTS/deny-rm.sh"}]}]}}`, "$SCRIPTS", scriptsDir)), 0o644))
+	for _, tc := range []struct {
+		name        string
+		managedFile string
+		wantManaged bool
+	}{
+		{"without a managed file", filepath.Join(t.TempDir(), "none.json"), false},
+		{"with the managed guard", managed, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat >/dev/null"}]}]}}`), 0o644))
+			cmd := exec.Command(e2eBinary(t), "run", "PreToolUse")
+			cmd.Dir = project
+			cmd.Env = append(os.Environ(), "WAVE_HOME="+home, "HOME="+home, "WAVE_MANAGED_SETTINGS="+tc.managedFile)
+			cmd.Stdin = strings.NewReader(`{"session_id":"s1","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`)
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, string(out))
+			recs, err := audit.Records(audit.Dir(home))
+			require.NoError(t, err)
+			require.Len(t, recs, 1)
+			require.Equal(t, tc.wantManaged, recs[0].Managed)
+			sources := map[string]bool{}
+			for _, h := range recs[0].Hooks {
+				sources[h.Source] = h.Managed
+			}
+			require.False(t, sources["user"], "the user's hook is not managed")
+			if tc.wantManaged {
+				require.Equal(t, "deny", recs[0].Answer)
+				require.True(t, sources["managed"])
+			}
 		})
 	}
 }
