@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -209,4 +210,25 @@ func BenchmarkAppend(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A record larger than the first window the tail is read with (a run of
+// many hooks with long commands) is still found as the last one by another
+// writer, who chains from it.
+func TestAnotherWriterChainsFromALargeRecord(t *testing.T) {
+	dir := t.TempDir()
+	first, err := audit.Open(dir, audit.HostServe, audit.Options{})
+	require.NoError(t, err)
+	var hooks []audit.Hook
+	for i := range 40 {
+		hooks = append(hooks, audit.Hook{Command: fmt.Sprintf("%03d %s", i, strings.Repeat("x", 1000)), Source: "user", Ran: true})
+	}
+	appendN(t, first, 2)
+	require.NoError(t, first.Append(audit.Record{Kind: audit.KindRun, Event: "PreToolUse", Hooks: hooks, Answer: "none", By: "hooks"}))
+	second, err := audit.Open(dir, audit.HostACP, audit.Options{})
+	require.NoError(t, err)
+	appendN(t, second, 1)
+	rep := verify(t, dir)
+	require.Nil(t, rep.Problem)
+	require.Equal(t, 4, rep.Records)
 }

@@ -52,6 +52,13 @@ type Log struct {
 
 	mu   sync.Mutex // one append of this process at a time; the lock file orders processes
 	lost uint64     // records that could not be appended since the last one that was
+
+	// known is the record this Log appended last, in knownFile, which it
+	// left knownSize bytes long: while the file is still that file and that
+	// long, nobody appended since, and its tail need not be read again.
+	known     tail
+	knownFile os.FileInfo
+	knownSize int64
 }
 
 // Options adjust a Log; the zero value is the default.
@@ -250,10 +257,14 @@ func (l *Log) appendLocked(rec Record) error {
 	if err != nil {
 		return err
 	}
-	last, torn, err := lastRecord(f, st.Size())
-	if err != nil {
-		return err
+	last, torn := l.known, false
+	if l.knownFile == nil || !os.SameFile(st, l.knownFile) || st.Size() != l.knownSize {
+		// Another process appended (or rotated) since this one's last append.
+		if last, torn, err = lastRecord(f, st.Size()); err != nil {
+			return err
+		}
 	}
+	l.knownFile = nil // until this append is whole
 	if last.line == nil {
 		if last, err = l.lastRotated(); err != nil {
 			return err
@@ -273,6 +284,9 @@ func (l *Log) appendLocked(rec Record) error {
 			return err
 		}
 		defer f.Close()
+		if st, err = f.Stat(); err != nil {
+			return err
+		}
 		torn = false
 	}
 	out := make([]byte, 0, len(line)+2)
@@ -284,6 +298,7 @@ func (l *Log) appendLocked(rec Record) error {
 		return err
 	}
 	l.lost = 0
+	l.known, l.knownFile, l.knownSize = tail{line: line, seq: rec.Seq, hash: lineHash(line)}, st, st.Size()+int64(len(out))
 	return nil
 }
 
@@ -301,7 +316,7 @@ func lastRecord(f *os.File, size int64) (tail, bool, error) {
 	if size == 0 {
 		return tail{}, false, nil
 	}
-	window := int64(64 << 10)
+	window := int64(8 << 10)
 	for {
 		off := max(size-window, 0)
 		buf := make([]byte, size-off)
