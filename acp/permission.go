@@ -156,8 +156,7 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev eve
 		return "cancelled by the editor: the agent was answered \"cancelled\"", false
 	case permDeny:
 		if d.HooksFailed {
-			p.audit.RecordAnswer(audit.Answer{Session: st.acpID, Event: string(ev), Tool: name, Input: toolInput(st, t),
-				Answer: audit.Deny, By: "proxy: fail closed, the hooks could not run"})
+			p.recordFailClosed(st, ev, d)
 			p.denyPermission(m, st, t, ev, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
 			return "denied: the hooks could not run", false
 		}
@@ -428,7 +427,7 @@ func (p *Proxy) clientOperation(m *message) {
 		p.hookMessage(st, event.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
 	}
 	d := flow.Decide(event.PreToolUse, name, input, ok, &out.Answer)
-	act := actionFor(d, false, operationPoint)
+	act := p.decideAt(st, d, false, operationPoint)
 	switch {
 	case ctx.Err() != nil:
 		p.toAgent(m, errorLine(m.ID, rpcerr.RequestCancelled, "cancelled: the editor cancelled the turn", nil))
@@ -488,6 +487,9 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 			{OptionID: "reject", Name: "Reject", Kind: "reject_once"},
 		},
 	})
+	st.mu.Lock()
+	name, _ := t.describe()
+	st.mu.Unlock()
 	allow, by := false, "user in the editor: the proxy's own "+methodRequestPermission
 	if answer == nil || answer.Error != nil {
 		by = "nobody: the editor gave no answer (a cancel, or it went away): denied"
@@ -496,36 +498,8 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 		_ = decode(answer.Result, &res)
 		allow = res.Outcome.Outcome == acpmsg.OutcomeSelected && res.Outcome.OptionID == "allow"
 	}
-	p.audit.RecordAnswer(audit.Answer{Session: st.acpID, Event: string(event.PreToolUse), Tool: req.ToolName, Input: req.ToolInput,
+	p.audit.RecordAnswer(audit.Answer{Session: st.acpID, Event: string(event.PreToolUse), Tool: name, Input: req.ToolInput,
 		Answer: askAnswer(allow), By: by,
 		Reason: req.Reason, Duration: time.Since(asked)})
 	return allow
-}
-
-// askAnswer is a yes or no as the audit log words it.
-func askAnswer(allow bool) string {
-	if allow {
-		return audit.Allow
-	}
-	return audit.Deny
-}
-
-// toolInput is a call's input as its hooks judge it, read under the session's lock.
-func toolInput(st *sessState, t *toolState) json.RawMessage {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	_, in := t.describe()
-	return in
-}
-
-// permissionAnswer is the user's answer to a permission request as the
-// audit log words it: the kind of the option chosen, or a cancel.
-func permissionAnswer(cancelled bool, kind string) string {
-	switch {
-	case cancelled:
-		return audit.Cancelled
-	case kind == "allow_once" || kind == "allow_always":
-		return audit.Allow
-	}
-	return audit.Deny
 }
