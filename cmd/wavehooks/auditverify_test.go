@@ -42,8 +42,10 @@ func TestLogVerify(t *testing.T) {
 		max      int64 // the log's file bound; 0 for the default
 		records  int
 		tamper   func(t *testing.T, home string)
+		args     []string // more of `log --verify`'s flags
 		wantCode int
 		want     []string
+		wantErr  string
 	}{
 		{name: "as written", records: 5, wantCode: 0, want: []string{"5 records, chain intact"}},
 		{name: "rotated", records: 30, max: 2 << 10, wantCode: 0, want: []string{"30 records, chain intact"}},
@@ -52,12 +54,17 @@ func TestLogVerify(t *testing.T) {
 			l[2] = bytes.Replace(l[2], []byte(`"answer":"deny"`), []byte(`"answer":"allow"`), 1)
 			writeAuditLines(t, home, l, "\n")
 		}, wantCode: 1, want: []string{"audit.jsonl:3: record 3 was changed: its MAC does not match its bytes"}},
-		{name: "a field edited, checked without the key", records: 5, tamper: func(t *testing.T, home string) {
+		{name: "a field edited, checked without the key", records: 5, args: []string{"--chain-only"}, tamper: func(t *testing.T, home string) {
 			l := auditLines(t, home)
 			l[2] = bytes.Replace(l[2], []byte(`"answer":"deny"`), []byte(`"answer":"allow"`), 1)
 			writeAuditLines(t, home, l, "\n")
-			require.NoError(t, os.Remove(audit.KeyPath(audit.Dir(home))))
 		}, wantCode: 1, want: []string{"audit.jsonl:3: record 3 was changed: its bytes no longer hash to the prev of record 4"}},
+		{name: "the key removed", records: 5, tamper: func(t *testing.T, home string) {
+			require.NoError(t, os.Remove(audit.KeyPath(audit.Dir(home))))
+		}, wantCode: 2, wantErr: "no audit key at"},
+		{name: "the key removed, the chain alone checked", records: 5, args: []string{"--chain-only"}, tamper: func(t *testing.T, home string) {
+			require.NoError(t, os.Remove(audit.KeyPath(audit.Dir(home))))
+		}, wantCode: 0, want: []string{"5 records, chain intact (--chain-only: the MACs were not checked)"}},
 		{name: "a record deleted", records: 5, tamper: func(t *testing.T, home string) {
 			l := auditLines(t, home)
 			writeAuditLines(t, home, append(l[:2:2], l[3:]...), "\n")
@@ -107,11 +114,12 @@ func TestLogVerify(t *testing.T) {
 			if tc.tamper != nil {
 				tc.tamper(t, env.home)
 			}
-			out, stderr, code := env.run(t, "", "log", "--verify")
+			out, stderr, code := env.run(t, "", append([]string{"log", "--verify"}, tc.args...)...)
 			require.Equal(t, tc.wantCode, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
 			for _, w := range tc.want {
 				require.Contains(t, out, w)
 			}
+			require.Contains(t, stderr, tc.wantErr)
 		})
 	}
 }
@@ -162,10 +170,12 @@ func TestLogVerifyRefusesWhatItCannotHonour(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"log", "--verify", "--session", "s1"}, "it takes --key and --wave-home, not --session"},
+		{[]string{"log", "--verify", "--session", "s1"}, "it takes --key, --chain-only and --wave-home, not --session"},
+		{[]string{"log", "--verify", "--chain-only", "--key", bad}, "--chain-only checks without a key: it cannot be used with --key"},
 		{[]string{"log", "--verify", "--follow"}, "not --follow"},
 		{[]string{"log", "--verify", "--key", bad}, "not an audit key (64 hex digits)"},
-		{[]string{"log", "--key", bad}, "--key is for --verify"},
+		{[]string{"log", "--key", bad}, "--key and --chain-only are for --verify"},
+		{[]string{"log", "--chain-only"}, "--key and --chain-only are for --verify"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, stderr, code := env.run(t, "", tc.args...)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -52,10 +53,11 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	explain := fs.Bool("explain", false, "print what every hook of each run did (as `wavehooks run --explain`)")
 	format := fs.String("format", "text", "text or json (one JSON line per run)")
 	verify := fs.Bool("verify", false, "prove the audit log's chain ($WAVE_HOME/audit) instead of printing runs")
-	keyPath := fs.String("key", "", "with --verify: the audit key (default $WAVE_HOME/audit/key; without one only the chain is checked)")
+	keyPath := fs.String("key", "", "with --verify: the audit key (default $WAVE_HOME/audit/key)")
+	chainOnly := fs.Bool("chain-only", false, "with --verify: check the chain without the key (a rewrite of the whole log is then not found)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: wavehooks log [--session ID] [--event NAME] [--limit N] [--follow] [--explain] [--format text|json] [--wave-home DIR]")
-		fmt.Fprintln(stderr, "       wavehooks log --verify [--key FILE] [--wave-home DIR]")
+		fmt.Fprintln(stderr, "       wavehooks log --verify [--key FILE | --chain-only] [--wave-home DIR]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -93,18 +95,22 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	if *verify {
 		other := ""
 		fs.Visit(func(f *flag.Flag) {
-			if f.Name != "verify" && f.Name != "key" && f.Name != "wave-home" {
+			if f.Name != "verify" && f.Name != "key" && f.Name != "chain-only" && f.Name != "wave-home" {
 				other = f.Name
 			}
 		})
 		if other != "" {
-			fmt.Fprintf(stderr, "wavehooks log: --verify proves the whole audit log: it takes --key and --wave-home, not --%s\n", other)
+			fmt.Fprintf(stderr, "wavehooks log: --verify proves the whole audit log: it takes --key, --chain-only and --wave-home, not --%s\n", other)
 			return 2
 		}
-		return verifyAudit(audit.Dir(home), *keyPath, stdout, stderr)
+		if *chainOnly && *keyPath != "" {
+			fmt.Fprintln(stderr, "wavehooks log: --chain-only checks without a key: it cannot be used with --key")
+			return 2
+		}
+		return verifyAudit(audit.Dir(home), *keyPath, *chainOnly, stdout, stderr)
 	}
-	if *keyPath != "" {
-		fmt.Fprintln(stderr, "wavehooks log: --key is for --verify")
+	if *keyPath != "" || *chainOnly {
+		fmt.Fprintln(stderr, "wavehooks log: --key and --chain-only are for --verify")
 		return 2
 	}
 	dir := hooks.RunLogDir(home)
@@ -247,25 +253,28 @@ func followRunLog(ctx context.Context, dir string, filter logFilter, limit int, 
 // (audit.Verify) and says so in a line, "N records, chain intact", exit 0;
 // or names the first record that was changed, removed, inserted or
 // reordered, exit 1. Lines a crash cut short are listed as torn, which is
-// not tampering. Without a key (none at the default path) the MACs are not
-// checked, and the line says so. A log that cannot be read is exit 2.
-func verifyAudit(dir, keyPath string, stdout, stderr io.Writer) int {
+// not tampering. The MACs are checked with the key (keyPath, or the log's
+// own): a key that is missing is exit 2, not a pass, since whoever rewrote
+// the log could have removed it; chainOnly checks the chain alone and says
+// so. A log that cannot be read is exit 2; no log at all is 0 records.
+func verifyAudit(dir, keyPath string, chainOnly bool, stdout, stderr io.Writer) int {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && keyPath == "" {
+		fmt.Fprintf(stdout, "0 records, chain intact (no audit log at %s)\n", safetext.Line(dir, 0))
+		return 0
+	}
 	var key []byte
 	keyNote := ""
-	if keyPath == "" {
-		k, err := audit.ReadKey(audit.KeyPath(dir))
-		switch {
-		case err == nil:
-			key = k
-		case errors.Is(err, fs.ErrNotExist):
-			keyNote = " (MACs not checked: no key at " + safetext.Line(audit.KeyPath(dir), 0) + ")"
-		default:
-			fmt.Fprintln(stderr, "wavehooks log --verify:", safetext.Line(err.Error(), 0))
-			return 2
-		}
+	if chainOnly {
+		keyNote = " (--chain-only: the MACs were not checked)"
 	} else {
+		if keyPath == "" {
+			keyPath = audit.KeyPath(dir)
+		}
 		k, err := audit.ReadKey(keyPath)
 		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				err = fmt.Errorf("no audit key at %s: the log cannot be proved without it (--key FILE, or --chain-only to check the chain alone)", keyPath)
+			}
 			fmt.Fprintln(stderr, "wavehooks log --verify:", safetext.Line(err.Error(), 0))
 			return 2
 		}

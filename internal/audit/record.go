@@ -97,7 +97,8 @@ func clipText(s string) string {
 	return s[:maxText] + "…"
 }
 
-// macSuffix is how a line ends after its MAC: `,"mac":"<hex>"}`.
+// macKey is what comes before a line's MAC, its last field: a sealed line
+// ends `,"mac":"<64 hex digits>"}`.
 const macKey = `,"mac":"`
 
 // seal encodes r (its MAC unset) as a line without its newline, with the MAC
