@@ -232,3 +232,49 @@ func TestAnotherWriterChainsFromALargeRecord(t *testing.T) {
 	require.Nil(t, rep.Problem)
 	require.Equal(t, 4, rep.Records)
 }
+
+// A verify while writers append and rotate sees the log as it was at one
+// moment: never a half-written line as torn, never a file renamed under it
+// as records removed.
+func TestVerifyWhileWritersAppendAndRotate(t *testing.T) {
+	dir := t.TempDir()
+	const writers, each = 2, 300
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for range writers {
+		l, err := audit.Open(dir, audit.HostServe, audit.Options{MaxFileBytes: 4 << 10})
+		require.NoError(t, err)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range each {
+				if err := l.Append(audit.Record{Kind: audit.KindRun, Event: "Stop", Answer: "none", By: "hooks"}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	key, err := audit.ReadKey(audit.KeyPath(dir))
+	require.NoError(t, err)
+	for verified := false; !verified; {
+		select {
+		case <-done:
+			verified = true
+		default:
+		}
+		rep, err := audit.Verify(dir, key)
+		require.NoError(t, err)
+		require.Nil(t, rep.Problem)
+		require.Empty(t, rep.Torn)
+		if verified {
+			require.Equal(t, writers*each, rep.Records)
+		}
+	}
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+}

@@ -73,15 +73,17 @@ type entry struct {
 // are no record but that the chain passes over (a crash mid-append) are
 // reported as torn. An error is a log it could not read.
 func Verify(dir string, key []byte) (Report, error) {
-	files, err := Files(dir)
+	snap, err := openSnapshot(dir)
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Files: files, Keyed: key != nil}
+	defer snap.close()
+	rep := Report{Keyed: key != nil}
 	var entries []entry
 	present := map[uint64]bool{}
-	for _, path := range files {
-		if err := readEntries(path, key, func(e entry) {
+	for _, sf := range snap {
+		rep.Files = append(rep.Files, sf.path)
+		if err := readEntries(sf, key, func(e entry) {
 			if e.bad == nil {
 				present[e.rec.Seq] = true
 			}
@@ -158,13 +160,57 @@ func nextSeq(entries []entry) uint64 {
 	return 0
 }
 
-// readEntries reads each line of the file at path as an entry.
-func readEntries(path string, key []byte, add func(entry)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+// snapshotFile is one file of the log as it was when the snapshot was
+// taken: open, and (the current file) read only up to the size it had.
+type snapshotFile struct {
+	path string
+	f    *os.File
+	size int64
+}
+
+type snapshot []snapshotFile
+
+func (s snapshot) close() {
+	for _, sf := range s {
+		_ = sf.f.Close()
 	}
-	defer f.Close()
+}
+
+// openSnapshot opens the log's files as they are at one moment: under the
+// writers' lock (when it can be taken: a copy on a read-only disk has
+// none), so that no append or rotation is half done, and only for as long
+// as it takes to open them and note the current file's size. The reading
+// is done after, while the writers go on: the open files stay the files
+// they were, whatever is renamed, and what is appended later is not read.
+func openSnapshot(dir string) (snapshot, error) {
+	if unlock, err := lockDir(filepath.Join(dir, lockFile)); err == nil {
+		defer unlock()
+	}
+	files, err := Files(dir)
+	if err != nil {
+		return nil, err
+	}
+	var snap snapshot
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			snap.close()
+			return nil, err
+		}
+		st, err := f.Stat()
+		if err != nil {
+			_ = f.Close()
+			snap.close()
+			return nil, err
+		}
+		snap = append(snap, snapshotFile{path: path, f: f, size: st.Size()})
+	}
+	return snap, nil
+}
+
+// readEntries reads each line of a snapshot's file as an entry.
+func readEntries(sf snapshotFile, key []byte, add func(entry)) error {
+	f, path := io.NewSectionReader(sf.f, 0, sf.size), sf.path
 	br := bufio.NewReaderSize(f, 64<<10)
 	name := filepath.Base(path)
 	for n := 1; ; n++ {
@@ -191,13 +237,14 @@ func readEntries(path string, key []byte, add func(entry)) error {
 // proving anything: what Verify proves is the chain, this is what it holds.
 // Lines that are no record are skipped.
 func Records(dir string) ([]Record, error) {
-	files, err := Files(dir)
+	snap, err := openSnapshot(dir)
 	if err != nil {
 		return nil, err
 	}
+	defer snap.close()
 	var out []Record
-	for _, path := range files {
-		if err := readEntries(path, nil, func(e entry) {
+	for _, sf := range snap {
+		if err := readEntries(sf, nil, func(e entry) {
 			if e.bad == nil {
 				out = append(out, e.rec)
 			}
