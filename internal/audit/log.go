@@ -214,6 +214,7 @@ func (l *Log) RecordAnswer(a Answer) {
 	l.append(rec)
 }
 
+// sum is the SHA-256 of b in hex.
 func sum(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
@@ -241,6 +242,7 @@ func (l *Log) Append(rec Record) error {
 	return err
 }
 
+// appendLocked is Append under this process's mutex.
 func (l *Log) appendLocked(rec Record) error {
 	unlock, err := lockDir(filepath.Join(l.dir, lockFile))
 	if err != nil {

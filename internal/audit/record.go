@@ -90,6 +90,7 @@ const (
 // is a line of metadata, and the input itself is kept as its hash.
 const maxText = 1 << 10
 
+// clipText cuts s to maxText bytes.
 func clipText(s string) string {
 	if len(s) <= maxText {
 		return s

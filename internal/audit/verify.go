@@ -17,6 +17,7 @@ type Position struct {
 	Line int
 }
 
+// String is the position as an editor or a terminal jumps to it: file:line.
 func (p Position) String() string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
 
 // The ways a chain is broken, as Problem.Kind names them.
@@ -37,6 +38,8 @@ type Problem struct {
 	Detail string
 }
 
+// String is the problem in the line `wavehooks log --verify` prints:
+// where, which record, what happened to it, and how it shows.
 func (p *Problem) String() string {
 	return fmt.Sprintf("%s: record %d was %s: %s", p.Pos, p.Seq, p.Kind, p.Detail)
 }
@@ -168,6 +171,7 @@ type snapshotFile struct {
 	size int64
 }
 
+// snapshot is the log's files, oldest first, as openSnapshot took them.
 type snapshot []snapshotFile
 
 func (s snapshot) close() {
