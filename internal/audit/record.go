@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // Record is one line of the audit log: one decision. Its fields are written
@@ -90,12 +91,16 @@ const (
 // is a line of metadata, and the input itself is kept as its hash.
 const maxText = 1 << 10
 
-// clipText cuts s to maxText bytes.
+// clipText cuts s to maxText bytes, at the start of a character.
 func clipText(s string) string {
 	if len(s) <= maxText {
 		return s
 	}
-	return s[:maxText] + "…"
+	n := maxText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // macKey is what comes before a line's MAC, its last field: a sealed line
