@@ -120,10 +120,11 @@ func TestObserversGetTheWholeInputTheRingKeepsTheClip(t *testing.T) {
 	h := hooks.NewHistory(2)
 	o := &countingObserver{}
 	h.Observe(o)
-	h.Add(hooks.NewEventRun("s", "Bash", &hooks.Result{Event: "PreToolUse", Stdin: big}))
+	added := h.Add(hooks.NewEventRun("s", "Bash", &hooks.Result{Event: "PreToolUse", Stdin: big}))
 	require.Equal(t, big, o.runs[0].Input(), "the observer hashes what the hooks got")
 	kept := h.List("", "", 0)
 	require.Len(t, kept, 1)
 	require.Nil(t, kept[0].Input(), "the ring does not hold the whole input")
+	require.Equal(t, kept[0], added, "Add returns the run as the history keeps it")
 	require.Less(t, len(kept[0].Stdin), len(big))
 }

@@ -225,3 +225,19 @@ func TestAuditRecordSaysAManagedHookDecided(t *testing.T) {
 		})
 	}
 }
+
+// An async hook of `wavehooks run` is recorded twice: with the event (it
+// matched, and started in the background) and when it ends, with the hash
+// of the same whole input.
+func TestRunRecordsAnAsyncHookWhenItEnds(t *testing.T) {
+	env := newCLIEnv(t, `{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "async": true, "command": "cat > /dev/null; exit 0"}]}]}}`)
+	_, stderr, code := env.run(t, `{"session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":""}}`, "run", "PostToolUse")
+	require.Equal(t, 0, code, stderr)
+	recs, err := audit.Records(audit.Dir(env.home))
+	require.NoError(t, err)
+	require.Len(t, recs, 2, "the event, then the async hook's run")
+	require.False(t, recs[0].Hooks[0].Ran, "started in the background")
+	require.True(t, recs[1].Hooks[0].Ran)
+	require.Len(t, recs[1].InputSHA256, 64)
+	require.Equal(t, recs[0].InputSHA256, recs[1].InputSHA256)
+}

@@ -47,8 +47,8 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	var mu sync.Mutex
 	var background []hooks.EventRun
-	ws := openForRun(req.host, req.root, nil, func(run hooks.EventRun) {
-		auditLog().ObserveRun(&run)
+	audited := runObserver(func(r *hooks.EventRun) { auditLog().ObserveRun(r) })
+	ws := openForRun(req.host, req.root, nil, audited, func(run hooks.EventRun) {
 		mu.Lock()
 		defer mu.Unlock()
 		background = append(background, run)
@@ -62,7 +62,7 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	res := engine.Fire(ctx, in)
 	if len(res.Runs) > 0 {
 		run := hooks.NewEventRun(in.SessionID, in.MatchValue(), &res)
-		auditLog().ObserveRun(&run)
+		audited.ObserveRun(&run) // the event itself is not added to the history: run prints it
 	}
 	for _, r := range res.Runs {
 		if strings.HasPrefix(r.Skipped, hooks.NeedsAgentHost) {
@@ -99,14 +99,26 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // every adapter opens one: the trust of the command line (hc's
 // --trust-workspace), no session store (one event keeps no session), texts
 // standing in for the settings files' contents (a test case's own settings
-// file; nil reads the files), and onAsync told of each async hook's run.
-func openForRun(hc host.Config, root string, texts map[string][]byte, onAsync func(run hooks.EventRun)) *host.Workspace {
+// file; nil reads the files), observe told of every run the history adds
+// (async hooks' runs: `run` records them in the audit log; nil for none),
+// and onAsync told of each async hook's run.
+func openForRun(hc host.Config, root string, texts map[string][]byte, observe hooks.RunObserver, onAsync func(run hooks.EventRun)) *host.Workspace {
 	o := host.Options{NoStore: true, Texts: func() map[string][]byte { return texts }}
 	if onAsync != nil {
 		o.OnAsyncRun = func(_ event.Input, _ hooks.Result, run hooks.EventRun) { onAsync(run) }
 	}
-	return host.New(hc).Open(root, o)
+	h := host.New(hc)
+	if observe != nil {
+		h.History.Observe(observe)
+	}
+	return h.Open(root, o)
 }
+
+// runObserver is a function as a hooks.RunObserver.
+type runObserver func(r *hooks.EventRun)
+
+// ObserveRun calls f.
+func (f runObserver) ObserveRun(r *hooks.EventRun) { f(r) }
 
 // reportSettings prints the diagnostics of the configuration that runs
 // (an untrusted workspace's settings explain nothing: they do not apply, as
