@@ -136,7 +136,7 @@ func (p *Proxy) rejudge(st *sessState, t *toolState, name string, input json.Raw
 	out, ok := p.fireBridged(ctx, st, t, name, input, agent)
 	const changed = inputChanged
 	d := flow.Decide(event.PreToolUse, name, input, ok, &out.Answer)
-	act := actionFor(d, ctx.Err() != nil, changedInputPoint)
+	act := p.decideAt(st, d, ctx.Err() != nil, changedInputPoint)
 	reason, note, askWhy := act.refuse, act.note, act.askUser
 	if act.allow {
 		note = "allowed again: " + changed

@@ -253,7 +253,7 @@ func (p *Proxy) bridgedPreToolUse(in *acpmsg.BridgeInput, ig agents.Integration)
 	out, ok := p.fireBridged(ctx, st, t, in.ToolName, in.ToolInput, agent)
 	kept := out // what a permission request for the same call reuses
 	d := flow.Decide(event.PreToolUse, in.ToolName, in.ToolInput, ok, &out.Answer)
-	act := actionFor(d, ctx.Err() != nil, bridgePoint(ig))
+	act := p.decideAt(st, d, ctx.Err() != nil, bridgePoint(ig))
 	reason, note := act.refuse, act.note
 	if act.askUser != "" {
 		if p.askUser(ctx, st, t, session.AskRequest{Reason: act.askUser, ToolInput: in.ToolInput}) {

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/flow"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
@@ -154,6 +156,7 @@ func (p *Proxy) answerPermission(m *message, st *sessState, t *toolState, ev eve
 		return "cancelled by the editor: the agent was answered \"cancelled\"", false
 	case permDeny:
 		if d.HooksFailed {
+			p.recordFailClosed(st, ev, d)
 			p.denyPermission(m, st, t, ev, options, "Not allowed: its "+string(ev)+" hooks could not run (the proxy's log says why).", true)
 			return "denied: the hooks could not run", false
 		}
@@ -263,7 +266,7 @@ func (p *Proxy) askEditor(m *message, st *sessState, t *toolState, options []acp
 	t.judgeNow(ig) // the user decides on this input
 	st.mu.Unlock()
 	p.mu.Lock()
-	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options}
+	p.agentCalls[idKey(m.ID)] = &agentCall{method: methodRequestPermission, st: st, tool: t, options: options, asked: time.Now()}
 	p.mu.Unlock()
 	line := m.line
 	if askReason != "" {
@@ -328,6 +331,9 @@ func (p *Proxy) editorAnswered(call *agentCall, m *message) {
 				kind = o.Kind
 			}
 		}
+		p.audit.RecordAnswer(audit.Answer{Session: st.acpID, Event: methodRequestPermission, Tool: name, Input: input,
+			Answer: permissionAnswer(m.Error != nil || res.Outcome.Outcome == acpmsg.OutcomeCancelled, kind),
+			By:     "user in the editor: " + methodRequestPermission, Duration: time.Since(call.asked)})
 		var result string
 		switch {
 		case m.Error != nil || res.Outcome.Outcome == acpmsg.OutcomeCancelled:
@@ -421,7 +427,7 @@ func (p *Proxy) clientOperation(m *message) {
 		p.hookMessage(st, event.PreToolUse, levelInfo, op.title+" was not carried out. "+reason)
 	}
 	d := flow.Decide(event.PreToolUse, name, input, ok, &out.Answer)
-	act := actionFor(d, false, operationPoint)
+	act := p.decideAt(st, d, false, operationPoint)
 	switch {
 	case ctx.Err() != nil:
 		p.toAgent(m, errorLine(m.ID, rpcerr.RequestCancelled, "cancelled: the editor cancelled the turn", nil))
@@ -471,6 +477,7 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 		title = askTitle(title, req.Reason) // the question carries the why
 	}
 	kind, status := t.kind, "pending"
+	asked := time.Now()
 	answer := p.call(ctx, true, p.ownID("ask"), methodRequestPermission, acpmsg.RequestPermissionRequest{
 		SessionID: st.acpID,
 		ToolCall: acpmsg.ToolCallUpdate{ToolCallID: t.id, Title: &title, Kind: &kind, Status: &status,
@@ -480,10 +487,19 @@ func (p *Proxy) askUser(ctx context.Context, st *sessState, t *toolState, req se
 			{OptionID: "reject", Name: "Reject", Kind: "reject_once"},
 		},
 	})
+	st.mu.Lock()
+	name, _ := t.describe()
+	st.mu.Unlock()
+	allow, by := false, "user in the editor: the proxy's own "+methodRequestPermission
 	if answer == nil || answer.Error != nil {
-		return false
+		by = "nobody: the editor gave no answer (a cancel, or it went away): denied"
+	} else {
+		var res acpmsg.RequestPermissionResponse
+		_ = decode(answer.Result, &res)
+		allow = res.Outcome.Outcome == acpmsg.OutcomeSelected && res.Outcome.OptionID == "allow"
 	}
-	var res acpmsg.RequestPermissionResponse
-	_ = decode(answer.Result, &res)
-	return res.Outcome.Outcome == acpmsg.OutcomeSelected && res.Outcome.OptionID == "allow"
+	p.audit.RecordAnswer(audit.Answer{Session: st.acpID, Event: string(event.PreToolUse), Tool: name, Input: req.ToolInput,
+		Answer: askAnswer(allow), By: by,
+		Reason: req.Reason, Duration: time.Since(asked)})
+	return allow
 }

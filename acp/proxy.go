@@ -16,6 +16,7 @@ import (
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
 	"github.com/wavehooks/wavehooks/internal/agentfmt"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/telemetry"
@@ -135,6 +136,10 @@ type Proxy struct {
 	host  *host.Host // the run history is its
 	agent *agentProcess
 
+	// audit is the audit log (nil without a wave home): the runs reach it
+	// through the history, the answers to asks from where they are decided.
+	audit *audit.Log
+
 	// versions are the ACP versions initialize settled (v2version.go).
 	versions versions
 	// translator is the state of the v1 ↔ v2 translation (v2translate.go).
@@ -235,6 +240,9 @@ type agentCall struct {
 	tool   *toolState
 	// options are a permission request's options, to read the user's choice.
 	options []acpmsg.PermissionOption
+	// asked is when a permission request was passed to the editor, for
+	// how long the user took (the audit log).
+	asked time.Time
 }
 
 // Run starts the agent and proxies between the editor (editorIn,
@@ -267,6 +275,12 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 	}
 	if opts.WaveHome != "" {
 		p.host.History.PersistTo(hooks.NewRunLog(hooks.RunLogDir(opts.WaveHome))) // for wavehooks test --record
+		if al, err := audit.Open(audit.Dir(opts.WaveHome), audit.HostACP, audit.Options{Logger: p.log}); err != nil {
+			p.log.Warn("the audit log cannot be kept: decisions are not recorded in it", "err", err)
+		} else {
+			p.audit = al
+			p.host.History.Observe(al)
+		}
 	}
 	// OpenTelemetry export, when configured; stopped (its queue sent,
 	// within its bound) after every session has ended.

@@ -34,18 +34,25 @@ type EventRun struct {
 	Origin string `json:"origin,omitempty"`
 
 	decision *Decision // for the run log and observers: the wire does not carry it
+	input    []byte    // the whole stdin, for observers only: the ring and the wire keep Stdin's clip
 }
 
 // Decision is what the run's hooks decided (nil for a run read back from
 // the wire): the run log and run observers keep it.
 func (r *EventRun) Decision() *Decision { return r.decision }
 
+// Input is the whole JSON the hooks were given, unclipped, so that an
+// observer (the audit log) can hash exactly what the hooks judged; it is
+// nil in a run kept by the history or read back from a log: a ring of 500
+// runs must not hold 500 whole tool inputs.
+func (r *EventRun) Input() []byte { return r.input }
+
 // NewEventRun records a fired event, with its texts cut to a size the history can keep.
 // matchValue is what the matchers were compared with (tool name, source, ...).
 func NewEventRun(sessionID, matchValue string, res *Result) EventRun {
 	r := EventRun{Time: time.Now(), SessionID: sessionID, Event: res.Event, MatchValue: matchValue,
 		Stdin: clipBytes(res.Stdin), Hooks: make([]Run, len(res.Runs)), Outcome: Summary(res),
-		decision: newDecision(res)}
+		decision: newDecision(res), input: res.Stdin}
 	for i, h := range res.Runs {
 		h.Stdout, h.Stderr = clip(h.Stdout), clip(h.Stderr)
 		if h.Problems == nil {
@@ -137,7 +144,8 @@ type History struct {
 // observers, so that every host (serve, the ACP proxy, the CLI) feeds them
 // by the one call that already records a run. ObserveRun is called on the
 // goroutine that fired the event, outside the history's lock: it must not
-// block (queue, or drop and count).
+// block (queue, or drop and count), or take no longer than a local write
+// (the audit log appends its record there, since it must not drop one).
 type RunObserver interface {
 	ObserveRun(r *EventRun)
 }
@@ -166,12 +174,14 @@ func NewHistory(capacity int) *History {
 	return &History{ring: make([]EventRun, capacity)}
 }
 
-// Add stores a run, evicting the oldest when full, and returns it with its id.
+// Add stores a run, evicting the oldest when full, and returns it with its
+// id, as the history keeps it (its whole input was for the observers).
 func (h *History) Add(r EventRun) EventRun {
 	h.mu.Lock()
 	h.seq++
 	r.ID = h.seq
 	h.ring[h.next] = r
+	h.ring[h.next].input = nil // observers get the whole input; the ring keeps the clip
 	h.next = (h.next + 1) % len(h.ring)
 	if h.next == 0 {
 		h.full = true
@@ -186,6 +196,7 @@ func (h *History) Add(r EventRun) EventRun {
 	for _, o := range obs {
 		o.ObserveRun(&r)
 	}
+	r.input = nil // the run as the history keeps it
 	return r
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +110,21 @@ func TestHistoryObserversSeeEveryRunWithItsDecision(t *testing.T) {
 	require.Len(t, o.runs, 3, "an observer sees runs the bounded ring has let go")
 	require.Equal(t, uint64(3), o.runs[2].ID)
 	require.Equal(t, hooks.PermissionDeny, o.runs[2].Decision().Permission)
+}
+
+// The audit log hashes the whole input the hooks judged: an observer gets
+// it unclipped, while the ring (and so the wire and the run log) keeps
+// only the clip a history of 500 runs can hold.
+func TestObserversGetTheWholeInputTheRingKeepsTheClip(t *testing.T) {
+	big := []byte(`{"tool_input":"` + strings.Repeat("x", 100<<10) + `"}`)
+	h := hooks.NewHistory(2)
+	o := &countingObserver{}
+	h.Observe(o)
+	added := h.Add(hooks.NewEventRun("s", "Bash", &hooks.Result{Event: "PreToolUse", Stdin: big}))
+	require.Equal(t, big, o.runs[0].Input(), "the observer hashes what the hooks got")
+	kept := h.List("", "", 0)
+	require.Len(t, kept, 1)
+	require.Nil(t, kept[0].Input(), "the ring does not hold the whole input")
+	require.Equal(t, kept[0], added, "Add returns the run as the history keeps it")
+	require.Less(t, len(kept[0].Stdin), len(big))
 }

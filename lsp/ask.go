@@ -15,6 +15,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/wavehooks/wavehooks/internal/audit"
+	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/session"
@@ -176,6 +178,8 @@ func (s *Server) ask(ctx context.Context, req session.AskRequest) bool {
 	}
 	withdraw()
 	s.log.Info("ask decided", "id", a.ID, "tool", a.ToolName, "allow", a.allow, "by", a.by)
+	s.audit.Load().RecordAnswer(audit.Answer{Session: a.SessionID, Event: string(event.PreToolUse), Tool: a.ToolName,
+		Input: a.ToolInput, Answer: answerWord(a.allow), By: answeredBy(a.by), Reason: a.Reason, Duration: time.Since(a.created)})
 	return a.allow
 }
 
@@ -213,4 +217,24 @@ func (s *Server) askByMessage(ctx context.Context, a *pendingAsk) {
 func isRequestCancelled(err error) bool {
 	var rpcErr *jsonrpc2.Error
 	return errors.As(err, &rpcErr) && rpcErr.Code == rpcerr.RequestCancelled
+}
+
+// answerWord is an ask's answer as the audit log words it.
+func answerWord(allow bool) string {
+	if allow {
+		return audit.Allow
+	}
+	return audit.Deny
+}
+
+// answeredBy says who answered an ask, for the audit log: the user in the
+// editor (and through which channel), or what answered for them.
+func answeredBy(by string) string {
+	switch by {
+	case "prompt", "prompt dismissed", "code action", "wave/resolvePermission":
+		return "user in the editor: " + by
+	case "timeout":
+		return "timeout: no answer in time"
+	}
+	return by // cancelled, the editor disconnected: nobody answered
 }

@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rpcerr"
 	"github.com/wavehooks/wavehooks/internal/settings"
@@ -114,6 +115,12 @@ func (s *Server) initializeClaimed(p *initializeParams) (*protocol.InitializeRes
 	s.runLogWriter = runLog.Writer()
 	s.history.PersistTo(runLog) // for wavehooks test --record, and later wavehooks log
 	s.telemetry = telemetry.Start(s.history, os.Getenv, home, s.opts.Version, s.log)
+	if al, err := audit.Open(audit.Dir(home), audit.HostServe, audit.Options{Logger: s.log}); err != nil {
+		s.log.Warn("the audit log cannot be kept: decisions are not recorded in it", "err", err)
+	} else {
+		s.audit.Store(al)
+		s.history.Observe(al) // every run; the answers to asks are recorded by ask
+	}
 	s.hostEvents = hostEventSet(p.InitializationOptions.HostEvents)
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.lensRefresh = p.Capabilities.Workspace.CodeLens.RefreshSupport

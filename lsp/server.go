@@ -16,6 +16,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/agentfmt"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/rawjson"
@@ -175,7 +176,10 @@ type Server struct {
 	// telemetry exports every run when OTLP export is configured (nil
 	// otherwise); started at initialize, stopped when Serve ends.
 	telemetry *telemetry.Exporter
-	toggled   sync.Map // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
+	// audit is the audit log (internal/audit), set at initialize: the runs
+	// reach it through the history; the answers to asks through ask.
+	audit   atomic.Pointer[audit.Log]
+	toggled sync.Map // settings path → the text wave.toggleHook last replaced there (handle_hooktoggle.go)
 }
 
 // NewServer returns a server with the given options.

@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -14,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/safetext"
 	"github.com/wavehooks/wavehooks/internal/settings"
@@ -49,6 +53,14 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	follow := fs.Bool("follow", false, "keep printing runs as they are recorded, until interrupted")
 	explain := fs.Bool("explain", false, "print what every hook of each run did (as `wavehooks run --explain`)")
 	format := fs.String("format", "text", "text or json (one JSON line per run)")
+	verify := fs.Bool("verify", false, "prove the audit log's chain ($WAVE_HOME/audit) instead of printing runs")
+	keyPath := fs.String("key", "", "with --verify: the audit key (default $WAVE_HOME/audit/key)")
+	chainOnly := fs.Bool("chain-only", false, "with --verify: check the chain without the key (a rewrite of the whole log is then not found)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wavehooks log [--session ID] [--event NAME] [--limit N] [--follow] [--explain] [--format text|json] [--wave-home DIR]")
+		fmt.Fprintln(stderr, "       wavehooks log --verify [--key FILE | --chain-only] [--wave-home DIR]")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -80,6 +92,27 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	home := *waveHome
 	if home == "" {
 		home = settings.DefaultWaveHome()
+	}
+	if *verify {
+		other := ""
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "verify" && f.Name != "key" && f.Name != "chain-only" && f.Name != "wave-home" {
+				other = f.Name
+			}
+		})
+		if other != "" {
+			fmt.Fprintf(stderr, "wavehooks log: --verify proves the whole audit log: it takes --key, --chain-only and --wave-home, not --%s\n", other)
+			return 2
+		}
+		if *chainOnly && *keyPath != "" {
+			fmt.Fprintln(stderr, "wavehooks log: --chain-only checks without a key: it cannot be used with --key")
+			return 2
+		}
+		return verifyAudit(audit.Dir(home), *keyPath, *chainOnly, stdout, stderr)
+	}
+	if *keyPath != "" || *chainOnly {
+		fmt.Fprintln(stderr, "wavehooks log: --key and --chain-only are for --verify")
+		return 2
 	}
 	dir := hooks.RunLogDir(home)
 	emit := func(r hooks.RunRecord) error { return printRun(stdout, r, *format, *explain) }
@@ -236,4 +269,52 @@ func printDrops(w io.Writer, dir string) {
 		fmt.Fprintf(w, "telemetry: %d run(s) not exported to OpenTelemetry (queue full or collector unreachable; last %s)\n",
 			n, last.UTC().Format(time.RFC3339))
 	}
+}
+
+// verifyAudit is `wavehooks log --verify`: it proves the audit log's chain
+// (audit.Verify) and says so in a line, "N records, chain intact", exit 0;
+// or names the first record that was changed, removed, inserted or
+// reordered, exit 1. Lines a crash cut short are listed as torn, which is
+// not tampering. The MACs are checked with the key (keyPath, or the log's
+// own): a key that is missing is exit 2, not a pass, since whoever rewrote
+// the log could have removed it; chainOnly checks the chain alone and says
+// so. A log that cannot be read is exit 2; no log at all is 0 records.
+func verifyAudit(dir, keyPath string, chainOnly bool, stdout, stderr io.Writer) int {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && keyPath == "" {
+		fmt.Fprintf(stdout, "0 records, chain intact (no audit log at %s)\n", safetext.Line(dir, 0))
+		return 0
+	}
+	var key []byte
+	keyNote := ""
+	if chainOnly {
+		keyNote = " (--chain-only: the MACs were not checked)"
+	} else {
+		if keyPath == "" {
+			keyPath = audit.KeyPath(dir)
+		}
+		k, err := audit.ReadKey(keyPath)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				err = fmt.Errorf("no audit key at %s: the log cannot be proved without it (--key FILE, or --chain-only to check the chain alone)", keyPath)
+			}
+			fmt.Fprintln(stderr, "wavehooks log --verify:", safetext.Line(err.Error(), 0))
+			return 2
+		}
+		key = k
+	}
+	rep, err := audit.Verify(dir, key)
+	if err != nil {
+		fmt.Fprintln(stderr, "wavehooks log --verify:", safetext.Line(err.Error(), 0))
+		return 2
+	}
+	for _, p := range rep.Torn {
+		fmt.Fprintf(stdout, "%s: a torn line (an append cut short, by a crash say): not a record, and the chain passes over it\n", p)
+	}
+	if rep.Problem != nil {
+		fmt.Fprintln(stdout, safetext.Line(rep.Problem.String(), 0))
+		fmt.Fprintf(stdout, "chain broken: %d records intact before it\n", rep.Records)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%d records, chain intact%s\n", rep.Records, keyNote)
+	return 0
 }

@@ -35,6 +35,7 @@ usage:
   wavehooks test [PATH…] [--project DIR] [--wave-home DIR] [--trust-workspace] [--format text|json|junit]   hook tests without a model
   wavehooks test --record [--session ID] [--limit N] [-o DIR]         case files from the run history
   wavehooks log [--session ID] [--event NAME] [--limit N] [--follow] [--explain] [--format text|json] [--wave-home DIR]   the run history, oldest first
+  wavehooks log --verify [--key FILE | --chain-only] [--wave-home DIR]   prove the audit log's chain (exit 1 names the first broken record)
   wavehooks acp [--project DIR] [--wave-home DIR] [--trust-workspace] -- AGENT [ARGS…]   ACP proxy: hooks for an ACP agent
   wavehooks hooks list [--project DIR] [--wave-home DIR] [--format text|json]   every configured hook, with its ID
   wavehooks hooks disable|enable ID [--project DIR] [--wave-home DIR]          turn one hook off or on in its settings file

@@ -272,8 +272,9 @@ func TestRun(t *testing.T) {
 }
 
 // `wavehooks run` applies the hooks' answer in memory: it writes no session
-// store, no temporary directory and nothing in the wave home, and prints
-// the blocks the server would add, denial included.
+// store, no temporary directory and nothing in the wave home but the
+// decision's record in the audit log, and prints the blocks the server
+// would add, denial included.
 func TestRunWritesNothing(t *testing.T) {
 	c := buildCLI(t)
 	project, home, tmp := t.TempDir(), t.TempDir(), t.TempDir()
@@ -284,11 +285,13 @@ func TestRunWritesNothing(t *testing.T) {
 	require.Equal(t, "no recursive deletes", out["reason"])
 	require.Contains(t, mustJSON(out["blocks"]), `"type":"tool"`, "the tool block the server would add")
 	require.NotContains(t, mustJSON(out), "toolu_", "the stand-in tool id is not printed")
-	for _, dir := range []string{tmp, home} {
-		entries, err := os.ReadDir(dir)
-		require.NoError(t, err)
-		require.Empty(t, entries, "%s stays empty", dir)
-	}
+	entries, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	require.Empty(t, entries, "%s stays empty", tmp)
+	entries, err = os.ReadDir(home)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "only the audit log")
+	require.Equal(t, "audit", entries[0].Name())
 }
 
 // `wavehooks run` refuses a tool call the server would refuse, with the

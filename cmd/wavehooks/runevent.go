@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/wavehooks/wavehooks/hooks"
+	"github.com/wavehooks/wavehooks/internal/audit"
 	"github.com/wavehooks/wavehooks/internal/event"
 	"github.com/wavehooks/wavehooks/internal/host"
 	"github.com/wavehooks/wavehooks/internal/safetext"
@@ -37,15 +38,25 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	in := req.in
-	// The runs of this one event, for OpenTelemetry export when it is
-	// configured: every host's runs pass through a History's observers.
+	// The runs of this one event and its async hooks pass through one
+	// History's observers, as every host's do: the audit log records each
+	// decision (opened, made the first time, only when a hook ran), and
+	// OpenTelemetry exports it when export is configured.
 	runs := hooks.NewHistory(1)
 	x := telemetry.Start(runs, os.Getenv, req.host.WaveHome, currentVersion().serverVersion(),
 		slog.New(slog.NewTextHandler(stderr, nil)))
 	defer telemetry.Stop(x) // after the answer is printed and stdout closed
+	auditLog := sync.OnceValue(func() *audit.Log {
+		al, err := audit.Open(audit.Dir(req.host.WaveHome), audit.HostCLI, audit.Options{})
+		if err != nil {
+			fmt.Fprintln(stderr, "wavehooks run: the audit log cannot be kept, this decision is not recorded in it:", safetext.Line(err.Error(), 0))
+		}
+		return al
+	})
+	runs.Observe(runObserver(func(r *hooks.EventRun) { auditLog().ObserveRun(r) }))
 	var mu sync.Mutex
 	var background []hooks.EventRun
-	ws := openForRun(req.host, req.root, nil, func(run hooks.EventRun) {
+	ws := openForRun(req.host, req.root, nil, nil, func(run hooks.EventRun) {
 		runs.Add(run)
 		mu.Lock()
 		defer mu.Unlock()
@@ -96,14 +107,26 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // every adapter opens one: the trust of the command line (hc's
 // --trust-workspace), no session store (one event keeps no session), texts
 // standing in for the settings files' contents (a test case's own settings
-// file; nil reads the files), and onAsync told of each async hook's run.
-func openForRun(hc host.Config, root string, texts map[string][]byte, onAsync func(run hooks.EventRun)) *host.Workspace {
+// file; nil reads the files), observe told of every run the history adds
+// (async hooks' runs: `run` records them in the audit log; nil for none),
+// and onAsync told of each async hook's run.
+func openForRun(hc host.Config, root string, texts map[string][]byte, observe hooks.RunObserver, onAsync func(run hooks.EventRun)) *host.Workspace {
 	o := host.Options{NoStore: true, Texts: func() map[string][]byte { return texts }}
 	if onAsync != nil {
 		o.OnAsyncRun = func(_ event.Input, _ hooks.Result, run hooks.EventRun) { onAsync(run) }
 	}
-	return host.New(hc).Open(root, o)
+	h := host.New(hc)
+	if observe != nil {
+		h.History.Observe(observe)
+	}
+	return h.Open(root, o)
 }
+
+// runObserver is a function as a hooks.RunObserver.
+type runObserver func(r *hooks.EventRun)
+
+// ObserveRun calls f.
+func (f runObserver) ObserveRun(r *hooks.EventRun) { f(r) }
 
 // reportSettings prints the diagnostics of the configuration that runs
 // (an untrusted workspace's settings explain nothing: they do not apply, as

@@ -133,7 +133,7 @@ func testHost(stderr io.Writer) hooktest.Host {
 		Prepare: host.PrepareInput,
 		Fire: func(ctx context.Context, paths settings.Paths, texts map[string][]byte, trust bool, in event.Input) (hooks.Result, *trust.Loaded) {
 			hc := host.Config{WaveHome: paths.WaveHome, ClaudeHome: paths.ClaudeHome, ManagedFile: paths.ManagedFile, ClaudeManagedDir: paths.ClaudeManagedDir, TrustWorkspace: trust}
-			ws := openForRun(hc, paths.ProjectRoot, texts, nil)
+			ws := openForRun(hc, paths.ProjectRoot, texts, nil, nil)
 			loaded := ws.Loaded()
 			if key := fmt.Sprint(paths.ProjectRoot, "\x00", texts); !reported[key] {
 				reported[key] = true
