@@ -56,8 +56,10 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	runs.Observe(runObserver(func(r *hooks.EventRun) { auditLog().ObserveRun(r) }))
 	var mu sync.Mutex
 	var background []hooks.EventRun
-	ws := openForRun(req.host, req.root, nil, nil, func(run hooks.EventRun) {
-		runs.Add(run)
+	// An async hook's run reaches the host's history when it ends; it is
+	// passed on whole (its observers get the unclipped input to hash).
+	forward := runObserver(func(r *hooks.EventRun) { runs.Add(*r) })
+	ws := openForRun(req.host, req.root, nil, forward, func(run hooks.EventRun) {
 		mu.Lock()
 		defer mu.Unlock()
 		background = append(background, run)
