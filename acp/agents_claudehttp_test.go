@@ -97,32 +97,57 @@ func TestClaudeAgentACPBridgesOverHTTP(t *testing.T) {
 			}
 			require.Empty(t, readFile(t, starts), "no `wavehooks acp-hook` process ran")
 
+			// What the proxy holds for the editor reaches it before the
+			// requests below: the rig reads only while it waits for an answer.
+			r.call("_test/flush", map[string]any{})
 			ep := r.proxy.bridgeOf().httpHook.Load()
 			require.NotNil(t, ep)
 			require.True(t, strings.HasPrefix(ep.URL, "http://127.0.0.1:"), ep.URL)
 			input := mustRaw(map[string]any{"hook_event_name": "PreToolUse", "session_id": sess, "tool_name": "Bash",
-				"tool_input": map[string]any{"command": "rm -rf " + target + "/replayed"}, "tool_use_id": "toolu_replayed"})
-			post := func(secret string) (int, string) {
-				req, err := http.NewRequest(http.MethodPost, ep.URL, bytes.NewReader(input))
-				require.NoError(t, err)
-				if secret != "" {
-					req.Header.Set(ep.Header, secret)
+				"tool_input": map[string]any{"command": "echo replayed"}, "tool_use_id": "toolu_replayed"})
+			type posted struct {
+				code int
+				body string
+				err  error
+			}
+			// post sends the request as Claude Code would, in the
+			// background: a decision that denies would tell the editor,
+			// which the test then reads meanwhile (tellsEditor).
+			post := func(secret string, tellsEditor bool) (int, string) {
+				done := make(chan posted, 1)
+				go func() {
+					req, err := http.NewRequest(http.MethodPost, ep.URL, bytes.NewReader(input))
+					if err != nil {
+						done <- posted{err: err}
+						return
+					}
+					if secret != "" {
+						req.Header.Set(ep.Header, secret)
+					}
+					res, err := http.DefaultClient.Do(req)
+					if err != nil {
+						done <- posted{err: err}
+						return
+					}
+					defer res.Body.Close()
+					body, err := io.ReadAll(res.Body)
+					done <- posted{code: res.StatusCode, body: string(body), err: err}
+				}()
+				if tellsEditor {
+					require.NotNil(t, r.read(), "the proxy told the editor of the deny")
 				}
-				res, err := http.DefaultClient.Do(req)
-				require.NoError(t, err)
-				defer res.Body.Close()
-				body, err := io.ReadAll(res.Body)
-				require.NoError(t, err)
-				return res.StatusCode, string(body)
+				res := <-done
+				require.NoError(t, res.err)
+				return res.code, res.body
 			}
 			for _, secret := range []string{"", "not-the-secret", ep.Secret + "x"} {
-				code, body := post(secret)
+				code, body := post(secret, false)
 				require.Equal(t, http.StatusForbidden, code, "secret %q", secret)
 				require.Empty(t, body)
 			}
 			require.Empty(t, h.runs(t, "PreToolUse", "replayed"), "no hook ran for a request without the secret")
 			for i := 1; i <= 2; i++ {
-				code, body := post(ep.Secret)
+				code, body := post(ep.Secret, false)
 				require.Equal(t, http.StatusOK, code)
 				var out struct {
 					Specific struct {
@@ -130,7 +155,7 @@ func TestClaudeAgentACPBridgesOverHTTP(t *testing.T) {
 					} `json:"hookSpecificOutput"`
 				}
 				require.NoError(t, json.Unmarshal([]byte(body), &out), body)
-				require.Equal(t, "deny", out.Specific.Decision)
+				require.Equal(t, "allow", out.Specific.Decision)
 				require.Len(t, h.runs(t, "PreToolUse", "replayed"), i, "the same request again is judged again")
 			}
 			require.Equal(t, 0, r.wait())
