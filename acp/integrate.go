@@ -1,6 +1,8 @@
 package acp
 
 import (
+	"os"
+
 	"github.com/wavehooks/wavehooks/acp/agents"
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	hooksettings "github.com/wavehooks/wavehooks/internal/settings"
@@ -22,6 +24,8 @@ func (p *Proxy) agentCommand(command []string) []string {
 		var withHook []string
 		if withHook, err = ig.Command(command, b.command); err == nil {
 			b.serves(ig)
+			_, why := ig.HTTPHooks(command, p.opts.AgentEnv, func(string) ([]byte, error) { return nil, os.ErrNotExist })
+			p.log.Info("the hook bridge answers "+ig.Name()+"'s PreToolUse hook through `wavehooks acp-hook`, a process per tool call", "why", why)
 			return withHook
 		}
 		p.mu.Lock()
