@@ -54,6 +54,11 @@ type bridge struct {
 	// integ is the agent the bridge serves (acp/agents), set once: read
 	// without a lock, on every tool call update (bridged).
 	integ atomic.Pointer[integrationRef]
+	// http is the bridge's loopback endpoint (bridgehttp.go), nil until
+	// started, under the proxy's lock; httpHook is its hook, read without
+	// a lock as each session opens.
+	http     *bridgeHTTP
+	httpHook atomic.Pointer[agents.HTTPHook]
 	// err says why the bridge could not start: the agent's sessions are
 	// then refused (withBridge), not run with tools no hook sees.
 	err error
@@ -120,6 +125,7 @@ func (p *Proxy) closeBridge() {
 	if b == nil || b.ln == nil {
 		return
 	}
+	b.closeHTTP()
 	_ = b.ln.Close()
 	b.wg.Wait()
 	_ = os.RemoveAll(b.dir)
@@ -178,15 +184,22 @@ func (b *bridge) handle(conn net.Conn) {
 	if err == nil {
 		err = json.Unmarshal(data, &in)
 	}
+	_, _ = conn.Write(b.answer(&in, err))
+}
+
+// answer is the agent's hook answer to one hook input, however it came (the
+// socket, http): err says why the input could not be read, and the tool is
+// then denied.
+func (b *bridge) answer(in *acpmsg.BridgeInput, err error) []byte {
 	ig := b.integration()
 	switch {
 	case ig == nil:
 		b.p.log.Warn("the hook bridge was called before the agent was known; the tool is denied")
-		_, _ = conn.Write(mustRaw(bridgeDeny("wavehooks does not know this agent yet; the tool is not allowed")))
+		return mustRaw(bridgeDeny("wavehooks does not know this agent yet; the tool is not allowed"))
 	case err != nil:
-		_, _ = conn.Write(ig.Answer(agents.Answer{Deny: "wavehooks could not read the hook's input (" + err.Error() + "); the tool is not allowed"}))
+		return ig.Answer(agents.Answer{Deny: "wavehooks could not read the hook's input (" + err.Error() + "); the tool is not allowed"})
 	default:
-		_, _ = conn.Write(b.p.bridgedPreToolUse(&in, ig))
+		return b.p.bridgedPreToolUse(in, ig)
 	}
 }
 
@@ -395,7 +408,7 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 	// Read as every workspace file is (issue #35 item 4): a FIFO or a device
 	// at the path is refused without blocking, and no more than a settings
 	// file's cap is read.
-	line, err := b.integration().SessionRequest(m.line, b.command, func(path string) ([]byte, error) {
+	line, err := b.integration().SessionRequest(m.line, agents.Hook{Command: b.command, HTTP: b.httpHook.Load()}, func(path string) ([]byte, error) {
 		return safefile.ReadFile(path, hooksettings.MaxSettingsFileBytes)
 	})
 	if err != nil {

@@ -167,10 +167,18 @@ func TestGoldenMessagesTheProxyMakes(t *testing.T) {
 		{"bridge.jsonl", func(t *testing.T, p *Proxy, other *bytes.Buffer) {
 			claude := agents.For("claude-agent-acp", nil)
 			line, err := claude.SessionRequest([]byte(`{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"_meta":{"claudeCode":{"options":{"model":"opus","settings":{"hooks":{"PreToolUse":[{"hooks":[{"command":"own","type":"command"}],"matcher":"Bash"}]}}}},"steering":1},"cwd":"/p","mcpServers":[]}}`+"\n"),
-				"'/opt/wave hooks/wavehooks' acp-hook --socket /tmp/s --token t", os.ReadFile)
+				agents.Hook{Command: "'/opt/wave hooks/wavehooks' acp-hook --socket /tmp/s --token t"}, os.ReadFile)
 			require.NoError(t, err)
 			p.sendAgent(line)
 			other.Write(append(claude.Answer(agents.Answer{Deny: "Denied by a PreToolUse hook: no"}), '\n')) // to the agent's hook command
+		}},
+		{"bridgehttp.jsonl", func(t *testing.T, p *Proxy, other *bytes.Buffer) {
+			claude := agents.For("claude-agent-acp", nil)
+			line, err := claude.SessionRequest([]byte(`{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"_meta":{"claudeCode":{"options":{"env":{"A":"1"},"settings":{"hooks":{"PreToolUse":[{"hooks":[{"command":"own","type":"command"}],"matcher":"Bash"}]}}}}},"cwd":"/p","mcpServers":[]}}`+"\n"),
+				agents.Hook{Command: "'/opt/wave hooks/wavehooks' acp-hook --socket /tmp/s --token t", HTTP: &agents.HTTPHook{
+					URL: "http://127.0.0.1:4711" + bridgeHTTPPath, Header: bridgeHTTPHeader, EnvVar: bridgeHTTPEnvVar, Secret: "s3cr3t"}}, os.ReadFile)
+			require.NoError(t, err)
+			p.sendAgent(line)
 		}},
 	}
 	for _, c := range cases {

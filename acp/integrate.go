@@ -1,6 +1,12 @@
 package acp
 
-import "github.com/wavehooks/wavehooks/acp/agents"
+import (
+	"os"
+
+	"github.com/wavehooks/wavehooks/acp/agents"
+	"github.com/wavehooks/wavehooks/internal/safefile"
+	hooksettings "github.com/wavehooks/wavehooks/internal/settings"
+)
 
 // agentCommand is the agent's command as the proxy starts it: for an agent
 // whose hook goes on its command line (codex-acp), with the bridge's hook
@@ -18,6 +24,8 @@ func (p *Proxy) agentCommand(command []string) []string {
 		var withHook []string
 		if withHook, err = ig.Command(command, b.command); err == nil {
 			b.serves(ig)
+			_, why := ig.HTTPHooks(command, p.opts.AgentEnv, func(string) ([]byte, error) { return nil, os.ErrNotExist })
+			p.log.Info("the hook bridge answers "+ig.Name()+"'s PreToolUse hook through `wavehooks acp-hook`, a process per tool call", "why", why)
 			return withHook
 		}
 		p.mu.Lock()
@@ -40,5 +48,19 @@ func (p *Proxy) bridgeAgent(agentName string) {
 	b.serves(ig)
 	if err != nil {
 		p.log.Error("the agent's tool calls are hooked only at its permission requests", "err", err)
+		return
 	}
+	ok, why := ig.HTTPHooks(p.opts.Agent, p.opts.AgentEnv, func(path string) ([]byte, error) {
+		return safefile.ReadFile(path, hooksettings.MaxSettingsFileBytes)
+	})
+	if ok {
+		var h *agents.HTTPHook
+		if h, err = b.startHTTP(); err == nil {
+			p.log.Info("the hook bridge answers "+ig.Name()+"'s PreToolUse hook over http on loopback, with no process per tool call",
+				"why", why, "url", h.URL)
+			return
+		}
+		why = err.Error()
+	}
+	p.log.Info("the hook bridge answers "+ig.Name()+"'s PreToolUse hook through `wavehooks acp-hook`, a process per tool call", "why", why)
 }

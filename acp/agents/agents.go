@@ -35,9 +35,16 @@ type Integration interface {
 	// the bridge's hook command.
 	Command(command []string, hook string) ([]string, error)
 	// SessionRequest is a session-opening request line (session/new, load,
-	// resume, fork) as it goes to the agent, given the bridge's hook
-	// command; readFile reads a file the request names, bounded.
-	SessionRequest(line []byte, hook string, readFile func(path string) ([]byte, error)) ([]byte, error)
+	// resume, fork) as it goes to the agent, given the bridge's hook;
+	// readFile reads a file the request names, bounded.
+	SessionRequest(line []byte, hook Hook, readFile func(path string) ([]byte, error)) ([]byte, error)
+	// HTTPHooks says whether the agent started by command, with env, can
+	// be given the bridge's hook over http (Hook.HTTP), which costs no
+	// process per tool call, and why not when it cannot; readFile reads
+	// what the agent has installed, bounded. It must be sure: an agent
+	// that does not fail closed on an http hook it cannot reach would run
+	// the tool.
+	HTTPHooks(command, env []string, readFile func(path string) ([]byte, error)) (ok bool, why string)
 	// Caps says what the agent's hook answer can carry.
 	Caps() Caps
 	// Answer is the agent's hook answer for the proxy's decision.
@@ -46,6 +53,27 @@ type Integration interface {
 	// editor (its permission request's or tool_call's name and input, as
 	// the proxy reads them) is the call its hook handed the bridge.
 	SameCall(hook, described Call) bool
+}
+
+// Hook is the bridge's hook, as an agent is given it.
+type Hook struct {
+	// Command is `wavehooks acp-hook` with the bridge's socket and token:
+	// every agent runs it.
+	Command string
+	// HTTP is the bridge's endpoint on loopback, nil when the agent is
+	// not given its hook over http (HTTPHooks).
+	HTTP *HTTPHook
+}
+
+// HTTPHook is the bridge's http endpoint: the agent POSTs its hook input to
+// URL with the header Header set to Secret, which it reads from its
+// environment variable EnvVar (so that the secret is in no command line
+// and no file; the integration puts it in the agent's environment).
+type HTTPHook struct {
+	URL    string
+	Header string
+	EnvVar string
+	Secret string
 }
 
 // Call is a tool call's name and input.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
@@ -85,7 +86,15 @@ func (claudeAgentACP) Answer(a Answer) []byte {
 // when it cannot be read: the caller refuses the session rather than start
 // it without the file's settings (its permission rules, say) or without
 // the bridge's hook.
-func (claudeAgentACP) SessionRequest(line []byte, hook string, readFile func(string) ([]byte, error)) ([]byte, error) {
+//
+// With hook.HTTP, and unless the request names a Claude Code of its own
+// (options.pathToClaudeCodeExecutable, whose version is not known), the
+// hook is an http hook to the bridge on loopback that fails closed
+// (onFailure "block"): its secret is in the header Claude Code fills from
+// the environment variable the request's options.env gives Claude Code's
+// process, so that the secret is not in Claude Code's command line, where
+// the adapter puts the settings (--settings).
+func (claudeAgentACP) SessionRequest(line []byte, hook Hook, readFile func(string) ([]byte, error)) ([]byte, error) {
 	var msg acpmsg.Object
 	if err := json.Unmarshal(line, &msg); err != nil {
 		return line, err
@@ -141,8 +150,20 @@ func (claudeAgentACP) SessionRequest(line []byte, hook string, readFile func(str
 	// A repository's .claude/settings.json could turn every hook off,
 	// the bridge's with them; this layer ranks above the project's.
 	settings["disableAllHooks"] = mustRaw(false)
-	hk["PreToolUse"] = mustRaw(append(pre, mustRaw(acpmsg.ClaudeHookMatcher{Matcher: "*", Hooks: []acpmsg.ClaudeCommandHook{
-		{Type: "command", Command: hook, Timeout: ClaudeHookTimeout}}})))
+	ours := mustRaw(acpmsg.ClaudeHookMatcher{Matcher: "*", Hooks: []acpmsg.ClaudeCommandHook{
+		{Type: "command", Command: hook.Command, Timeout: ClaudeHookTimeout}}})
+	if h := hook.HTTP; h != nil && isNull(options["pathToClaudeCodeExecutable"]) {
+		env, err := objectMember(options, "env")
+		if err != nil {
+			return line, err
+		}
+		env[h.EnvVar] = mustRaw(h.Secret)
+		options["env"] = mustRaw(env)
+		ours = mustRaw(acpmsg.ClaudeHTTPHookMatcher{Matcher: "*", Hooks: []acpmsg.ClaudeHTTPHook{{Type: "http", URL: h.URL,
+			Headers: map[string]string{h.Header: "${" + h.EnvVar + "}"}, AllowedEnvVars: []string{h.EnvVar},
+			OnFailure: "block", Timeout: ClaudeHookTimeout}}})
+	}
+	hk["PreToolUse"] = mustRaw(append(pre, ours))
 	settings["hooks"] = mustRaw(hk) // each level goes back into its parent, innermost first
 	options["settings"] = mustRaw(settings)
 	cc["options"] = mustRaw(options)
@@ -150,6 +171,79 @@ func (claudeAgentACP) SessionRequest(line []byte, hook string, readFile func(str
 	params["_meta"] = mustRaw(meta)
 	msg["params"] = mustRaw(params)
 	return append(mustRaw(msg), '\n'), nil
+}
+
+// ClaudeHTTPHooksSince is the first Claude Code whose http hooks fail
+// closed (onFailure "block", 2.1.295): in an older one a bridge it cannot
+// reach would let the tool run.
+var ClaudeHTTPHooksSince = [3]int{2, 1, 295}
+
+// claudeSDKPackage is where the Claude Agent SDK's package.json is, under
+// a node_modules directory: its claudeCodeVersion is the Claude Code it
+// bundles, which the adapter runs.
+const claudeSDKPackage = "@anthropic-ai/claude-agent-sdk/package.json"
+
+// HTTPHooks reads the version of the Claude Code the adapter runs from the
+// Claude Agent SDK it resolves (Node's lookup: node_modules of the
+// adapter's directory and of each one above it), found from the adapter's
+// script on the command line. Anything else — CLAUDE_CODE_EXECUTABLE in
+// its environment (another Claude Code), a command that names no script
+// (npx, a wrapper), no SDK found, an older Claude Code — keeps the command
+// hook, which every version runs and which fails closed.
+func (claudeAgentACP) HTTPHooks(command, env []string, readFile func(string) ([]byte, error)) (bool, string) {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "CLAUDE_CODE_EXECUTABLE=") {
+			return false, "its CLAUDE_CODE_EXECUTABLE names a Claude Code whose version is not known"
+		}
+	}
+	for _, arg := range command {
+		if !RunsClaudeHooks(filepath.ToSlash(arg)) {
+			continue
+		}
+		script, err := filepath.EvalSymlinks(arg)
+		if err != nil {
+			continue
+		}
+		for dir := filepath.Dir(script); ; dir = filepath.Dir(dir) {
+			data, err := readFile(filepath.Join(dir, "node_modules", filepath.FromSlash(claudeSDKPackage)))
+			if err == nil {
+				var pkg struct {
+					ClaudeCodeVersion string `json:"claudeCodeVersion"`
+				}
+				if json.Unmarshal(data, &pkg) != nil || pkg.ClaudeCodeVersion == "" {
+					return false, "its Claude Agent SDK names no Claude Code version"
+				}
+				if !versionAtLeast(pkg.ClaudeCodeVersion, ClaudeHTTPHooksSince) {
+					return false, "it runs Claude Code " + pkg.ClaudeCodeVersion + ", whose http hooks do not fail closed (2.1.295 and later do)"
+				}
+				return true, "it runs Claude Code " + pkg.ClaudeCodeVersion
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return false, "the Claude Code it runs was not found beside it"
+}
+
+// versionAtLeast says whether a version "MAJOR.MINOR.PATCH" (a suffix after
+// "-" ignored) is at least min; a version it cannot read is not.
+func versionAtLeast(v string, min [3]int) bool {
+	v, _, _ = strings.Cut(v, "-")
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return false
+		}
+		if n != min[i] {
+			return n > min[i]
+		}
+	}
+	return true
 }
 
 // objectMember is the object at parent[key], as an Object whose members

@@ -19,7 +19,7 @@ func testBridge() claudeBridge {
 }
 
 func (b claudeBridge) settings(line []byte) ([]byte, error) {
-	return claudeAgentACP{}.SessionRequest(line, b.command, os.ReadFile)
+	return claudeAgentACP{}.SessionRequest(line, Hook{Command: b.command}, os.ReadFile)
 }
 
 // The bridge adds its one hook to the session's settings and keeps

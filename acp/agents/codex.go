@@ -72,8 +72,15 @@ func (codexACP) Command(command []string, hook string) ([]string, error) {
 	return append(append([]string{}, command...), args...), nil
 }
 
-func (codexACP) SessionRequest(line []byte, _ string, _ func(string) ([]byte, error)) ([]byte, error) {
+func (codexACP) SessionRequest(line []byte, _ Hook, _ func(string) ([]byte, error)) ([]byte, error) {
 	return line, nil // its hook is on codex-acp's command line
+}
+
+// HTTPHooks: Codex runs command hooks only (its hooks' "type" is "command";
+// codex-acp 0.16.0's Codex has no http hook and no in-process one), so it
+// is given `wavehooks acp-hook`.
+func (codexACP) HTTPHooks(_, _ []string, _ func(string) ([]byte, error)) (bool, string) {
+	return false, "Codex runs only command hooks"
 }
 
 func (codexACP) Caps() Caps { return Caps{} }

@@ -522,3 +522,25 @@ type ClaudeCommandHook struct {
 	Timeout int    `json:"timeout"`
 	Type    string `json:"type"`
 }
+
+// ClaudeHTTPHookMatcher is one PreToolUse entry of Claude Code's settings
+// with an http hook: the hook bridge's, when Claude Code sends hooks over
+// http and fails closed (acp/agents/claude.go).
+type ClaudeHTTPHookMatcher struct {
+	Hooks   []ClaudeHTTPHook `json:"hooks"`
+	Matcher string           `json:"matcher"`
+}
+
+// ClaudeHTTPHook is an http hook of Claude Code's settings: it POSTs the
+// hook's input to URL with Headers, whose $VAR references Claude Code fills
+// from its environment for the names in AllowedEnvVars; OnFailure "block"
+// makes a failed call (no answer, a refused request) block the tool.
+// Timeout is in seconds.
+type ClaudeHTTPHook struct {
+	AllowedEnvVars []string          `json:"allowedEnvVars"`
+	Headers        map[string]string `json:"headers"`
+	OnFailure      string            `json:"onFailure"`
+	Timeout        int               `json:"timeout"`
+	Type           string            `json:"type"`
+	URL            string            `json:"url"`
+}

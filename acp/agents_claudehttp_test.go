@@ -1,0 +1,308 @@
+//go:build linux
+
+package acp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// countingHookExe is a stand-in for wavehooks as the bridge's hook command
+// runs it: it notes each `wavehooks acp-hook` process in a file and runs
+// the real binary, so that a test can tell whether a tool call cost a
+// process.
+func countingHookExe(t *testing.T) (exe, starts string) {
+	t.Helper()
+	bin, err := wavehooksBin()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	starts = filepath.Join(dir, "acp-hook-starts")
+	return hook(t, dir, "wavehooks", `echo "$1" >> '`+starts+`'
+exec '`+bin+`' "$@"`), starts
+}
+
+// claudeSDKBinary is the Claude Code the installed claude-agent-acp runs,
+// for CLAUDE_CODE_EXECUTABLE: the same program, named so that the proxy
+// cannot know its version.
+func claudeSDKBinary(t *testing.T, entry string) string {
+	t.Helper()
+	root := entry[:strings.Index(entry, string(filepath.Separator)+"node_modules"+string(filepath.Separator))]
+	bin := filepath.Join(root, "node_modules", "@anthropic-ai", "claude-agent-sdk-linux-x64", "claude")
+	require.FileExists(t, bin)
+	return bin
+}
+
+// Behind claude-agent-acp, whose bundled Claude Code fails closed on http
+// hooks, the bridge's hook is an http hook to the proxy on loopback: a
+// wavehooks deny still stops rm -rf in the adapter's default mode, its
+// hooks run once, and no `wavehooks acp-hook` process starts. When the
+// proxy cannot know which Claude Code runs (CLAUDE_CODE_EXECUTABLE), it
+// keeps the command hook, and says which in its log. Over http, a request
+// without the bridge's secret is refused (403, no hooks run), and a replay
+// of a request the bridge answered is judged again.
+func TestClaudeAgentACPBridgesOverHTTP(t *testing.T) {
+	node, entry := claudeAgentACP(t)
+	cases := []struct {
+		name     string
+		env      []string
+		log      string
+		overHTTP bool
+	}{
+		{name: "http", log: "over http on loopback", overHTTP: true},
+		{name: "acp-hook when the Claude Code is not known", env: []string{"CLAUDE_CODE_EXECUTABLE=" + claudeSDKBinary(t, entry)},
+			log: "through `wavehooks acp-hook`"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fake := startFakeModel(t)
+			project := t.TempDir()
+			h := writeMatrixHooks(t, project)
+			home, tmp := t.TempDir(), t.TempDir()
+			exe, starts := countingHookExe(t)
+			r := startRig(t, rigOptions{project: project, opts: func(o *Options) {
+				o.HookExe = exe
+				o.Agent = []string{node, entry}
+				o.AgentDir = project
+				o.AgentEnv = append(claudeEnv(home, tmp, fake.URL()), c.env...)
+				o.TrustWorkspace = true
+			}})
+			r.initialize(map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": true}, "terminal": true})
+			k := "CASE-http" + strconv.FormatBool(c.overHTTP)
+			target := filepath.Join(project, "build")
+			require.NoError(t, os.MkdirAll(target, 0o755))
+			fake.script(k, use("Bash", cmd("rm -rf "+target)), say("DONE-"+k))
+			sess, _ := r.newSession()
+			stopReason(t, r.prompt(sess, k+": clean the build"))
+			require.True(t, exists(target), "the denied rm -rf did not run")
+			require.Len(t, h.runs(t, "PreToolUse", target), 1, "PreToolUse ran once")
+			require.NotEmpty(t, fake.saw(denyReason), "the model read the hook's reason")
+			require.Contains(t, r.stderr.String(), c.log)
+			if !c.overHTTP {
+				require.NotEmpty(t, readFile(t, starts), "the command hook ran `wavehooks acp-hook`")
+				require.Equal(t, 0, r.wait())
+				return
+			}
+			require.Empty(t, readFile(t, starts), "no `wavehooks acp-hook` process ran")
+
+			// What the proxy holds for the editor reaches it before the
+			// requests below: the rig reads only while it waits for an answer.
+			r.call("_test/flush", map[string]any{})
+			ep := r.proxy.bridgeOf().httpHook.Load()
+			require.NotNil(t, ep)
+			require.True(t, strings.HasPrefix(ep.URL, "http://127.0.0.1:"), ep.URL)
+			input := mustRaw(map[string]any{"hook_event_name": "PreToolUse", "session_id": sess, "tool_name": "Bash",
+				"tool_input": map[string]any{"command": "echo replayed"}, "tool_use_id": "toolu_replayed"})
+			type posted struct {
+				code int
+				body string
+				err  error
+			}
+			// post sends the request as Claude Code would, in the
+			// background: a decision that denies would tell the editor,
+			// which the test then reads meanwhile (tellsEditor).
+			post := func(secret string, tellsEditor bool) (int, string) {
+				done := make(chan posted, 1)
+				go func() {
+					req, err := http.NewRequest(http.MethodPost, ep.URL, bytes.NewReader(input))
+					if err != nil {
+						done <- posted{err: err}
+						return
+					}
+					if secret != "" {
+						req.Header.Set(ep.Header, secret)
+					}
+					res, err := http.DefaultClient.Do(req)
+					if err != nil {
+						done <- posted{err: err}
+						return
+					}
+					defer res.Body.Close()
+					body, err := io.ReadAll(res.Body)
+					done <- posted{code: res.StatusCode, body: string(body), err: err}
+				}()
+				if tellsEditor {
+					require.NotNil(t, r.read(), "the proxy told the editor of the deny")
+				}
+				res := <-done
+				require.NoError(t, res.err)
+				return res.code, res.body
+			}
+			for _, secret := range []string{"", "not-the-secret", ep.Secret + "x"} {
+				code, body := post(secret, false)
+				require.Equal(t, http.StatusForbidden, code, "secret %q", secret)
+				require.Empty(t, body)
+			}
+			require.Empty(t, h.runs(t, "PreToolUse", "replayed"), "no hook ran for a request without the secret")
+			for i := 1; i <= 2; i++ {
+				code, body := post(ep.Secret, false)
+				require.Equal(t, http.StatusOK, code)
+				var out struct {
+					Specific struct {
+						Decision string `json:"permissionDecision"`
+					} `json:"hookSpecificOutput"`
+				}
+				require.NoError(t, json.Unmarshal([]byte(body), &out), body)
+				require.Equal(t, "allow", out.Specific.Decision)
+				require.Len(t, h.runs(t, "PreToolUse", "replayed"), i, "the same request again is judged again")
+			}
+			require.Equal(t, 0, r.wait())
+		})
+	}
+}
+
+// keepAliveAgent runs the agent with its stdin and stdout on FIFOs it holds
+// open itself: when the proxy dies, the agent does not see its stdin end,
+// so it goes on with the tool call in flight, as an agent may for a while.
+// It writes its process id (the agent's process group) to pidFile. (An
+// asynchronous command of sh reads /dev/null unless told otherwise: the
+// proxy's stdin is kept as fd 5 for it.)
+func keepAliveAgent(t *testing.T, pidFile string) string {
+	t.Helper()
+	dir := t.TempDir()
+	return hook(t, dir, "keepalive.sh", `echo $$ > '`+pidFile+`'
+mkfifo '`+dir+`/in' '`+dir+`/out'
+exec 5<&0 3<>'`+dir+`/in' 4<>'`+dir+`/out'
+cat <&5 > '`+dir+`/in' 2>/dev/null &
+cat < '`+dir+`/out' 2>/dev/null &
+exec "$@" < '`+dir+`/in' > '`+dir+`/out' 2> '`+dir+`/err' 5<&-`)
+}
+
+// When the proxy dies while a bridged tool call waits for its decision, the
+// tool does not run: over http (Claude Code's onFailure "block") and
+// through `wavehooks acp-hook` (exit 2) alike. The proxy is the real
+// binary, killed with SIGKILL while the user's PreToolUse hook runs; the
+// agent is kept alive past it, and the test waits for Claude Code to tell
+// the model how the call ended before it looks for the tool's marker file.
+func TestClaudeBridgeFailsClosedWhenTheProxyDies(t *testing.T) {
+	node, entry := claudeAgentACP(t)
+	bin, err := wavehooksBin()
+	require.NoError(t, err)
+	cases := []struct {
+		name string
+		env  []string
+		log  string
+	}{
+		{name: "http", log: "over http on loopback"},
+		{name: "acp-hook", env: []string{"CLAUDE_CODE_EXECUTABLE=" + claudeSDKBinary(t, entry)}, log: "through `wavehooks acp-hook`"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fake := startFakeModel(t)
+			project, dir := t.TempDir(), t.TempDir()
+			started, agentPid := filepath.Join(dir, "hook-started"), filepath.Join(dir, "agent.pid")
+			slow := hook(t, dir, "slow.sh", `cat > /dev/null; echo $$ > '`+started+`'; exec sleep 120`)
+			require.NoError(t, os.MkdirAll(filepath.Join(project, ".wave"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(project, ".wave", "settings.json"), []byte(settings([3]string{"PreToolUse", "", slow})), 0o600))
+			home, tmp, waveHome := t.TempDir(), t.TempDir(), t.TempDir()
+			marker := filepath.Join(project, "tool-ran")
+			const k = "CASE-killed"
+			fake.script(k, use("Bash", cmd("touch "+marker)), say("DONE-"+k))
+
+			proxy := exec.Command(bin, "acp", "--log-level", "info", "--wave-home", waveHome, "--project", project, "--trust-workspace", "--",
+				keepAliveAgent(t, agentPid), node, entry)
+			proxy.Dir = project
+			proxy.Env = append(claudeEnv(home, tmp, fake.URL()), c.env...)
+			stderr, err := os.Create(filepath.Join(dir, "proxy.stderr"))
+			require.NoError(t, err)
+			defer stderr.Close()
+			proxy.Stderr = stderr
+			in, err := proxy.StdinPipe()
+			require.NoError(t, err)
+			out, err := proxy.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, proxy.Start())
+			t.Cleanup(func() {
+				_ = proxy.Process.Kill()
+				_ = proxy.Wait()
+				if pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, started))); err == nil {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+				if pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, agentPid))); err == nil {
+					_ = syscall.Kill(-pid, syscall.SIGKILL)
+				}
+			})
+			editor := newLineClient(in, out)
+			editor.call(t, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})
+			sess := editor.call(t, "session/new", map[string]any{"cwd": project, "mcpServers": []any{}})
+			var opened struct {
+				SessionID string `json:"sessionId"`
+			}
+			require.NoError(t, json.Unmarshal(sess, &opened))
+			editor.send(t, "session/prompt", map[string]any{"sessionId": opened.SessionID,
+				"prompt": []any{map[string]any{"type": "text", "text": k + ": mark it"}}})
+			drained := make(chan struct{})
+			go func() { editor.drain(); close(drained) }()
+			require.Eventually(t, func() bool { return exists(started) }, 2*time.Minute, 20*time.Millisecond,
+				"the user's PreToolUse hook started")
+			require.Contains(t, readFile(t, stderr.Name()), c.log)
+			require.NoError(t, proxy.Process.Signal(syscall.SIGKILL))
+			<-drained // the proxy's output ended with it
+			_ = proxy.Wait()
+			// Claude Code tells the model how the call ended: after that
+			// the tool has run or it never will.
+			result := `"tool_use_id":"toolu_` + k + `_00"`
+			require.Eventually(t, func() bool { return len(fake.saw(result)) > 0 }, 2*time.Minute, 20*time.Millisecond,
+				"Claude Code went on after the proxy died")
+			require.False(t, exists(marker), "the tool ran though no hook decided it")
+		})
+	}
+}
+
+// lineClient is an ACP editor over a real proxy process's pipes: it sends
+// JSON-RPC requests as lines and reads lines until each one's answer.
+type lineClient struct {
+	w    io.Writer
+	r    *bufio.Reader
+	next int
+}
+
+func newLineClient(w io.Writer, r io.Reader) *lineClient {
+	return &lineClient{w: w, r: bufio.NewReaderSize(r, 1<<20)}
+}
+
+// send writes a request and returns its id.
+func (c *lineClient) send(t *testing.T, method string, params any) int {
+	t.Helper()
+	c.next++
+	_, err := c.w.Write(append(mustRaw(map[string]any{"jsonrpc": "2.0", "id": c.next, "method": method, "params": params}), '\n'))
+	require.NoError(t, err)
+	return c.next
+}
+
+// call sends a request and returns its result, skipping what else comes.
+func (c *lineClient) call(t *testing.T, method string, params any) json.RawMessage {
+	t.Helper()
+	id := c.send(t, method, params)
+	for {
+		line, err := c.r.ReadBytes('\n')
+		require.NoError(t, err, "%s: no answer", method)
+		var m struct {
+			ID     *int            `json:"id"`
+			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		require.NoError(t, json.Unmarshal(line, &m), "%s", line)
+		if m.ID != nil && *m.ID == id && m.Method == "" {
+			require.Empty(t, m.Error, "%s: %s", method, line)
+			return m.Result
+		}
+	}
+}
+
+// drain reads the rest of what the proxy sends until its output ends, so
+// that it never waits on a full pipe.
+func (c *lineClient) drain() { _, _ = io.Copy(io.Discard, c.r) }

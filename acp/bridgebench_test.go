@@ -1,0 +1,131 @@
+//go:build !windows
+
+package acp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
+)
+
+// BenchmarkBridgedPreToolUse is what a bridged tool call costs the agent
+// (issue #39 item 4), three ways in one loop, so that load falls on all
+// three alike: the proxy's decision called in process with no transport
+// ("floor": no hook configured, so the decision itself is all it does),
+// over the bridge's loopback http endpoint as Claude Code sends it (a
+// new connection per call, the secret in its header: "http"), and through
+// `wavehooks acp-hook`, the real binary started per call as Claude Code
+// and Codex start a command hook ("acp-hook"). It reports each one's median
+// in ns and the ratios to the floor; added-ns is what each transport adds
+// to a tool call. Run it with a small -benchtime:
+//
+//	go test ./acp -run '^$' -bench BenchmarkBridgedPreToolUse -benchtime 200x
+func BenchmarkBridgedPreToolUse(b *testing.B) {
+	bin, err := wavehooksBin()
+	require.NoError(b, err)
+	scriptPath := filepath.Join(b.TempDir(), "script.json")
+	require.NoError(b, os.WriteFile(scriptPath, []byte(`{"agentName":"claude-agent-acp"}`), 0o600))
+	inR, inW, err := os.Pipe()
+	require.NoError(b, err)
+	outR, outW, err := os.Pipe()
+	require.NoError(b, err)
+	done := make(chan struct{})
+	started := make(chan *Proxy, 1)
+	go func() {
+		defer close(done)
+		runProxy(context.Background(), Options{Agent: []string{scriptAgent}, AgentEnv: append(os.Environ(), "AGENT_SCRIPT="+scriptPath),
+			HookExe: bin, WaveHome: b.TempDir(), ProjectRoot: b.TempDir()}, inR, outW, started)
+		_ = outW.Close()
+	}()
+	e := &endpoint{w: inW, r: bufio.NewReaderSize(outR, 1<<16)}
+	p := <-started
+	defer func() {
+		_ = inW.Close()
+		<-done
+		_ = outR.Close()
+	}()
+	sess := e.session(b)
+	br := p.bridgeOf()
+	require.NotNil(b, br, "the bridge started for claude-agent-acp")
+	ep, err := br.startHTTP()
+	require.NoError(b, err)
+	ig := br.integration()
+	require.NotNil(b, ig)
+	// The editor's side is read all along: nothing the proxy says waits.
+	go func() { _, _ = io.Copy(io.Discard, e.r) }()
+
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	input := func(mode string, i int) []byte {
+		return mustRaw(acpmsg.BridgeInput{Event: "PreToolUse", SessionID: sess, ToolName: "Bash",
+			ToolInput: json.RawMessage(`{"command":"ls -la"}`), ToolUseID: "toolu_" + mode + "_" + strconv.Itoa(i)})
+	}
+	allowed := func(answer []byte) {
+		if !bytes.Contains(answer, []byte(`"hookEventName":"PreToolUse"`)) || bytes.Contains(answer, []byte(`"deny"`)) {
+			b.Fatalf("not an answer that lets the tool run: %s", answer)
+		}
+	}
+	modes := []struct {
+		name string
+		call func(i int)
+	}{
+		{"floor", func(i int) {
+			var in acpmsg.BridgeInput
+			require.NoError(b, json.Unmarshal(input("floor", i), &in))
+			allowed(p.bridgedPreToolUse(&in, ig))
+		}},
+		{"http", func(i int) {
+			req, err := http.NewRequest(http.MethodPost, ep.URL, bytes.NewReader(input("http", i)))
+			require.NoError(b, err)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set(ep.Header, ep.Secret)
+			res, err := client.Do(req)
+			require.NoError(b, err)
+			answer, err := io.ReadAll(res.Body)
+			_ = res.Body.Close()
+			require.NoError(b, err)
+			allowed(answer)
+		}},
+		{"acp-hook", func(i int) {
+			c := exec.Command("sh", "-c", br.command)
+			c.Stdin = bytes.NewReader(input("acphook", i))
+			answer, err := c.Output()
+			require.NoError(b, err)
+			allowed(answer)
+		}},
+	}
+	times := make([][]time.Duration, len(modes))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for m, mode := range modes {
+			start := time.Now()
+			mode.call(i)
+			times[m] = append(times[m], time.Since(start))
+		}
+	}
+	b.StopTimer()
+	medians := make([]float64, len(modes))
+	for m := range modes {
+		sort.Slice(times[m], func(i, j int) bool { return times[m][i] < times[m][j] })
+		medians[m] = float64(times[m][len(times[m])/2].Nanoseconds())
+		b.ReportMetric(medians[m], modes[m].name+"-ns")
+	}
+	b.ReportMetric(medians[1]/medians[0], "http/floor")
+	b.ReportMetric(medians[2]/medians[0], "acp-hook/floor")
+	b.ReportMetric(medians[2]/medians[1], "acp-hook/http")
+	b.ReportMetric(medians[1]-medians[0], "http-added-ns")
+	b.ReportMetric(medians[2]-medians[0], "acp-hook-added-ns")
+}

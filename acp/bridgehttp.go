@@ -1,0 +1,131 @@
+package acp
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/wavehooks/wavehooks/acp/agents"
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
+)
+
+// The hook bridge over http (issue #39 item 4). `wavehooks acp-hook` costs
+// a process per tool call; Claude Code sends a hook over http with no
+// process, and since 2.1.295 can fail closed on one (onFailure "block": no
+// answer, a refused request or a timeout blocks the tool). So, for an agent
+// whose integration says it can (agents.Integration.HTTPHooks), the bridge
+// also answers on loopback: 127.0.0.1 on a random port, one path, and only
+// a request that carries the bridge's secret in its header. Any local user
+// can connect to a loopback port, unlike the bridge's socket in its 0700
+// directory, so the secret is what keeps them out: 32 random bytes, made
+// when the endpoint starts, that reach Claude Code in its environment (not
+// its command line, where the adapter puts the settings, and no file), are
+// compared in constant time, and are never logged. A request without it is
+// answered 403 with no body, which Claude Code counts as the hook's failure
+// and, told to fail closed, as a block. A request with it is decided as a
+// hook command's input is, by bridgedPreToolUse: each one is judged, a
+// replay too.
+
+const (
+	// bridgeHTTPPath is the bridge's one http path.
+	bridgeHTTPPath = "/wavehooks/pre-tool-use"
+	// bridgeHTTPHeader carries the bridge's secret.
+	bridgeHTTPHeader = "X-Wavehooks-Bridge"
+	// bridgeHTTPEnvVar is the variable of Claude Code's environment the
+	// secret is read from into the header.
+	bridgeHTTPEnvVar = "WAVEHOOKS_ACP_BRIDGE"
+)
+
+// bridgeHTTP is the bridge's http endpoint on loopback.
+type bridgeHTTP struct {
+	srv    *http.Server
+	ln     net.Listener
+	hook   agents.HTTPHook
+	closed bool // set under the proxy's lock: no handler starts after
+}
+
+// startHTTP opens the bridge's loopback endpoint once, for the agent it
+// serves; the hook it returns goes into the agent's sessions.
+func (b *bridge) startHTTP() (*agents.HTTPHook, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("the hook bridge's secret: %w", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("the hook bridge's loopback endpoint: %w", err)
+	}
+	h := &bridgeHTTP{ln: ln, hook: agents.HTTPHook{URL: "http://" + ln.Addr().String() + bridgeHTTPPath,
+		Header: bridgeHTTPHeader, EnvVar: bridgeHTTPEnvVar, Secret: hex.EncodeToString(raw)}}
+	mux := http.NewServeMux()
+	mux.HandleFunc(bridgeHTTPPath, b.serveHTTP)
+	h.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	b.p.mu.Lock()
+	b.http = h
+	b.p.mu.Unlock()
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		if err := h.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			b.p.log.Warn("the hook bridge's loopback endpoint stopped; the agent's tool calls are blocked from now on", "err", err)
+		}
+	}()
+	b.httpHook.Store(&h.hook)
+	return &h.hook, nil
+}
+
+// closeHTTP closes the endpoint and every connection to it: a hook call in
+// flight gets no answer, which the agent counts as a block.
+func (b *bridge) closeHTTP() {
+	b.p.mu.Lock()
+	h := b.http
+	if h != nil {
+		h.closed = true
+	}
+	b.p.mu.Unlock()
+	if h != nil {
+		_ = h.srv.Close()
+	}
+}
+
+// serveHTTP answers one http hook call: a POST with the bridge's secret
+// gets the agent's hook answer; anything else is refused without one.
+func (b *bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	b.p.mu.Lock()
+	h := b.http
+	if h == nil || h.closed {
+		b.p.mu.Unlock()
+		http.Error(w, "", http.StatusServiceUnavailable)
+		return
+	}
+	b.wg.Add(1) // closeBridge waits for the decision, as for the socket's
+	b.p.mu.Unlock()
+	defer b.wg.Done()
+	got := r.Header.Get(bridgeHTTPHeader)
+	if subtle.ConstantTimeCompare([]byte(got), []byte(h.hook.Secret)) != 1 {
+		b.p.log.Warn("the hook bridge refused an http request with no valid secret", "from", r.RemoteAddr, "secret given", got != "")
+		w.WriteHeader(http.StatusForbidden)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, bridgeMaxInput+1))
+	if err == nil && len(data) > bridgeMaxInput {
+		err = fmt.Errorf("it is larger than %d bytes", bridgeMaxInput)
+	}
+	var in acpmsg.BridgeInput
+	if err == nil {
+		err = json.Unmarshal(data, &in)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b.answer(&in, err))
+}
