@@ -116,7 +116,11 @@ demo: build
 # the same loop as its baseline, and load1 says how loaded the machine was. The ACP proxy's rows (#26, #27 item 4):
 # BenchmarkForwarding (a coding agent's turn through `wavehooks acp` / a direct pipe, p50 and p90) and
 # BenchmarkACPPermission (a hooked session/request_permission / serve's wave/preToolUse with the same hook, and
-# what the decision adds beyond the hook's process).
+# what the decision adds beyond the hook's process). Issue #39: BenchmarkRealClientOneTrueHook's roundtrip/floor
+# (against the no-op round trip plus `sh -c true` fed 1 KiB with its output captured), BenchmarkBridgedPreToolUse
+# (a bridged tool call over http and through acp-hook against the in-process decision), and issue #38's costs:
+# BenchmarkAppend (one audit record) and BenchmarkHookedCallWithExport (a hooked call with OpenTelemetry export
+# against a real Collector / without; it builds the Collector from its modules the first time, ~10 min).
 bench: build
 	@echo "machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo), $$(go version)" | tee bench.txt
 	$(GO) test -run '^$$' -bench '^Benchmark([^S]|S[^e]|Se[^s])' -benchmem -benchtime $(BENCHTIME) -count 1 ./hooks ./session ./lsp ./watcher ./acp ./internal/host | tee -a bench.txt
@@ -129,6 +133,9 @@ bench: build
 	$(GO) test -run '^$$' -bench '^BenchmarkColdStart$$' -benchtime 100x -count 1 ./cmd/wavehooks | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkForwarding$$' -benchtime 200x -count 1 ./acp | tee -a bench.txt
 	$(GO) test -run '^$$' -bench '^BenchmarkACPPermission$$' -benchtime 300x -count 1 ./cmd/wavehooks | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkBridgedPreToolUse$$' -benchtime 200x -count 1 ./acp | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkAppend$$' -benchtime 3000x -count 1 ./internal/audit | tee -a bench.txt
+	$(GO) test -run '^$$' -bench '^BenchmarkHookedCallWithExport$$' -benchtime 300x -count 1 ./internal/telemetry | tee -a bench.txt
 	@echo "load after the run: $$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a bench.txt
 
 lint: build
