@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/wavehooks/wavehooks/internal/fakemodel"
 )
@@ -56,38 +54,10 @@ func probeACP(ctx context.Context, o Options, wave string, agent, env []string) 
 	cmd.Env = append(slices.Clone(env), d.env(o, agentEnv...)...)
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return NotProbed, err.Error()
-	}
-	// A pipe of our own, not StdoutPipe: its reader runs until every
-	// process of the group let go of it, after Wait.
-	out, outW, err := os.Pipe()
-	if err != nil {
-		return NotProbed, err.Error()
-	}
-	defer out.Close()
-	cmd.Stdout = outW
-	err = startGroup(cmd)
-	outW.Close()
+	c := &rpcClient{reply: editorReply, peer: "wavehooks acp"}
+	ran, err := talkTo(cmd, c, func(c *rpcClient) error { return editorPrompt(ctx, c, d.project) })
 	if err != nil {
 		return NotProbed, "cannot start wavehooks acp: " + err.Error()
-	}
-	session := acpSession{in: in, msgs: make(chan acpMessage, 16)}
-	readerDone := make(chan struct{})
-	go func() { defer close(readerDone); session.read(out) }()
-	talk := session.prompt(ctx, d.project)
-	go func() {
-		for range session.msgs { // what comes after the answer is not read
-		}
-	}()
-	_ = in.Close() // an editor that quits: the proxy ends the agent and exits
-	exitCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
-	ran := waitGroup(exitCtx, cmd, 2*time.Second)
-	stop()
-	finishReading(out, readerDone)
-	if talk != nil {
-		ran = talk
 	}
 	what := fmt.Sprintf("wavehooks acp -- %s, a fake model asking for %s", filepath.Base(agent[0]), call)
 	return d.verdict(what, ran, stderr.Bytes())
@@ -161,79 +131,10 @@ type closerFunc func()
 
 func (f closerFunc) Close() error { f(); return nil }
 
-// acpMessage is one JSON-RPC message of ACP's stdio framing (one a line).
-type acpMessage struct {
-	ID     json.RawMessage `json:"id,omitempty"`
-	Method string          `json:"method,omitempty"`
-	Params json.RawMessage `json:"params,omitempty"`
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  json.RawMessage `json:"error,omitempty"`
-}
-
-// acpSession is the doctor's side of the proxy's stdio: an editor that
-// offers reading files (answered with the probe's text, never from disk),
-// refuses every permission request, and sends one prompt.
-type acpSession struct {
-	in     io.Writer
-	msgs   chan acpMessage
-	nextID int
-}
-
-func (s *acpSession) read(out io.Reader) {
-	defer close(s.msgs)
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		var m acpMessage
-		if json.Unmarshal(sc.Bytes(), &m) == nil {
-			s.msgs <- m
-		}
-	}
-	_, _ = io.Copy(io.Discard, out)
-}
-
-func (s *acpSession) send(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = s.in.Write(append(b, '\n'))
-	return err
-}
-
-// call sends a request and handles the agent's requests until its answer.
-func (s *acpSession) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	s.nextID++
-	id := s.nextID
-	if err := s.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("%s: %w", method, errTimedOut)
-		case m, ok := <-s.msgs:
-			if !ok {
-				return nil, fmt.Errorf("%s: wavehooks acp exited", method)
-			}
-			switch {
-			case m.Method != "" && len(m.ID) > 0:
-				if err := s.answer(m); err != nil {
-					return nil, err
-				}
-			case m.Method == "" && string(m.ID) == fmt.Sprint(id):
-				if len(m.Error) > 0 {
-					return nil, fmt.Errorf("%s: %s", method, m.Error)
-				}
-				return m.Result, nil
-			}
-		}
-	}
-}
-
-// answer is the editor's answer to the agent's request: the probe's text
-// for a read, a refusal for a permission request, an error for the rest.
-func (s *acpSession) answer(m acpMessage) error {
+// editorReply is the doctor's editor's answer to the agent's request: the
+// probe's text for a read (never a file from disk), a refusal for a
+// permission request, an error for the rest.
+func editorReply(m rpcMessage) map[string]any {
 	reply := map[string]any{"jsonrpc": "2.0", "id": m.ID}
 	switch m.Method {
 	case "fs/read_text_file":
@@ -257,12 +158,13 @@ func (s *acpSession) answer(m acpMessage) error {
 	default:
 		reply["error"] = map[string]any{"code": -32601, "message": "the doctor's editor does not offer " + m.Method}
 	}
-	return s.send(reply)
+	return reply
 }
 
-// prompt is the editor's whole conversation: initialize, one session, one
-// prompt. The hook has run (or not) once the prompt is answered.
-func (s *acpSession) prompt(ctx context.Context, project string) error {
+// editorPrompt is the editor's whole conversation: initialize, one
+// session, one prompt. The hook has run (or not) once the prompt is
+// answered.
+func editorPrompt(ctx context.Context, s *rpcClient, project string) error {
 	if _, err := s.call(ctx, "initialize", map[string]any{"protocolVersion": 1,
 		"clientCapabilities": map[string]any{"fs": map[string]bool{"readTextFile": true, "writeTextFile": false}, "terminal": false},
 		"clientInfo":         map[string]string{"name": "wavehooks-doctor", "version": "1"}}); err != nil {
