@@ -27,18 +27,11 @@ import (
 // from the fake model (exec keeps a key's last value).
 func probeACP(ctx context.Context, o Options, wave string, agent, env []string) (Status, string) {
 	kind := knownAgent(agent)
-	d, err := newProbeDir()
+	d, waveHome, err := newProbeWaveHome()
 	if err != nil {
-		return NotProbed, "cannot make a temporary directory: " + err.Error()
+		return NotProbed, err.Error()
 	}
 	defer d.close()
-	waveHome := filepath.Join(d.root, "wave")
-	if err := os.Mkdir(waveHome, 0o700); err != nil {
-		return NotProbed, err.Error()
-	}
-	if err := os.WriteFile(filepath.Join(waveHome, "settings.json"), probeSettings(), 0o600); err != nil {
-		return NotProbed, err.Error()
-	}
 	agentEnv, model, call, err := offlineAgent(kind, d, &agent)
 	if err != nil {
 		return NotProbed, err.Error()

@@ -42,6 +42,24 @@ type probeDir struct {
 	root, home, tmp, project, marker, target string
 }
 
+// newProbeWaveHome is a probe directory with a wave home in it whose
+// settings hold the probe hook, for the probes through wavehooks itself.
+func newProbeWaveHome() (d *probeDir, waveHome string, err error) {
+	d, err = newProbeDir()
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot make a temporary directory: %w", err)
+	}
+	waveHome = filepath.Join(d.root, "wave")
+	if err = os.Mkdir(waveHome, 0o700); err == nil {
+		err = os.WriteFile(filepath.Join(waveHome, "settings.json"), probeSettings(), 0o600)
+	}
+	if err != nil {
+		d.close()
+		return nil, "", err
+	}
+	return d, waveHome, nil
+}
+
 func newProbeDir() (*probeDir, error) {
 	root, err := os.MkdirTemp("", "wavehooks-doctor-")
 	if err != nil {

@@ -3,7 +3,6 @@ package doctor
 import (
 	"context"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 )
@@ -13,18 +12,11 @@ import (
 // for one tool call: initialize, wave/sessionStart, wave/preToolUse (a Read
 // of the probe's file), then shutdown and exit.
 func probeServe(ctx context.Context, o Options, server string) (Status, string) {
-	d, err := newProbeDir()
+	d, _, err := newProbeWaveHome() // the extension names the wave home in initialize (extensionTalk)
 	if err != nil {
-		return NotProbed, "cannot make a temporary directory: " + err.Error()
+		return NotProbed, err.Error()
 	}
 	defer d.close()
-	waveHome := filepath.Join(d.root, "wave")
-	if err := os.Mkdir(waveHome, 0o700); err != nil {
-		return NotProbed, err.Error()
-	}
-	if err := os.WriteFile(filepath.Join(waveHome, "settings.json"), probeSettings(), 0o600); err != nil {
-		return NotProbed, err.Error()
-	}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	cmd := exec.Command(server, "serve")
