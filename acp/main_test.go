@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/wavehooks/wavehooks/internal/proctest"
 )
 
 // scriptAgent is the scripted ACP agent (testdata/scriptagent), built once
@@ -27,25 +27,5 @@ var wavehooksBin = sync.OnceValues(func() (string, error) {
 })
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "acp-scriptagent-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	scriptAgent = filepath.Join(dir, "scriptagent")
-	build := exec.Command("go", "build", "-o", scriptAgent, "./testdata/scriptagent")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the scripted agent:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goroutines leaked:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(proctest.RunWithProgram(m, "./testdata/scriptagent", "scriptagent", &scriptAgent))
 }
