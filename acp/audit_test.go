@@ -3,6 +3,7 @@ package acp
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -26,8 +27,13 @@ func TestProxyDecisionsAreInTheAuditLog(t *testing.T) {
 	sess := r.handshake()
 	require.Equal(t, "end_turn", stopReason(t, r.prompt(sess, "write")))
 
-	recs, err := audit.Records(audit.Dir(r.home))
-	require.NoError(t, err)
+	// Both are written behind the answers: they are there within moments.
+	var recs []audit.Record
+	require.Eventually(t, func() bool {
+		var err error
+		recs, err = audit.Records(audit.Dir(r.home))
+		return err == nil && len(recs) >= 2
+	}, 10*time.Second, 10*time.Millisecond, "the ask's run and its answer")
 	require.Len(t, recs, 2)
 	run, answer := recs[0], recs[1]
 	if run.Kind != audit.KindRun {

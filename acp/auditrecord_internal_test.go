@@ -41,6 +41,7 @@ func TestTheProxysFailClosedRefusalIsAudited(t *testing.T) {
 				d := flow.Decide(event.PreToolUse, "Bash", input, tc.ran, &tc.answer)
 				act := p.decideAt(st, d, tc.cancelled, at.point)
 				require.NotEmpty(t, act.refuse, "the call is refused either way")
+				al.Flush() // answers are written behind
 				recs, err := audit.Records(dir)
 				require.NoError(t, err)
 				if !tc.recorded {

@@ -281,6 +281,9 @@ func runProxy(ctx context.Context, opts Options, editorIn io.Reader, editorOut i
 			p.audit = al
 			p.host.History.Observe(al)
 		}
+		// Last of all, after every session and hook has ended: the run
+		// log's lines and the audit records are written behind the answers.
+		defer p.host.History.Flush()
 	}
 	// OpenTelemetry export, when configured; stopped (its queue sent,
 	// within its bound) after every session has ended.

@@ -188,16 +188,33 @@ func (h *History) Add(r EventRun) EventRun {
 	}
 	log, obs := h.log, h.obs
 	h.mu.Unlock()
-	// The disk write is outside the history's lock: concurrent events do not
-	// wait on each other's I/O (the log has a lock of its own).
+	// The run log's line is written behind, outside the history's lock:
+	// neither the answer nor concurrent events wait on the disk.
 	if log != nil {
-		_ = log.Append(r)
+		log.Put(r) // written after the answer, in order (RunLog.Put)
 	}
 	for _, o := range obs {
 		o.ObserveRun(&r)
 	}
 	r.input = nil // the run as the history keeps it
 	return r
+}
+
+// Flush waits until the run log and every observer that writes behind
+// (the audit log) have written the runs added before it. Hosts call it as
+// they end; a reader of those files in the same process, before it reads.
+func (h *History) Flush() {
+	h.mu.Lock()
+	log, obs := h.log, h.obs
+	h.mu.Unlock()
+	if log != nil {
+		log.Flush()
+	}
+	for _, o := range obs {
+		if f, ok := o.(interface{ Flush() }); ok {
+			f.Flush()
+		}
+	}
 }
 
 // Len is the number of runs kept.

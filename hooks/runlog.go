@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/wavehooks/wavehooks/internal/writebehind"
 )
 
 // RunLogMaxBytes bounds each of the run log's two files: when the current
@@ -94,6 +96,8 @@ type RunLog struct {
 	mu     sync.Mutex  // one append at a time: this process's lines stay whole
 	f      *os.File    // the current file as opened, or nil; guarded by mu
 	fi     os.FileInfo // f's identity when opened, for os.SameFile
+	// behind writes the runs of Put after the answer that made them.
+	behind *writebehind.Queue[EventRun]
 }
 
 // keepRunLogOpen is whether a RunLog holds its file between appends.
@@ -101,7 +105,42 @@ const keepRunLogOpen = runtime.GOOS != "windows"
 
 // NewRunLog is the run log in dir, its files bounded by RunLogMaxBytes.
 func NewRunLog(dir string) *RunLog {
-	return &RunLog{dir: dir, max: RunLogMaxBytes, writer: rand.Text()[:16]}
+	l := &RunLog{dir: dir, max: RunLogMaxBytes, writer: rand.Text()[:16]}
+	l.behind = writebehind.New(l.appendBatch, 0)
+	return l
+}
+
+// Put appends r later, on a goroutine of its own, after the runs put
+// before it: the History's way, so that a hooked call's answer does not
+// wait for its line (issue #39). Flush waits for the lines put.
+func (l *RunLog) Put(r EventRun) {
+	if l.behind == nil { // a RunLog not made by NewRunLog writes at once
+		l.appendBatch([]EventRun{r})
+		return
+	}
+	l.behind.Put(r)
+}
+
+// Flush waits until every run put before it is written (or refused by the
+// disk: the run log is best effort).
+func (l *RunLog) Flush() {
+	if l.behind != nil {
+		l.behind.Flush()
+	}
+}
+
+// appendBatch writes the runs of one write-behind batch in one write.
+func (l *RunLog) appendBatch(runs []EventRun) {
+	var lines []byte
+	for _, r := range runs {
+		line, err := fastjson.Marshal(RunRecord{EventRun: r, Decision: r.decision, Writer: l.writer})
+		if err == nil {
+			lines = append(append(lines, line...), '\n')
+		}
+	}
+	if len(lines) > 0 {
+		_ = l.write(lines)
+	}
 }
 
 // Writer is the id this RunLog writes on each of its lines (RunRecord.Writer).
@@ -118,7 +157,12 @@ func (l *RunLog) Append(r EventRun) error {
 	if err != nil {
 		return err
 	}
-	line = append(line, '\n')
+	return l.write(append(line, '\n'))
+}
+
+// write appends whole lines in one write, first rotating the current file
+// when they would take it past the bound.
+func (l *RunLog) write(line []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	path := filepath.Join(l.dir, runLogFile)
@@ -172,8 +216,10 @@ func (l *RunLog) drop() {
 	}
 }
 
-// Close closes the file the log holds; a later Append opens it again.
+// Close writes the runs put, then closes the file the log holds; a later
+// Append opens it again.
 func (l *RunLog) Close() error {
+	l.Flush()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.drop()

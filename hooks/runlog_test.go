@@ -29,6 +29,7 @@ func TestRunLogKeepsRunsAndDecisions(t *testing.T) {
 	require.NoError(t, json.Unmarshal(wire, &top))
 	require.NotContains(t, top, "decision", "the wire's history is as it was")
 
+	h.Flush() // the line is written behind the answer
 	got, err := ReadRunLog(dir)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
@@ -124,4 +125,26 @@ func TestRunLogFollowsRotationAndRemovalByOthers(t *testing.T) {
 	st, err := os.Stat(dir)
 	require.NoError(t, err)
 	require.Equal(t, os.FileMode(0o700), st.Mode().Perm())
+}
+
+// A history's runs are written behind its answers, in the order they were
+// added, every one of them, and whole: Flush is when a reader can count
+// on them (a host flushes as it ends).
+func TestRunsWrittenBehindAreAllThereAfterFlush(t *testing.T) {
+	dir := t.TempDir()
+	h := NewHistory(10)
+	l := NewRunLog(dir)
+	h.PersistTo(l)
+	t.Cleanup(func() { _ = l.Close() })
+	const runs = 2000
+	for range runs {
+		h.Add(EventRun{Event: event.Stop, Stdin: strings.Repeat("x", 100), Hooks: []Run{}})
+	}
+	h.Flush()
+	got, err := ReadRunLog(dir)
+	require.NoError(t, err)
+	require.Len(t, got, runs)
+	for i, r := range got {
+		require.Equal(t, uint64(i+1), r.ID, "in the order added")
+	}
 }

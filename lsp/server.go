@@ -246,6 +246,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 		_ = s.watch.Close()
 	}
 	s.stopRunLogFeed()
+	s.history.Flush() // the run log's lines and the audit records written behind the answers
 	if s.store != nil {
 		if err := s.store.Close(); err != nil {
 			s.log.Warn("closing sessions", "err", err)

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/audit"
@@ -46,13 +47,16 @@ func runEvent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	x := telemetry.Start(runs, os.Getenv, req.host.WaveHome, currentVersion().serverVersion(),
 		slog.New(slog.NewTextHandler(stderr, nil)))
 	defer telemetry.Stop(x) // after the answer is printed and stdout closed
+	var opened atomic.Pointer[audit.Log]
 	auditLog := sync.OnceValue(func() *audit.Log {
 		al, err := audit.Open(audit.Dir(req.host.WaveHome), audit.HostCLI, audit.Options{})
 		if err != nil {
 			fmt.Fprintln(stderr, "wavehooks run: the audit log cannot be kept, this decision is not recorded in it:", safetext.Line(err.Error(), 0))
 		}
+		opened.Store(al)
 		return al
 	})
+	defer func() { opened.Load().Flush() }() // its records are written behind the answer: before the process ends
 	runs.Observe(runObserver(func(r *hooks.EventRun) { auditLog().ObserveRun(r) }))
 	var mu sync.Mutex
 	var background []hooks.EventRun

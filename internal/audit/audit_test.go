@@ -9,11 +9,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/audit"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // helperDir, when set, makes the test binary a writer process of the
@@ -277,4 +280,38 @@ func TestVerifyWhileWritersAppendAndRotate(t *testing.T) {
 	for err := range errs {
 		require.NoError(t, err)
 	}
+}
+
+// Decisions are recorded behind the answers that made them: in the order
+// they were made (a run before the answer to its ask), each stamped with
+// the time it was made, not the time it was written, and all of them there
+// once Flush returns — which every host calls as it ends.
+func TestDecisionsAreWrittenBehindInTheOrderMade(t *testing.T) {
+	dir := t.TempDir()
+	l, err := audit.Open(dir, audit.HostServe, audit.Options{})
+	require.NoError(t, err)
+	const n = 300
+	before := time.Now()
+	for i := range n {
+		res := &hooks.Result{Event: event.PreToolUse, Continue: true, Permission: hooks.PermissionAsk, Reason: "check",
+			Stdin: []byte(`{"i":` + strconv.Itoa(i) + `}`), Runs: []hooks.Run{{Command: "ask.sh", Matched: true, Ran: true}}}
+		run := hooks.NewEventRun("s"+strconv.Itoa(i), "Bash", res)
+		l.ObserveRun(&run)
+		l.RecordAnswer(audit.Answer{Session: "s" + strconv.Itoa(i), Event: "PreToolUse", Tool: "Bash", Answer: audit.Allow, By: "user: prompt"})
+	}
+	l.Flush()
+	recs, err := audit.Records(dir)
+	require.NoError(t, err)
+	require.Len(t, recs, 2*n)
+	for i := range n {
+		run, answer := recs[2*i], recs[2*i+1]
+		require.Equal(t, audit.KindRun, run.Kind, "record %d", 2*i)
+		require.Equal(t, "ask", run.Answer)
+		require.Equal(t, audit.KindAnswer, answer.Kind, "record %d", 2*i+1)
+		require.Equal(t, run.Session, answer.Session)
+		require.Equal(t, "s"+strconv.Itoa(i), run.Session)
+		require.False(t, run.Time.Before(before.Add(-time.Second)))
+		require.False(t, answer.Time.Before(run.Time), "stamped when made")
+	}
+	require.Nil(t, verify(t, dir).Problem)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/wavehooks/wavehooks/hooks"
 	"github.com/wavehooks/wavehooks/internal/safefile"
 	"github.com/wavehooks/wavehooks/internal/settings"
+	"github.com/wavehooks/wavehooks/internal/writebehind"
 )
 
 // MaxFileBytes bounds the current file: past it, it is renamed audit.N.jsonl
@@ -52,6 +53,10 @@ type Log struct {
 
 	mu   sync.Mutex // one append of this process at a time; the lock file orders processes
 	lost uint64     // records that could not be appended since the last one that was
+
+	// behind appends the records of decisions (ObserveRun, RecordAnswer)
+	// after the answer that made them, in the order they were made.
+	behind *writebehind.Queue[Record]
 
 	// known is the record this Log appended last, in knownFile, which it
 	// left knownSize bytes long: while the file is still that file and that
@@ -88,6 +93,7 @@ func Open(dir string, h Host, o Options) (*Log, error) {
 	if l.logger == nil {
 		l.logger = slog.New(slog.DiscardHandler)
 	}
+	l.behind = writebehind.New(l.appendBatch, 0)
 	return l, nil
 }
 
@@ -164,7 +170,7 @@ func (l *Log) ObserveRun(r *hooks.EventRun) {
 		}
 		rec.DurationNs = max(rec.DurationNs, h.DurationNs)
 	}
-	l.append(rec)
+	l.put(rec)
 }
 
 // answerOf is a run's decision in a word.
@@ -211,7 +217,7 @@ func (l *Log) RecordAnswer(a Answer) {
 	if a.Input != nil {
 		rec.InputSHA256 = sum(a.Input)
 	}
-	l.append(rec)
+	l.put(rec)
 }
 
 // sum is the SHA-256 of b in hex.
@@ -220,15 +226,39 @@ func sum(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// append writes rec as the next record of the chain, logging a failure.
-func (l *Log) append(rec Record) {
-	if err := l.Append(rec); err != nil {
-		l.logger.Warn("the audit log could not record a decision", "dir", l.dir, "err", err)
+// put queues rec, stamped with the time of the decision, to be appended
+// behind the answer (Flush waits for it).
+//
+// Why behind: the record was written on the deciding goroutine before the
+// answer, ≈ 60-150 µs of a hooked call (issue #39 row 1). Written behind,
+// a hard crash (SIGKILL, power loss) between the answer and the append —
+// a few milliseconds at most — loses the records queued then; every host
+// flushes as it ends, on its signals too, and a failed append is still
+// logged and counted in the next record's Lost.
+func (l *Log) put(rec Record) {
+	rec.Time = time.Now().UTC()
+	l.behind.Put(rec)
+}
+
+// appendBatch appends the records of one write-behind batch, in order.
+func (l *Log) appendBatch(recs []Record) {
+	for _, rec := range recs {
+		if err := l.Append(rec); err != nil {
+			l.logger.Warn("the audit log could not record a decision", "dir", l.dir, "err", err)
+		}
 	}
 }
 
-// Append writes rec (its Seq, Prev, Time, Host, Writer, Lost and MAC are
-// set here) as the next record: under the lock, it reads the last whole
+// Flush waits until every decision recorded before it is appended (or its
+// failure logged). Hosts call it as they end; a nil *Log has nothing to.
+func (l *Log) Flush() {
+	if l != nil {
+		l.behind.Flush()
+	}
+}
+
+// Append writes rec now (its Seq, Prev, Host, Writer, Lost and MAC are set
+// here, and its Time when it has none) as the next record: under the lock, it reads the last whole
 // record of the log, rotates the current file when the line would take it
 // past its bound, and appends the line in one write, after a newline when
 // the file ends in a torn line.
@@ -272,7 +302,10 @@ func (l *Log) appendLocked(rec Record) error {
 			return err
 		}
 	}
-	rec.Seq, rec.Prev, rec.Time, rec.Host, rec.Writer, rec.Lost = last.seq+1, last.hash, time.Now().UTC(), l.host, l.writer, l.lost
+	if rec.Time.IsZero() {
+		rec.Time = time.Now().UTC()
+	}
+	rec.Seq, rec.Prev, rec.Host, rec.Writer, rec.Lost = last.seq+1, last.hash, l.host, l.writer, l.lost
 	line, err := seal(rec, l.key)
 	if err != nil {
 		return err
