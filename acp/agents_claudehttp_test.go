@@ -6,8 +6,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +21,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/acp/agents"
+	"github.com/wavehooks/wavehooks/internal/loopback"
 )
 
 // countingHookExe is a stand-in for wavehooks as the bridge's hook command
@@ -146,6 +152,10 @@ func TestClaudeAgentACPBridgesOverHTTP(t *testing.T) {
 				require.Empty(t, body)
 			}
 			require.Empty(t, h.runs(t, "PreToolUse", "replayed"), "no hook ran for a request without the secret")
+			if reply, ok := postAsNobody(t, ep, input); ok {
+				require.Empty(t, reply, "another user's connection is closed unanswered, the secret notwithstanding")
+				require.Empty(t, h.runs(t, "PreToolUse", "replayed"), "and no hook ran for it")
+			}
 			for i := 1; i <= 2; i++ {
 				code, body := post(ep.Secret, false)
 				require.Equal(t, http.StatusOK, code)
@@ -306,3 +316,29 @@ func (c *lineClient) call(t *testing.T, method string, params any) json.RawMessa
 // drain reads the rest of what the proxy sends until its output ends, so
 // that it never waits on a full pipe.
 func (c *lineClient) drain() { _, _ = io.Copy(io.Discard, c.r) }
+
+// postAsNobody sends the bridge a whole request with its secret from a
+// socket of the user nobody (bash's /dev/tcp, run as uid 65534), and
+// returns what came back. It needs root and Linux, where the bridge can
+// tell who connected; ok is false (and the test says SKIPPED) elsewhere.
+func postAsNobody(t *testing.T, ep *agents.HTTPHook, input []byte) (reply string, ok bool) {
+	t.Helper()
+	if !loopback.Checked || os.Geteuid() != 0 {
+		t.Log("SKIPPED: another user's connection (needs root on Linux)")
+		return "", false
+	}
+	u, err := url.Parse(ep.URL)
+	require.NoError(t, err)
+	req := fmt.Sprintf("POST %s HTTP/1.1\r\nHost: %s\r\n%s: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+		u.Path, u.Host, ep.Header, ep.Secret, len(input), input)
+	cmd := exec.Command("bash", "-c", `exec 3<>"/dev/tcp/${1%:*}/${1##*:}"; printf '%s' "$2" >&3; timeout 10 cat <&3`, "post", u.Host, req)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	// A refused connection may be reset under bash's write or read, which
+	// makes it exit 1: what matters is what it read.
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		require.NoError(t, err, "bash as nobody")
+	}
+	return string(out), true
+}

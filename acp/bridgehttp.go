@@ -14,6 +14,7 @@ import (
 
 	"github.com/wavehooks/wavehooks/acp/agents"
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/loopback"
 )
 
 // The hook bridge over http (issue #39 item 4). `wavehooks acp-hook` costs
@@ -24,7 +25,9 @@ import (
 // also answers on loopback: 127.0.0.1 on a random port, one path, and only
 // a request that carries the bridge's secret in its header. Any local user
 // can connect to a loopback port, unlike the bridge's socket in its 0700
-// directory, so the secret is what keeps them out: 32 random bytes, made
+// directory: on Linux a connection another user's socket made is closed as
+// it is accepted (internal/loopback reads its owner from the kernel's TCP
+// table), and everywhere the secret keeps them out: 32 random bytes, made
 // when the endpoint starts, that reach Claude Code in its environment (not
 // its command line, where the adapter puts the settings, and no file), are
 // compared in constant time, and are never logged. A request without it is
@@ -62,6 +65,9 @@ func (b *bridge) startHTTP() (*agents.HTTPHook, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the hook bridge's loopback endpoint: %w", err)
 	}
+	ln = loopback.SameUser(ln, func(from net.Addr, err error) {
+		b.p.log.Warn("the hook bridge closed a connection that is not this user's", "from", from.String(), "err", err)
+	})
 	h := &bridgeHTTP{ln: ln, hook: agents.HTTPHook{URL: "http://" + ln.Addr().String() + bridgeHTTPPath,
 		Header: bridgeHTTPHeader, EnvVar: bridgeHTTPEnvVar, Secret: hex.EncodeToString(raw)}}
 	mux := http.NewServeMux()
