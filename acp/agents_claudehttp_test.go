@@ -106,8 +106,8 @@ func TestClaudeAgentACPBridgesOverHTTP(t *testing.T) {
 			// What the proxy holds for the editor reaches it before the
 			// requests below: the rig reads only while it waits for an answer.
 			r.call("_test/flush", map[string]any{})
-			ep := r.proxy.bridgeOf().httpHook.Load()
-			require.NotNil(t, ep)
+			ep := r.proxy.bridgeOf().secretOf(sess)
+			require.NotNil(t, ep, "the session's secret was bound to it by its first call")
 			require.True(t, strings.HasPrefix(ep.URL, "http://127.0.0.1:"), ep.URL)
 			input := mustRaw(map[string]any{"hook_event_name": "PreToolUse", "session_id": sess, "tool_name": "Bash",
 				"tool_input": map[string]any{"command": "echo replayed"}, "tool_use_id": "toolu_replayed"})
@@ -168,6 +168,21 @@ func TestClaudeAgentACPBridgesOverHTTP(t *testing.T) {
 				require.Equal(t, "allow", out.Specific.Decision)
 				require.Len(t, h.runs(t, "PreToolUse", "replayed"), i, "the same request again is judged again")
 			}
+			// (Last: the new session's notifications are not read until
+			// the rig waits for the proxy's end.)
+			// Another session's Claude Code has its own secret: the one
+			// of sess, given for that session's tool call, is refused.
+			other, _ := r.newSession()
+			otherInput := mustRaw(map[string]any{"hook_event_name": "PreToolUse", "session_id": other, "tool_name": "Bash",
+				"tool_input": map[string]any{"command": "echo replayed"}, "tool_use_id": "toolu_other"})
+			req, err := http.NewRequest(http.MethodPost, ep.URL, bytes.NewReader(otherInput))
+			require.NoError(t, err)
+			req.Header.Set(ep.Header, ep.Secret)
+			res, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			_ = res.Body.Close()
+			require.Equal(t, http.StatusForbidden, res.StatusCode, "one session's secret for another session's call")
+			require.Len(t, h.runs(t, "PreToolUse", "replayed"), 2, "no hook ran for it")
 			require.Equal(t, 0, r.wait())
 		})
 	}
@@ -341,4 +356,22 @@ func postAsNobody(t *testing.T, ep *agents.HTTPHook, input []byte) (reply string
 		require.NoError(t, err, "bash as nobody")
 	}
 	return string(out), true
+}
+
+// secretOf is the http hook, with its secret, the bridge gave the session
+// that is now bound to session; nil when there is none.
+func (b *bridge) secretOf(session string) *agents.HTTPHook {
+	b.p.mu.Lock()
+	defer b.p.mu.Unlock()
+	if b.http == nil {
+		return nil
+	}
+	for _, s := range b.http.secrets {
+		if s.session == session {
+			hook := b.http.hook
+			hook.Secret = s.secret
+			return &hook
+		}
+	}
+	return nil
 }

@@ -55,10 +55,8 @@ type bridge struct {
 	// without a lock, on every tool call update (bridged).
 	integ atomic.Pointer[integrationRef]
 	// http is the bridge's loopback endpoint (bridgehttp.go), nil until
-	// started, under the proxy's lock; httpHook is its hook, read without
-	// a lock as each session opens.
-	http     *bridgeHTTP
-	httpHook atomic.Pointer[agents.HTTPHook]
+	// started, under the proxy's lock.
+	http *bridgeHTTP
 	// err says why the bridge could not start: the agent's sessions are
 	// then refused (withBridge), not run with tools no hook sees.
 	err error
@@ -408,7 +406,17 @@ func (p *Proxy) withBridge(m *message) (line []byte, ok bool) {
 	// Read as every workspace file is (issue #35 item 4): a FIFO or a device
 	// at the path is refused without blocking, and no more than a settings
 	// file's cap is read.
-	line, err := b.integration().SessionRequest(m.line, agents.Hook{Command: b.command, HTTP: b.httpHook.Load()}, func(path string) ([]byte, error) {
+	bound := "" // session/new and fork: the agent makes the id; bound on first use
+	if m.Method == methodSessionLoad || m.Method == methodSessionResume {
+		bound = sessionIDOf(m.Params)
+	}
+	httpHook, err := b.sessionHook(bound)
+	if err != nil {
+		m.passed = true
+		p.sendEditor(errorLine(m.ID, rpcerr.InternalError, "wavehooks cannot guard this session's tool calls: "+err.Error(), nil))
+		return nil, false
+	}
+	line, err = b.integration().SessionRequest(m.line, agents.Hook{Command: b.command, HTTP: httpHook}, func(path string) ([]byte, error) {
 		return safefile.ReadFile(path, hooksettings.MaxSettingsFileBytes)
 	})
 	if err != nil {

@@ -61,7 +61,9 @@ func BenchmarkBridgedPreToolUse(b *testing.B) {
 	sess := e.session(b)
 	br := p.bridgeOf()
 	require.NotNil(b, br, "the bridge started for claude-agent-acp")
-	ep, err := br.startHTTP()
+	_, err = br.startHTTP()
+	require.NoError(b, err)
+	ep, err := br.sessionHook(sess) // the secret the session's Claude Code would get
 	require.NoError(b, err)
 	ig := br.integration()
 	require.NotNil(b, ig)

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
@@ -30,7 +31,8 @@ import (
 // table), and everywhere the secret keeps them out: 32 random bytes, made
 // when the endpoint starts, that reach Claude Code in its environment (not
 // its command line, where the adapter puts the settings, and no file), are
-// compared in constant time, and are never logged. A request without it is
+// compared in constant time, and are never logged. Each session request
+// gets a secret of its own, bound to its session (sessionSecret). A request without it is
 // answered 403 with no body, which Claude Code counts as the hook's failure
 // and, told to fail closed, as a block. A request with it is decided as a
 // hook command's input is, by bridgedPreToolUse: each one is judged, a
@@ -48,19 +50,76 @@ const (
 
 // bridgeHTTP is the bridge's http endpoint on loopback.
 type bridgeHTTP struct {
-	srv    *http.Server
-	ln     net.Listener
+	srv *http.Server
+	ln  net.Listener
+	// hook is the endpoint's hook with no secret: each session's request
+	// gets a copy with a secret of its own (sessionHook).
 	hook   agents.HTTPHook
 	closed bool // set under the proxy's lock: no handler starts after
+	// secrets are the sessions' secrets, by their SHA-256 (a lookup that
+	// leaks nothing of a secret's bytes), under the proxy's lock.
+	secrets map[[sha256.Size]byte]*sessionSecret
+}
+
+// sessionSecret is one session's secret and the session it is bound to:
+// named by the request when it names one (session/load, session/resume),
+// else the session of the first request that carries it (session/new and
+// fork, whose id the agent makes). A secret used for another session than
+// its own is refused, so one session's Claude Code cannot have another
+// session's tool calls judged.
+type sessionSecret struct {
+	secret  string
+	session string // "" until bound
+}
+
+// newSecret is 32 random bytes in hex.
+func newSecret() (string, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("the hook bridge's secret: %w", err)
+	}
+	return hex.EncodeToString(raw), nil
+}
+
+// sessionHook is the http hook for one session request: the endpoint's,
+// with a secret made for that session, bound to session when it is known.
+// Nil when the endpoint is not started (the command hook is used).
+func (b *bridge) sessionHook(session string) (*agents.HTTPHook, error) {
+	b.p.mu.Lock()
+	defer b.p.mu.Unlock()
+	h := b.http
+	if h == nil || h.closed {
+		return nil, nil
+	}
+	secret, err := newSecret()
+	if err != nil {
+		return nil, err
+	}
+	h.secrets[sha256.Sum256([]byte(secret))] = &sessionSecret{secret: secret, session: session}
+	hook := h.hook
+	hook.Secret = secret
+	return &hook, nil
+}
+
+// secretFor checks a request's secret and the session its input names:
+// nil when the secret is a session's and that session is the input's
+// (binding it on first use), else why not.
+func (h *bridgeHTTP) secretFor(got, session string) error {
+	s := h.secrets[sha256.Sum256([]byte(got))]
+	switch {
+	case s == nil || subtle.ConstantTimeCompare([]byte(got), []byte(s.secret)) != 1:
+		return errors.New("no valid secret")
+	case s.session == "":
+		s.session = session
+	case s.session != session:
+		return fmt.Errorf("the secret of session %q was given for session %q", s.session, session)
+	}
+	return nil
 }
 
 // startHTTP opens the bridge's loopback endpoint once, for the agent it
 // serves; the hook it returns goes into the agent's sessions.
 func (b *bridge) startHTTP() (*agents.HTTPHook, error) {
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return nil, fmt.Errorf("the hook bridge's secret: %w", err)
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("the hook bridge's loopback endpoint: %w", err)
@@ -69,7 +128,7 @@ func (b *bridge) startHTTP() (*agents.HTTPHook, error) {
 		b.p.log.Warn("the hook bridge closed a connection that is not this user's", "from", from.String(), "err", err)
 	})
 	h := &bridgeHTTP{ln: ln, hook: agents.HTTPHook{URL: "http://" + ln.Addr().String() + bridgeHTTPPath,
-		Header: bridgeHTTPHeader, EnvVar: bridgeHTTPEnvVar, Secret: hex.EncodeToString(raw)}}
+		Header: bridgeHTTPHeader, EnvVar: bridgeHTTPEnvVar}, secrets: map[[sha256.Size]byte]*sessionSecret{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc(bridgeHTTPPath, b.serveHTTP)
 	h.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
@@ -83,7 +142,6 @@ func (b *bridge) startHTTP() (*agents.HTTPHook, error) {
 			b.p.log.Warn("the hook bridge's loopback endpoint stopped; the agent's tool calls are blocked from now on", "err", err)
 		}
 	}()
-	b.httpHook.Store(&h.hook)
 	return &h.hook, nil
 }
 
@@ -101,8 +159,9 @@ func (b *bridge) closeHTTP() {
 	}
 }
 
-// serveHTTP answers one http hook call: a POST with the bridge's secret
-// gets the agent's hook answer; anything else is refused without one.
+// serveHTTP answers one http hook call: a POST with a session's secret,
+// about that session, gets the agent's hook answer; anything else is
+// refused without one.
 func (b *bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	b.p.mu.Lock()
 	h := b.http
@@ -112,10 +171,11 @@ func (b *bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b.wg.Add(1) // closeBridge waits for the decision, as for the socket's
+	got := r.Header.Get(bridgeHTTPHeader)
+	_, known := h.secrets[sha256.Sum256([]byte(got))]
 	b.p.mu.Unlock()
 	defer b.wg.Done()
-	got := r.Header.Get(bridgeHTTPHeader)
-	if subtle.ConstantTimeCompare([]byte(got), []byte(h.hook.Secret)) != 1 {
+	if !known {
 		b.p.log.Warn("the hook bridge refused an http request with no valid secret", "from", r.RemoteAddr, "secret given", got != "")
 		w.WriteHeader(http.StatusForbidden)
 		return
@@ -131,6 +191,16 @@ func (b *bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	var in acpmsg.BridgeInput
 	if err == nil {
 		err = json.Unmarshal(data, &in)
+	}
+	if err == nil {
+		b.p.mu.Lock()
+		serr := h.secretFor(got, in.SessionID)
+		b.p.mu.Unlock()
+		if serr != nil {
+			b.p.log.Warn("the hook bridge refused an http request", "from", r.RemoteAddr, "why", serr)
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(b.answer(&in, err))
