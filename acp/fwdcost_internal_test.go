@@ -3,6 +3,7 @@ package acp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,10 +11,88 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/wavehooks/wavehooks/internal/acpmsg"
 )
 
 // The work cut off the forwarding path (issue #39 item 3) changed no
 // result: these tests pin what each shortcut must still give.
+
+// editToolState is a tool call as forwardTurn streams it: an edit whose
+// rawInput has its file path and texts.
+func editToolState(t *testing.T) *toolState {
+	old := strings.Repeat("\tif err != nil {\n\t\treturn err\n\t}\n", 3)
+	input, err := json.Marshal(map[string]string{"file_path": "/p/x.go", "old_string": old, "new_string": old + "\treturn nil\n"})
+	require.NoError(t, err)
+	return &toolState{id: "call-1", title: "Edit x.go", kind: "edit", rawInput: input,
+		locations: []acpmsg.ToolCallLocation{{Path: "/p/x.go"}}}
+}
+
+// describe keeps its last decoding and encoding of a tool's input; whatever
+// changed since, what it gives is what a fresh description of the call as
+// it is now gives, byte for byte.
+func TestDescribeAgainIsDescribeAfresh(t *testing.T) {
+	diff := func(oldText string) json.RawMessage {
+		b, err := json.Marshal(map[string]string{"type": "diff", "path": "/p/y.go", "oldText": oldText, "newText": "new"})
+		require.NoError(t, err)
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(t *toolState)
+	}{
+		{"nothing", func(*toolState) {}},
+		{"the same input in other bytes", func(t *toolState) { t.rawInput = append(json.RawMessage(nil), t.rawInput...) }},
+		{"an input of the same length", func(t *toolState) { t.rawInput = bytes.Replace(t.rawInput, []byte("/p/x.go"), []byte("/p/z.go"), 1) }},
+		{"another input", func(t *toolState) { t.rawInput = json.RawMessage(`{"command":"ls"}`) }},
+		{"an input that is not an object", func(t *toolState) { t.rawInput = json.RawMessage(`["a"]`) }},
+		{"no input", func(t *toolState) { t.rawInput = nil }},
+		{"the title", func(t *toolState) { t.title = "Edit y.go" }},
+		{"the kind", func(t *toolState) { t.kind = "execute" }},
+		{"a diff of a new file, no input", func(t *toolState) { t.rawInput, t.content = nil, []json.RawMessage{diff("")} }},
+		{"a diff beside the input", func(t *toolState) { t.content = []json.RawMessage{diff("old")} }},
+		{"the agent's own tool name", func(t *toolState) { t.metaName = "MultiEdit" }},
+		{"the locations", func(t *toolState) { t.locations = nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := editToolState(t)
+			ts.describe()
+			tc.change(ts)
+			name, input := ts.describe()
+			fresh := *ts
+			fresh.memo = describeMemo{}
+			wantName, wantInput := fresh.describe()
+			require.Equal(t, wantName, name)
+			require.Equal(t, string(wantInput), string(input))
+		})
+	}
+}
+
+// decodeObject gives what decoding into a nil map gave: the members, an
+// empty object for null, and an error for what is not an object.
+func TestDecodeObjectMembers(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want acpmsg.Object
+		err  bool
+	}{
+		{raw: `{"a":1,"b":{"c":[2]}}`, want: acpmsg.Object{"a": json.RawMessage(`1`), "b": json.RawMessage(`{"c":[2]}`)}},
+		{raw: `{}`, want: acpmsg.Object{}},
+		{raw: `null`, want: acpmsg.Object{}},
+		{raw: ``, want: acpmsg.Object{}},
+		{raw: `["a"]`, err: true},
+		{raw: `"s"`, err: true},
+	} {
+		got, err := decodeObject(json.RawMessage(tc.raw))
+		if tc.err {
+			require.Error(t, err, tc.raw)
+			require.Nil(t, got, tc.raw)
+			continue
+		}
+		require.NoError(t, err, tc.raw)
+		require.Equal(t, tc.want, got, tc.raw)
+	}
+}
 
 // nextView returns a line that fits the buffer in the buffer itself, and
 // any other line (longer than the buffer, the last one without its "\n")
