@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
+	"github.com/wavehooks/wavehooks/internal/event"
 )
 
 // The work cut off the forwarding path (issue #39 item 3) changed no
@@ -151,4 +152,29 @@ func requireSame(t *testing.T, want, got, what string) {
 		i++
 	}
 	t.Fatalf("%s: %d bytes, want %d; they differ from byte %d: got %.60q, want %.60q", what, len(got), len(want), i, got[i:], want[i:])
+}
+
+// fire flushes before hooks only where one may run: for an event with a
+// matcher, only when a hook's matcher takes the value; for an event whose
+// matcher reads a field fire is not given, always.
+func TestHooksMayRunReadsTheMatcher(t *testing.T) {
+	r := startRig(t, rigOptions{settings: `{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}],` +
+		`"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}}`})
+	ws := r.proxy.workspace(r.project)
+	for _, tc := range []struct {
+		ev    event.Event
+		value string
+		want  bool
+	}{
+		{event.PostToolUse, "Bash", true},
+		{event.PostToolUse, "Edit", false},
+		{event.PostToolUse, "", true},
+		{event.PostToolUseFailure, "Bash", false},
+		{event.Stop, "", true},
+		{event.UserPromptSubmit, "", false},
+		{event.SessionStart, "startup", false},
+		{event.PreCompact, "auto", true}, // its matcher reads the trigger, which fire is not given
+	} {
+		require.Equal(t, tc.want, hooksMayRun(ws, tc.ev, tc.value), "%s %q", tc.ev, tc.value)
+	}
 }
