@@ -199,7 +199,7 @@ func TestMemoryFlatOverALongTurn(t *testing.T) {
 	t.Logf("heap in use after 10,000 chunks: %.2f MiB; 50,000: %.2f MiB; 90,000: %.2f MiB; grew %.2f MiB while the gathered text grew %.2f MiB (80,000 messages of ~150 bytes passed: %.1f MiB)",
 		mib(heapAt[10_000]), mib(heapAt[50_000]), mib(heapAt[90_000]), float64(grew)/(1<<20), float64(text)/(1<<20), float64(80_000*150)/(1<<20))
 	require.Greater(t, text, 0)
-	// The text builder may hold up to twice the text; a few MiB of slack
+	// The text buffer may hold up to twice the text; a few MiB of slack
 	// cover the runtime. Keeping the messages would cost about 13 MiB.
 	require.Less(t, grew, int64(2*text)+4<<20, "the proxy's memory grew with the messages passed, not just the text")
 }
@@ -223,7 +223,7 @@ func (p *Proxy) gatheredText(acpID string) int {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.text.Len()
+	return len(st.text)
 }
 
 // BenchmarkChunkHandling is the proxy's own work for one streamed text chunk

@@ -36,7 +36,9 @@ var chunkMark = []byte(acpmsg.UpdateAgentMessageChunk)
 // as sessionUpdate does, and reports whether the line was one. Anything
 // else — another update, a request, a line this reading does not fit
 // (content that is not an object, an id) — is left to the general reading,
-// so every line is handled as it would be there.
+// so every line is handled as it would be there. Nothing of line is kept
+// past the call (the editor's output and the transcript copy what they
+// take): readAgent passes it in its reader's buffer, uncopied.
 func (p *Proxy) textChunk(line []byte) bool {
 	if !bytes.Contains(line, chunkMark) {
 		return false
@@ -47,7 +49,10 @@ func (p *Proxy) textChunk(line []byte) bool {
 		c.Params.Update.SessionUpdate != acpmsg.UpdateAgentMessageChunk {
 		return false
 	}
-	p.safely(&message{line: line, Method: methodSessionUpdate}, p.recordTextChunk, false)
+	m := &p.agentChunkMsg // one for the proxy, not one allocation per chunk
+	*m = message{line: line, Method: methodSessionUpdate}
+	p.safely(m, p.recordTextChunk, false)
+	*m = message{} // the line is the reader's buffer: not held on to
 	return true
 }
 

@@ -35,21 +35,32 @@ func TestEncodeObjectMatchesEncodingJSON(t *testing.T) {
 
 // BenchmarkDescribe is what the proxy does to name a tool call and build its
 // input for the hooks and the transcript: an edit of the size forwardTurn
-// streams (about 1.3 KB of old and new text, in the input and the diff).
+// streams (about 1.3 KB of old and new text, in the input and the diff),
+// described the first time (first) and again, unchanged (again: when the
+// call finishes, describeMemo).
 func BenchmarkDescribe(b *testing.B) {
 	old := strings.Repeat("\tif err != nil {\n\t\treturn err\n\t}\n", 20)
 	input, err := json.Marshal(map[string]string{"file_path": "/p/internal/x/x.go", "old_string": old, "new_string": old + "\treturn nil\n"})
 	require.NoError(b, err)
 	diff, err := json.Marshal(map[string]string{"type": "diff", "path": "/p/internal/x/x.go", "oldText": old, "newText": old + "\treturn nil\n"})
 	require.NoError(b, err)
-	t := &toolState{id: "call-1", title: "Edit internal/x/x.go", kind: "edit", status: "completed",
+	base := toolState{id: "call-1", title: "Edit internal/x/x.go", kind: "edit", status: "completed",
 		rawInput: input, content: []json.RawMessage{diff}, locations: []acpmsg.ToolCallLocation{{Path: "/p/internal/x/x.go"}}}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if name, _ := t.describe(); name != "Edit" {
-			b.Fatal(name)
-		}
+	for _, again := range []bool{false, true} {
+		b.Run(map[bool]string{false: "first", true: "again"}[again], func(b *testing.B) {
+			t := base
+			t.describe()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if !again {
+					t.memo = describeMemo{}
+				}
+				if name, _ := t.describe(); name != "Edit" {
+					b.Fatal(name)
+				}
+			}
+		})
 	}
 }
 

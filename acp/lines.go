@@ -44,22 +44,45 @@ func newLineReader(r io.Reader, max int) *lineReader {
 // returns io.EOF at the end, and *errLineTooLong for a line over the limit,
 // after which reading goes on with the next line.
 func (lr *lineReader) next() ([]byte, error) {
+	line, owned, err := lr.nextView()
+	if err != nil || owned {
+		return line, err
+	}
+	return append(make([]byte, 0, len(line)), line...), nil
+}
+
+// nextView is next without the copy where it can: a line that fits the
+// buffer is returned in it (owned false), valid only until the next read
+// and not to be kept. The agent's reader passes most lines on this way
+// (streamed text, which it copies only into the editor's output), instead
+// of allocating and copying each one first (BenchmarkForwarding).
+func (lr *lineReader) nextView() (line []byte, owned bool, err error) {
 	for {
-		line, err := lr.read()
+		line, owned, err = lr.read()
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if !blank(line) {
-			return line, nil
+			return line, owned, nil
 		}
 	}
 }
 
-func (lr *lineReader) read() ([]byte, error) {
+// read is nextView for one line, blank or not: a line that fits the buffer
+// is returned in it; a long one, or the last one without its "\n", in a
+// slice of its own (owned).
+func (lr *lineReader) read() ([]byte, bool, error) {
 	frag, err := lr.r.ReadSlice('\n')
 	if err == nil {
-		return append(make([]byte, 0, len(frag)), frag...), nil
+		return frag, false, nil
 	}
+	line, err := lr.readRest(frag, err)
+	return line, true, err
+}
+
+// readRest finishes a line ReadSlice did not return whole: the stream's
+// last line, unterminated, or a long line, gathered or skipped.
+func (lr *lineReader) readRest(frag []byte, err error) ([]byte, error) {
 	if !errors.Is(err, bufio.ErrBufferFull) {
 		if len(frag) == 0 {
 			return nil, err

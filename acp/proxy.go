@@ -158,6 +158,9 @@ type Proxy struct {
 	agentHead    acpmsg.SessionUpdateHead
 	agentChunk   textChunkLine
 	agentContent acpmsg.ContentBlock
+	// agentChunkMsg is the message textChunk hands to recordTextChunk,
+	// reused likewise.
+	agentChunkMsg message
 
 	// ctx ends when the proxy shuts down: every hook run derives from it.
 	ctx  context.Context

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -199,7 +200,7 @@ func (p *Proxy) readAgent(r io.Reader) {
 		if lr.buffered() == 0 {
 			p.flush()
 		}
-		line, err := lr.next()
+		view, owned, err := lr.nextView()
 		if err != nil {
 			var tooLong *errLineTooLong
 			if errors.As(err, &tooLong) {
@@ -211,11 +212,16 @@ func (p *Proxy) readAgent(r io.Reader) {
 			}
 			return
 		}
-		if tooDeep(line) {
-			p.deepFromAgent(line)
-			continue
+		deep := tooDeep(view)
+		if !deep && p.textChunk(view) {
+			continue // streamed text keeps nothing of its line: it needs no copy
 		}
-		if p.textChunk(line) {
+		line := view
+		if !owned {
+			line = bytes.Clone(view) // a message may be kept past the next read
+		}
+		if deep {
+			p.deepFromAgent(line)
 			continue
 		}
 		m, err := parseMessage(line)

@@ -35,7 +35,10 @@ type sessState struct {
 	pending []string
 	// text is the agent's message being streamed, gathered for the
 	// transcript; textMsgID is its messageId, when the agent gives one.
-	text      strings.Builder
+	// The buffer is kept from one message to the next (takeText): a
+	// message is streamed in hundreds of chunks, and a builder started
+	// afresh for each grew a dozen times.
+	text      []byte
 	textMsgID string
 	// tools are the tool calls not finished yet, by id; open is the same
 	// in the order they appeared; finished remembers ids already done.
@@ -164,11 +167,10 @@ func (st *sessState) addText(msgID, text string) (previous string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if msgID != st.textMsgID {
-		previous = st.text.String()
-		st.text.Reset()
+		previous = st.takeTextLocked()
 		st.textMsgID = strings.Clone(msgID) // msgID may point into the message's line
 	}
-	st.text.WriteString(text)
+	st.text = append(st.text, text...)
 	return previous
 }
 
@@ -176,8 +178,21 @@ func (st *sessState) addText(msgID, text string) (previous string) {
 func (st *sessState) takeText() string {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	s := st.text.String()
-	st.text.Reset()
+	return st.takeTextLocked()
+}
+
+// keepText is the largest text buffer kept for the next message; a larger
+// one (a long answer) is dropped once taken.
+const keepText = 64 << 10
+
+// takeTextLocked is takeText; the caller holds st.mu.
+func (st *sessState) takeTextLocked() string {
+	s := string(st.text)
+	if cap(st.text) > keepText {
+		st.text = nil
+	} else {
+		st.text = st.text[:0]
+	}
 	return s
 }
 

@@ -23,7 +23,7 @@ import (
 // something (a deny, a prompt not sent).
 func (p *Proxy) fire(ctx context.Context, st *sessState, ev event.Event, matchValue string,
 	f func(context.Context) (session.Outcome, error)) (session.Outcome, bool) {
-	if ev.UsesMatcher() || st.ws.Engine.MayRun(event.Input{Event: ev}) {
+	if hooksMayRun(st.ws, ev, matchValue) {
 		p.flush() // what came before the event reaches its side before the hooks take their time
 	}
 	out, err := f(ctx)
@@ -48,6 +48,21 @@ func (p *Proxy) fire(ctx context.Context, st *sessState, ev event.Event, matchVa
 		return out, false
 	}
 	return out, true
+}
+
+// hooksMayRun says whether a hook may run for an event whose matcher value
+// is matchValue (hooks.Engine.MayRun), so that fire flushes only before
+// hooks that may take their time: every finished tool call fires
+// PostToolUse, and a flush where no hook matches was one more write to the
+// editor per call, in the middle of a burst the reader would have sent in
+// one (BenchmarkForwarding). An event whose matcher reads a field other than
+// the tool name, source or reason flushes, as does an empty value.
+func hooksMayRun(ws *workspace, ev event.Event, matchValue string) bool {
+	in := event.Input{Event: ev, ToolName: matchValue, Source: matchValue, Reason: matchValue}
+	if ev.UsesMatcher() && (matchValue == "" || in.MatchValue() != matchValue) {
+		return true
+	}
+	return ws.Engine.MayRun(in)
 }
 
 // finish ends an event as every host does (host.Finish): the run is

@@ -1,7 +1,9 @@
 package acp
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
 	"strings"
 
 	"github.com/wavehooks/wavehooks/internal/acpmsg"
@@ -43,6 +45,59 @@ type toolState struct {
 	// userAllowed: the user allowed the call at the editor's prompt, a
 	// decision no hook made.
 	userAllowed bool
+
+	// memo is what describe last decoded and encoded (describeMemo).
+	memo describeMemo
+}
+
+// describeMemo keeps describe's last decoding of the call's rawInput and
+// its last encoding of the tool_input: describe runs at least twice per
+// tool call (recorded, finished) and the input is the agent's whole old and
+// new file text, which decoding and encoding again made most of a tool
+// call's cost (BenchmarkForwarding). Both are keyed on the bytes they came
+// from, compared whole, so a changed input is never served from it.
+type describeMemo struct {
+	decoded bool
+	raw     json.RawMessage // the rawInput in is the decoding of
+	in      acpmsg.Object   // nil when raw is not an object
+	key     acpmsg.Object   // the object out is the encoding of
+	out     json.RawMessage
+}
+
+// input is rawInput decoded (decodeObject), in a map of the caller's own
+// to change.
+func (m *describeMemo) input(raw json.RawMessage) acpmsg.Object {
+	if !m.decoded || !bytes.Equal(m.raw, raw) {
+		m.in, _ = decodeObject(raw)
+		m.raw, m.decoded = raw, true
+	}
+	if m.in == nil {
+		return nil
+	}
+	return maps.Clone(m.in)
+}
+
+// encode is encodeObject(in), the last encoding again when in has the same
+// members with the same bytes.
+func (m *describeMemo) encode(in acpmsg.Object) json.RawMessage {
+	if m.key == nil || !sameObject(m.key, in) {
+		m.key, m.out = in, encodeObject(in)
+	}
+	return m.out[:len(m.out):len(m.out)] // an append by a caller copies
+}
+
+// sameObject says whether a and b have the same members with the same bytes.
+func sameObject(a, b acpmsg.Object) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // merge applies an update; fields it leaves out keep their values.
@@ -163,7 +218,7 @@ func (t *toolState) describe() (string, json.RawMessage) {
 			}
 		}
 	}
-	in, _ := decodeObject(t.rawInput)
+	in := t.memo.input(t.rawInput)
 	if in == nil {
 		in = acpmsg.Object{}
 		if !isNull(t.rawInput) {
@@ -226,7 +281,7 @@ func (t *toolState) describe() (string, json.RawMessage) {
 		}
 	}
 	set("title", t.title)
-	return name, encodeObject(in)
+	return name, t.memo.encode(in)
 }
 
 func firstString(obj acpmsg.Object, keys ...string) string {

@@ -90,7 +90,14 @@ const MaxDepth = 128
 // It is one pass over the bytes with no allocation and no recursion, to run
 // before any decoder: brackets inside strings do not count, escaped quotes
 // do not end a string. It does not validate; the decoder does that.
+//
+// No more openers than the limit, wherever they stand, cannot nest deeper
+// than it: two vectorized counts settle most messages (a streamed text
+// chunk has five), which the scan reads byte by byte and string by string.
 func TooDeep(b []byte, limit int) bool {
+	if bytes.Count(b, openers[:1])+bytes.Count(b, openers[1:]) <= limit {
+		return false
+	}
 	depth := 0
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
@@ -111,6 +118,9 @@ func TooDeep(b []byte, limit int) bool {
 	}
 	return false
 }
+
+// openers are the bytes that open a level: '{' and '['.
+var openers = []byte("{[")
 
 // TooDeepAt is TooDeep for JSON with comments and trailing commas (JWCC,
 // what hujson parses: the settings files): it returns the offset of the

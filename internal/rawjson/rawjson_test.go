@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -55,6 +56,9 @@ func TestTooDeep(t *testing.T) {
 		{`[[[[[[[[[[`, 9, true},              // unbalanced: what counts is the depth reached
 		{`"unterminated [[[[[[[[`, 1, false}, // not JSON: left to the decoder
 		{`]]]]][[[`, 3, false},               // closers that match nothing: a decoder stops at the first
+		{`[[1],[2],{"a":[3]}]`, 3, false},    // more openers than the limit, none deeper than it
+		{`[[1],[2],{"a":[[3]]}]`, 3, true},
+		{`[[[1]]]`, 3, false}, // as many openers as the limit
 	}
 	for _, c := range cases {
 		require.Equal(t, c.deep, TooDeep([]byte(c.json), c.limit), c.json)
@@ -116,4 +120,24 @@ func TestKindNamesValuesAndTypesAlike(t *testing.T) {
 	require.JSONEq(t, `{}`, string(OrEmptyObject(nil)))
 	require.JSONEq(t, `{}`, string(OrEmptyObject(json.RawMessage("null"))))
 	require.JSONEq(t, `{"a":1}`, string(OrEmptyObject(json.RawMessage(`{"a":1}`))))
+}
+
+// BenchmarkTooDeep is the check every ACP message and serve frame takes
+// before it is decoded: a streamed text chunk, and a tool call's update
+// with a diff of forwardTurn's size (acp).
+func BenchmarkTooDeep(b *testing.B) {
+	chunk := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"the function 12 reads the file and returns "}}}}`
+	old := strings.Repeat(`\tif err != nil {\n\t\treturn err\n\t}\n`, 20)
+	tool := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"completed","content":[{"type":"diff","path":"/p/x.go","oldText":"` + old + `","newText":"` + old + `"}]}}}`
+	for _, c := range []struct{ name, line string }{{"chunk", chunk}, {"tool", tool}} {
+		b.Run(c.name, func(b *testing.B) {
+			line := []byte(c.line)
+			b.SetBytes(int64(len(line)))
+			for i := 0; i < b.N; i++ {
+				if TooDeep(line, MaxDepth) {
+					b.Fatal("too deep")
+				}
+			}
+		})
+	}
 }

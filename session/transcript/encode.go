@@ -171,7 +171,17 @@ func refreshParts[P any](parts []P, blocks []Block, seq uint64, touched []BlockR
 
 // encodeBlock is a block as the json file holds it (appendBlock: encoding/json
 // would call Block.MarshalJSON and then check and copy what it returned).
-func encodeBlock(b *Block) ([]byte, error) { return appendBlock(nil, b) }
+// It starts from the size encodeMessage reckons for a block, with room for
+// some escapes in the texts, so that a tool block of a few KiB is not grown
+// from nothing a dozen times at every save.
+func encodeBlock(b *Block) ([]byte, error) {
+	n := 128 + len(b.Content)
+	if t := b.tool; t != nil {
+		n += len(t.Input) + len(t.Result) + len(t.Error)
+	}
+	n += n / 8
+	return appendBlock(make([]byte, 0, n), b)
+}
 
 // jsonEncoder writes a json session: one unit per message, one part per block.
 type jsonEncoder struct {

@@ -69,7 +69,17 @@ type segFile struct {
 	readOnly error
 
 	stamp Stamp
+
+	// scratch is the buffer the last replace wrote from, kept for the
+	// next when it is at most keepScratch: a save writes the turn's new
+	// units from one buffer, and a fresh one of tens of KiB at every save
+	// came from memory the process had not touched yet, a page fault per
+	// 4 KiB (BenchmarkForwarding in acp).
+	scratch []byte
 }
+
+// keepScratch is the largest write buffer a file keeps for its next save.
+const keepScratch = 1 << 20
 
 // Stamp identifies one version of a file cheaply: the store compares it
 // with the file on disk to tell its own writes from other processes'.
@@ -122,12 +132,16 @@ func (sf *segFile) replace(from int, keep int64, units [][][]byte, viaCopy bool)
 	if keep > 0 {
 		at += sf.sepLen(from) + keep
 	}
-	var buf bytes.Buffer
+	buf := bytes.NewBuffer(sf.scratch[:0])
+	defer sf.keep(buf)
 	size := len(sf.foot)
 	for _, u := range units {
-		size += len(sf.sep) + len(u) + len(sf.term)
+		size += len(sf.sep) + len(sf.term)
+		for _, piece := range u {
+			size += len(piece) // the bytes, not the number of pieces: the buffer then grows no more
+		}
 	}
-	buf.Grow(size) // one allocation: a unit can hold a 100 MB tool input
+	buf.Grow(size) // one allocation at most: a unit can hold a 100 MB tool input
 	offs := make([]int64, len(units))
 	lens := make([]int64, len(units))
 	for k, u := range units {
@@ -149,13 +163,23 @@ func (sf *segFile) replace(from int, keep int64, units [][][]byte, viaCopy bool)
 		if err := sf.replaceByCopy(at, buf.Bytes()); err != nil {
 			return err
 		}
-	} else if err := sf.writeInPlace(at, oldEnd, newSize, &buf); err != nil {
+	} else if err := sf.writeInPlace(at, oldEnd, newSize, buf); err != nil {
 		return err
 	}
 	sf.lens = append(sf.lens[:from], lens...)
 	sf.offs = append(sf.offs[:from], offs...)
 	sf.size = newSize
 	return sf.restamp()
+}
+
+// keep keeps buf's memory for the next replace, unless it is large; nothing
+// written from it holds on to it (the journal record is a copy).
+func (sf *segFile) keep(buf *bytes.Buffer) {
+	if b := buf.Bytes(); cap(b) <= keepScratch {
+		sf.scratch = b[:0]
+	} else {
+		sf.scratch = nil
+	}
 }
 
 // writeInPlace writes buf (from start to the new foot) over the file at start. Overwritten bytes are journalled first and a

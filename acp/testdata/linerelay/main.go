@@ -1,9 +1,11 @@
 // Command linerelay is the floor of any ACP proxy, for BenchmarkForwarding:
 // it starts the agent and copies whole lines both ways, reading and writing
 // as `wavehooks acp` does (a 64 KiB buffer each way, flushed whenever no
-// more input is read already) and doing nothing else: no parsing, no
-// sessions, no hooks. What the proxy costs over it is what its work costs;
-// what it costs over a direct pipe is what a process in between costs.
+// more input is read already; a piped stdin and stdout through the
+// runtime's poller, as cmd/wavehooks's pollable makes them) and doing
+// nothing else: no parsing, no sessions, no hooks. What the proxy costs
+// over it is what its work costs; what it costs over a direct pipe is what
+// a process in between costs.
 //
 //	linerelay AGENT [ARGS…]
 package main
@@ -37,13 +39,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	stdin, stdout := pollable(os.Stdin), pollable(os.Stdout)
 	done := make(chan struct{})
 	go func() {
-		relay(os.Stdin, in)
+		relay(stdin, in)
 		_ = in.Close()
 	}()
 	go func() {
-		relay(out, os.Stdout)
+		relay(out, stdout)
 		close(done)
 	}()
 	<-done
