@@ -1,6 +1,9 @@
 # wavehooks — see README.md. Every target works on a fresh machine after .ci/run's installs.
 GO       ?= go
 BIN      := bin/wavehooks
+# The bridge's command hook for ACP agents that run hooks as processes (codex-acp): `wavehooks acp` gives an agent
+# this small program when it is next to wavehooks, else `wavehooks acp-hook` (cmd/wavehooks-hook, docs/acp.md).
+HOOKBIN  := bin/wavehooks-hook
 PKGS     := ./...
 BENCHTIME ?= 2s
 # What `wavehooks version` reports (cmd/wavehooks/version.go): the nearest tag (or 0.1.0-dev without one) and the
@@ -15,6 +18,7 @@ all: build
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/wavehooks
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(HOOKBIN) ./cmd/wavehooks-hook
 
 # The whole suite: vet, formatting, the race detector over every package (the conformance suite against
 # the real Claude Code CLI among them), the wire-contract smoke test against the built binary, and the
@@ -118,7 +122,8 @@ demo: build
 # BenchmarkACPPermission (a hooked session/request_permission / serve's wave/preToolUse with the same hook, and
 # what the decision adds beyond the hook's process). Issue #39: BenchmarkRealClientOneTrueHook's roundtrip/floor
 # (against the no-op round trip plus `sh -c true` fed 1 KiB with its output captured), BenchmarkBridgedPreToolUse
-# (a bridged tool call over http and through acp-hook against the in-process decision), and issue #38's costs:
+# (a bridged tool call over http, through wavehooks-hook and through acp-hook against the in-process decision and
+# against `sh -c /bin/true`, a command hook that does nothing), and issue #38's costs:
 # BenchmarkAppend (one audit record) and BenchmarkHookedCallWithExport (a hooked call with OpenTelemetry export
 # against a real Collector / without; it builds the Collector from its modules the first time, ~10 min).
 bench: build

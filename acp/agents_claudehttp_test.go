@@ -207,75 +207,34 @@ exec "$@" < '`+dir+`/in' > '`+dir+`/out' 2> '`+dir+`/err' 5<&-`)
 
 // When the proxy dies while a bridged tool call waits for its decision, the
 // tool does not run: over http (Claude Code's onFailure "block") and
-// through `wavehooks acp-hook` (exit 2) alike. The proxy is the real
-// binary, killed with SIGKILL while the user's PreToolUse hook runs; the
-// agent is kept alive past it, and the test waits for Claude Code to tell
-// the model how the call ended before it looks for the tool's marker file.
+// through a command hook (exit 2), wavehooks-hook and `wavehooks acp-hook`
+// alike. The proxy is the real binary, killed with SIGKILL while the
+// user's PreToolUse hook runs (proxyKilledMidHook); the agent is kept alive
+// past it, and the test waits for Claude Code to tell the model how the
+// call ended before it looks for the tool's marker file.
 func TestClaudeBridgeFailsClosedWhenTheProxyDies(t *testing.T) {
 	node, entry := claudeAgentACP(t)
-	bin, err := wavehooksBin()
-	require.NoError(t, err)
-	cases := []struct {
+	clients := hookClients(t)
+	type proxyCase struct {
 		name string
+		bin  string
 		env  []string
 		log  string
-	}{
-		{name: "http", log: "over http on loopback"},
-		{name: "acp-hook", env: []string{"CLAUDE_CODE_EXECUTABLE=" + claudeSDKBinary(t, entry)}, log: "through `wavehooks acp-hook`"},
+	}
+	cases := []proxyCase{{name: "http", bin: clients[0].bin, log: "over http on loopback"}}
+	for _, hc := range clients { // a Claude Code of unknown version gets a command hook
+		cases = append(cases, proxyCase{name: hc.name, bin: hc.bin, env: []string{"CLAUDE_CODE_EXECUTABLE=" + claudeSDKBinary(t, entry)}, log: hc.log})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			fake := startFakeModel(t)
-			project, dir := t.TempDir(), t.TempDir()
-			started, agentPid := filepath.Join(dir, "hook-started"), filepath.Join(dir, "agent.pid")
-			slow := hook(t, dir, "slow.sh", `cat > /dev/null; echo $$ > '`+started+`'; exec sleep 120`)
-			require.NoError(t, os.MkdirAll(filepath.Join(project, ".wave"), 0o755))
-			require.NoError(t, os.WriteFile(filepath.Join(project, ".wave", "settings.json"), []byte(settings([3]string{"PreToolUse", "", slow})), 0o600))
-			home, tmp, waveHome := t.TempDir(), t.TempDir(), t.TempDir()
+			project := t.TempDir()
 			marker := filepath.Join(project, "tool-ran")
 			const k = "CASE-killed"
 			fake.script(k, use("Bash", cmd("touch "+marker)), say("DONE-"+k))
-
-			proxy := exec.Command(bin, "acp", "--log-level", "info", "--wave-home", waveHome, "--project", project, "--trust-workspace", "--",
-				keepAliveAgent(t, agentPid), node, entry)
-			proxy.Dir = project
-			proxy.Env = append(claudeEnv(home, tmp, fake.URL()), c.env...)
-			stderr, err := os.Create(filepath.Join(dir, "proxy.stderr"))
-			require.NoError(t, err)
-			defer stderr.Close()
-			proxy.Stderr = stderr
-			in, err := proxy.StdinPipe()
-			require.NoError(t, err)
-			out, err := proxy.StdoutPipe()
-			require.NoError(t, err)
-			require.NoError(t, proxy.Start())
-			t.Cleanup(func() {
-				_ = proxy.Process.Kill()
-				_ = proxy.Wait()
-				if pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, started))); err == nil {
-					_ = syscall.Kill(pid, syscall.SIGKILL)
-				}
-				if pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, agentPid))); err == nil {
-					_ = syscall.Kill(-pid, syscall.SIGKILL)
-				}
-			})
-			editor := newLineClient(in, out)
-			editor.call(t, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})
-			sess := editor.call(t, "session/new", map[string]any{"cwd": project, "mcpServers": []any{}})
-			var opened struct {
-				SessionID string `json:"sessionId"`
-			}
-			require.NoError(t, json.Unmarshal(sess, &opened))
-			editor.send(t, "session/prompt", map[string]any{"sessionId": opened.SessionID,
-				"prompt": []any{map[string]any{"type": "text", "text": k + ": mark it"}}})
-			drained := make(chan struct{})
-			go func() { editor.drain(); close(drained) }()
-			require.Eventually(t, func() bool { return exists(started) }, 2*time.Minute, 20*time.Millisecond,
-				"the user's PreToolUse hook started")
-			require.Contains(t, readFile(t, stderr.Name()), c.log)
-			require.NoError(t, proxy.Process.Signal(syscall.SIGKILL))
-			<-drained // the proxy's output ended with it
-			_ = proxy.Wait()
+			env := func(tmp string) []string { return append(claudeEnv(t.TempDir(), tmp, fake.URL()), c.env...) }
+			log := proxyKilledMidHook(t, c.bin, project, env, []string{node, entry}, "", k+": mark it")
+			require.Contains(t, log, c.log)
 			// Claude Code tells the model how the call ended: after that
 			// the tool has run or it never will.
 			result := `"tool_use_id":"toolu_` + k + `_00"`
@@ -284,6 +243,72 @@ func TestClaudeBridgeFailsClosedWhenTheProxyDies(t *testing.T) {
 			require.False(t, exists(marker), "the tool ran though no hook decided it")
 		})
 	}
+}
+
+// proxyKilledMidHook runs the real proxy (bin acp) in front of agent, which
+// is kept alive past it (keepAliveAgent), in project, whose one PreToolUse
+// hook never ends; env is the agent's environment given its TMPDIR. It
+// opens a session (in mode, unless ""), sends prompt, and kills the proxy
+// with SIGKILL once the hook has started, while the agent's tool call
+// waits for the bridge's answer. It returns the proxy's log.
+func proxyKilledMidHook(t *testing.T, bin, project string, env func(tmp string) []string, agent []string, mode, prompt string) string {
+	t.Helper()
+	dir := t.TempDir()
+	started, agentPid := filepath.Join(dir, "hook-started"), filepath.Join(dir, "agent.pid")
+	slow := hook(t, dir, "slow.sh", `cat > /dev/null; echo $$ > '`+started+`'; exec sleep 120`)
+	require.NoError(t, os.MkdirAll(filepath.Join(project, ".wave"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(project, ".wave", "settings.json"), []byte(settings([3]string{"PreToolUse", "", slow})), 0o600))
+	// The proxy's socket goes under the agent's TMPDIR: a short one, as a
+	// test's own (named after the test) can pass a unix socket path's 108
+	// bytes.
+	tmp, err := os.MkdirTemp("", "dies-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+
+	proxy := exec.Command(bin, append([]string{"acp", "--log-level", "info", "--wave-home", t.TempDir(), "--project", project,
+		"--trust-workspace", "--", keepAliveAgent(t, agentPid)}, agent...)...)
+	proxy.Dir = project
+	proxy.Env = env(tmp)
+	stderr, err := os.Create(filepath.Join(dir, "proxy.stderr"))
+	require.NoError(t, err)
+	defer stderr.Close()
+	proxy.Stderr = stderr
+	in, err := proxy.StdinPipe()
+	require.NoError(t, err)
+	out, err := proxy.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, proxy.Start())
+	t.Cleanup(func() {
+		_ = proxy.Process.Kill()
+		_ = proxy.Wait()
+		if pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, started))); err == nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, agentPid))); err == nil {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+	})
+	editor := newLineClient(in, out)
+	editor.call(t, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})
+	sess := editor.call(t, "session/new", map[string]any{"cwd": project, "mcpServers": []any{}})
+	var opened struct {
+		SessionID string `json:"sessionId"`
+	}
+	require.NoError(t, json.Unmarshal(sess, &opened))
+	if mode != "" {
+		editor.call(t, "session/set_mode", map[string]any{"sessionId": opened.SessionID, "modeId": mode})
+	}
+	editor.send(t, "session/prompt", map[string]any{"sessionId": opened.SessionID,
+		"prompt": []any{map[string]any{"type": "text", "text": prompt}}})
+	drained := make(chan struct{})
+	go func() { editor.drain(); close(drained) }()
+	require.Eventually(t, func() bool { return exists(started) }, 2*time.Minute, 20*time.Millisecond,
+		"the user's PreToolUse hook started")
+	log := readFile(t, stderr.Name())
+	require.NoError(t, proxy.Process.Signal(syscall.SIGKILL))
+	<-drained // the proxy's output ended with it
+	_ = proxy.Wait()
+	return log
 }
 
 // lineClient is an ACP editor over a real proxy process's pipes: it sends

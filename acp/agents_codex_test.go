@@ -3,10 +3,12 @@
 package acp
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -107,4 +109,39 @@ func TestCodexACP(t *testing.T) {
 		require.Contains(t, got[0].Line, askReason, "the permission request the user sees carries the hook's reason (item 3)")
 	})
 	require.Equal(t, 0, r.wait())
+}
+
+// When the proxy dies while Codex's tool call waits for the bridge's
+// decision, the command does not run: Codex reads the hook's exit 2 as a
+// block, through wavehooks-hook and `wavehooks acp-hook` alike. The session
+// is in full-access, where neither Codex nor its sandbox would stop the
+// command, so only the hook can. The proxy is the real binary, killed with
+// SIGKILL while the user's PreToolUse hook runs (proxyKilledMidHook); the
+// test waits for Codex to give the model the call's output before it looks
+// for the command's marker file.
+func TestCodexBridgeFailsClosedWhenTheProxyDies(t *testing.T) {
+	node, entry := codexACP(t)
+	for _, hc := range hookClients(t) {
+		t.Run(hc.name, func(t *testing.T) {
+			fake := startFakeModel(t)
+			project := t.TempDir()
+			marker := filepath.Join(project, "tool-ran")
+			const k = "CASE-killedcodex"
+			fake.script(k, use("exec_command", map[string]any{"cmd": "touch " + marker}), say("DONE-"+k))
+			env := func(tmp string) []string {
+				return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + tmp, "LANG=C.UTF-8",
+					"CODEX_HOME=" + codexHome(t, fake.URL()), "FAKE_OPENAI_API_KEY=sk-offline", "OPENAI_API_KEY=sk-offline",
+					"NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1", "HTTPS_PROXY=" + fake.URL(), "HTTP_PROXY=" + fake.URL()}
+			}
+			log := proxyKilledMidHook(t, hc.bin, project, env, []string{node, entry}, "full-access", k+": mark it")
+			require.Contains(t, log, hc.log)
+			// Codex gives the model the call's output: after that the
+			// command has run or it never will.
+			require.Eventually(t, func() bool { return len(fake.saw(`"function_call_output"`)) > 0 }, 2*time.Minute, 20*time.Millisecond,
+				"Codex went on after the proxy died")
+			require.False(t, exists(marker), "the command ran though no hook decided it")
+			out := fake.saw(`"function_call_output"`)[0].Body
+			t.Logf("what Codex told the model: %.400s", out[bytes.Index(out, []byte(`"function_call_output"`)):])
+		})
+	}
 }

@@ -32,7 +32,9 @@ import (
 // session/request_permission would see nothing there; they run hooks of
 // their own in every mode, so the proxy gives them one (where, and how it
 // is answered, is the agent's integration: acp/agents). The
-// command is `wavehooks acp-hook`, which hands its stdin to the proxy over
+// command is wavehooks-hook when it is installed next to wavehooks (a
+// small program: the agent starts one per tool call), else `wavehooks
+// acp-hook`; both hand their stdin to the proxy over
 // a unix socket the proxy owns, in a private 0700 directory, with a random
 // token; the proxy runs the user's PreToolUse hooks for the tool call and
 // answers in the agent's terms. A permission request that may follow for
@@ -49,8 +51,11 @@ type bridge struct {
 	sock    string
 	token   string
 	command string
-	ln      net.Listener
-	wg      sync.WaitGroup
+	// client names the program command runs, for the log:
+	// "`wavehooks-hook`" or "`wavehooks acp-hook`".
+	client string
+	ln     net.Listener
+	wg     sync.WaitGroup
 	// integ is the agent the bridge serves (acp/agents), set once: read
 	// without a lock, on every tool call update (bridged).
 	integ atomic.Pointer[integrationRef]
@@ -67,11 +72,22 @@ type bridge struct {
 // in the bridge, which then refuses them.
 func (p *Proxy) startBridge() (*bridge, error) {
 	p.mu.Lock()
+	started := p.bridge != nil
+	p.mu.Unlock()
+	var exe, client string
+	var err error
+	if !started { // hookPrograms may run a process: not under the lock
+		exe, client, err = p.hookPrograms()
+	}
+	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bridge != nil {
 		return p.bridge, p.bridge.err
 	}
-	b, err := p.openBridge()
+	var b *bridge
+	if err == nil {
+		b, err = p.openBridge(exe, client)
+	}
 	if err != nil {
 		b = &bridge{p: p, err: err}
 	}
@@ -81,15 +97,9 @@ func (p *Proxy) startBridge() (*bridge, error) {
 }
 
 // openBridge makes the bridge's directory, token and socket, and starts
-// answering on it.
-func (p *Proxy) openBridge() (*bridge, error) {
-	exe := p.opts.HookExe
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return nil, fmt.Errorf("the hook bridge needs wavehooks' own path: %w", err)
-		}
-	}
+// answering on it; its hook runs client, or wavehooks at exe when client
+// is "" (hookPrograms).
+func (p *Proxy) openBridge(exe, client string) (*bridge, error) {
 	dir, err := os.MkdirTemp("", "wavehooks-acp-")
 	if err != nil {
 		return nil, fmt.Errorf("the hook bridge's directory: %w", err)
@@ -108,7 +118,7 @@ func (p *Proxy) openBridge() (*bridge, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("the hook bridge's socket: %w", err)
 	}
-	b.command = shellQuote(exe) + " acp-hook --socket " + shellQuote(b.sock) + " --token " + b.token
+	b.command, b.client = hookCommand(exe, client, b.sock, b.token)
 	b.wg.Add(1)
 	go b.serve()
 	return b, nil

@@ -23,15 +23,21 @@ import (
 )
 
 // BenchmarkBridgedPreToolUse is what a bridged tool call costs the agent
-// (issue #39 item 4), three ways in one loop, so that load falls on all
-// three alike: the proxy's decision called in process with no transport
+// (issue #39 item 4), five ways in one loop, so that load falls on all
+// alike: the proxy's decision called in process with no transport
 // ("floor": no hook configured, so the decision itself is all it does),
 // over the bridge's loopback http endpoint as Claude Code sends it (a
-// new connection per call, the secret in its header: "http"), and through
-// `wavehooks acp-hook`, the real binary started per call as Claude Code
-// and Codex start a command hook ("acp-hook"). It reports each one's median
-// in ns and the ratios to the floor; added-ns is what each transport adds
-// to a tool call. Run it with a small -benchtime:
+// new connection per call, the secret in its header: "http"), and three
+// command hooks started per call as Claude Code and Codex start one
+// (sh -c COMMAND, the hook input on stdin, its stdout read): a process that
+// does nothing ("true", /bin/true: the floor no command hook can beat),
+// wavehooks-hook (what the bridge gives an agent when it is installed next
+// to wavehooks) and `wavehooks acp-hook` (the whole wavehooks binary, the
+// fallback). Both hook programs are built as the tests build them (go
+// build, cgo as the toolchain defaults). It reports each one's median in
+// ns, the ratios to the floors, and what each adds: to a tool call
+// (*-added-ns, over "floor") and beyond a process that does nothing
+// (*-over-true-ns). Run it with a small -benchtime:
 //
 //	go test ./acp -run '^$' -bench BenchmarkBridgedPreToolUse -benchtime 200x
 func BenchmarkBridgedPreToolUse(b *testing.B) {
@@ -70,6 +76,11 @@ func BenchmarkBridgedPreToolUse(b *testing.B) {
 	// The editor's side is read all along: nothing the proxy says waits.
 	go func() { _, _ = io.Copy(io.Discard, e.r) }()
 
+	require.Equal(b, "`wavehooks-hook`", br.client, "wavehooks-hook is next to the wavehooks under test")
+	acpHook, _ := hookCommand(bin, "", br.sock, br.token)
+	truePath, err := exec.LookPath("true")
+	require.NoError(b, err)
+
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	input := func(mode string, i int) []byte {
 		return mustRaw(acpmsg.BridgeInput{Event: "PreToolUse", SessionID: sess, ToolName: "Bash",
@@ -101,13 +112,36 @@ func BenchmarkBridgedPreToolUse(b *testing.B) {
 			require.NoError(b, err)
 			allowed(answer)
 		}},
-		{"acp-hook", func(i int) {
+		{"true", func(i int) {
+			c := exec.Command("sh", "-c", shellQuote(truePath))
+			c.Stdin = bytes.NewReader(input("true", i))
+			out, err := c.Output()
+			require.NoError(b, err)
+			require.Empty(b, out)
+		}},
+		{"wavehooks-hook", func(i int) {
 			c := exec.Command("sh", "-c", br.command)
+			c.Stdin = bytes.NewReader(input("client", i))
+			answer, err := c.Output()
+			require.NoError(b, err)
+			allowed(answer)
+		}},
+		{"acp-hook", func(i int) {
+			c := exec.Command("sh", "-c", acpHook)
 			c.Stdin = bytes.NewReader(input("acphook", i))
 			answer, err := c.Output()
 			require.NoError(b, err)
 			allowed(answer)
 		}},
+	}
+	modeIndex := func(name string) int {
+		for m := range modes {
+			if modes[m].name == name {
+				return m
+			}
+		}
+		b.Fatalf("no mode %q", name)
+		return -1
 	}
 	times := make([][]time.Duration, len(modes))
 	b.ResetTimer()
@@ -125,9 +159,21 @@ func BenchmarkBridgedPreToolUse(b *testing.B) {
 		medians[m] = float64(times[m][len(times[m])/2].Nanoseconds())
 		b.ReportMetric(medians[m], modes[m].name+"-ns")
 	}
-	b.ReportMetric(medians[1]/medians[0], "http/floor")
-	b.ReportMetric(medians[2]/medians[0], "acp-hook/floor")
-	b.ReportMetric(medians[2]/medians[1], "acp-hook/http")
-	b.ReportMetric(medians[1]-medians[0], "http-added-ns")
-	b.ReportMetric(medians[2]-medians[0], "acp-hook-added-ns")
+	ratio := func(a, over string) {
+		b.ReportMetric(medians[modeIndex(a)]/medians[modeIndex(over)], a+"/"+over)
+	}
+	added := func(a, over, unit string) {
+		b.ReportMetric(medians[modeIndex(a)]-medians[modeIndex(over)], a+unit)
+	}
+	ratio("http", "floor")
+	ratio("acp-hook", "floor")
+	ratio("acp-hook", "http")
+	ratio("wavehooks-hook", "true")
+	ratio("acp-hook", "true")
+	ratio("acp-hook", "wavehooks-hook")
+	added("http", "floor", "-added-ns")
+	added("wavehooks-hook", "floor", "-added-ns")
+	added("acp-hook", "floor", "-added-ns")
+	added("wavehooks-hook", "true", "-over-true-ns")
+	added("acp-hook", "true", "-over-true-ns")
 }

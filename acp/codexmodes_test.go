@@ -5,6 +5,7 @@ package acp
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -31,32 +32,45 @@ func codexStandIn(t *testing.T) (command, argsFile string) {
 // hook input on stdin), denies rm -rf with Codex's deny output and tells
 // the editor why (a failed tool card, one message), leaves an allowed
 // command to Codex's mode ({}), and puts a hook's ask to the user through
-// the editor, once, with the hook's reason. TestCodexACP proves with the
-// real Codex that it runs and trusts this hook in every mode.
+// the editor, once, with the hook's reason; once the proxy has ended, the
+// hook fails closed (exit 2, the reason on stderr, nothing on stdout). Both
+// hook programs (wavehooks-hook, `wavehooks acp-hook`) are run so.
+// TestCodexACP proves with the real Codex that it runs and trusts this hook
+// in every mode.
 func TestCodexBridgeWithScriptedAgent(t *testing.T) {
+	for _, hc := range hookClients(t) {
+		t.Run(hc.name, func(t *testing.T) { testCodexBridgeWithScriptedAgent(t, hc) })
+	}
+}
+
+// testCodexBridgeWithScriptedAgent is TestCodexBridgeWithScriptedAgent
+// with one hook program.
+func testCodexBridgeWithScriptedAgent(t *testing.T, hc hookClientCase) {
 	project := t.TempDir()
 	h := writeMatrixHooks(t, project)
-	bin, err := wavehooksBin()
-	require.NoError(t, err)
 	agent, argsFile := codexStandIn(t)
 	r := startRig(t, rigOptions{project: project, script: `{"turns": [[{"stop":"end_turn"}]]}`,
-		opts: func(o *Options) { o.HookExe = bin; o.TrustWorkspace = true; o.Agent = []string{agent} }})
+		opts: func(o *Options) { o.HookExe = hc.bin; o.TrustWorkspace = true; o.Agent = []string{agent} }})
 	sess := r.handshake()
 
 	command := codexHookCommand(t, argsFile)
+	require.Contains(t, command, hc.command)
+	require.Contains(t, r.stderr.String(), hc.log)
 	news := r.agentGot("session/new")
 	require.Len(t, news, 1)
 	require.NotContains(t, mustJSON(news[0]), "claudeCode", "codex-acp's sessions get no Claude Code settings")
 
+	input := func(toolUseID, shell string) []byte {
+		return mustRaw(map[string]any{"session_id": sess, "turn_id": "turn-1", "cwd": project, "hook_event_name": "PreToolUse",
+			"model": "gpt-5-codex", "permission_mode": "bypassPermissions", "tool_name": "Bash",
+			"tool_input": map[string]any{"command": shell}, "tool_use_id": toolUseID})
+	}
 	// codexRunsHook runs the bridge's hook as Codex does, reading the
 	// editor's side until it has seen `until` (the rig answers the proxy's
 	// question with Allow), and returns the hook's stdout.
 	codexRunsHook := func(toolUseID, shell, until string) string {
 		t.Helper()
-		in := mustRaw(map[string]any{"session_id": sess, "turn_id": "turn-1", "cwd": project, "hook_event_name": "PreToolUse",
-			"model": "gpt-5-codex", "permission_mode": "bypassPermissions", "tool_name": "Bash",
-			"tool_input": map[string]any{"command": shell}, "tool_use_id": toolUseID})
-		done := runCommand(command, in)
+		done := runCommand(command, input(toolUseID, shell))
 		for until != "" {
 			msg := r.read()
 			require.NotNil(t, msg)
@@ -91,6 +105,16 @@ func TestCodexBridgeWithScriptedAgent(t *testing.T) {
 	for _, s := range []string{"rm -rf build", "CODEX-OK", "touch ASKME"} {
 		require.Len(t, h.runs(t, "PreToolUse", s), 1, "PreToolUse ran once for %s", s)
 	}
+
+	require.Equal(t, 0, r.wait())
+	res := <-runCommand(command, input("call_after", "echo AFTER"))
+	var exit *exec.ExitError
+	require.ErrorAs(t, res.err, &exit, "stdout: %s", res.out)
+	require.Equal(t, 2, exit.ExitCode(), "a hook with no proxy blocks the call (Codex reads exit 2 as a block)")
+	require.Empty(t, res.out, "and prints no answer Codex could read as one")
+	require.Contains(t, res.stderr, "the tool is not allowed")
+	require.Contains(t, res.stderr, "the wavehooks proxy is not reachable")
+	require.Empty(t, h.runs(t, "PreToolUse", "AFTER"))
 }
 
 // codexHookCommand is the bridge's hook command the proxy gave the agent
@@ -104,7 +128,7 @@ func codexHookCommand(t *testing.T, argsFile string) string {
 	m := regexp.MustCompile(`^hooks\.PreToolUse=\[\{hooks=\[\{type="command",command="(.*)",timeout=3600\}\]\}\]$`).FindStringSubmatch(args[1])
 	require.NotNil(t, m, "the hook override: %s", args[1])
 	command := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1])
-	require.Contains(t, command, "acp-hook --socket")
+	require.Contains(t, command, " --socket ")
 	require.Regexp(t, `^hooks\.state=\{"/<session-flags>/config\.toml:pre_tool_use:0:0"=\{trusted_hash="sha256:[0-9a-f]{64}"\}\}$`, args[3])
 	return command
 }

@@ -25,7 +25,7 @@ func (p *Proxy) agentCommand(command []string) []string {
 		if withHook, err = ig.Command(command, b.command); err == nil {
 			b.serves(ig)
 			_, why := ig.HTTPHooks(command, p.opts.AgentEnv, func(string) ([]byte, error) { return nil, os.ErrNotExist })
-			p.log.Info("the hook bridge answers "+ig.Name()+"'s PreToolUse hook through `wavehooks acp-hook`, a process per tool call", "why", why)
+			p.log.Info("the hook bridge answers "+ig.Name()+"'s PreToolUse hook through "+b.client+", a process per tool call", "why", why)
 			return withHook
 		}
 		p.mu.Lock()
@@ -62,5 +62,5 @@ func (p *Proxy) bridgeAgent(agentName string) {
 		}
 		why = err.Error()
 	}
-	p.log.Info("the hook bridge answers "+ig.Name()+"'s PreToolUse hook through `wavehooks acp-hook`, a process per tool call", "why", why)
+	p.log.Info("the hook bridge answers "+ig.Name()+"'s PreToolUse hook through "+b.client+", a process per tool call", "why", why)
 }

@@ -67,7 +67,8 @@ type Options struct {
 	// Logger receives the proxy's log; it must not write to stdout.
 	Logger *slog.Logger
 	// HookExe is the wavehooks executable whose acp-hook command the hook
-	// bridge gives claude-agent-acp ("" is this process's own executable).
+	// bridge gives a bridged agent, or whose wavehooks-hook beside it
+	// ("" is this process's own executable).
 	HookExe string
 
 	// quitGrace is how long the proxy waits, after the agent ended, for

@@ -2,8 +2,12 @@
 # make dist: the release artifacts, with the Go toolchain and @vscode/vsce alone.
 #   dist/wavehooks-<goos>-<goarch>[.exe]   the server for linux, darwin, windows × amd64, arm64 (CGO_ENABLED=0:
 #                                           static, runs without a Go toolchain or a particular libc)
+#   dist/wavehooks-hook-<goos>-<goarch>[.exe]  the ACP proxy's command hook for the same platforms (cmd/wavehooks-hook:
+#                                           installed as wavehooks-hook[.exe] next to wavehooks, the proxy gives it to
+#                                           agents such as codex-acp instead of starting all of wavehooks per tool call)
 #   dist/wavehooks-<target>.vsix            the VS Code extension for linux-x64, linux-arm64, darwin-x64, darwin-arm64,
 #                                           win32-x64, win32-arm64, each carrying its server in server/wavehooks[.exe]
+#                                           and the hook beside it in server/wavehooks-hook[.exe]
 #   dist/SHA256SUMS                         sha256sum of every artifact above (check with `sha256sum -c SHA256SUMS`)
 #
 # Usage: VERSION=... COMMIT=... scripts/dist.sh [PLATFORM...]   (the Makefile sets both)
@@ -37,14 +41,16 @@ for p in $platforms; do vscode_target "$p" >/dev/null; done
 mkdir -p "$out"
 start=$(date +%s)
 
-# 1. The server, once per platform.
+# 1. The server and its hook, once per platform.
 for p in $platforms; do
   goos=${p%-*} goarch=${p#*-}
   exe=""
   [ "$goos" = windows ] && exe=.exe
-  echo "  dist: wavehooks-$p$exe"
-  (cd "$root" && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch $GO build -trimpath \
-    -ldflags "-s -w -X main.version=$VERSION -X main.commit=$COMMIT" -o "$out/wavehooks-$p$exe" ./cmd/wavehooks)
+  for cmd in wavehooks wavehooks-hook; do
+    echo "  dist: $cmd-$p$exe"
+    (cd "$root" && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch $GO build -trimpath \
+      -ldflags "-s -w -X main.version=$VERSION -X main.commit=$COMMIT" -o "$out/$cmd-$p$exe" ./cmd/$cmd)
+  done
 done
 
 # 2. The extension, built once in a copy of editors/vscode; vscode:prepublish is dropped from the copy's manifest
@@ -67,7 +73,7 @@ node -e '
   fs.writeFileSync(f, JSON.stringify(m, null, 2) + "\n");
 ' "$stage/package.json"
 
-# 3. One package per platform, each with its own server in server/.
+# 3. One package per platform, each with its own server and hook in server/.
 for p in $platforms; do
   goos=${p%-*}
   target=$(vscode_target "$p")
@@ -75,8 +81,10 @@ for p in $platforms; do
   [ "$goos" = windows ] && exe=.exe
   rm -rf "$stage/server"
   mkdir -p "$stage/server"
-  cp "$out/wavehooks-$p$exe" "$stage/server/wavehooks$exe"
-  chmod 755 "$stage/server/wavehooks$exe"
+  for cmd in wavehooks wavehooks-hook; do
+    cp "$out/$cmd-$p$exe" "$stage/server/$cmd$exe"
+    chmod 755 "$stage/server/$cmd$exe"
+  done
   echo "  dist: wavehooks-$target.vsix"
   if ! (cd "$stage" && npx --yes "$VSCE" package --target "$target" --no-dependencies --skip-license \
     --out "$out/wavehooks-$target.vsix") >"$log" 2>&1; then

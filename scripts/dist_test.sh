@@ -1,11 +1,13 @@
 #!/bin/sh
 # make test-dist: checks what `make dist` wrote, as a user who downloads it would:
-#   - every artifact exists, and each server is an executable of its platform's format (ELF, Mach-O, PE) and CPU;
+#   - every artifact exists, and each server and hook (wavehooks-hook) is an executable of its platform's format (ELF,
+#     Mach-O, PE) and CPU;
 #   - SHA256SUMS lists exactly the artifacts and `sha256sum -c` passes;
-#   - the linux servers run `version` and report the commit they were built from (linux-arm64 through qemu-aarch64
-#     when qemu-user is installed; the check says SKIPPED otherwise);
-#   - each .vsix is for its platform (its manifest's TargetPlatform) and carries its server in
-#     extension/server/wavehooks[.exe], byte for byte the one in dist/, executable (mode 755) for linux and darwin.
+#   - the linux servers and hooks run `version` / `--version` and report the commit they were built from (linux-arm64
+#     through qemu-aarch64 when qemu-user is installed; the check says SKIPPED otherwise);
+#   - each .vsix is for its platform (its manifest's TargetPlatform) and carries its server and hook in
+#     extension/server/wavehooks[.exe] and wavehooks-hook[.exe], byte for byte the ones in dist/, executable (mode 755)
+#     for linux and darwin.
 # Usage: COMMIT=<full hash> scripts/dist_test.sh [DIST_DIR]     Prints one ok / not ok line per check.
 set -eu
 dist=${1:-$(cd "$(dirname "$0")/.." && pwd)/dist}
@@ -23,8 +25,11 @@ notok() {
 platforms="linux-amd64 linux-arm64 darwin-amd64 darwin-arm64 windows-amd64 windows-arm64"
 targets="linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 win32-arm64"
 want=""
+commands="wavehooks wavehooks-hook"
 for p in $platforms; do
-  case $p in windows-*) want="$want wavehooks-$p.exe" ;; *) want="$want wavehooks-$p" ;; esac
+  for cmd in $commands; do
+    case $p in windows-*) want="$want $cmd-$p.exe" ;; *) want="$want $cmd-$p" ;; esac
+  done
 done
 for t in $targets; do want="$want wavehooks-$t.vsix"; done
 
@@ -52,12 +57,14 @@ done
 
 for p in $platforms; do
   goos=${p%-*} goarch=${p#*-}
-  f=wavehooks-$p
-  [ "$goos" = windows ] && f=$f.exe
-  [ -s "$dist/$f" ] || continue
-  case $goos in linux) format=ELF ;; darwin) format=Mach-O ;; windows) format=PE ;; esac
-  got=$(header "$dist/$f")
-  if [ "$got" = "$format $goarch" ]; then ok "$f: $format executable for $goarch"; else notok "$f: want $format for $goarch, the header says $got"; fi
+  for cmd in $commands; do
+    f=$cmd-$p
+    [ "$goos" = windows ] && f=$f.exe
+    [ -s "$dist/$f" ] || continue
+    case $goos in linux) format=ELF ;; darwin) format=Mach-O ;; windows) format=PE ;; esac
+    got=$(header "$dist/$f")
+    if [ "$got" = "$format $goarch" ]; then ok "$f: $format executable for $goarch"; else notok "$f: want $format for $goarch, the header says $got"; fi
+  done
 done
 
 short=$(printf %.12s "$COMMIT")
@@ -70,16 +77,33 @@ run_version() { # run_version NAME COMMAND...
     notok "the $name server: version: want \"wavehooks … (commit $short, … $name)\", got: $out"
   fi
 }
-[ -x "$dist/wavehooks-linux-amd64" ] && [ "$(uname -m)" = x86_64 ] && run_version linux/amd64 "$dist/wavehooks-linux-amd64"
-if [ -s "$dist/wavehooks-linux-arm64" ]; then
-  if [ "$(uname -m)" = aarch64 ]; then
-    run_version linux/arm64 "$dist/wavehooks-linux-arm64"
-  elif command -v qemu-aarch64 >/dev/null; then
-    run_version linux/arm64 qemu-aarch64 "$dist/wavehooks-linux-arm64"
+# The hook says its version as the proxy asks it (acp/hookclient.go), with the commit it was built from.
+run_hook_version() { # run_hook_version NAME COMMAND...
+  name=$1
+  shift
+  if out=$("$@" --version 2>&1) && case $out in "wavehooks-hook "*"(commit $short"*) true ;; *) false ;; esac then
+    ok "the $name hook runs: --version says $out"
   else
-    echo "SKIPPED: running wavehooks-linux-arm64 (apt-get install -y qemu-user)"
+    notok "the $name hook: --version: want \"wavehooks-hook … (commit $short…)\", got: $out"
   fi
+}
+if [ "$(uname -m)" = x86_64 ]; then
+  [ -x "$dist/wavehooks-linux-amd64" ] && run_version linux/amd64 "$dist/wavehooks-linux-amd64"
+  [ -x "$dist/wavehooks-hook-linux-amd64" ] && run_hook_version linux/amd64 "$dist/wavehooks-hook-linux-amd64"
 fi
+for cmd in $commands; do
+  f=$dist/$cmd-linux-arm64
+  [ -s "$f" ] || continue
+  check=run_version
+  [ "$cmd" = wavehooks-hook ] && check=run_hook_version
+  if [ "$(uname -m)" = aarch64 ]; then
+    $check linux/arm64 "$f"
+  elif command -v qemu-aarch64 >/dev/null; then
+    $check linux/arm64 qemu-aarch64 "$f"
+  else
+    echo "SKIPPED: running $cmd-linux-arm64 (apt-get install -y qemu-user)"
+  fi
+done
 
 # SHA256SUMS: exactly the artifacts, and they verify.
 if [ -f "$dist/SHA256SUMS" ]; then
@@ -100,19 +124,23 @@ for t in $targets; do
   [ -s "$vsix" ] || continue
   exe=""
   case $t in win32-*) exe=.exe ;; esac
-  if out=$(python3 - "$vsix" "$dist/wavehooks-$p$exe" "extension/server/wavehooks$exe" "$t" <<'EOF'
+  if out=$(python3 - "$vsix" "$t" "$dist/wavehooks-$p$exe" "extension/server/wavehooks$exe" \
+    "$dist/wavehooks-hook-$p$exe" "extension/server/wavehooks-hook$exe" <<'EOF'
 import re, sys, zipfile
-vsix, binary, entry, target = sys.argv[1:]
+vsix, target = sys.argv[1:3]
+binaries = dict(zip(sys.argv[4::2], sys.argv[3::2]))  # entry in the package: the file in dist/
 z = zipfile.ZipFile(vsix)
 names = set(z.namelist())
 problems = []
-for need in ('extension/package.json', 'extension/dist/extension.js', 'extension.vsixmanifest', entry):
+for need in ['extension/package.json', 'extension/dist/extension.js', 'extension.vsixmanifest'] + sorted(binaries):
     if need not in names:
         problems.append('no ' + need)
 servers = sorted(n for n in names if n.startswith('extension/server/'))
-if servers != [entry]:
-    problems.append('extension/server/ holds %s, want only %s' % (servers, entry))
-if entry in names:
+if servers != sorted(binaries):
+    problems.append('extension/server/ holds %s, want only %s' % (servers, sorted(binaries)))
+for entry, binary in sorted(binaries.items()):
+    if entry not in names:
+        continue
     if z.read(entry) != open(binary, 'rb').read():
         problems.append('%s differs from %s' % (entry, binary))
     mode = (z.getinfo(entry).external_attr >> 16) & 0o777
@@ -121,7 +149,7 @@ if entry in names:
 m = re.search(r'TargetPlatform="([^"]*)"', z.read('extension.vsixmanifest').decode()) if 'extension.vsixmanifest' in names else None
 if not m or m.group(1) != target:
     problems.append('TargetPlatform is %s, want %s' % (m and m.group(1), target))
-print('; '.join(problems) if problems else '%s (%d bytes)' % (entry, z.getinfo(entry).file_size))
+print('; '.join(problems) if problems else ', '.join('%s (%d bytes)' % (e, z.getinfo(e).file_size) for e in sorted(binaries)))
 sys.exit(1 if problems else 0)
 EOF
   ); then
