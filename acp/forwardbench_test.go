@@ -99,12 +99,16 @@ var lineRelay = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-// relayedAgent starts scriptagent behind linerelay.
-func relayedAgent(tb testing.TB, scriptPath string) (*endpoint, int) {
+// relayedAgent starts scriptagent behind linerelay; with record, a file,
+// the relay also decodes each line's routing fields and appends it there.
+func relayedAgent(tb testing.TB, scriptPath, record string) (*endpoint, int) {
 	bin, err := lineRelay()
 	require.NoError(tb, err)
 	cmd := exec.Command(bin, scriptAgent)
 	cmd.Env = append(os.Environ(), "AGENT_SCRIPT="+scriptPath)
+	if record != "" {
+		cmd.Env = append(cmd.Env, "LINERELAY_RECORD="+record)
+	}
 	cmd.Stderr = os.Stderr
 	return startEndpoint(tb, cmd)
 }
@@ -125,7 +129,7 @@ func BenchmarkForwarding(b *testing.B) {
 	scriptPath := forwardScript(b, b.N+1)
 	direct := directAgent(b, scriptPath)
 	defer direct.close()
-	relay, relayPID := relayedAgent(b, scriptPath)
+	relay, relayPID := relayedAgent(b, scriptPath, "")
 	defer relay.close()
 	names := []string{"direct", "relay"}
 	sides := []*endpoint{direct, relay}
@@ -135,6 +139,11 @@ func BenchmarkForwarding(b *testing.B) {
 		defer e.close()
 		names, sides, pids = append(names, bd[0]), append(sides, e), append(pids, pid)
 	}
+	// Last, the floor of a proxy that reads what it forwards and keeps it
+	// (linerelay's LINERELAY_RECORD): turn-p50-proxy/record.
+	record, recordPID := relayedAgent(b, scriptPath, filepath.Join(b.TempDir(), "record.jsonl"))
+	defer record.close()
+	names, sides, pids = append(names, "record"), append(sides, record), append(pids, recordPID)
 	bytesPerTurn := make([]int, len(sides))
 	for s, e := range sides {
 		e.session(b)
@@ -188,6 +197,7 @@ func BenchmarkForwarding(b *testing.B) {
 		b.ReportMetric(q(pings[s], 0.5), n+"-ping-p50-µs")
 		b.ReportMetric(q(pings[s], 0.9)-dp90, "ping-p90-added-µs"+map[bool]string{true: "", false: "-" + n}[s == 2])
 	}
+	b.ReportMetric(q(turns[2], 0.5)/q(turns[len(sides)-1], 0.5), "turn-p50-"+names[2]+"/record")
 	b.ReportMetric(loadAvg(), "load1")
 }
 

@@ -7,15 +7,23 @@
 // over it is what its work costs; what it costs over a direct pipe is what
 // a process in between costs.
 //
+// With LINERELAY_RECORD set to a file, it is also the floor of a proxy
+// that must know what it forwards and keep it, as a transcript does: each
+// line is decoded as far as the routing fields an ACP proxy reads (id,
+// method, the session and, in an update, its kind and tool call id) and
+// appended to that file, in the same buffered writes as the lines sent.
+//
 //	linerelay AGENT [ARGS…]
 package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 )
 
 func main() {
@@ -40,26 +48,46 @@ func main() {
 		os.Exit(1)
 	}
 	stdin, stdout := pollable(os.Stdin), pollable(os.Stdout)
+	var record io.Writer // nil: only copy
+	if path := os.Getenv("LINERELAY_RECORD"); path != "" {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		record = &lockedWriter{w: f}
+	}
 	done := make(chan struct{})
 	go func() {
-		relay(stdin, in)
+		relay(stdin, in, record)
 		_ = in.Close()
 	}()
 	go func() {
-		relay(out, stdout)
+		relay(out, stdout, record)
 		close(done)
 	}()
 	<-done
 	_ = cmd.Wait()
 }
 
-// relay copies r to w line by line until r ends.
-func relay(r io.Reader, w io.Writer) {
+// relay copies r to w line by line until r ends; with record, it also
+// decodes each line's routing fields and appends the line there.
+func relay(r io.Reader, w io.Writer, record io.Writer) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	bw := bufio.NewWriterSize(w, 64<<10)
+	var rec *bufio.Writer
+	if record != nil {
+		rec = bufio.NewWriterSize(record, 64<<10)
+	}
 	for {
 		line, err := br.ReadSlice('\n')
 		if len(line) > 0 {
+			if rec != nil {
+				var m routing
+				_ = json.Unmarshal(line, &m) // what it is decides nothing here: the cost is the point
+				_, _ = rec.Write(line)
+			}
 			if _, werr := bw.Write(line); werr != nil {
 				return
 			}
@@ -68,8 +96,38 @@ func relay(r io.Reader, w io.Writer) {
 			_ = bw.Flush()
 			return
 		}
-		if br.Buffered() == 0 && bw.Flush() != nil {
-			return
+		if br.Buffered() == 0 {
+			if bw.Flush() != nil {
+				return
+			}
+			if rec != nil {
+				_ = rec.Flush()
+			}
 		}
 	}
+}
+
+// routing is what an ACP proxy must read of each message to route it.
+type routing struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		SessionID string `json:"sessionId"`
+		Update    struct {
+			SessionUpdate string `json:"sessionUpdate"`
+			ToolCallID    string `json:"toolCallId"`
+		} `json:"update"`
+	} `json:"params"`
+}
+
+// lockedWriter lets both directions append to one record file.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
