@@ -105,3 +105,23 @@ func TestSameUserRefusesAnotherUsersConnection(t *testing.T) {
 	require.ErrorAs(t, other.Wait(), &exit)
 	require.Equal(t, 1, exit.ExitCode(), "bash's read hit the end of its closed connection (1), not its timeout (>128)")
 }
+
+// What one check costs (docs/security.md): it reads the whole table, so it
+// grows with the machine's TCP sockets; it is paid once per connection.
+func BenchmarkPeerUID(b *testing.B) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(b, err)
+	defer ln.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(b, err)
+	defer c.Close()
+	s, err := ln.Accept()
+	require.NoError(b, err)
+	defer s.Close()
+	local, remote := s.LocalAddr().(*net.TCPAddr), s.RemoteAddr().(*net.TCPAddr)
+	for range b.N {
+		if _, err := PeerUID(local, remote); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
