@@ -234,7 +234,12 @@ func (e *Engine) fire(ctx context.Context, cfg *settings.Config, l *trust.Loaded
 	stdins := &hookStdins{in: &in, claude: stdin}
 	env := newHookEnv(&in) // Claude Code's variables, CLAUDE_ENV_FILE: hooks/envfile.go
 	for _, j := range async {
-		e.startAsync(in, gate, l, j.hook, stdins.of(j.hook), env.forAsync(), &res.Runs[j.run])
+		b, err := stdins.of(j.hook)
+		if err != nil { // not run: an async hook decides nothing, so nothing to fail closed
+			res.Runs[j.run].Skipped = "the hook did not run: " + untranslatableStdin(j.hook, err).Stderr
+			continue
+		}
+		e.startAsync(in, gate, l, j.hook, b, env.forAsync(), &res.Runs[j.run])
 	}
 	if len(jobs) == 0 {
 		env.collect(&res, nil, nil)
@@ -329,11 +334,11 @@ func (e *Engine) plan(res *Result, cfg *settings.Config, trust func() (bool, str
 func (e *Engine) runJobs(ctx context.Context, cfg *settings.Config, l *trust.Loaded, in event.Input, jobs []job, stdins *hookStdins, env *hookEnv) []hookOutcome {
 	execs := make([]hookOutcome, len(jobs))
 	if len(jobs) == 1 {
-		execs[0] = e.execute(ctx, cfg, l, jobs[0].hook, in, stdins.of(jobs[0].hook), env.forJob(0))
+		execs[0] = e.executeWithStdin(ctx, cfg, l, jobs[0].hook, in, stdins, env.forJob(0))
 		return execs
 	}
 	for _, j := range jobs {
-		stdins.of(j.hook) // built before the goroutines share it
+		_, _ = stdins.of(j.hook) // built before the goroutines share it
 	}
 	var wg sync.WaitGroup
 	for i, j := range jobs {
@@ -343,7 +348,7 @@ func (e *Engine) runJobs(ctx context.Context, cfg *settings.Config, l *trust.Loa
 		wg.Add(1)
 		go func(i int, h *settings.Hook, env []string) {
 			defer wg.Done()
-			execs[i] = e.execute(ctx, cfg, l, h, in, stdins.of(h), env)
+			execs[i] = e.executeWithStdin(ctx, cfg, l, h, in, stdins, env)
 		}(i, j.hook, env.forJob(i))
 	}
 	wg.Wait()
@@ -359,33 +364,53 @@ type hookStdins struct {
 	claude, vscode []byte
 	mu             sync.Mutex
 	agents         map[string][]byte
+	agentErrs      map[string]error
 }
 
-func (s *hookStdins) of(h *settings.Hook) []byte {
+// An event that cannot be put in another agent's shape is an error, never
+// Claude Code's stdin in its place: that hook would read fields it does not
+// know and might let through what it exists to stop (executeWithStdin).
+func (s *hookStdins) of(h *settings.Hook) ([]byte, error) {
 	if a := h.Source.Agent(); a != "" {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		key := string(a) + "/" + h.AgentEvent
 		if b, ok := s.agents[key]; ok {
-			return b
+			return b, s.agentErrs[key]
 		}
 		b, err := agentfmt.Stdin(a, h.AgentEvent, s.claude)
-		if err != nil {
-			b = s.claude // the engine's own input always decodes; never reached
-		}
 		if s.agents == nil {
-			s.agents = map[string][]byte{}
+			s.agents, s.agentErrs = map[string][]byte{}, map[string]error{}
 		}
-		s.agents[key] = b
-		return b
+		s.agents[key], s.agentErrs[key] = b, err
+		return b, err
 	}
 	if h.Source != settings.SourceVSCode {
-		return s.claude
+		return s.claude, nil
 	}
 	if s.vscode == nil {
 		s.vscode = s.in.VSCodeStdin()
 	}
-	return s.vscode
+	return s.vscode, nil
+}
+
+// executeWithStdin runs h with the stdin of its source, or, when the event
+// cannot be given to it in its agent's shape, fails it closed: as a hook
+// that exited 2, which blocks where the event can be blocked.
+func (e *Engine) executeWithStdin(ctx context.Context, cfg *settings.Config, l *trust.Loaded, h *settings.Hook, in event.Input, stdins *hookStdins, env []string) hookOutcome {
+	b, err := stdins.of(h)
+	if err != nil {
+		return hookOutcome{Exec: untranslatableStdin(h, err)}
+	}
+	return e.execute(ctx, cfg, l, h, in, b, env)
+}
+
+// untranslatableStdin is the outcome of a hook whose event could not be put
+// in its agent's shape: not run, and read as exit code 2 with the reason
+// on stderr (not as a start failure, which would not block).
+func untranslatableStdin(h *settings.Hook, err error) proc.Exec {
+	return proc.Exec{ExitCode: 2, Stderr: fmt.Sprintf("wavehooks could not give this %s hook its event (%s), so it did not run and blocks: %v",
+		h.Source.Agent(), h.AgentEvent, err)}
 }
 
 func isTrue(f func() (bool, string)) bool {
