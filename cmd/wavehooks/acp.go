@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/wavehooks/wavehooks/acp"
+	"github.com/wavehooks/wavehooks/internal/pollstdio"
 	"github.com/wavehooks/wavehooks/internal/settings"
 )
 
@@ -71,16 +72,16 @@ func acpProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
 	// The editor's stdin and stdout through the runtime's poller, as serve
-	// reads its own (pollable): a read blocked on a piped stdin holds a
+	// reads its own (pollstdio.Pollable): a read blocked on a piped stdin holds a
 	// processor in a system call, and the runtime's monitor polls every
 	// 20 µs until it takes it back, 10 ms later, and again after every
 	// prompt; that polling was a sixth of the proxy's CPU in
 	// BenchmarkForwarding.
 	if f, ok := stdin.(*os.File); ok {
-		stdin = pollable(f)
+		stdin = pollstdio.Pollable(f)
 	}
 	if f, ok := stdout.(*os.File); ok {
-		stdout = pollable(f)
+		stdout = pollstdio.Pollable(f)
 	}
 	return acp.Run(ctx, acp.Options{
 		Agent: agent, AgentStderr: stderr,

@@ -12,7 +12,7 @@ import (
 )
 
 // `wavehooks acp` reads a piped stdin through the runtime's poller, as serve
-// does (pollable): between the editor's messages no thread of it waits in
+// does (internal/pollstdio): between the editor's messages no thread of it waits in
 // read(2) on descriptor 0, which would hold a processor in a system call
 // and keep the runtime's monitor polling every 20 µs (BenchmarkForwarding in
 // acp). Each thread's current system call is in /proc/PID/task/TID/syscall,

@@ -21,6 +21,7 @@ import (
 	"syscall"
 
 	"github.com/wavehooks/wavehooks/internal/host"
+	"github.com/wavehooks/wavehooks/internal/pollstdio"
 	"github.com/wavehooks/wavehooks/internal/proc"
 	"github.com/wavehooks/wavehooks/internal/settings"
 	"github.com/wavehooks/wavehooks/lsp"
@@ -164,10 +165,10 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	growPipe(stdin)
 	growPipe(stdout)
 	if f, ok := stdin.(*os.File); ok {
-		stdin = pollable(f)
+		stdin = pollstdio.Pollable(f)
 	}
 	if f, ok := stdout.(*os.File); ok {
-		stdout = pollable(f)
+		stdout = pollstdio.Pollable(f)
 	}
 	return srv.Serve(ctx, stdioConn{stdin, stdout})
 }

@@ -2,7 +2,7 @@
 // it starts the agent and copies whole lines both ways, reading and writing
 // as `wavehooks acp` does (a 64 KiB buffer each way, flushed whenever no
 // more input is read already; a piped stdin and stdout through the
-// runtime's poller, as cmd/wavehooks's pollable makes them) and doing
+// runtime's poller, as internal/pollstdio makes them) and doing
 // nothing else: no parsing, no sessions, no hooks. What the proxy costs
 // over it is what its work costs; what it costs over a direct pipe is what
 // a process in between costs.
@@ -24,6 +24,8 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+
+	"github.com/wavehooks/wavehooks/internal/pollstdio"
 )
 
 func main() {
@@ -47,7 +49,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	stdin, stdout := pollable(os.Stdin), pollable(os.Stdout)
+	stdin, stdout := pollstdio.Pollable(os.Stdin), pollstdio.Pollable(os.Stdout)
 	var record io.Writer // nil: only copy
 	if path := os.Getenv("LINERELAY_RECORD"); path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)

@@ -1,16 +1,19 @@
 //go:build unix
 
-package main
+package pollstdio
 
 import (
 	"os"
 	"syscall"
 )
 
-// pollable is cmd/wavehooks's: a non-blocking duplicate of f, in the
-// runtime's poller, when f is a pipe or a socket; f itself otherwise. A
-// blocking read keeps the runtime's monitor polling (cmd/wavehooks/stdio_unix.go).
-func pollable(f *os.File) *os.File {
+// Pollable returns a duplicate of f in non-blocking mode, registered with
+// the runtime's poller, when f is a pipe or a socket (how editors start a
+// server), and f itself otherwise. A terminal or a file is left as it is:
+// its mode is shared with whoever else has it open. The caller writes
+// nothing to f itself but through the duplicate, so f's own blocking writes
+// never meet the non-blocking mode.
+func Pollable(f *os.File) *os.File {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
 		return f
