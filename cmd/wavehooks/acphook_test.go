@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -139,28 +138,18 @@ func TestACPHookFailsClosed(t *testing.T) {
 				if c.token != "" {
 					args = append(args, "--token", c.token)
 				}
-				cmd := exec.Command(cl.argv[0], args...)
-				cmd.Stdin = strings.NewReader(input)
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				err := cmd.Run()
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else {
-					require.NoError(t, err)
-				}
-				require.Equal(t, c.code, code, "stderr: %s", stderr.String())
+				stdout, stderr, code := runWithStdin(t, exec.Command(cl.argv[0], args...), input)
+				require.Equal(t, c.code, code, "stderr: %s", stderr)
 				if c.code != 0 {
-					require.Empty(t, stdout.String(), "a failing hook prints no decision")
-					require.Contains(t, stderr.String(), "the tool is not allowed")
-					require.Contains(t, stderr.String(), c.stderr)
+					require.Empty(t, stdout, "a failing hook prints no decision")
+					require.Contains(t, stderr, "the tool is not allowed")
+					require.Contains(t, stderr, c.stderr)
 					if c.stderr == "usage: " {
-						require.Contains(t, stderr.String(), cl.usage)
+						require.Contains(t, stderr, cl.usage)
 					}
 				} else {
-					require.JSONEq(t, c.stdout, stdout.String())
-					require.True(t, json.Valid(stdout.Bytes()))
+					require.JSONEq(t, c.stdout, stdout)
+					require.True(t, json.Valid([]byte(stdout)))
 				}
 				if got != nil {
 					require.Equal(t, c.received, <-got)

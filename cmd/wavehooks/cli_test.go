@@ -68,6 +68,13 @@ func (c cliEnv) run(t *testing.T, stdin string, args ...string) (string, string,
 	cmd := exec.Command(e2eBinary(t), args...)
 	cmd.Dir = c.project
 	cmd.Env = append(os.Environ(), "WAVE_HOME="+c.home, "HOME="+c.home)
+	return runWithStdin(t, cmd, stdin)
+}
+
+// runWithStdin runs cmd with stdin, and returns its stdout, its stderr and
+// its exit code; failing to start it fails the test.
+func runWithStdin(t *testing.T, cmd *exec.Cmd, stdin string) (string, string, int) {
+	t.Helper()
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
