@@ -17,9 +17,20 @@ import (
 const Checked = true
 
 // PeerUID is the uid owning the socket at the other end (remote) of a TCP
-// connection on loopback accepted at local: the row of the kernel's TCP
-// table whose local address is remote and whose remote address is local.
+// connection on loopback accepted at local: the socket whose local address
+// is remote and whose remote address is local. It asks the kernel for that
+// one socket (sock_diag, sockdiag_linux.go), and reads the kernel's whole
+// TCP table (/proc/net/tcp) only when that is refused, as a sandbox may.
 func PeerUID(local, remote *net.TCPAddr) (uint32, error) {
+	if uid, err := sockDiagUID(remote, local); err == nil {
+		return uid, nil
+	}
+	return peerUIDFromTable(local, remote)
+}
+
+// peerUIDFromTable is PeerUID read from the row of /proc/net/tcp (or tcp6)
+// whose local address is remote and whose remote address is local.
+func peerUIDFromTable(local, remote *net.TCPAddr) (uint32, error) {
 	table := "/proc/net/tcp"
 	if remote.IP.To4() == nil {
 		table = "/proc/net/tcp6"

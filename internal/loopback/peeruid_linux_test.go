@@ -1,6 +1,7 @@
 package loopback
 
 import (
+	"encoding/binary"
 	"errors"
 	"net"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // The table's rows are matched by both addresses, as the kernel writes
@@ -106,22 +108,96 @@ func TestSameUserRefusesAnotherUsersConnection(t *testing.T) {
 	require.Equal(t, 1, exit.ExitCode(), "bash's read hit the end of its closed connection (1), not its timeout (>128)")
 }
 
-// What one check costs (docs/security.md): it reads the whole table, so it
-// grows with the machine's TCP sockets; it is paid once per connection.
-func BenchmarkPeerUID(b *testing.B) {
+// connected is a TCP connection on loopback, as the listener sees it: its
+// own address and the peer's.
+func connected(tb testing.TB) (local, remote *net.TCPAddr) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(b, err)
-	defer ln.Close()
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = ln.Close() })
 	c, err := net.Dial("tcp", ln.Addr().String())
-	require.NoError(b, err)
-	defer c.Close()
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = c.Close() })
 	s, err := ln.Accept()
-	require.NoError(b, err)
-	defer s.Close()
-	local, remote := s.LocalAddr().(*net.TCPAddr), s.RemoteAddr().(*net.TCPAddr)
-	for range b.N {
-		if _, err := PeerUID(local, remote); err != nil {
-			b.Fatal(err)
-		}
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = s.Close() })
+	return s.LocalAddr().(*net.TCPAddr), s.RemoteAddr().(*net.TCPAddr)
+}
+
+// Both ways of asking the kernel name this process's user as the owner of
+// a connection it made; a connection that does not exist is an error to
+// both, never a uid.
+func TestBothWaysOfAskingAgree(t *testing.T) {
+	local, remote := connected(t)
+	viaDiag, err := sockDiagUID(remote, local)
+	require.NoError(t, err)
+	viaTable, err := peerUIDFromTable(local, remote)
+	require.NoError(t, err)
+	require.Equal(t, uint32(os.Getuid()), viaDiag)
+	require.Equal(t, viaDiag, viaTable)
+
+	gone := &net.TCPAddr{IP: remote.IP, Port: remote.Port + 1}
+	_, err = sockDiagUID(gone, local)
+	require.ErrorIs(t, err, syscall.ENOENT)
+	_, err = peerUIDFromTable(local, gone)
+	require.ErrorContains(t, err, "is not in the kernel's TCP table")
+}
+
+// Answers the kernel does not give are errors, not a uid read from the
+// wrong bytes.
+func TestParseDiagAnswerRefusesWhatIsNotAnAnswer(t *testing.T) {
+	msg := func(kind uint16, body []byte) []byte {
+		b := make([]byte, nlmsgHdrLen, nlmsgHdrLen+len(body))
+		binary.NativeEndian.PutUint32(b[0:], uint32(nlmsgHdrLen+len(body)))
+		binary.NativeEndian.PutUint16(b[4:], kind)
+		return append(b, body...)
+	}
+	sock := make([]byte, diagMsgLen)
+	binary.NativeEndian.PutUint32(sock[diagMsgUIDAt:], 1000)
+	errno := make([]byte, 4+nlmsgHdrLen)
+	eacces := int32(syscall.EACCES)
+	binary.NativeEndian.PutUint32(errno, uint32(-eacces))
+	for _, tc := range []struct {
+		name    string
+		answer  []byte
+		uid     uint32
+		wantErr string
+	}{
+		{name: "a socket", answer: msg(sockDiagByFamily, sock), uid: 1000},
+		{name: "an error", answer: msg(unix.NLMSG_ERROR, errno), wantErr: "permission denied"},
+		{name: "a short socket", answer: msg(sockDiagByFamily, sock[:20]), wantErr: "a short socket"},
+		{name: "a header that lies", answer: append(msg(sockDiagByFamily, sock)[:8], make([]byte, 8)...), wantErr: "says it has"},
+		{name: "too short", answer: []byte{1, 2, 3}, wantErr: "a short answer"},
+		{name: "another type", answer: msg(99, sock), wantErr: "type 99"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			uid, err := parseDiagAnswer(tc.answer)
+			if tc.wantErr != "" {
+				require.ErrorContains(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tc.uid, uid)
+		})
+	}
+}
+
+// What one check costs, each way (docs/security.md): the lookup is paid
+// once per connection.
+func BenchmarkPeerUID(b *testing.B) {
+	local, remote := connected(b)
+	for _, way := range []struct {
+		name string
+		uid  func() (uint32, error)
+	}{
+		{"sock_diag", func() (uint32, error) { return sockDiagUID(remote, local) }},
+		{"table", func() (uint32, error) { return peerUIDFromTable(local, remote) }},
+	} {
+		b.Run(way.name, func(b *testing.B) {
+			for range b.N {
+				if _, err := way.uid(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
