@@ -54,9 +54,13 @@ func (p *Proxy) hookPrograms() (exe, client string, err error) {
 
 // hookCommand is the bridge's hook command, as a shell runs it, and the
 // program it starts, for the log: client when there is one, else
-// `wavehooks acp-hook`.
+// `wavehooks acp-hook`. Any failure of it exits 2, which blocks: both
+// clients exit 2 on every error of their own, but a program that is gone
+// (uninstalled mid-session) makes the shell exit 127, and a file that can
+// no longer run 126, which agents read as a hook error that does not
+// block — the tool would run unjudged.
 func hookCommand(exe, client, sock, token string) (command, name string) {
-	args := " --socket " + shellQuote(sock) + " --token " + token
+	args := " --socket " + shellQuote(sock) + " --token " + token + " || exit 2"
 	if client != "" {
 		return shellQuote(client) + args, "`wavehooks-hook`"
 	}

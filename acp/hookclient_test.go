@@ -4,8 +4,10 @@ package acp
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,9 +60,9 @@ func TestBridgeHookProgram(t *testing.T) {
 			b, err := p.startBridge()
 			require.NoError(t, err)
 			t.Cleanup(p.closeBridge)
-			want := shellQuote(exe) + " acp-hook --socket " + shellQuote(b.sock) + " --token " + b.token
+			want := shellQuote(exe) + " acp-hook --socket " + shellQuote(b.sock) + " --token " + b.token + " || exit 2"
 			if c.client {
-				want = shellQuote(filepath.Join(dir, "wavehooks-hook")) + " --socket " + shellQuote(b.sock) + " --token " + b.token
+				want = shellQuote(filepath.Join(dir, "wavehooks-hook")) + " --socket " + shellQuote(b.sock) + " --token " + b.token + " || exit 2"
 			}
 			require.Equal(t, want, b.command)
 			require.True(t, strings.HasPrefix(b.command, "'"), "the path is quoted for the shell: %s", b.command)
@@ -69,6 +71,49 @@ func TestBridgeHookProgram(t *testing.T) {
 				require.Contains(t, log.String(), c.warns)
 			} else {
 				require.NotContains(t, log.String(), "level=WARN")
+			}
+		})
+	}
+}
+
+// A hook program that is gone when the agent runs the hook (uninstalled
+// mid-session), or can no longer run, blocks the tool: the shell's 127 and
+// 126 become 2, which every agent reads as a block; what the program says
+// itself is unchanged.
+func TestABridgeHookThatCannotRunBlocks(t *testing.T) {
+	dir := t.TempDir()
+	notExecutable := filepath.Join(dir, "wavehooks-hook")
+	require.NoError(t, os.WriteFile(notExecutable, []byte("#!/bin/sh\nexit 0\n"), 0o644))
+	for _, tc := range []struct {
+		name      string
+		exe       string
+		client    string
+		wantExit  int
+		wantInErr string
+	}{
+		{name: "wavehooks is gone", exe: filepath.Join(dir, "gone", "wavehooks"), wantExit: 2, wantInErr: "not found"},
+		{name: "wavehooks-hook is gone", client: filepath.Join(dir, "gone", "wavehooks-hook"), wantExit: 2, wantInErr: "not found"},
+		{name: "wavehooks-hook cannot run", client: notExecutable, wantExit: 2, wantInErr: "denied"},
+		{name: "an answer is passed on", client: hook(t, dir, "answers", `cat >/dev/null; echo '{"ok":true}'`), wantExit: 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			command, _ := hookCommand(tc.exe, tc.client, filepath.Join(dir, "hook.sock"), "TOKEN")
+			cmd := exec.Command("sh", "-c", command)
+			cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse"}`)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			} else {
+				require.NoError(t, err)
+			}
+			require.Equal(t, tc.wantExit, code, "stderr: %s", stderr.String())
+			require.Contains(t, stderr.String(), tc.wantInErr)
+			if tc.wantExit == 0 {
+				require.JSONEq(t, `{"ok":true}`, string(out))
 			}
 		})
 	}
