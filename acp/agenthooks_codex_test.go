@@ -64,7 +64,13 @@ esac
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 
+	// The proxy's own bridge hook runs too (before the exported one, as
+	// Codex orders them): it must be the real wavehooks, not this test
+	// binary, whose failure now blocks (the bridge fails closed).
+	bin, err := wavehooksBin()
+	require.NoError(t, err)
 	r := startRig(t, rigOptions{project: project, opts: func(o *Options) {
+		o.HookExe = bin
 		o.Agent = []string{node, entry}
 		o.AgentDir = project
 		o.AgentEnv = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "LANG=C.UTF-8",
