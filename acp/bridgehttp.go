@@ -3,7 +3,6 @@ package acp
 import (
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -31,7 +30,7 @@ import (
 // table), and everywhere the secret keeps them out: 32 random bytes, made
 // when the endpoint starts, that reach Claude Code in its environment (not
 // its command line, where the adapter puts the settings, and no file), are
-// compared in constant time, and are never logged. Each session request
+// looked up by their SHA-256, and are never logged. Each session request
 // gets a secret of its own, bound to its session (sessionSecret). A request without it is
 // answered 403 with no body, which Claude Code counts as the hook's failure
 // and, told to fail closed, as a block. A request with it is decided as a
@@ -101,14 +100,10 @@ func (b *bridge) sessionHook(session string) (*agents.HTTPHook, error) {
 	return &hook, nil
 }
 
-// secretFor checks a request's secret and the session its input names:
-// nil when the secret is a session's and that session is the input's
-// (binding it on first use), else why not.
-func (h *bridgeHTTP) secretFor(got, session string) error {
-	s := h.secrets[sha256.Sum256([]byte(got))]
+// bind checks that a request carrying s is about s's session, binding s
+// to session on its first use; the caller holds the proxy's lock.
+func (s *sessionSecret) bind(session string) error {
 	switch {
-	case s == nil || subtle.ConstantTimeCompare([]byte(got), []byte(s.secret)) != 1:
-		return errors.New("no valid secret")
 	case s.session == "":
 		s.session = session
 	case s.session != session:
@@ -171,11 +166,13 @@ func (b *bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b.wg.Add(1) // closeBridge waits for the decision, as for the socket's
+	// Looked up by its SHA-256: a map lookup that compares hashes leaks
+	// nothing of the secret's bytes, so no constant-time compare is needed.
 	got := r.Header.Get(bridgeHTTPHeader)
-	_, known := h.secrets[sha256.Sum256([]byte(got))]
+	secret := h.secrets[sha256.Sum256([]byte(got))]
 	b.p.mu.Unlock()
 	defer b.wg.Done()
-	if !known {
+	if secret == nil {
 		b.p.log.Warn("the hook bridge refused an http request with no valid secret", "from", r.RemoteAddr, "secret given", got != "")
 		w.WriteHeader(http.StatusForbidden)
 		return
@@ -194,7 +191,7 @@ func (b *bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		b.p.mu.Lock()
-		serr := h.secretFor(got, in.SessionID)
+		serr := secret.bind(in.SessionID)
 		b.p.mu.Unlock()
 		if serr != nil {
 			b.p.log.Warn("the hook bridge refused an http request", "from", r.RemoteAddr, "why", serr)
