@@ -236,7 +236,7 @@ func (e *Engine) fire(ctx context.Context, cfg *settings.Config, l *trust.Loaded
 	for _, j := range async {
 		b, err := stdins.of(j.hook)
 		if err != nil { // not run: an async hook decides nothing, so nothing to fail closed
-			res.Runs[j.run].Skipped = "the hook did not run: " + untranslatableStdin(j.hook, err).Stderr
+			res.Runs[j.run].Skipped = "the hook did not run: " + untranslatable(j.hook, err)
 			continue
 		}
 		e.startAsync(in, gate, l, j.hook, b, env.forAsync(), &res.Runs[j.run])
@@ -400,17 +400,16 @@ func (s *hookStdins) of(h *settings.Hook) ([]byte, error) {
 func (e *Engine) executeWithStdin(ctx context.Context, cfg *settings.Config, l *trust.Loaded, h *settings.Hook, in event.Input, stdins *hookStdins, env []string) hookOutcome {
 	b, err := stdins.of(h)
 	if err != nil {
-		return hookOutcome{Exec: untranslatableStdin(h, err)}
+		return hookOutcome{Exec: proc.Exec{ExitCode: 2, Stderr: untranslatable(h, err) + "; it did not run, and blocks"}}
 	}
 	return e.execute(ctx, cfg, l, h, in, b, env)
 }
 
-// untranslatableStdin is the outcome of a hook whose event could not be put
-// in its agent's shape: not run, and read as exit code 2 with the reason
-// on stderr (not as a start failure, which would not block).
-func untranslatableStdin(h *settings.Hook, err error) proc.Exec {
-	return proc.Exec{ExitCode: 2, Stderr: fmt.Sprintf("wavehooks could not give this %s hook its event (%s), so it did not run and blocks: %v",
-		h.Source.Agent(), h.AgentEvent, err)}
+// untranslatable says why h did not run: its event could not be put in
+// its agent's shape. A foreground hook reads as exit code 2 with this on
+// stderr (not as a start failure, which would not block).
+func untranslatable(h *settings.Hook, err error) string {
+	return fmt.Sprintf("wavehooks could not give this %s hook its event (%s): %v", h.Source.Agent(), h.AgentEvent, err)
 }
 
 func isTrue(f func() (bool, string)) bool {

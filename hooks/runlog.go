@@ -104,8 +104,11 @@ type RunLog struct {
 const keepRunLogOpen = runtime.GOOS != "windows"
 
 // NewRunLog is the run log in dir, its files bounded by RunLogMaxBytes.
-func NewRunLog(dir string) *RunLog {
-	l := &RunLog{dir: dir, max: RunLogMaxBytes, writer: rand.Text()[:16]}
+func NewRunLog(dir string) *RunLog { return newRunLog(dir, RunLogMaxBytes) }
+
+// newRunLog is the run log in dir, its files bounded by max.
+func newRunLog(dir string, max int64) *RunLog {
+	l := &RunLog{dir: dir, max: max, writer: rand.Text()[:16]}
 	l.behind = writebehind.New(l.appendBatch, 0)
 	return l
 }
@@ -113,21 +116,11 @@ func NewRunLog(dir string) *RunLog {
 // Put appends r later, on a goroutine of its own, after the runs put
 // before it: the History's way, so that a hooked call's answer does not
 // wait for its line (issue #39). Flush waits for the lines put.
-func (l *RunLog) Put(r EventRun) {
-	if l.behind == nil { // a RunLog not made by NewRunLog writes at once
-		l.appendBatch([]EventRun{r})
-		return
-	}
-	l.behind.Put(r)
-}
+func (l *RunLog) Put(r EventRun) { l.behind.Put(r) }
 
 // Flush waits until every run put before it is written (or refused by the
 // disk: the run log is best effort).
-func (l *RunLog) Flush() {
-	if l.behind != nil {
-		l.behind.Flush()
-	}
-}
+func (l *RunLog) Flush() { l.behind.Flush() }
 
 // appendBatch writes the runs of one write-behind batch in one write.
 func (l *RunLog) appendBatch(runs []EventRun) {

@@ -51,7 +51,7 @@ func TestRunLogKeepsRunsAndDecisions(t *testing.T) {
 // bound, and keeps the newest runs.
 func TestRunLogIsBounded(t *testing.T) {
 	dir := t.TempDir()
-	l := &RunLog{dir: dir, max: 4 << 10}
+	l := newRunLog(dir, 4<<10)
 	for i := range 500 {
 		require.NoError(t, l.Append(EventRun{ID: uint64(i + 1), Event: event.Stop, Stdin: strings.Repeat("x", 100), Hooks: []Run{}}))
 	}
@@ -92,8 +92,8 @@ func TestReadRunLogSkipsBadLines(t *testing.T) {
 // read back once.
 func TestRunLogFollowsRotationAndRemovalByOthers(t *testing.T) {
 	dir := t.TempDir()
-	a := &RunLog{dir: dir, max: 2 << 10}
-	b := &RunLog{dir: dir, max: 2 << 10}
+	a := newRunLog(dir, 2<<10)
+	b := newRunLog(dir, 2<<10)
 	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
 	run := func(id int) EventRun {
 		return EventRun{ID: uint64(id), Event: event.Stop, Stdin: strings.Repeat("x", 100), Hooks: []Run{}}
