@@ -23,7 +23,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"sync"
 
 	"github.com/wavehooks/wavehooks/internal/pollstdio"
 )
@@ -58,7 +57,7 @@ func main() {
 			os.Exit(1)
 		}
 		defer f.Close()
-		record = &lockedWriter{w: f}
+		record = f // both directions append to it: an *os.File is safe for that, and O_APPEND keeps each write whole
 	}
 	done := make(chan struct{})
 	go func() {
@@ -120,16 +119,4 @@ type routing struct {
 			ToolCallID    string `json:"toolCallId"`
 		} `json:"update"`
 	} `json:"params"`
-}
-
-// lockedWriter lets both directions append to one record file.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
